@@ -1,0 +1,1 @@
+"""The bundled word lists, shipped inside the package as ``evo_wordle.wordlists``."""

@@ -1,0 +1,60 @@
+"""``evo-wordle`` command line: one sub-command module per area, errors as one line + exit 2."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..errors import EvoWordleError
+from . import table_cmds
+
+#: Modules with ``register(subparsers)``; each sub-parser sets ``func(args) -> int``.
+COMMAND_MODULES = [table_cmds]
+
+EPILOG = """examples:
+  evo-wordle table                         build or check the pattern-table cache
+  evo-wordle entropy tares black           bits of information per word
+  evo-wordle rank --candidates answers     best openers when the answer list is known
+  evo-wordle pattern roars euler           coloured feedback and its code
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as one line and exit 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="evo-wordle",
+        description="Genetic algorithms and entropy solvers for Wordle.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    from .. import __version__
+
+    parser.add_argument("--version", action="version", version=f"evo-wordle {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for module in COMMAND_MODULES:
+        module.register(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except EvoWordleError as exc:
+        print(f"evo-wordle: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("evo-wordle: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,82 @@
+"""Options and helpers shared by every sub-command."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from ..context import Context
+from ..errors import EvoWordleError
+
+
+def add_word_args(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group("word lists")
+    group.add_argument("--allowed", metavar="FILE", help="allowed-guess list (default: bundled 12,972)")
+    group.add_argument(
+        "--answers",
+        metavar="LIST",
+        default="nyt",
+        help="answer list: nyt (2,309, default), original (2,315) or a FILE",
+    )
+
+
+def context_from_args(args: argparse.Namespace) -> Context:
+    return Context(allowed=args.allowed, answers=args.answers)
+
+
+def add_candidates_arg(parser: argparse.ArgumentParser, default: str = "allowed") -> None:
+    parser.add_argument(
+        "--candidates",
+        choices=["allowed", "answers"],
+        default=default,
+        help="who may be the answer as far as the solver knows (default: %(default)s)",
+    )
+
+
+def print_json(obj) -> None:
+    json.dump(obj, sys.stdout, indent=2)
+    sys.stdout.write("\n")
+
+
+def probability(text: str) -> float:
+    """argparse type: a float in [0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text} is outside [0, 1]")
+    return value
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} must be at least 1")
+    return value
+
+
+def nonnegative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text} must be 0 or more")
+    return value
+
+
+def output_path(text: str) -> Path:
+    path = Path(text)
+    if path.parent and not path.parent.exists():
+        raise EvoWordleError(f"folder {path.parent} does not exist")
+    return path
+
+
+def color_enabled() -> bool:
+    return sys.stdout.isatty()

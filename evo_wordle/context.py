@@ -1,0 +1,60 @@
+"""One object holding the word lists and everything derived from them, loaded lazily."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+
+import numpy as np
+
+from . import frequency
+from .entropy import entropies
+from .table import load_table
+from .words import WordSet, load_words
+
+
+class Context:
+    """Words, pattern table, frequencies and priority for one pair of word lists.
+
+    >>> ctx = Context()                      # bundled allowed list, NYT answers
+    >>> ctx.entropy(["tares"])               # bits over all allowed words
+    """
+
+    def __init__(
+        self,
+        allowed: str | Path | None = None,
+        answers: str | Path = "nyt",
+        cache_dir: Path | None = None,
+        words: WordSet | None = None,
+    ) -> None:
+        self.words = words if words is not None else load_words(allowed, answers)
+        self.cache_dir = cache_dir
+
+    @cached_property
+    def table(self) -> np.ndarray:
+        return load_table(self.words, self.cache_dir)
+
+    @cached_property
+    def frequencies(self) -> np.ndarray:
+        return frequency.word_frequencies(self.words, self.cache_dir)
+
+    @cached_property
+    def priority(self) -> np.ndarray:
+        """The thesis's g(r_w) for every allowed word (greedy baseline, GA fitness)."""
+        return frequency.priority_thesis(self.frequencies)
+
+    @cached_property
+    def all_words(self) -> np.ndarray:
+        return np.arange(len(self.words), dtype=np.int64)
+
+    def candidates(self, kind: str = "allowed") -> np.ndarray:
+        """Indices of who may be the answer: ``allowed`` (P0) or ``answers`` (P1)."""
+        return self.all_words if kind == "allowed" else self.words.answer_index
+
+    def entropy(self, guesses, candidates: np.ndarray | None = None) -> np.ndarray:
+        """Bits for each guess (words or indices) against ``candidates`` (default: all allowed)."""
+        idx = np.asarray(
+            [self.words.index(g) if isinstance(g, str) else int(g) for g in guesses], dtype=np.int64
+        )
+        cand = self.all_words if candidates is None else candidates
+        return entropies(self.table, idx, cand, n_patterns=self.words.n_patterns)

@@ -1,0 +1,172 @@
+"""Game rules: problem settings, the state a solver sees, hard mode, and one game's loop."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+
+import numpy as np
+
+from .context import Context
+from .errors import EvoWordleError, ImpossibleFeedback
+
+#: The thesis's relaxations as settings of the three axes (candidates, guess_from, daily).
+PROBLEMS = {
+    "P0": {"candidates": "allowed", "guess_from": "candidates", "daily": False},
+    "P1": {"candidates": "answers", "guess_from": "candidates", "daily": False},
+    "P2": {"candidates": "allowed", "guess_from": "candidates", "daily": True},
+    "P3": {"candidates": "answers", "guess_from": "candidates", "daily": True},
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a game is played, as far as the solver is concerned."""
+
+    candidates: str = "allowed"  # who may be the answer: "allowed" (P0) or "answers" (P1)
+    guess_from: str = "candidates"  # "candidates" (consistent words only) or "allowed"
+    hard: bool = False
+    daily: bool = False  # P2/P3: past answers leave later games' candidates
+    max_guesses: int = 9  # a game not solved by then is a failure
+    boards: int = 1
+
+    def __post_init__(self) -> None:
+        if self.candidates not in ("allowed", "answers"):
+            raise EvoWordleError(f"--candidates must be allowed or answers, not {self.candidates!r}")
+        if self.guess_from not in ("candidates", "allowed"):
+            raise EvoWordleError(f"--guess-from must be candidates or allowed, not {self.guess_from!r}")
+        if self.max_guesses < 1:
+            raise EvoWordleError("the guess cap must be at least 1")
+        if self.boards < 1:
+            raise EvoWordleError("--boards must be at least 1")
+
+    @classmethod
+    def problem(cls, name: str, **overrides) -> Settings:
+        try:
+            base = PROBLEMS[name.upper()]
+        except KeyError:
+            raise EvoWordleError(f"unknown problem {name!r} (choose from {', '.join(PROBLEMS)})") from None
+        return cls(**{**base, **overrides})
+
+    def with_(self, **changes) -> Settings:
+        return replace(self, **changes)
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @property
+    def win_limit(self) -> int:
+        """Guesses within which a game counts as won: 6 for Wordle, N + 5 for N boards."""
+        return 6 if self.boards == 1 else self.boards + 5
+
+
+@dataclass(frozen=True)
+class GameState:
+    """What a solver knows: the remaining candidates and the (guess, pattern) history.
+
+    ``candidates`` is a sorted int64 array of allowed-word indices; states are immutable so
+    solvers can memoise decisions on :meth:`key`.
+    """
+
+    ctx: Context = field(repr=False, compare=False)
+    candidates: np.ndarray
+    history: tuple[tuple[int, int], ...] = ()
+    hard: bool = False
+
+    @classmethod
+    def start(cls, ctx: Context, settings: Settings, excluded: np.ndarray | None = None) -> GameState:
+        cand = ctx.candidates(settings.candidates)
+        if excluded is not None and len(excluded):
+            cand = np.setdiff1d(cand, excluded, assume_unique=True)
+        return cls(ctx, np.asarray(cand, dtype=np.int64), (), settings.hard)
+
+    @property
+    def turn(self) -> int:
+        """How many guesses have been made."""
+        return len(self.history)
+
+    def key(self) -> bytes:
+        """A hashable identity of the decision situation (for memoising solvers)."""
+        extra = np.asarray(self.history, dtype=np.int64).tobytes() if self.hard else b""
+        return self.candidates.tobytes() + extra
+
+    def after(self, guess: int, pattern: int) -> GameState:
+        """The state once ``guess`` got ``pattern``; raises ImpossibleFeedback if nothing fits."""
+        keep = self.ctx.table[guess, self.candidates] == pattern
+        nxt = GameState(self.ctx, self.candidates[keep], self.history + ((int(guess), int(pattern)),), self.hard)
+        if len(nxt.candidates) == 0:
+            raise ImpossibleFeedback("no candidate word fits this feedback")
+        return nxt
+
+    def guessable(self, guess_from: str = "candidates") -> np.ndarray:
+        """Words a solver may play now: the candidates, or every allowed word (hard-mode filtered)."""
+        if guess_from == "candidates":
+            return self.candidates
+        pool = self.ctx.all_words
+        if self.hard and self.history:
+            pool = pool[hard_mode_mask(self.ctx, self.history)]
+        return pool
+
+
+def letter_counts(ctx: Context) -> np.ndarray:
+    """(n, 26) how often each letter occurs in each allowed word (cached on the context)."""
+    cached = ctx.__dict__.get("_letter_counts")
+    if cached is None:
+        letters = ctx.words.letters
+        cached = np.zeros((len(letters), 26), dtype=np.int8)
+        for pos in range(letters.shape[1]):
+            np.add.at(cached, (np.arange(len(letters)), letters[:, pos]), 1)
+        ctx.__dict__["_letter_counts"] = cached
+    return cached
+
+
+def hard_mode_mask(ctx: Context, history: tuple[tuple[int, int], ...]) -> np.ndarray:
+    """Allowed words legal in hard mode: every revealed green in place, every revealed
+    yellow (and green) letter used at least as often as it was revealed."""
+    from .patterns import decode
+
+    letters = ctx.words.letters
+    counts = letter_counts(ctx)
+    ok = np.ones(len(letters), dtype=bool)
+    for guess, pattern in history:
+        trits = decode(pattern, ctx.words.length)
+        need: dict[int, int] = {}
+        for pos, (c, t) in enumerate(zip(letters[guess].tolist(), trits)):
+            if t == 2:
+                ok &= letters[:, pos] == c
+            if t > 0:
+                need[c] = need.get(c, 0) + 1
+        for c, k in need.items():
+            ok &= counts[:, c] >= k
+    return ok
+
+
+@dataclass
+class GameRecord:
+    """One finished game: the answer, every guess, and whether it was solved within the cap."""
+
+    answer: int
+    guesses: list[int]
+    solved: bool
+
+    def score(self, cap: int) -> int:
+        """Guesses used; a failure counts as the cap (the thesis's convention)."""
+        return len(self.guesses) if self.solved else cap
+
+
+def play(solver, state: GameState, answer: int, settings: Settings) -> GameRecord:
+    """Play one game of ``solver`` (already reset) from ``state`` against ``answer``."""
+    table = state.ctx.table
+    solved_code = state.ctx.words.solved
+    guesses: list[int] = []
+    for _ in range(settings.max_guesses):
+        guess = int(solver.choose(state))
+        guesses.append(guess)
+        pattern = int(table[guess, answer])
+        if pattern == solved_code:
+            return GameRecord(answer, guesses, True)
+        try:
+            state = state.after(guess, pattern)
+        except ImpossibleFeedback:
+            # The solver's belief excluded the real answer (e.g. P1 beliefs on a custom list).
+            return GameRecord(answer, guesses, False)
+    return GameRecord(answer, guesses, False)

@@ -1,0 +1,18 @@
+"""Solvers: one small module each, all behind :class:`~evo_wordle.solvers.base.Solver`."""
+
+from __future__ import annotations
+
+import importlib
+
+from .base import SOLVERS, Solver, make_solver, register
+
+#: Modules that register solvers when imported.
+SOLVER_MODULES = ["evo_wordle.solvers.entropy_solvers"]
+
+
+def load_all() -> None:
+    for module in SOLVER_MODULES:
+        importlib.import_module(module)
+
+
+__all__ = ["SOLVERS", "Solver", "load_all", "make_solver", "register"]

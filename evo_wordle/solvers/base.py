@@ -1,0 +1,78 @@
+"""The interface every solver implements, and the registry commands look solvers up in."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..context import Context
+from ..errors import EvoWordleError
+from ..game import GameState, Settings
+
+
+class Solver:
+    """A guessing policy.  Subclasses set ``name`` and implement :meth:`pick`.
+
+    ``choose`` plays the opener on the first turn and otherwise asks ``pick``.  Stochastic
+    solvers set ``stochastic = True`` and draw only from ``self.rng``, which :meth:`reset`
+    sets before every game, so a game depends on its seed alone.
+    """
+
+    name = "base"
+    stochastic = False
+
+    def __init__(self, ctx: Context, settings: Settings, opener: str | None = None) -> None:
+        self.ctx = ctx
+        self.settings = settings
+        self.opener = ctx.words.index(opener) if opener else None
+        self.rng = np.random.default_rng(0)
+
+    def reset(self, rng: np.random.Generator | None = None) -> None:
+        """Start a new game (GA solvers start a new population here)."""
+        if rng is not None:
+            self.rng = rng
+
+    def choose(self, state: GameState) -> int:
+        if state.turn == 0:
+            if self.opener is None:
+                self.opener = self.default_opener(state)
+            return self.opener
+        return self.pick(state)
+
+    def default_opener(self, state: GameState) -> int:
+        """The solver's own best first guess (default: what ``pick`` would play)."""
+        return self.pick(state)
+
+    def pick(self, state: GameState) -> int:
+        raise NotImplementedError
+
+    def describe(self) -> dict:
+        """Parameters worth recording next to results."""
+        opener = self.ctx.words.allowed[self.opener] if self.opener is not None else None
+        return {"solver": self.name, "opener": opener}
+
+
+SOLVERS: dict[str, Callable[..., Solver]] = {}
+
+
+def register(name: str):
+    """Class decorator adding a solver to :data:`SOLVERS` under ``name``."""
+
+    def deco(cls):
+        cls.name = name
+        SOLVERS[name] = cls
+        return cls
+
+    return deco
+
+
+def make_solver(name: str, ctx: Context, settings: Settings, **params) -> Solver:
+    from . import load_all
+
+    load_all()
+    try:
+        factory = SOLVERS[name]
+    except KeyError:
+        raise EvoWordleError(f"unknown solver {name!r} (choose from {', '.join(sorted(SOLVERS))})") from None
+    return factory(ctx, settings, **params)

@@ -1,0 +1,142 @@
+"""Word lists: loading, validation and the word <-> index mapping every other module uses."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+
+import numpy as np
+
+from .errors import EvoWordleError
+
+#: Names of the bundled answer lists, usable wherever a list file is accepted.
+BUNDLED_ANSWERS = {"nyt": "answers.txt", "original": "answers-original.txt"}
+MAX_LENGTH = 10  # 3**10 patterns still fit in uint16
+
+
+def _bundled(name: str) -> str:
+    return resources.files("evo_wordle.wordlists").joinpath(name).read_text()
+
+
+def _read(source: str | Path, what: str) -> tuple[str, str]:
+    """Return (text, label) for a bundled name or a file path."""
+    if isinstance(source, str) and source in BUNDLED_ANSWERS:
+        return _bundled(BUNDLED_ANSWERS[source]), source
+    if isinstance(source, str) and source == "allowed":
+        return _bundled("allowed.txt"), "allowed"
+    path = Path(source)
+    try:
+        return path.read_text(encoding="utf-8"), str(path)
+    except FileNotFoundError:
+        raise EvoWordleError(f"{what} list file not found: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise EvoWordleError(f"cannot read {what} list {path}: {exc}") from None
+
+
+def _parse(text: str, label: str) -> list[str]:
+    words = [w.strip().lower() for w in text.splitlines() if w.strip()]
+    if not words:
+        raise EvoWordleError(f"word list {label} is empty")
+    lengths = {len(w) for w in words}
+    if len(lengths) > 1:
+        raise EvoWordleError(f"word list {label} mixes word lengths {sorted(lengths)}")
+    length = lengths.pop()
+    if length > MAX_LENGTH:
+        raise EvoWordleError(f"word list {label}: words of {length} letters (at most {MAX_LENGTH})")
+    bad = next((w for w in words if not (w.isascii() and w.isalpha())), None)
+    if bad is not None:
+        raise EvoWordleError(f"word list {label} has a non-letter word: {bad!r}")
+    if len(set(words)) != len(words):
+        dup = next(w for w in words if words.count(w) > 1)
+        raise EvoWordleError(f"word list {label} has a duplicate word: {dup!r}")
+    return sorted(words)
+
+
+@dataclass(frozen=True)
+class WordSet:
+    """The allowed guesses (sorted; a word *is* its index here) and the answers among them."""
+
+    allowed: tuple[str, ...]
+    answers: tuple[str, ...]
+    label: str = "nyt"
+    _index: dict[str, int] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {w: i for i, w in enumerate(self.allowed)})
+        missing = [w for w in self.answers if w not in self._index]
+        if missing:
+            raise EvoWordleError(
+                f"{len(missing)} answers are not in the allowed list (first: {missing[0]!r})"
+            )
+        if len(self.answers[0]) != len(self.allowed[0]):
+            raise EvoWordleError("answers and allowed words have different lengths")
+
+    @property
+    def length(self) -> int:
+        return len(self.allowed[0])
+
+    @property
+    def n_patterns(self) -> int:
+        return 3**self.length
+
+    @property
+    def solved(self) -> int:
+        """The pattern code of an all-green row."""
+        return 3**self.length - 1
+
+    def __len__(self) -> int:
+        return len(self.allowed)
+
+    @cached_property
+    def answer_index(self) -> np.ndarray:
+        return np.array([self._index[w] for w in self.answers], dtype=np.int64)
+
+    @cached_property
+    def letters(self) -> np.ndarray:
+        """(n, length) uint8 letter codes, a=0 … z=25."""
+        raw = np.frombuffer("".join(self.allowed).encode("ascii"), dtype=np.uint8)
+        return (raw - ord("a")).reshape(len(self.allowed), self.length)
+
+    @cached_property
+    def digest(self) -> str:
+        """sha256 of the allowed list: the pattern-table cache key."""
+        return hashlib.sha256(("\n".join(self.allowed) + "\n").encode()).hexdigest()
+
+    def contains(self, word: str) -> bool:
+        return word.lower() in self._index
+
+    def index(self, word: str) -> int:
+        """Index of ``word`` in the allowed list, with a clear error for bad words."""
+        w = word.strip().lower()
+        if len(w) != self.length or not (w.isascii() and w.isalpha()):
+            raise EvoWordleError(f"{word!r} is not a {self.length}-letter word")
+        try:
+            return self._index[w]
+        except KeyError:
+            raise EvoWordleError(f"{word!r} is not an allowed word") from None
+
+    def indices(self, words: list[str] | tuple[str, ...]) -> np.ndarray:
+        return np.array([self.index(w) for w in words], dtype=np.int64)
+
+
+def load_words(allowed: str | Path | None = None, answers: str | Path = "nyt") -> WordSet:
+    """Load the allowed list (bundled by default) and an answer list (``nyt``, ``original`` or a file).
+
+    A custom answer list with the bundled allowed list must use words from it; a custom allowed
+    list may have any length, and then ``answers`` defaults to the allowed list itself if the
+    bundled answers do not fit it.
+    """
+    allowed_words = _parse(*_read(allowed if allowed is not None else "allowed", "allowed"))
+    if allowed is not None and answers == "nyt" and len(allowed_words[0]) != 5:
+        answer_words, label = list(allowed_words), "allowed"
+    else:
+        text, label = _read(answers, "answers")
+        answer_words = _parse(text, label)
+    if len(answer_words[0]) != len(allowed_words[0]):
+        raise EvoWordleError(
+            f"answers have {len(answer_words[0])} letters but allowed words have {len(allowed_words[0])}"
+        )
+    return WordSet(tuple(allowed_words), tuple(answer_words), label=label)
