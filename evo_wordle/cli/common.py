@@ -80,3 +80,30 @@ def output_path(text: str) -> Path:
 
 def color_enabled() -> bool:
     return sys.stdout.isatty()
+
+
+def add_solver_options(parser: argparse.ArgumentParser) -> None:
+    """``--opener`` plus every registered solver family's own flags (GA, strategy, …)."""
+    from ..solvers import SOLVERS, load_all
+
+    load_all()
+    parser.add_argument("--opener", metavar="WORD", help="first guess (default: the solver's own best)")
+    seen = set()
+    for cls in SOLVERS.values():
+        fn = cls.add_options.__func__
+        if fn not in seen:
+            seen.add(fn)
+            cls.add_options(parser)
+
+
+def solver_params(name: str, args: argparse.Namespace) -> dict:
+    """Keyword arguments for ``make_solver(name, …)`` from parsed flags."""
+    from ..solvers import SOLVERS, load_all
+
+    load_all()
+    if name not in SOLVERS:
+        raise EvoWordleError(f"unknown solver {name!r} (choose from {', '.join(sorted(SOLVERS))})")
+    params = SOLVERS[name].options_from_args(args)
+    if getattr(args, "opener", None):
+        params["opener"] = args.opener
+    return params

@@ -9,7 +9,14 @@ import numpy as np
 
 from .. import patterns
 from ..table import cache_paths, load_table
-from .common import add_candidates_arg, add_word_args, color_enabled, context_from_args, positive_int, print_json
+from .common import (
+    add_candidates_arg,
+    add_word_args,
+    color_enabled,
+    context_from_args,
+    positive_int,
+    print_json,
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -47,6 +47,15 @@ class Solver:
     def pick(self, state: GameState) -> int:
         raise NotImplementedError
 
+    @classmethod
+    def add_options(cls, parser) -> None:
+        """Add this solver family's CLI flags to ``parser`` (called once per distinct function)."""
+
+    @classmethod
+    def options_from_args(cls, args) -> dict:
+        """Constructor keyword arguments from parsed CLI flags (those added by add_options)."""
+        return {}
+
     def describe(self) -> dict:
         """Parameters worth recording next to results."""
         opener = self.ctx.words.allowed[self.opener] if self.opener is not None else None

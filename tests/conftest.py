@@ -1,0 +1,28 @@
+"""Shared fixtures: one pattern-table cache per test session, built once (≈1 s)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from evo_wordle import Context
+
+
+@pytest.fixture(scope="session")
+def cache_dir(tmp_path_factory):
+    """A cache dir for the session; reuses $EVO_WORDLE_CACHE when set (CI sets it)."""
+    env = os.environ.get("EVO_WORDLE_CACHE")
+    if env:
+        return env
+    path = tmp_path_factory.mktemp("cache")
+    os.environ["EVO_WORDLE_CACHE"] = str(path)
+    return str(path)
+
+
+@pytest.fixture(scope="session")
+def ctx(cache_dir) -> Context:
+    """The bundled lists (12,972 allowed, 2,309 NYT answers) with their pattern table loaded."""
+    c = Context()
+    c.table  # noqa: B018 - build or load once for the session
+    return c
