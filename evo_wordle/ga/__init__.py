@@ -1,0 +1,1 @@
+"""The DEAP genetic algorithm: creator classes, operators, toolbox factory and GA solvers."""

@@ -1,0 +1,1 @@
+"""Matplotlib figures: histograms, sweep heatmaps, convergence against the greedy baseline."""
