@@ -23,7 +23,7 @@ class Context:
     def __init__(
         self,
         allowed: str | Path | None = None,
-        answers: str | Path = "nyt",
+        answers: str | Path | None = None,
         cache_dir: Path | None = None,
         words: WordSet | None = None,
     ) -> None:

@@ -122,18 +122,17 @@ class WordSet:
         return np.array([self.index(w) for w in words], dtype=np.int64)
 
 
-def load_words(allowed: str | Path | None = None, answers: str | Path = "nyt") -> WordSet:
+def load_words(allowed: str | Path | None = None, answers: str | Path | None = None) -> WordSet:
     """Load the allowed list (bundled by default) and an answer list (``nyt``, ``original`` or a file).
 
-    A custom answer list with the bundled allowed list must use words from it; a custom allowed
-    list may have any length, and then ``answers`` defaults to the allowed list itself if the
-    bundled answers do not fit it.
+    ``answers=None`` means the NYT list with the bundled allowed list, and the allowed list itself
+    (every word may be the answer) with a custom allowed list.
     """
     allowed_words = _parse(*_read(allowed if allowed is not None else "allowed", "allowed"))
-    if allowed is not None and answers == "nyt" and len(allowed_words[0]) != 5:
+    if answers is None and allowed is not None:
         answer_words, label = list(allowed_words), "allowed"
     else:
-        text, label = _read(answers, "answers")
+        text, label = _read(answers if answers is not None else "nyt", "answers")
         answer_words = _parse(text, label)
     if len(answer_words[0]) != len(allowed_words[0]):
         raise EvoWordleError(

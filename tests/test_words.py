@@ -71,3 +71,10 @@ def test_custom_lists_of_another_length(tmp_path):
 def test_missing_file(tmp_path):
     with pytest.raises(EvoWordleError, match="not found"):
         load_words(answers=tmp_path / "nope.txt")
+
+
+def test_explicit_answer_list_must_match_custom_length(tmp_path):
+    a = tmp_path / "six.txt"
+    a.write_text("planet\nbanana\n")
+    with pytest.raises(EvoWordleError, match="5 letters but allowed words have 6"):
+        load_words(allowed=a, answers="nyt")

@@ -17,8 +17,9 @@ def add_word_args(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--answers",
         metavar="LIST",
-        default="nyt",
-        help="answer list: nyt (2,309, default), original (2,315) or a FILE",
+        default=None,
+        help="answer list: nyt (2,309, the default), original (2,315) or a FILE "
+        "(with a custom --allowed list the default is that list itself)",
     )
 
 
