@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import signal
 from typing import Any
 
 from .errors import EvoWordleError
@@ -30,6 +31,28 @@ def worker_context(allowed: str | None = None, answers: str = "nyt"):
         ctx = Context(allowed=allowed, answers=answers)
         _CONTEXTS[key] = ctx
     return ctx
+
+
+def _ignore_sigint() -> None:
+    """Pool workers leave Ctrl-C to the parent, which cancels and terminates them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def terminate(executor: cf.Executor) -> None:
+    """Stop at once: cancel queued work and kill running local workers (after Ctrl-C or an error).
+
+    ``shutdown(wait=False)`` alone would let a long task finish before the interpreter exits.
+    """
+    if isinstance(executor, cf.ProcessPoolExecutor):
+        processes = list((getattr(executor, "_processes", None) or {}).values())
+        executor.shutdown(wait=False, cancel_futures=True)
+        for proc in processes:
+            if proc.is_alive():
+                proc.terminate()
+        for proc in processes:
+            proc.join(timeout=5)
+    else:
+        executor.shutdown(wait=False, cancel_futures=True)
 
 
 class DaskExecutor(cf.Executor):
@@ -78,7 +101,7 @@ def make_executor(kind: str = "local", jobs: int = 2, scheduler: str | None = No
         if scheduler:
             raise EvoWordleError("--scheduler only applies to --executor dask")
         jobs = max(1, int(jobs or os.cpu_count() or 1))
-        return cf.ProcessPoolExecutor(max_workers=jobs)
+        return cf.ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
     if kind == "dask":
         distributed = _import_distributed()
         if scheduler:

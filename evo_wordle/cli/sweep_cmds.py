@@ -1,0 +1,209 @@
+"""Experiment commands: ``sweep``, ``report`` and ``plot``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..errors import EvoWordleError
+from .common import add_word_args, nonnegative_int, positive_int
+from .settings_args import add_settings_args, settings_from_args
+
+PLOT_KINDS = ("heatmap", "lines", "convergence", "histograms", "evolution")
+
+
+def _csv_list(text: str) -> list[str]:
+    return [t for t in text.split(",") if t.strip()]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "sweep",
+        help="run a parameter grid x seeds, resumable, on a process pool or dask",
+        description="Run every configuration of a parameter grid with several seeds, each as a bench; "
+        "one row per (configuration, seed) lands in OUT/results.csv as it finishes. Rerunning the "
+        "same command resumes; a different specification in OUT is refused.",
+    )
+    p.add_argument("--solver", default="ga-thesis", help="solver to sweep (default: %(default)s)")
+    p.add_argument("--population", type=_csv_list, metavar="N,N,…", help="population sizes (GA solvers)")
+    p.add_argument("--mutation", type=_csv_list, metavar="P,P,…", help="mutation rates (GA solvers)")
+    p.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY=V1,V2",
+        help="any other solver parameter (e.g. init=random,best) or setting axis "
+        "(problem, candidates, guess_from, hard, daily, max_guesses); repeatable",
+    )
+    p.add_argument("--seeds", type=positive_int, default=3, help="seeds per configuration (default: %(default)s)")
+    p.add_argument("--seed", type=nonnegative_int, default=0, help="base seed of the SeedSequence (default: 0)")
+    p.add_argument("--games", type=positive_int, help="a seeded sample of K answers per bench (default: all)")
+    p.add_argument("--out", required=True, metavar="DIR", help="folder for sweep.json and results.csv")
+    p.add_argument("--executor", choices=["local", "dask"], default="local")
+    p.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler, e.g. tcp://host:8786 "
+                   "(default with --executor dask: a LocalCluster of --jobs workers)")
+    p.add_argument("--jobs", type=positive_int, default=2, help="worker processes (default: %(default)s)")
+    p.add_argument("--quiet", action="store_true", help="no per-bench progress lines")
+    add_settings_args(p, boards=False)
+    add_word_args(p)
+    p.set_defaults(func=cmd_sweep)
+
+    p = sub.add_parser("report", help="mean ± 95 %% interval per configuration of a sweep",
+                       description="Summarise a sweep folder: mean guesses ± 95 %% interval over seeds, "
+                       "fail rate, and the best configuration.")
+    p.add_argument("dir", metavar="DIR")
+    p.add_argument("--format", choices=["text", "markdown", "csv", "json"], default="text")
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("plot", help="figures: heatmap, lines, convergence, histograms, evolution",
+                       description="Draw a figure (PNG or SVG by the --out extension).")
+    kinds = p.add_subparsers(dest="kind", metavar="KIND", parser_class=type(p))
+    kinds.required = True
+
+    q = kinds.add_parser("heatmap", help="sweep: mean guesses over population x mutation")
+    _sweep_plot_args(q, "heatmap")
+    q = kinds.add_parser("lines", help="sweep: mean ± 95 %% interval against population, a line per mutation")
+    _sweep_plot_args(q, "lines")
+
+    q = kinds.add_parser("convergence", help="candidates and entropy left after each guess, GA vs greedy")
+    q.add_argument("--answer", metavar="WORD", help="one puzzle (default: all answers or a --games sample)")
+    q.add_argument("--runs", type=positive_int, default=None, help="GA runs (default: 50 for one answer, 3 else)")
+    q.add_argument("--baseline", default="greedy", help="deterministic baseline solver (default: greedy)")
+    _game_plot_args(q)
+
+    q = kinds.add_parser("histograms", help="guess-count histograms side by side, cumulative share solved")
+    q.add_argument("--solvers", type=_csv_list, default=["ga-thesis", "greedy"], metavar="A,B,…")
+    _game_plot_args(q, solver=False)
+
+    q = kinds.add_parser("evolution", help="one puzzle over many seeds: guess counts and frequent sequences")
+    q.add_argument("--answer", required=True, metavar="WORD")
+    q.add_argument("--runs", type=positive_int, default=200)
+    q.add_argument("--top", type=positive_int, default=10, help="sequences shown (default: 10)")
+    _game_plot_args(q)
+
+
+def _sweep_plot_args(q: argparse.ArgumentParser, kind: str) -> None:
+    q.add_argument("dir", metavar="DIR", help="sweep folder")
+    q.add_argument("--out", required=True, metavar="FILE", help="image file (.png or .svg)")
+    q.add_argument("--x", default="population", help="parameter on the x axis (default: population)")
+    q.add_argument("--y" if kind == "heatmap" else "--hue", default="mutation",
+                   help="parameter on the y axis / one line per value (default: mutation)")
+    q.set_defaults(func=cmd_plot)
+
+
+def _game_plot_args(q: argparse.ArgumentParser, solver: bool = True) -> None:
+    from .common import add_solver_options
+
+    if solver:
+        q.add_argument("--solver", default="ga-thesis", help="the solver studied (default: %(default)s)")
+    q.add_argument("--out", required=True, metavar="FILE", help="image file (.png or .svg)")
+    q.add_argument("--games", type=positive_int, help="a seeded sample of K answers (default: all)")
+    q.add_argument("--seed", type=nonnegative_int, default=0)
+    q.add_argument("--jobs", type=positive_int, default=2, help="worker processes (default: %(default)s)")
+    add_settings_args(q, boards=False)
+    add_solver_options(q)
+    add_word_args(q)
+    q.set_defaults(func=cmd_plot)
+
+
+def _grid_from_args(args: argparse.Namespace) -> dict[str, list]:
+    from ..sweep import parse_grid_arg, parse_value
+
+    grid: dict[str, list] = {}
+    if args.population:
+        grid["population"] = [parse_value(v) for v in args.population]
+    if args.mutation:
+        grid["mutation"] = [parse_value(v) for v in args.mutation]
+    for item in args.set:
+        key, values = parse_grid_arg(item)
+        if key in grid:
+            raise EvoWordleError(f"{key} is given twice")
+        grid[key] = values
+    if not grid:
+        raise EvoWordleError("nothing to sweep: give --population, --mutation or --set KEY=V1,V2")
+    return grid
+
+
+def cmd_sweep(args: argparse.Namespace) -> int:
+    from ..sweep import SweepSpec, run_sweep
+
+    spec = SweepSpec(
+        solver=args.solver,
+        grid=_grid_from_args(args),
+        seeds=args.seeds,
+        games=args.games,
+        settings=settings_from_args(args).as_dict(),
+        allowed=args.allowed,
+        answers=args.answers,
+        base_seed=args.seed,
+    )
+
+    def progress(done: int, total: int, row: dict) -> None:
+        if args.quiet:
+            return
+        cfg = " ".join(f"{k}={row[k]}" for k in spec.keys)
+        print(f"[{done}/{total}] {cfg} seed={row['seed']}: mean {float(row['mean']):.3f}, "
+              f"{100 * float(row['fail_rate']):.2f} % over 6, {row['seconds']} s", file=sys.stderr, flush=True)
+
+    outcome = run_sweep(spec, args.out, args.executor, args.jobs, args.scheduler, progress)
+    done = outcome.skipped + outcome.ran
+    note = f" ({outcome.skipped} already done)" if outcome.skipped else ""
+    print(f"{done}/{outcome.total} benches in {Path(args.out) / 'results.csv'}{note}; "
+          f"{outcome.seconds:.1f} s; summary: evo-wordle report {args.out}")
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from ..sweep import format_report, load_sweep, summarize
+
+    spec, rows = load_sweep(args.dir)
+    summary = summarize(spec, rows)
+    if not summary:
+        raise EvoWordleError(f"{args.dir} has no results yet")
+    total = len(spec.configs()) * spec.seeds
+    print(format_report(spec, summary, args.format, total=total))
+    return 0
+
+
+def cmd_plot(args: argparse.Namespace) -> int:
+    from ..plots import common as pc
+
+    out = pc.check_output(args.out)
+    if args.kind in ("heatmap", "lines"):
+        from ..plots.sweep import plot_heatmap, plot_lines
+        from ..sweep import load_sweep, summarize
+
+        spec, rows = load_sweep(args.dir)
+        summary = summarize(spec, rows)
+        if args.kind == "heatmap":
+            plot_heatmap(spec, summary, out, x=args.x, y=args.y)
+        else:
+            plot_lines(spec, summary, out, x=args.x, hue=args.hue)
+    else:
+        from .common import context_from_args, solver_params
+
+        ctx = context_from_args(args)
+        settings = settings_from_args(args)
+        if args.kind == "convergence":
+            from ..plots.convergence import convergence_data, plot_convergence
+
+            runs = args.runs or (50 if args.answer else 3)
+            data = convergence_data(ctx, args.solver, settings, solver_params(args.solver, args), answer=args.answer,
+                                    runs=runs, games=args.games, seed=args.seed, baseline=args.baseline,
+                                    jobs=args.jobs)
+            plot_convergence(data, out)
+        elif args.kind == "histograms":
+            from ..plots.compare import compare_data, plot_histograms
+
+            params = {name: solver_params(name, args) for name in args.solvers}
+            data = compare_data(ctx, args.solvers, settings, params, games=args.games, seed=args.seed, jobs=args.jobs)
+            plot_histograms(data, out)
+        else:
+            from ..plots.evolution import evolution_data, plot_evolution
+
+            data = evolution_data(ctx, args.solver, settings, solver_params(args.solver, args), args.answer,
+                                  runs=args.runs, seed=args.seed, jobs=args.jobs)
+            plot_evolution(data, out, top=args.top)
+    print(f"wrote {out}")
+    return 0

@@ -1,0 +1,562 @@
+"""Parameter sweeps: a specification, its task list, a resumable lossless CSV, and summaries.
+
+A sweep is a grid of solver parameters (and, optionally, problem-setting axes) × seeds.
+Each (configuration, seed) is one task: a whole bench, run on a local process pool or a
+dask cluster through :mod:`evo_wordle.executors`.  Rows are appended to ``results.csv``
+as tasks finish, each written with flush + fsync, so an interrupted sweep loses at most
+the tasks that were running; rerunning the same specification runs only what is missing.
+
+Seeds: task seed ``i`` uses ``SeedSequence(base_seed, spawn_key=(i, 0))`` for the bench and
+``(i, 1)`` for the answer sample, i.e. child ``i`` of one SeedSequence spawn.  Every
+configuration sees the same puzzles and game seeds for a given seed index (paired
+comparisons), and results do not depend on the executor or on ``--jobs``.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import csv
+import fcntl
+import inspect
+import io
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from itertools import product
+from pathlib import Path
+
+import numpy as np
+
+from .errors import EvoWordleError
+from .game import PROBLEMS, Settings
+
+SPEC_FILE = "sweep.json"
+RESULTS_FILE = "results.csv"
+LOCK_FILE = ".lock"
+
+#: Grid keys that change the problem setting rather than the solver.
+SETTING_KEYS = ("problem", "candidates", "guess_from", "hard", "daily", "max_guesses")
+
+#: Result columns after the configuration columns.
+RESULT_COLUMNS = (
+    "seed", "bench_seed", "games", "mean", "win_rate", "fail_rate", "max", "seconds", "histogram", "version",
+)
+
+
+# ---------------------------------------------------------------------------------------- values
+
+
+def parse_value(text: str):
+    """A grid value from the command line: int, float, true/false/none, or the text itself."""
+    low = text.strip().lower()
+    if low in ("true", "false"):
+        return low == "true"
+    if low in ("none", "null"):
+        return None
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def format_value(value) -> str:
+    """The canonical text of a grid value (CSV cells and task keys)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "none"
+    if isinstance(value, float):
+        return repr(value)
+    return str(value)
+
+
+def parse_grid_arg(text: str) -> tuple[str, list]:
+    """``key=v1,v2`` → (key, [v1, v2]) with typed values."""
+    key, sep, values = text.partition("=")
+    key = key.strip().replace("-", "_")
+    if not sep or not key or not values.strip():
+        raise EvoWordleError(f"--set expects key=value[,value…], not {text!r}")
+    return key, [parse_value(v) for v in values.split(",")]
+
+
+# ------------------------------------------------------------------------------------------ spec
+
+
+@dataclass
+class SweepSpec:
+    """Everything that determines a sweep's rows (saved as ``sweep.json``)."""
+
+    solver: str
+    grid: dict[str, list]
+    seeds: int = 3
+    games: int | None = None
+    settings: dict = field(default_factory=lambda: Settings().as_dict())
+    allowed: str | None = None
+    answers: str = "nyt"
+    base_seed: int = 0
+
+    def as_dict(self) -> dict:
+        return json.loads(json.dumps(asdict(self)))
+
+    @classmethod
+    def from_dict(cls, data: dict) -> SweepSpec:
+        try:
+            return cls(**data)
+        except TypeError as exc:
+            raise EvoWordleError(f"not a sweep specification: {exc}") from None
+
+    @property
+    def keys(self) -> list[str]:
+        return list(self.grid)
+
+    @property
+    def columns(self) -> list[str]:
+        return [*self.keys, *RESULT_COLUMNS]
+
+    def configs(self) -> list[dict]:
+        """Every configuration, in grid order."""
+        keys = self.keys
+        return [dict(zip(keys, values)) for values in product(*(self.grid[k] for k in keys))]
+
+    def settings_for(self, config: dict) -> Settings:
+        base = dict(self.settings)
+        if "problem" in config:
+            name = str(config["problem"]).upper()
+            if name not in PROBLEMS:
+                raise EvoWordleError(f"unknown problem {config['problem']!r} (choose from {', '.join(PROBLEMS)})")
+            base.update(PROBLEMS[name])
+        base.update({k: v for k, v in config.items() if k in SETTING_KEYS and k != "problem"})
+        return Settings(**base)
+
+    @staticmethod
+    def solver_params(config: dict) -> dict:
+        return {k: v for k, v in config.items() if k not in SETTING_KEYS}
+
+    def tasks(self) -> list[dict]:
+        """One task per (configuration, seed), the costliest configurations first."""
+        out = [
+            {"spec": self.as_dict(), "config": config, "seed": i}
+            for config in self.configs()
+            for i in range(self.seeds)
+        ]
+        out.sort(key=lambda t: -_cost(t["config"]))  # stable: grid order among equals
+        return out
+
+    def validate(self) -> None:
+        """Refuse unknown solvers, parameters and settings before anything runs."""
+        from .solvers import SOLVERS, load_all
+
+        load_all()
+        if self.solver not in SOLVERS:
+            raise EvoWordleError(f"unknown solver {self.solver!r} (choose from {', '.join(sorted(SOLVERS))})")
+        if self.seeds < 1:
+            raise EvoWordleError("--seeds must be at least 1")
+        if self.games is not None and self.games < 1:
+            raise EvoWordleError("--games must be at least 1")
+        for key, values in self.grid.items():
+            if not values:
+                raise EvoWordleError(f"no values for {key}")
+            if len(set(map(format_value, values))) != len(values):
+                raise EvoWordleError(f"repeated value in {key}")
+        accepted = _accepted_params(SOLVERS[self.solver])
+        unknown = [k for k in self.grid if k not in SETTING_KEYS and accepted is not None and k not in accepted]
+        if unknown:
+            raise EvoWordleError(
+                f"solver {self.solver} has no parameter {unknown[0]!r} "
+                f"(it takes: {', '.join(sorted(accepted)) or 'none'})"
+            )
+        for config in self.configs():
+            self.settings_for(config)
+
+
+def _accepted_params(cls) -> set[str] | None:
+    """Constructor keywords a solver class takes (None if it accepts **kwargs)."""
+    params = inspect.signature(cls.__init__).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return None
+    return {n for n in params if n not in ("self", "ctx", "settings")}
+
+
+def _cost(config: dict) -> float:
+    """A rough relative cost, for scheduling long tasks first (better load balance)."""
+    cost = 1.0
+    for key in ("population", "generations_per_guess"):
+        value = config.get(key)
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            cost *= max(float(value), 1.0)
+    return cost
+
+
+def task_key(config: dict, seed, keys: list[str]) -> tuple[str, ...]:
+    """Identity of a task, from canonical text (so CSV rows and tasks compare equal)."""
+    return (*(format_value(config[k]) for k in keys), str(seed))
+
+
+def row_key(row: dict, keys: list[str]) -> tuple[str, ...]:
+    return (*(row[k] for k in keys), str(row["seed"]))
+
+
+def task_seeds(base_seed: int, index: int) -> tuple[int, np.random.Generator]:
+    """(bench seed, answer-sample generator) of seed index ``index``."""
+    bench = int(np.random.SeedSequence(base_seed, spawn_key=(index, 0)).generate_state(1)[0])
+    sample = np.random.default_rng(np.random.SeedSequence(base_seed, spawn_key=(index, 1)))
+    return bench, sample
+
+
+# ------------------------------------------------------------------------------------------ work
+
+
+def run_task(task: dict) -> dict:
+    """Run one (configuration, seed) bench in a worker and return its CSV row."""
+    from . import __version__
+    from .bench import run_bench
+    from .executors import worker_context
+
+    spec = SweepSpec.from_dict(task["spec"])
+    config, index = task["config"], int(task["seed"])
+    ctx = worker_context(spec.allowed, spec.answers)
+    settings = spec.settings_for(config)
+    bench_seed, sample_rng = task_seeds(spec.base_seed, index)
+    answers = ctx.words.answer_index
+    if spec.games is not None:
+        if spec.games > len(answers):
+            raise EvoWordleError(f"--games {spec.games} exceeds the {len(answers)} answers")
+        answers = sample_rng.choice(answers, size=spec.games, replace=False)
+    result = run_bench(ctx, spec.solver, settings, answers, seed=bench_seed, solver_params=spec.solver_params(config))
+    row = {k: format_value(config[k]) for k in spec.keys}
+    row.update(
+        seed=str(index),
+        bench_seed=str(bench_seed),
+        games=str(result.games),
+        mean=repr(result.mean_guesses),
+        win_rate=repr(result.win_rate),
+        fail_rate=repr(result.fail_rate),
+        max=str(result.max_guesses),
+        seconds=f"{result.seconds:.3f}",
+        histogram=json.dumps(result.histogram, separators=(",", ":")),
+        version=__version__,
+    )
+    return row
+
+
+# ------------------------------------------------------------------------------------- the store
+
+
+class ResultsStore:
+    """``results.csv``: append-only, one fsync'd line per finished task.
+
+    Opening repairs what an abrupt stop can leave: a torn last line is cut off and
+    duplicate task rows (never written by us, but possible after manual merges) are ignored.
+    """
+
+    def __init__(self, path: Path, columns: list[str], keys: list[str]) -> None:
+        self.path = Path(path)
+        self.columns = list(columns)
+        self.keys = list(keys)
+        self.rows: dict[tuple[str, ...], dict] = {}
+        self._repair_and_load()
+
+    def _repair_and_load(self) -> None:
+        if not self.path.exists() or self.path.stat().st_size == 0:
+            self._write_raw(_csv_line(self.columns))
+            return
+        data = self.path.read_bytes()
+        if not data.endswith(b"\n"):
+            cut = data.rfind(b"\n") + 1
+            with open(self.path, "r+b") as fh:
+                fh.truncate(cut)
+                fh.flush()
+                os.fsync(fh.fileno())
+            data = data[:cut]
+            print(f"evo-wordle: dropped a torn last line in {self.path}", file=sys.stderr)
+        if not data:
+            self._write_raw(_csv_line(self.columns))
+            return
+        reader = csv.reader(io.StringIO(data.decode("utf-8")))
+        header = next(reader)
+        if header != self.columns:
+            raise EvoWordleError(f"{self.path} has other columns than this sweep; use another --out")
+        for cells in reader:
+            if len(cells) != len(self.columns):
+                continue  # cannot happen with fsync'd whole lines; never trust it either
+            row = dict(zip(self.columns, cells))
+            self.rows.setdefault(row_key(row, self.keys), row)
+
+    def _write_raw(self, text: str) -> None:
+        with open(self.path, "a", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+
+    def __contains__(self, key: tuple[str, ...]) -> bool:
+        return key in self.rows
+
+    def append(self, row: dict) -> bool:
+        """Write ``row`` unless its task is already stored; True if written."""
+        key = row_key(row, self.keys)
+        if key in self.rows:
+            return False
+        self._write_raw(_csv_line([row[c] for c in self.columns]))
+        self.rows[key] = row
+        return True
+
+
+def _csv_line(cells: list[str]) -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(cells)
+    return buf.getvalue()
+
+
+@contextmanager
+def _locked(out: Path) -> Iterator[None]:
+    with open(out / LOCK_FILE, "w") as fh:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise EvoWordleError(f"another sweep is writing to {out}") from None
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def _check_spec(out: Path, spec: SweepSpec) -> None:
+    """Save the specification, or refuse if the folder holds a different one."""
+    path = out / SPEC_FILE
+    mine = spec.as_dict()
+    if path.exists():
+        try:
+            theirs = json.loads(path.read_text())
+        except (OSError, ValueError):
+            raise EvoWordleError(f"{path} is not a readable sweep specification") from None
+        if theirs != mine:
+            diff = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
+            raise EvoWordleError(
+                f"{out} holds a different sweep (differs in {', '.join(diff)}); "
+                "repeat its options to resume or choose another --out"
+            )
+        return
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(mine, indent=2) + "\n")
+    os.replace(tmp, path)
+
+
+@dataclass
+class SweepOutcome:
+    total: int
+    skipped: int
+    ran: int
+    seconds: float
+
+
+def run_sweep(
+    spec: SweepSpec,
+    out: str | Path,
+    executor: str = "local",
+    jobs: int = 2,
+    scheduler: str | None = None,
+    progress: Callable[[int, int, dict], None] | None = None,
+) -> SweepOutcome:
+    """Run every task of ``spec`` not yet in ``out/results.csv``; rows land as tasks finish."""
+    from .executors import make_executor, terminate
+
+    spec.validate()
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    with _locked(out):
+        _check_spec(out, spec)
+        store = ResultsStore(out / RESULTS_FILE, spec.columns, spec.keys)
+        tasks = spec.tasks()
+        todo = [t for t in tasks if task_key(t["config"], t["seed"], spec.keys) not in store]
+        outcome = SweepOutcome(len(tasks), len(tasks) - len(todo), 0, 0.0)
+        if not todo:
+            return outcome
+        ex = make_executor(executor, jobs=min(jobs, len(todo)) if executor == "local" else jobs, scheduler=scheduler)
+        try:
+            futures = [ex.submit(run_task, t) for t in todo]
+            for fut in cf.as_completed(futures):
+                row = fut.result()
+                store.append(row)
+                outcome.ran += 1
+                if progress:
+                    progress(outcome.skipped + outcome.ran, outcome.total, row)
+        except BaseException as exc:
+            terminate(ex)
+            if isinstance(exc, cf.process.BrokenProcessPool):
+                raise EvoWordleError(
+                    f"a worker process died; {outcome.skipped + outcome.ran} of {outcome.total} tasks are "
+                    "saved - rerun the same command to resume"
+                ) from None
+            raise
+        ex.shutdown(wait=True)
+    outcome.seconds = time.perf_counter() - start
+    return outcome
+
+
+# ------------------------------------------------------------------------------------ summaries
+
+_T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
+         2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+         2.045, 2.042)
+
+
+def t975(df: int) -> float:
+    """The 97.5 % quantile of Student's t (two-sided 95 % interval)."""
+    if df < 1:
+        return float("nan")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = 1.959964
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+
+
+def mean_ci(values) -> tuple[float, float]:
+    """(mean, half-width of the 95 % t interval); the half-width is nan for one value."""
+    x = np.asarray(values, dtype=float)
+    if len(x) == 0:
+        return float("nan"), float("nan")
+    if len(x) == 1:
+        return float(x[0]), float("nan")
+    return float(x.mean()), float(t975(len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x)))
+
+
+def histogram_ci(histogram: dict[str, int]) -> float:
+    """95 % half-width of a mean guess count from one bench's per-game histogram."""
+    scores = np.repeat([int(k) for k in histogram], [int(v) for v in histogram.values()])
+    if len(scores) < 2:
+        return float("nan")
+    return float(t975(len(scores) - 1) * scores.std(ddof=1) / math.sqrt(len(scores)))
+
+
+def load_sweep(out: str | Path) -> tuple[SweepSpec, list[dict]]:
+    """The specification and the rows (config values typed as in the spec) of a sweep folder."""
+    out = Path(out)
+    path = out / SPEC_FILE
+    if not path.exists():
+        raise EvoWordleError(f"{out} is not a sweep folder (no {SPEC_FILE})")
+    try:
+        spec = SweepSpec.from_dict(json.loads(path.read_text()))
+    except ValueError:
+        raise EvoWordleError(f"{path} is not a readable sweep specification") from None
+    rows: dict[tuple, dict] = {}
+    csv_path = out / RESULTS_FILE
+    if csv_path.exists():
+        text = csv_path.read_text(encoding="utf-8")
+        if not text.endswith("\n"):
+            text = text[: text.rfind("\n") + 1]
+        reader = csv.DictReader(io.StringIO(text))
+        typed = {k: {format_value(v): v for v in spec.grid[k]} for k in spec.keys}
+        for raw in reader:
+            if None in raw or any(v is None for v in raw.values()):
+                continue
+            key = row_key(raw, spec.keys)
+            if key in rows or any(raw[k] not in typed[k] for k in spec.keys):
+                continue
+            row = {k: typed[k][raw[k]] for k in spec.keys}
+            row.update(
+                seed=int(raw["seed"]), bench_seed=int(raw["bench_seed"]), games=int(raw["games"]),
+                mean=float(raw["mean"]), win_rate=float(raw["win_rate"]), fail_rate=float(raw["fail_rate"]),
+                max=int(raw["max"]), seconds=float(raw["seconds"]), histogram=json.loads(raw["histogram"]),
+                version=raw["version"],
+            )
+            rows[key] = row
+    return spec, list(rows.values())
+
+
+def summarize(spec: SweepSpec, rows: list[dict]) -> list[dict]:
+    """One entry per configuration (grid order) with at least one row.
+
+    ``ci95`` is the half-width of the 95 % t interval over seeds; with a single seed it is
+    computed from that bench's games instead (``ci_basis`` says which).
+    """
+    groups: dict[tuple, list[dict]] = {}
+    for row in rows:
+        groups.setdefault(tuple(format_value(row[k]) for k in spec.keys), []).append(row)
+    out = []
+    for config in spec.configs():
+        group = groups.get(tuple(format_value(config[k]) for k in spec.keys))
+        if not group:
+            continue
+        group = sorted(group, key=lambda r: r["seed"])
+        mean, ci = mean_ci([r["mean"] for r in group])
+        basis = "seeds"
+        if len(group) == 1:
+            ci, basis = histogram_ci(group[0]["histogram"]), "games"
+        fail, fail_ci = mean_ci([r["fail_rate"] for r in group])
+        out.append({
+            **config,
+            "seeds": len(group),
+            "games": sum(r["games"] for r in group),
+            "mean": mean,
+            "ci95": ci,
+            "ci_basis": basis,
+            "fail_rate": fail,
+            "fail_ci95": fail_ci,
+            "win_rate": float(np.mean([r["win_rate"] for r in group])),
+            "max": max(r["max"] for r in group),
+            "seconds": float(np.mean([r["seconds"] for r in group])),
+            "seed_means": [r["mean"] for r in group],
+        })
+    return out
+
+
+def best_config(summary: list[dict]) -> dict | None:
+    """Lowest mean guesses; ties go to the lower fail rate, then grid order."""
+    return min(summary, key=lambda s: (s["mean"], s["fail_rate"]), default=None)
+
+
+def format_report(spec: SweepSpec, summary: list[dict], fmt: str = "text", total: int | None = None) -> str:
+    """The report table as text, Markdown, CSV or JSON."""
+    keys = spec.keys
+    best = best_config(summary)
+    if fmt == "json":
+        return json.dumps({"spec": spec.as_dict(), "summary": summary,
+                           "best": best}, indent=2)
+    header = [*keys, "seeds", "games", "mean", "ci95", "fail %", "win %", "max", "s/bench"]
+
+    def cells(s: dict) -> list[str]:
+        ci = "n/a" if math.isnan(s["ci95"]) else f"{s['ci95']:.3f}"
+        return [*(format_value(s[k]) for k in keys), str(s["seeds"]), str(s["games"]), f"{s['mean']:.3f}", ci,
+                f"{100 * s['fail_rate']:.2f}", f"{100 * s['win_rate']:.2f}", str(s["max"]), f"{s['seconds']:.1f}"]
+
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow([*keys, "seeds", "games", "mean", "ci95", "fail_rate", "win_rate", "max", "seconds"])
+        for s in summary:
+            w.writerow([*(format_value(s[k]) for k in keys), s["seeds"], s["games"], repr(s["mean"]),
+                        repr(s["ci95"]), repr(s["fail_rate"]), repr(s["win_rate"]), s["max"], repr(s["seconds"])])
+        return buf.getvalue().rstrip("\n")
+    rows = [cells(s) for s in summary]
+    lines = []
+    if fmt == "markdown":
+        lines.append("| " + " | ".join(header) + " |")
+        lines.append("|" + "|".join("---:" if i >= len(keys) else "---" for i in range(len(header))) + "|")
+        for r, s in zip(rows, summary):
+            mark = " **best**" if s is best else ""
+            lines.append("| " + " | ".join(r) + mark + " |")
+    else:
+        title = f"sweep of {spec.solver}: {len(summary)} configurations"
+        if total is not None:
+            title += f", {sum(s['seeds'] for s in summary)} of {total} benches done"
+        lines.append(title)
+        widths = [max(len(h), *(len(r[i]) for r in rows)) for i, h in enumerate(header)] if rows else map(len, header)
+        widths = list(widths)
+        lines.append("  ".join(h.rjust(w) for h, w in zip(header, widths)))
+        for r, s in zip(rows, summary):
+            lines.append("  ".join(c.rjust(w) for c, w in zip(r, widths)) + ("  <- best" if s is best else ""))
+    if best is not None:
+        cfg = ", ".join(f"{k}={format_value(best[k])}" for k in keys)
+        ci = "" if math.isnan(best["ci95"]) else f" ± {best['ci95']:.3f}"
+        lines.append("")
+        lines.append(f"best: {cfg}: mean {best['mean']:.3f}{ci} guesses (95 % interval over {best['ci_basis']}), "
+                     f"{100 * best['fail_rate']:.2f} % over 6")
+    return "\n".join(lines)
