@@ -1,16 +1,32 @@
-"""The simulation bench: play a solver on many answers and summarise the games."""
+"""The simulation bench: play a solver on many answers and summarise the games.
+
+Every game draws only from its own generator, spawned from ``SeedSequence(seed)`` by the
+game's position in the answer list, so a bench gives the same games whether it runs in one
+process or in ``jobs`` processes, in any chunking.
+"""
 
 from __future__ import annotations
 
+import math
+import multiprocessing as mp
+import sys
 import time
 from collections import Counter
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from .context import Context
+from .errors import EvoWordleError
 from .game import GameRecord, GameState, Settings, play
 from .solvers import make_solver
+
+#: How past answers affect later games in daily mode (P2/P3).
+#: ``remove``: they leave later games' candidates (the issue's definition, default).
+#: ``forbid``: they stay candidates but are never guessed (the thesis's own simulator).
+DAILY_RULES = ("remove", "forbid")
 
 
 @dataclass
@@ -67,6 +83,69 @@ class BenchResult:
         }
 
 
+@dataclass(frozen=True)
+class ForbidState(GameState):
+    """A daily-mode state under the thesis's rule: past answers stay candidates (they still
+    shape the entropy) but may not be guessed.  ``forbidden`` is a sorted index array."""
+
+    forbidden: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64), compare=False, repr=False)
+
+    def after(self, guess: int, pattern: int) -> ForbidState:
+        nxt = GameState.after(self, guess, pattern)
+        return ForbidState(self.ctx, nxt.candidates, nxt.history, self.hard, self.forbidden)
+
+    def guessable(self, guess_from: str = "candidates") -> np.ndarray:
+        pool = GameState.guessable(self, guess_from)
+        keep = pool[~np.isin(pool, self.forbidden, assume_unique=True)]
+        return keep if len(keep) else pool
+
+    def key(self) -> bytes:
+        # The forbidden words decide what may be played, so they are part of the decision
+        # situation; all of them count because ``guess_from="allowed"`` sees beyond candidates.
+        return GameState.key(self) + b"|" + self.forbidden.tobytes()
+
+
+def sample_answers(answers: np.ndarray, games: int | None, seed: int) -> np.ndarray:
+    """A seeded sample of ``games`` answers without replacement (all of them if None)."""
+    if games is None:
+        return answers
+    if games < 1:
+        raise EvoWordleError("--games must be at least 1")
+    if games >= len(answers):
+        return answers
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 0x5A3]))
+    return np.sort(rng.choice(answers, size=games, replace=False))
+
+
+# -- worker side --------------------------------------------------------------------------
+
+_WORKER: dict = {}
+
+
+def _worker_init(ctx: Context, solver: str, settings: Settings, params: dict) -> None:
+    _WORKER["ctx"] = ctx
+    _WORKER["engine"] = make_solver(solver, ctx, settings, **params)
+    _WORKER["settings"] = settings
+    _WORKER["base"] = GameState.start(ctx, settings)
+
+
+def _play_chunk(chunk: list[tuple[int, int, np.random.SeedSequence]]) -> tuple[list[tuple[int, GameRecord]], dict]:
+    engine, settings, base = _WORKER["engine"], _WORKER["settings"], _WORKER["base"]
+    out = []
+    for k, answer, ss in chunk:
+        engine.reset(np.random.default_rng(ss))
+        out.append((k, play(engine, base, answer, settings)))
+    return out, engine.describe()
+
+
+def _progress(total: int, enabled: bool):
+    """A tqdm bar on stderr, shown only when asked and stderr is a terminal."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, file=sys.stderr, unit="game", leave=False,
+                disable=not (enabled and sys.stderr.isatty()))
+
+
 def run_bench(
     ctx: Context,
     solver: str,
@@ -74,29 +153,105 @@ def run_bench(
     answers: np.ndarray | None = None,
     seed: int = 0,
     solver_params: dict | None = None,
+    *,
+    jobs: int = 1,
+    progress: bool = False,
+    daily_rule: str = "remove",
+    on_game: Callable[[int], None] | None = None,
 ) -> BenchResult:
     """Play ``solver`` on every answer index in ``answers`` (default: the answer list).
 
     Each game gets its own generator from ``SeedSequence(seed).spawn``, indexed by its
-    position in ``answers``, so results do not depend on how games are split over processes.
-    In daily mode games run in a seeded random order and solved answers leave later games'
-    candidates.
+    position in ``answers``, so results do not depend on ``jobs`` or on chunking.
+    In daily mode games run sequentially in a seeded random order; ``daily_rule`` says what
+    past answers do to later games (see :data:`DAILY_RULES`).
     """
     settings = settings or Settings()
+    if daily_rule not in DAILY_RULES:
+        raise EvoWordleError(f"daily rule must be one of {', '.join(DAILY_RULES)}, not {daily_rule!r}")
     answers = ctx.words.answer_index if answers is None else np.asarray(answers, dtype=np.int64)
-    engine = make_solver(solver, ctx, settings, **(solver_params or {}))
+    if len(answers) == 0:
+        raise EvoWordleError("no answers to play")
+    params = dict(solver_params or {})
+    engine = make_solver(solver, ctx, settings, **params)
     seeds = np.random.SeedSequence(seed).spawn(len(answers))
+    records: list[GameRecord | None] = [None] * len(answers)
+    start = time.perf_counter()
+    with _progress(len(answers), progress) as bar:
+        if settings.daily or jobs <= 1 or len(answers) < 2:
+            _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_rule, bar, on_game)
+            extra = engine.describe()
+        else:
+            extra = _run_parallel(ctx, solver, settings, params, answers, seeds, records, jobs, bar, on_game)
+    seconds = time.perf_counter() - start
+    if settings.daily:
+        extra = {**extra, "daily_rule": daily_rule}
+    return BenchResult(engine.name, settings, records, seconds, extra)
+
+
+def _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_rule, bar, on_game) -> None:
     order = np.arange(len(answers))
     if settings.daily:
         order = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0]).permutation(len(answers))
-    start = time.perf_counter()
     base = GameState.start(ctx, settings)
-    records: list[GameRecord | None] = [None] * len(answers)
     past: list[int] = []
     for k in order:
-        state = GameState.start(ctx, settings, np.array(past, dtype=np.int64)) if settings.daily else base
+        state = base
+        if settings.daily and past:
+            done = np.array(sorted(past), dtype=np.int64)
+            if daily_rule == "remove":
+                state = GameState.start(ctx, settings, done)
+            else:
+                state = ForbidState(ctx, base.candidates, (), settings.hard, done)
         engine.reset(np.random.default_rng(seeds[k]))
         records[k] = play(engine, state, int(answers[k]), settings)
         if settings.daily:
             past.append(int(answers[k]))
-    return BenchResult(engine.name, settings, records, time.perf_counter() - start, engine.describe())
+        bar.update(1)
+        if on_game:
+            on_game(1)
+
+
+def _run_parallel(ctx, solver, settings, params, answers, seeds, records, jobs, bar, on_game) -> dict:
+    n_chunks = min(len(answers), jobs * 8)
+    bounds = np.linspace(0, len(answers), n_chunks + 1).astype(int)
+    chunks = [
+        [(k, int(answers[k]), seeds[k]) for k in range(lo, hi)] for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo
+    ]
+    ctx.table  # noqa: B018 - load (memory-mapped) before forking so workers share it
+    method = "fork" if "fork" in mp.get_all_start_methods() else None
+    with ProcessPoolExecutor(
+        max_workers=jobs,
+        mp_context=mp.get_context(method),
+        initializer=_worker_init,
+        initargs=(ctx, solver, settings, params),
+    ) as pool:
+        described: dict = {}
+        for done, about in pool.map(_play_chunk, chunks):
+            described = about  # any worker's view: the opener is the same everywhere
+            for k, rec in done:
+                records[k] = rec
+            bar.update(len(done))
+            if on_game:
+                on_game(len(done))
+    return described
+
+
+def derived_seeds(seed: int, repeat: int) -> list[int]:
+    """``repeat`` run seeds derived from one user seed (the first run uses ``seed`` itself)."""
+    extra = np.random.SeedSequence([seed, 0xBE5C]).generate_state(max(repeat - 1, 0), dtype=np.uint32)
+    return [seed, *(int(s) for s in extra)]
+
+
+_T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
+        10: 2.228, 12: 2.179, 15: 2.131, 20: 2.086, 30: 2.042}
+
+
+def mean_ci95(values: list[float]) -> tuple[float, float]:
+    """Mean and the half-width of its 95 % Student-t interval (0 for one value or no spread)."""
+    arr = np.asarray(values, dtype=float)
+    if len(arr) < 2:
+        return float(arr.mean()), 0.0
+    df = len(arr) - 1
+    t = _T95[max(k for k in _T95 if k <= df)] if df <= 30 else 1.96  # conservative between table rows
+    return float(arr.mean()), float(t * arr.std(ddof=1) / math.sqrt(len(arr)))

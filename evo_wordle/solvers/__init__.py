@@ -16,3 +16,10 @@ def load_all() -> None:
 
 
 __all__ = ["SOLVERS", "Solver", "load_all", "make_solver", "register"]
+
+# Baseline solvers from the literature (issue 3).
+SOLVER_MODULES += [
+    "evo_wordle.solvers.random_solver",
+    "evo_wordle.solvers.letter_frequency",
+    "evo_wordle.solvers.position_rank",
+]

@@ -1,0 +1,224 @@
+"""``bench`` (one solver over many answers) and ``compare`` (several solvers, one ranked table)."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+from pathlib import Path
+
+import numpy as np
+
+from ..bench import DAILY_RULES, BenchResult, derived_seeds, mean_ci95, run_bench, sample_answers
+from ..context import Context
+from ..errors import EvoWordleError
+from ..game import Settings
+from .common import (
+    add_solver_options,
+    add_word_args,
+    context_from_args,
+    nonnegative_int,
+    output_path,
+    positive_int,
+    print_json,
+    solver_params,
+)
+from .settings_args import add_settings_args, settings_from_args
+
+#: Weights of the position-ranking paper's overall score (lower is better).
+SCORE_WEIGHTS = {"fail_rate": 0.70, "mean_guesses": 0.25, "seconds_per_game": 0.05}
+
+
+def _add_run_args(p: argparse.ArgumentParser) -> None:
+    add_settings_args(p)
+    p.add_argument(
+        "--daily-rule",
+        dest="daily_rule",
+        choices=DAILY_RULES,
+        default="remove",
+        help="daily mode (P2/P3): past answers are removed from later games' candidates (remove, "
+        "default) or stay candidates but are never guessed (forbid, the thesis's own simulator)",
+    )
+    add_word_args(p)
+    p.add_argument("--games", type=positive_int, metavar="K",
+                   help="play a seeded sample of K answers (default: all); K board sets with --boards")
+    p.add_argument("--seed", type=nonnegative_int, default=0, metavar="S", help="seed (default 0)")
+    p.add_argument("--jobs", type=positive_int, default=1, metavar="J",
+                   help="processes; games are seeded by position, so results do not depend on J")
+    add_solver_options(p)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "bench",
+        help="play a solver on every answer (or a sample) and summarise",
+        description="Play a solver on every answer (or a seeded sample) and report mean guesses, win "
+        "and fail rate, the worst game, the histogram and the time taken.",
+    )
+    p.add_argument("--solver", default="greedy", metavar="NAME", help="solver to run (default: greedy)")
+    _add_run_args(p)
+    p.add_argument("--repeat", type=positive_int, default=1, metavar="R",
+                   help="R runs with seeds derived from --seed; report mean ± 95 %% interval")
+    p.add_argument("--json", action="store_true", help="print one JSON object (BenchResult.summary)")
+    p.add_argument("--csv", type=output_path, metavar="FILE", help="write one row per game")
+    p.add_argument("--plot", type=output_path, metavar="FILE", help="save the histogram as an image")
+    p.set_defaults(func=cmd_bench)
+
+    p = sub.add_parser(
+        "compare",
+        help="bench several solvers and rank them",
+        description="Bench several solvers under one setting and rank them with the position-ranking "
+        "paper's score: 70 %% fail rate, 25 %% mean guesses, 5 %% time per game, each divided by "
+        "its largest value among the compared solvers (lower is better).",
+    )
+    p.add_argument("--solvers", required=True, metavar="A,B,C", help="comma-separated solver names")
+    _add_run_args(p)
+    p.add_argument("--json", action="store_true", help="print a JSON list, one object per solver")
+    p.set_defaults(func=cmd_compare)
+
+
+# -- running --------------------------------------------------------------------------------
+
+
+def _answers(ctx: Context, args: argparse.Namespace, seed: int) -> np.ndarray:
+    return sample_answers(ctx.words.answer_index, args.games, seed)
+
+
+def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Namespace, seed: int) -> BenchResult:
+    """One bench run as the flags describe (multi-board runs go to :mod:`evo_wordle.boards`)."""
+    params = solver_params(name, args)
+    if settings.boards > 1:
+        from ..boards import run_boards_bench  # lazy: its own module
+
+        return run_boards_bench(ctx, settings, args.games or 1000, seed, args.jobs)
+    return run_bench(
+        ctx, name, settings, _answers(ctx, args, seed), seed, params,
+        jobs=args.jobs, progress=True, daily_rule=args.daily_rule,
+    )
+
+
+def pooled(results: list[BenchResult]) -> BenchResult:
+    """All games of several runs as one result (seconds summed)."""
+    first = results[0]
+    records = [r for res in results for r in res.records]
+    return BenchResult(first.solver, first.settings, records, sum(r.seconds for r in results), dict(first.params))
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    ctx = context_from_args(args)
+    settings = settings_from_args(args)
+    solver_params(args.solver, args)  # unknown solver / bad options fail before any work
+    seeds = derived_seeds(args.seed, args.repeat)
+    results = [bench_once(ctx, args.solver, settings, args, s) for s in seeds]
+    means = [r.mean_guesses for r in results]
+    mean, half = mean_ci95(means)
+    combined = pooled(results) if len(results) > 1 else results[0]
+    summary = combined.summary()
+    summary["settings"]["seed"] = args.seed
+    if len(results) > 1:
+        summary["settings"].update(repeat=len(results), seeds=seeds, run_means=means, mean_ci95=half)
+    if args.csv:
+        write_csv(ctx, results, seeds, args.csv)
+    if args.plot:
+        from ..plots.histogram import plot_histogram
+
+        plot_histogram(summary, args.plot)
+    if args.json:
+        print_json(summary)
+    else:
+        print_summary(summary, mean, half, len(results))
+    return 0
+
+
+def _word(ctx: Context, answer) -> str:
+    if isinstance(answer, (int, np.integer)):
+        return ctx.words.allowed[int(answer)]
+    return "+".join(ctx.words.allowed[int(a)] for a in answer)  # multi-board: one answer per board
+
+
+def write_csv(ctx: Context, results: list[BenchResult], seeds: list[int], path: Path) -> None:
+    """One row per game: answer, guesses used, solved, the guess sequence, the run's seed."""
+    try:
+        with open(path, "w", newline="") as fh:
+            out = csv.writer(fh)
+            out.writerow(["answer", "guesses", "solved", "sequence", "seed"])
+            for seed, res in zip(seeds, results):
+                cap = res.settings.max_guesses
+                for rec in res.records:
+                    seq = " ".join(ctx.words.allowed[int(g)] for g in rec.guesses)
+                    out.writerow([_word(ctx, rec.answer), rec.score(cap), int(rec.solved), seq, seed])
+    except OSError as exc:
+        raise EvoWordleError(f"cannot write {path}: {exc}") from None
+
+
+def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
+    s = summary["settings"]
+    shown = ", ".join(f"{k}={v}" for k, v in s.items() if k not in ("solver", "seeds", "run_means", "mean_ci95"))
+    games = summary["games"]
+    limit = 6 if s.get("boards", 1) == 1 else s["boards"] + 5
+    print(f"solver:       {summary['solver']}")
+    print(f"settings:     {shown}")
+    print(f"games:        {games}" + (f" ({runs} runs)" if runs > 1 else ""))
+    if runs > 1:
+        print(f"mean guesses: {mean:.4f} ± {half:.4f} (95 % interval over runs)")
+    else:
+        print(f"mean guesses: {summary['mean_guesses']:.4f}")
+    print(f"win rate:     {100 * summary['win_rate']:.2f} % (solved within {limit})")
+    print(f"fail rate:    {100 * summary['fail_rate']:.2f} %")
+    print(f"max guesses:  {summary['max_guesses']}")
+    width = max(summary["histogram"].values())
+    for k, v in summary["histogram"].items():
+        bar = "#" * max(1, round(40 * v / width)) if v else ""
+        print(f"  {k:>2}: {v:6d} {bar}")
+    secs = summary["seconds"]
+    print(f"seconds:      {secs:.3f} total, {1000 * secs / games:.3f} ms per game")
+
+
+# -- compare --------------------------------------------------------------------------------
+
+
+def ranking_scores(rows: list[dict]) -> list[float]:
+    """The paper's overall score per row: each metric divided by its largest value, weighted
+    70/25/5 (fail rate, mean guesses, seconds per game); lower is better."""
+    out = np.zeros(len(rows))
+    for key, weight in SCORE_WEIGHTS.items():
+        vals = np.array([r[key] for r in rows], dtype=float)
+        top = vals.max()
+        if top > 0:
+            out += weight * vals / top
+    return [float(v) for v in out]
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    names = [n.strip() for n in args.solvers.split(",") if n.strip()]
+    if not names:
+        raise EvoWordleError("--solvers needs at least one solver name")
+    if len(set(names)) != len(names):
+        raise EvoWordleError("--solvers lists a solver twice")
+    for name in names:
+        solver_params(name, args)  # validate all before running any
+    ctx = context_from_args(args)
+    settings = settings_from_args(args)
+    rows = []
+    for name in names:
+        summary = bench_once(ctx, name, settings, args, args.seed).summary()
+        summary["seconds_per_game"] = summary["seconds"] / summary["games"]
+        rows.append(summary)
+    for row, score in zip(rows, ranking_scores(rows)):
+        row["score"] = score
+    order = sorted(range(len(rows)), key=lambda i: rows[i]["score"])
+    for rank, i in enumerate(order, 1):
+        rows[i]["rank"] = rank
+    if args.json:
+        print_json([rows[i] for i in order])
+        return 0
+    head = f"{'rank':>4}  {'solver':22s} {'mean':>7} {'win %':>7} {'fail %':>7} {'max':>4} {'ms/game':>9} {'score':>7}"
+    print(head)
+    print("-" * len(head))
+    for i in order:
+        r = rows[i]
+        print(
+            f"{r['rank']:>4}  {r['solver']:22s} {r['mean_guesses']:7.4f} {100 * r['win_rate']:7.2f} "
+            f"{100 * r['fail_rate']:7.2f} {r['max_guesses']:4d} {1000 * r['seconds_per_game']:9.3f} {r['score']:7.4f}"
+        )
+    print("score: 0.70·fail/max + 0.25·mean/max + 0.05·time/max over the solvers above (lower is better)")
+    return 0
