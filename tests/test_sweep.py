@@ -1,0 +1,182 @@
+"""Sweeps: end to end, resumed after a kill, the same on dask as locally, spec changes refused."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from evo_wordle.bench import run_bench
+from evo_wordle.cli import main
+from evo_wordle.errors import EvoWordleError
+from evo_wordle.sweep import (
+    SweepSpec,
+    format_value,
+    load_sweep,
+    mean_ci,
+    parse_grid_arg,
+    run_sweep,
+    summarize,
+    t975,
+    task_seeds,
+)
+
+# A cheap solver; greedy without an opener computes its opener in every bench (~0.3 s),
+# which makes the interrupted run's kill land part-way.  Seeds change the answer sample.
+ARGS = ["sweep", "--solver", "greedy", "--candidates", "answers", "--set", "max_guesses=6,9",
+        "--set", "hard=false,true", "--seeds", "2", "--games", "50", "--quiet"]
+COMPARED = ("bench_seed", "games", "mean", "win_rate", "fail_rate", "max", "histogram", "version")
+
+
+def read_rows(path) -> list[dict]:
+    with open(path, newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+def keyed(rows: list[dict]) -> dict:
+    return {(r["max_guesses"], r["hard"], r["seed"]): tuple(r[c] for c in COMPARED) for r in rows}
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory, cache_dir):
+    """An uninterrupted run of the small sweep (2 x 2 configurations, 2 seeds, 50 games)."""
+    out = tmp_path_factory.mktemp("sweep") / "ref"
+    assert main([*ARGS, "--out", str(out), "--jobs", "2"]) == 0
+    return out
+
+
+def test_small_sweep_end_to_end(reference, ctx, capsys):
+    rows = read_rows(reference / "results.csv")
+    assert len(rows) == 8
+    assert len(keyed(rows)) == 8  # one row per (configuration, seed)
+    spec = json.loads((reference / "sweep.json").read_text())
+    assert spec["grid"] == {"max_guesses": [6, 9], "hard": [False, True]}
+    assert spec["seeds"] == 2 and spec["games"] == 50
+    # Each row is the bench it claims to be: replay one independently.
+    row = next(r for r in rows if r["max_guesses"] == "6" and r["hard"] == "true" and r["seed"] == "1")
+    bench_seed, sample = task_seeds(0, 1)
+    answers = sample.choice(ctx.words.answer_index, size=50, replace=False)
+    settings = SweepSpec.from_dict(spec).settings_for({"max_guesses": 6, "hard": True})
+    assert settings.hard and settings.candidates == "answers" and settings.max_guesses == 6
+    res = run_bench(ctx, "greedy", settings, answers, seed=bench_seed)
+    assert float(row["mean"]) == pytest.approx(res.mean_guesses, abs=0)
+    assert json.loads(row["histogram"]) == res.histogram
+    assert int(row["bench_seed"]) == bench_seed
+    # The report: mean of the seed means, and the best configuration.
+    capsys.readouterr()
+    assert main(["report", str(reference), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    means: dict = {}
+    for r in rows:
+        means.setdefault((r["max_guesses"], r["hard"]), []).append(float(r["mean"]))
+    for s in report["summary"]:
+        vals = means[(format_value(s["max_guesses"]), format_value(s["hard"]))]
+        assert s["mean"] == pytest.approx(np.mean(vals))
+        assert s["ci95"] == pytest.approx(12.706 * np.std(vals, ddof=1) / np.sqrt(2))
+    best = min(means, key=lambda k: np.mean(means[k]))
+    assert (format_value(report["best"]["max_guesses"]), format_value(report["best"]["hard"])) == best
+    assert main(["report", str(reference)]) == 0
+    text = capsys.readouterr().out
+    assert "best: max_guesses=" in text and "<- best" in text
+
+
+def test_rerun_is_a_no_op(reference, capsys):
+    before = (reference / "results.csv").read_bytes()
+    assert main([*ARGS, "--out", str(reference)]) == 0
+    assert "8 already done" in capsys.readouterr().out
+    assert (reference / "results.csv").read_bytes() == before
+
+
+def test_killed_and_resumed_gives_the_same_rows(reference, tmp_path):
+    out = tmp_path / "killed"
+    cmd = [sys.executable, "-m", "evo_wordle", *ARGS, "--out", str(out), "--jobs", "1"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    csv_path = out / "results.csv"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if csv_path.exists() and len(csv_path.read_text().splitlines()) >= 2:  # header + a row
+                break
+            time.sleep(0.01)
+        assert proc.poll() is None, proc.stderr.read().decode()
+        os.killpg(proc.pid, signal.SIGKILL)  # the sweep and its pool worker, like a crash
+    finally:
+        proc.wait(timeout=30)
+        proc.stderr.close()
+    partial = read_rows(csv_path)
+    assert 1 <= len(partial) < 8
+    # Simulate a write torn by the crash: half a row without its newline.
+    with open(csv_path, "a") as fh:
+        fh.write("answers,true,1,123,5")
+    result = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "torn" in result.stderr
+    rows = read_rows(csv_path)
+    assert len(rows) == 8
+    assert keyed(rows) == keyed(read_rows(reference / "results.csv"))
+    for r in partial:  # rows written before the kill are kept as they were
+        assert r in rows
+
+
+def test_dask_matches_local(reference, tmp_path):
+    import distributed
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster:
+        spec = SweepSpec.from_dict(json.loads((reference / "sweep.json").read_text()))
+        outcome = run_sweep(spec, tmp_path / "dask", executor="dask", scheduler=cluster.scheduler_address)
+    assert outcome.ran == 8
+    assert keyed(read_rows(tmp_path / "dask" / "results.csv")) == keyed(read_rows(reference / "results.csv"))
+
+
+def test_changed_spec_is_refused(reference, capsys):
+    before = (reference / "results.csv").read_bytes()
+    changed = [a if a != "--games" else "--games" for a in ARGS]
+    changed[changed.index("50")] = "40"
+    assert main([*changed, "--out", str(reference)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "different sweep" in err and "games" in err
+    assert (reference / "results.csv").read_bytes() == before
+
+
+def test_bad_input_is_one_line(tmp_path, capsys):
+    assert main(["sweep", "--solver", "greedy", "--set", "population=10", "--out", str(tmp_path / "x")]) == 2
+    assert "no parameter 'population'" in capsys.readouterr().err
+    assert main(["sweep", "--solver", "greedy", "--out", str(tmp_path / "y")]) == 2
+    assert "nothing to sweep" in capsys.readouterr().err
+    assert main(["report", str(tmp_path)]) == 2
+    assert "not a sweep folder" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+def test_values_and_intervals():
+    assert parse_grid_arg("init=random,best") == ("init", ["random", "best"])
+    assert parse_grid_arg("mutation=0,0.1") == ("mutation", [0, 0.1])
+    assert parse_grid_arg("hard=true,false") == ("hard", [True, False])
+    with pytest.raises(EvoWordleError):
+        parse_grid_arg("population")
+    assert [format_value(v) for v in (0.1, 10, True, None, "best")] == ["0.1", "10", "true", "none", "best"]
+    assert t975(1) == 12.706 and t975(30) == 2.042
+    assert 2.0 < t975(60) < t975(31) < 2.042
+    mean, half = mean_ci([4.0, 5.0, 6.0])
+    assert mean == 5.0 and half == pytest.approx(4.303 * 1.0 / np.sqrt(3))
+    assert np.isnan(mean_ci([4.0])[1])
+
+
+def test_summary_with_one_seed_uses_games(tmp_path):
+    spec = SweepSpec(solver="greedy", grid={"opener": ["tares"]}, seeds=1, games=30,
+                     settings={"candidates": "answers", "guess_from": "candidates", "hard": False, "daily": False,
+                               "max_guesses": 9, "boards": 1})
+    run_sweep(spec, tmp_path, jobs=1)
+    loaded, rows = load_sweep(tmp_path)
+    assert loaded == spec and len(rows) == 1
+    (s,) = summarize(spec, rows)
+    scores = np.repeat([int(k) for k in rows[0]["histogram"]], list(rows[0]["histogram"].values()))
+    assert s["ci_basis"] == "games" and len(scores) == 30
+    assert s["ci95"] == pytest.approx(t975(29) * scores.std(ddof=1) / np.sqrt(30))
