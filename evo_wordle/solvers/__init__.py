@@ -23,3 +23,6 @@ SOLVER_MODULES += [
     "evo_wordle.solvers.letter_frequency",
     "evo_wordle.solvers.position_rank",
 ]
+
+# The DEAP genetic algorithms (issue 4).
+SOLVER_MODULES += ["evo_wordle.ga.solvers"]

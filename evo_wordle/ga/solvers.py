@@ -1,0 +1,243 @@
+"""The registered GA solvers: ``ga`` (the card's GA), ``ga-thesis`` and ``ga-first``.
+
+A game is an evolution: each generation the population yields one guess, the feedback
+shrinks the candidate set, and the next generation is bred under that feedback.  All three
+share one implementation (:class:`GASolver`) and one set of CLI flags; they differ only in
+their default :class:`~evo_wordle.ga.config.GAConfig`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import ClassVar
+
+import numpy as np
+from deap import tools
+
+from ..context import Context
+from ..game import GameState, Settings
+from ..patterns import to_digits
+from ..solvers.base import Solver, register
+from .config import CROSSOVERS, FITNESSES, INITS, SCOPES, SELECTIONS, GAConfig
+from .creator import individual
+from .toolbox import GAState, make_toolbox
+
+#: The constructor keywords every GA solver takes (the CLI flags, and what sweeps pass).
+PARAMS = (
+    "population",
+    "mutation",
+    "crossover_rate",
+    "init",
+    "elite",
+    "generations_per_guess",
+    "selection",
+    "pressure",
+    "fitness",
+    "crossover",
+)
+#: Further GAConfig fields reachable from the CLI.
+EXTRA_FLAGS = ("mutation_scope", "tournament_size")
+
+LOG_FIELDS = ("gen", "guess_no", "candidates", "best", "mean", "std", "diversity", "guess", "pattern")
+
+
+class GASolver(Solver):
+    """A word GA playing Wordle; ``self.toolbox`` holds its swappable DEAP operators.
+
+    ``self.logbook`` (one record per generation) and ``self.hall_of_fame`` describe the
+    last game; both are reset by :meth:`reset`.
+    """
+
+    stochastic = True
+    defaults: ClassVar[dict] = {}
+
+    def __init__(
+        self,
+        ctx: Context,
+        settings: Settings,
+        opener: str | None = None,
+        population: int | None = None,
+        mutation: float | None = None,
+        crossover_rate: float | None = None,
+        init: str | None = None,
+        elite: int | None = None,
+        generations_per_guess: int | None = None,
+        selection: str | None = None,
+        pressure: float | None = None,
+        fitness: str | None = None,
+        crossover: str | None = None,
+        **extra,
+    ) -> None:
+        super().__init__(ctx, settings, opener)
+        given = dict(
+            population=population,
+            mutation=mutation,
+            crossover_rate=crossover_rate,
+            init=init,
+            elite=elite,
+            generations_per_guess=generations_per_guess,
+            selection=selection,
+            pressure=pressure,
+            fitness=fitness,
+            crossover=crossover,
+            **extra,
+        )
+        self.config = GAConfig().with_(**self.defaults).with_(**{k: v for k, v in given.items() if v is not None})
+        self.fixed_opener = self.opener
+        self.state = GAState(ctx, settings, self.rng)
+        self.toolbox = make_toolbox(self.config, ctx, self.state)
+        self.reset()
+
+    # ----------------------------------------------------------------- game loop
+
+    def reset(self, rng: np.random.Generator | None = None) -> None:
+        super().reset(rng)
+        random.seed(int(self.rng.integers(2**63)))  # DEAP's own operators draw from `random`
+        self.state.reset(self.rng)
+        self.population: np.ndarray | None = None
+        self.fitness: np.ndarray | None = None
+        self.logbook = tools.Logbook()
+        self.logbook.header = LOG_FIELDS
+        self.hall_of_fame = tools.HallOfFame(self.config.hof_size) if self.config.hof_size else None
+        self._gen = 0
+        self._last_guess_record: dict | None = None
+
+    def choose(self, state: GameState) -> int:
+        tb = self.toolbox
+        self.state.observe(state)
+        if self._last_guess_record is not None and state.history:
+            self._last_guess_record["pattern"] = to_digits(state.history[-1][1], self.ctx.words.length)
+        if self.population is None:
+            self.population = tb.init_population(self.config.population)
+            self.fitness = tb.evaluate(self.population)
+        else:
+            self.fitness = tb.evaluate(self.population)  # the parents, under the new feedback
+            for g in range(self.config.generations_per_guess):
+                self.population = tb.breed(self.population, self.fitness)
+                self.fitness = tb.evaluate(self.population)
+                if g < self.config.generations_per_guess - 1:
+                    self._record(state, None)
+        if state.turn == 0 and self.fixed_opener is not None:
+            guess = self.fixed_opener
+        else:
+            guess = tb.choose_guess(self.population, self.fitness)
+        self._last_guess_record = self._record(state, guess)
+        return int(guess)
+
+    def pick(self, state: GameState) -> int:
+        return self.choose(state)
+
+    def _record(self, state: GameState, guess: int | None) -> dict:
+        pop, fit = self.population, self.fitness
+        words, first = np.unique(pop, return_index=True)
+        self.logbook.record(
+            gen=self._gen,
+            guess_no=state.turn + 1,
+            candidates=int(len(state.candidates)),
+            best=float(fit.max()),
+            mean=float(fit.mean()),
+            std=float(fit.std()),
+            diversity=int(len(words)),
+            guess=None if guess is None else self.ctx.words.allowed[guess],
+            pattern=None,
+        )
+        self._gen += 1
+        hof = self.hall_of_fame
+        if hof is not None:
+            ufit = fit[first]
+            floor = hof[-1].fitness.values[0] if len(hof) >= hof.maxsize else -np.inf
+            top = np.argsort(-ufit, kind="stable")[: hof.maxsize]
+            top = top[ufit[top] > floor]
+            if len(top):
+                hof.update([individual(words[i], ufit[i]) for i in top])
+        return self.logbook[-1]
+
+    # ----------------------------------------------------------------- reporting, CLI
+
+    def describe(self) -> dict:
+        return {**super().describe(), **{k: getattr(self.config, k) for k in PARAMS + EXTRA_FLAGS}}
+
+    def hall_of_fame_words(self) -> list[tuple[str, float]]:
+        """The hall of fame as (word, fitness) pairs, best first."""
+        if self.hall_of_fame is None:
+            return []
+        return [(self.ctx.words.allowed[ind[0]], ind.fitness.values[0]) for ind in self.hall_of_fame]
+
+    @classmethod
+    def add_options(cls, parser) -> None:
+        g = parser.add_argument_group("genetic algorithm (ga, ga-thesis, ga-first; default: each solver's own)")
+        g.add_argument("--population", type=int, metavar="N", help="individuals per generation")
+        g.add_argument("--mutation", type=float, metavar="P", help="mutation probability per child")
+        g.add_argument("--crossover-rate", type=float, metavar="P", help="crossover probability per parent pair")
+        g.add_argument("--init", choices=INITS, help="initial population: random words or the N of most entropy")
+        g.add_argument("--elite", type=int, metavar="K", help="best words carried to the next generation")
+        g.add_argument("--generations-per-guess", type=int, metavar="G", help="generations bred between guesses")
+        g.add_argument("--selection", choices=SELECTIONS, help="how parents and the guess are chosen")
+        g.add_argument("--pressure", type=float, metavar="X", help="roulette weight = fitness**X (0: random)")
+        g.add_argument("--fitness", choices=FITNESSES, help="entropy over current (dynamic) or all (static) words")
+        g.add_argument("--crossover", choices=CROSSOVERS, help="uniform consistent word, or recombine the parents")
+        g.add_argument("--mutation-scope", choices=SCOPES, help="mutants: any allowed word, or consistent ones only")
+        g.add_argument("--tournament-size", type=int, metavar="T", help="aspirants per tournament")
+
+    @classmethod
+    def options_from_args(cls, args) -> dict:
+        return {k: getattr(args, k) for k in PARAMS + EXTRA_FLAGS if getattr(args, k, None) is not None}
+
+
+@register("ga-thesis")
+class ThesisGA(GASolver):
+    """The thesis's Genetic Information Theory Algorithm: static entropy × priority fitness,
+    roulette picks the guess, N uniform consistent children, thesis mutation (not filtered)."""
+
+    defaults: ClassVar[dict] = dict(
+        population=100,
+        mutation=0.1,
+        crossover_rate=1.0,
+        init="random",
+        selection="roulette",
+        pressure=1.0,
+        fitness="static",
+        crossover="uniform",
+        mutation_kind="thesis",
+        mutation_scope="all",
+    )
+
+
+@register("ga-first")
+class FirstGA(GASolver):
+    """The thesis's first GA: fitness H + 5G + 2A − 2N, the best individual is the guess,
+    crossover draws a random word passing the green/yellow filter, thesis mutation."""
+
+    defaults: ClassVar[dict] = dict(
+        population=50,
+        mutation=0.1,
+        crossover_rate=1.0,
+        init="random",
+        selection="best",
+        fitness="first",
+        crossover="weak",
+        mutation_kind="thesis",
+        mutation_scope="all",
+        exclude_guessed=True,
+    )
+
+
+@register("ga")
+class CardGA(GASolver):
+    """The card's GA: dynamic fitness, roulette with selection pressure, recombining
+    crossover, dictionary mutation among consistent words; defaults from experiments/ga_tuning.py."""
+
+    defaults: ClassVar[dict] = dict(
+        population=100,
+        mutation=0.1,
+        crossover_rate=0.9,
+        init="best",
+        elite=10,
+        generations_per_guess=2,
+        selection="roulette",
+        pressure=10.0,
+        fitness="dynamic",
+        crossover="recombine",
+        mutation_kind="neighbour",
+        mutation_scope="consistent",
+    )

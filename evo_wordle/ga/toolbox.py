@@ -1,0 +1,246 @@
+"""``make_toolbox``: the word GA as a DEAP toolbox whose every operator can be swapped.
+
+The operators are registered under DEAP's usual names and read the game through a mutable
+:class:`GAState` (current candidates, feedback, generator), so one toolbox serves a whole
+bench: the solver updates the state after each guess and reseeds it for each game.
+
+>>> tb = make_toolbox(GAConfig(), ctx, GAState(ctx, Settings()))
+>>> tb.register("select", my_select)          # any callable (population, k, fitness=None)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from deap import base
+
+from ..context import Context
+from ..game import GameState, Settings
+from . import operators as ops
+from .config import GAConfig
+from .creator import ensure_classes, individual
+from .fitness import FirstKnowledge, dynamic_fitness, first_fitness, static_entropy, static_fitness
+
+
+class GAState:
+    """What the operators may know about the game in progress; one per solver, reset per game."""
+
+    def __init__(self, ctx: Context, settings: Settings | None = None, rng: np.random.Generator | None = None):
+        self.ctx = ctx
+        self.settings = settings or Settings()
+        self.start_candidates = ctx.candidates(self.settings.candidates)
+        self.reset(rng if rng is not None else np.random.default_rng(0))
+
+    def reset(self, rng: np.random.Generator | None = None) -> None:
+        """Forget the previous game (and switch to ``rng`` when given)."""
+        if rng is not None:
+            self.rng = rng
+        self.game: GameState | None = None
+        self.attempts: list[int] = []
+        self.first = FirstKnowledge(self.ctx.words.length)
+        self._seen = 0
+        self._mask: np.ndarray | None = None
+        self._attempted: np.ndarray | None = None
+        self._weak: np.ndarray | None = None
+
+    def observe(self, game: GameState) -> None:
+        """Take in the game state before a guess: new feedback updates every derived view."""
+        self.game = game
+        if len(game.history) != self._seen or self._mask is None:
+            letters = self.ctx.words.letters
+            for guess, pattern in game.history[self._seen :]:
+                self.first.update(letters[guess], pattern)
+                self.attempts.append(int(guess))
+            self._seen = len(game.history)
+            self._mask = self._attempted = self._weak = None
+
+    @property
+    def turn(self) -> int:
+        return 0 if self.game is None else self.game.turn
+
+    @property
+    def candidates(self) -> np.ndarray:
+        """Words consistent with every (guess, pattern) seen."""
+        return self.start_candidates if self.game is None else self.game.candidates
+
+    @property
+    def consistent(self) -> np.ndarray:
+        """Bool mask over allowed words: consistent with all feedback."""
+        if self._mask is None:
+            mask = np.zeros(len(self.ctx.words), dtype=bool)
+            mask[self.candidates] = True
+            self._mask = mask
+        return self._mask
+
+    @property
+    def attempted(self) -> np.ndarray:
+        """Bool mask over allowed words: already guessed this game."""
+        if self._attempted is None:
+            mask = np.zeros(len(self.ctx.words), dtype=bool)
+            mask[self.attempts] = True
+            self._attempted = mask
+        return self._attempted
+
+    @property
+    def weak_pool(self) -> np.ndarray:
+        """The first GA's crossover pool: words passing its green/yellow filter, not yet guessed."""
+        if self._weak is None:
+            ok = self.first.weak_mask(self.ctx.words.letters) & ~self.attempted
+            pool = np.flatnonzero(ok)
+            self._weak = pool if len(pool) else self.candidates
+        return self._weak
+
+
+# --------------------------------------------------------------------------- DEAP edge helpers
+
+
+def _is_individual(obj) -> bool:
+    return hasattr(obj, "fitness") and isinstance(obj, list)
+
+
+def _words(population) -> np.ndarray:
+    if isinstance(population, np.ndarray):
+        return population.astype(np.int64, copy=False)
+    return np.fromiter((ind[0] for ind in population), dtype=np.int64, count=len(population))
+
+
+# --------------------------------------------------------------------------- registered operators
+
+
+def evaluate(population, *, ctx: Context, state: GAState, kind: str):
+    """Fitness of every word of ``population`` (an int array) in one call; a DEAP individual
+    gets DEAP's 1-tuple."""
+    if _is_individual(population):
+        return (float(evaluate(np.array([population[0]]), ctx=ctx, state=state, kind=kind)[0]),)
+    words = _words(population)
+    if kind == "first":
+        return first_fitness(ctx, words, state.first, static_entropy(ctx, state.start_candidates))
+    if kind == "static" or len(state.candidates) == len(state.start_candidates):
+        return static_fitness(ctx, state.start_candidates)[words]
+    return dynamic_fitness(ctx, words, state.candidates)
+
+
+def select(population, k: int, fitness=None, *, state: GAState, method: str, pressure: float, size: int):
+    """``k`` words (or DEAP individuals) chosen by ``method``: roulette (numpy, with the
+    ``pressure`` exponent), tournament or best."""
+    is_array = isinstance(population, np.ndarray)
+    if fitness is None:
+        fitness = np.array([ind.fitness.values[0] for ind in population])
+    fitness = np.asarray(fitness, dtype=np.float64)
+    if method == "roulette":
+        pos = ops.roulette(fitness, k, state.rng, pressure)
+    elif method == "tournament":
+        pos = ops.tournament(fitness, k, state.rng, size)
+    else:
+        pos = ops.best(fitness, k)
+    return population[pos] if is_array else [population[i] for i in pos]
+
+
+def mate(parents1, parents2, *, ctx: Context, state: GAState, kind: str):
+    """Pattern-filtered crossover: two children per parent pair, each consistent with the
+    feedback (``uniform``, ``recombine``) or with the first GA's filter (``weak``)."""
+    if _is_individual(parents1):
+        c1, c2 = mate(np.array([parents1[0]]), np.array([parents2[0]]), ctx=ctx, state=state, kind=kind)
+        parents1[0], parents2[0] = int(c1[0]), int(c2[0])
+        del parents1.fitness.values, parents2.fitness.values
+        return parents1, parents2
+    p1, p2 = _words(parents1), _words(parents2)
+    n, rng = len(p1), state.rng
+    if kind == "uniform":
+        return ops.uniform_children(state.candidates, n, rng), ops.uniform_children(state.candidates, n, rng)
+    if kind == "weak":
+        return ops.uniform_children(state.weak_pool, n, rng), ops.uniform_children(state.weak_pool, n, rng)
+    cand, mask = state.candidates, state.consistent
+    return (
+        ops.recombine_children(ctx, p1, p2, mask, cand, rng),
+        ops.recombine_children(ctx, p2, p1, mask, cand, rng),
+    )
+
+
+def mutate(population, *, state: GAState, index: ops.NeighbourIndex, config: GAConfig):
+    """Dictionary-valid mutation of every word given (the caller applies the probability);
+    a DEAP individual is mutated in place and returned as DEAP's 1-tuple."""
+    if _is_individual(population):
+        population[0] = int(mutate(np.array([population[0]]), state=state, index=index, config=config)[0])
+        del population.fitness.values
+        return (population,)
+    mask = state.consistent if config.mutation_scope == "consistent" else None
+    if config.exclude_guessed and state.attempts:
+        mask = ~state.attempted if mask is None else mask & ~state.attempted
+    if config.mutation_kind == "thesis":
+        return ops.mutate_words(
+            _words(population), index, state.rng, mask, skip_letter=25, tries=config.mutation_tries, letters=25
+        )
+    return ops.mutate_words(_words(population), index, state.rng, mask)
+
+
+def init_population(n: int, *, state: GAState, config: GAConfig) -> np.ndarray:
+    """``random``: n words drawn from the guessable pool; ``best``: its n highest-entropy words."""
+    pool = state.game.guessable(state.settings.guess_from) if state.game is not None else state.start_candidates
+    if config.init == "best":
+        ent = static_entropy(state.ctx, state.start_candidates)[pool]
+        top = pool[np.lexsort((pool, ent))[::-1][:n]]
+        if len(top) < n:
+            top = np.concatenate([top, pool[state.rng.integers(len(pool), size=n - len(top))]])
+        return top.astype(np.int64)
+    return pool[state.rng.integers(len(pool), size=n)].astype(np.int64)
+
+
+def breed(population: np.ndarray, fitness: np.ndarray, *, toolbox, config: GAConfig, state: GAState) -> np.ndarray:
+    """One generation: select parents, mate pairs with ``crossover_rate``, mutate each child
+    with ``mutation``, then carry the ``elite`` best distinct parents not yet guessed (consistent
+    ones only when the mutation scope is ``consistent``)."""
+    n, rng = config.population, state.rng
+    n_children = n - config.elite
+    out = []
+    if config.elite:
+        keep = ~state.attempted[population]  # a word already guessed is no use again
+        if config.mutation_scope == "consistent":
+            keep &= state.consistent[population]
+        pool, fit = population[keep], fitness[keep]
+        if len(pool):
+            uniq, first = np.unique(pool, return_index=True)
+            order = np.argsort(-fit[first], kind="stable")[: config.elite]
+            out.append(uniq[order])
+            n_children = n - len(order)
+    if n_children > 0:
+        pairs = math.ceil(n_children / 2)
+        parents = toolbox.select(population, 2 * pairs, fitness)
+        p1, p2 = parents[0::2].copy(), parents[1::2].copy()
+        cross = rng.random(pairs) < config.crossover_rate
+        if cross.any():
+            c1, c2 = toolbox.mate(p1[cross], p2[cross])
+            p1[cross], p2[cross] = c1, c2
+        children = np.stack([p1, p2], axis=1).ravel()[:n_children]
+        mut = rng.random(n_children) < config.mutation
+        if mut.any():
+            children[mut] = toolbox.mutate(children[mut])
+        out.append(children)
+    return np.concatenate(out).astype(np.int64)
+
+
+def make_toolbox(
+    config: GAConfig, ctx: Context, state: GAState, rng: np.random.Generator | None = None
+) -> base.Toolbox:
+    """A DEAP toolbox for ``config``: ``evaluate``, ``select``, ``mate``, ``mutate``,
+    ``init_population``/``population``/``individual``, ``breed`` (one generation) and
+    ``choose_guess``.  Operators work on int arrays of word indices (fast path) and accept
+    DEAP individuals too; replace any of them with ``toolbox.register(name, fn)``."""
+    ensure_classes()
+    if rng is not None:
+        state.rng = rng
+    index = ops.neighbour_index(ctx)
+    tb = base.Toolbox()
+    tb.register("evaluate", evaluate, ctx=ctx, state=state, kind=config.fitness)
+    tb.register(
+        "select", select, state=state, method=config.selection, pressure=config.pressure, size=config.tournament_size
+    )
+    tb.register("mate", mate, ctx=ctx, state=state, kind=config.crossover)
+    tb.register("mutate", mutate, state=state, index=index, config=config)
+    tb.register("init_population", init_population, state=state, config=config)
+    tb.register("individual", lambda: individual(tb.init_population(1)[0]))
+    tb.register("population", lambda n: [individual(w) for w in tb.init_population(n)])
+    tb.register("breed", lambda pop, fit: breed(pop, fit, toolbox=tb, config=config, state=state))
+    tb.register("choose_guess", lambda pop, fit: int(tb.select(pop, 1, fit)[0]))
+    return tb
