@@ -1,0 +1,130 @@
+"""``evolve-strategy``: evolve a strategy genome with the meta-GA and write a strategy file."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import time
+
+from ..errors import EvoWordleError
+from .common import add_word_args, context_from_args, nonnegative_int, positive_int, print_json, probability
+from .settings_args import add_settings_args, settings_from_args
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "evolve-strategy",
+        help="evolve a strategy genome (meta-GA) and save it as a strategy file",
+        description="Evolve opener, scoring weights and exploration switch of the strategy solver "
+        "with a (mu + lambda) GA on a seeded training sample; the hall-of-fame genome best on a "
+        "held-out sample is written to --out, and with --final scored on all answers.",
+    )
+    add_word_args(p)
+    add_settings_args(p, daily=False, boards=False)
+    g = p.add_argument_group("meta-GA")
+    g.add_argument("--generations", type=nonnegative_int, default=12, help="generations (default: %(default)s)")
+    g.add_argument("--mu", type=positive_int, default=10, help="parents kept (default: %(default)s)")
+    g.add_argument("--lambda", dest="lambda_", type=positive_int, default=20,
+                   help="offspring per generation (default: %(default)s)")
+    g.add_argument("--cxpb", type=probability, default=0.4, help="crossover share (default: %(default)s)")
+    g.add_argument("--mutpb", type=probability, default=0.6, help="mutation share (default: %(default)s)")
+    g.add_argument("--train", type=positive_int, default=400, help="training answers (default: %(default)s)")
+    g.add_argument("--holdout", type=nonnegative_int, default=400,
+                   help="held-out answers for selection (default: %(default)s)")
+    g.add_argument("--penalty", type=float, default=1.0,
+                   help="fitness penalty per game over 6 (default: %(default)s)")
+    g.add_argument("--pool", type=nonnegative_int, default=300,
+                   help="non-candidate guesses scored per decision, 0 = all (default: %(default)s)")
+    g.add_argument("--init", metavar="FILE", help="strategy file the first individual starts from")
+    g.add_argument("--seed", type=int, default=0, help="seed of the samples and the GA (default: 0)")
+    g.add_argument("--checkpoint", metavar="FILE", help="pickle written after every generation")
+    g.add_argument("--resume", action="store_true", help="continue from --checkpoint")
+    g.add_argument("--executor", choices=["local", "dask"], default="local",
+                   help="where evaluations run (default: local)")
+    g.add_argument("--jobs", type=positive_int, default=1, help="parallel evaluations (default: 1)")
+    g.add_argument("--scheduler", metavar="ADDR", help="dask scheduler address (with --executor dask)")
+    p.add_argument("--out", metavar="FILE", help="strategy file to write (JSON)")
+    p.add_argument("--log", metavar="FILE", help="write the per-generation logbook (JSON)")
+    p.add_argument("--final", action="store_true", help="score the winner on all answers at the end")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.add_argument("--quiet", action="store_true", help="no per-generation lines")
+    p.set_defaults(func=cmd_evolve_strategy)
+
+
+def cmd_evolve_strategy(args: argparse.Namespace) -> int:
+    from ..evolve.metaga import (
+        EvolveConfig,
+        MetaGA,
+        genome_key,
+        make_executor,
+        play_genome,
+        save_logbook,
+        to_individual,
+    )
+    from ..evolve.strategy import load_strategy, save_strategy
+
+    if args.resume and not args.checkpoint:
+        raise EvoWordleError("--resume needs --checkpoint FILE")
+    settings = settings_from_args(args)
+    if args.problem is None and args.guess_from is None:
+        settings = settings.with_(guess_from="allowed")  # strategies explore unless told not to
+    ctx = context_from_args(args)
+    init = load_strategy(args.init).as_dict() if args.init else None
+    if init:
+        ctx.words.index(init["opener"])
+    cfg = EvolveConfig(
+        settings=settings, train_size=args.train, holdout_size=args.holdout, mu=args.mu,
+        lambda_=args.lambda_, generations=args.generations, cxpb=args.cxpb, mutpb=args.mutpb,
+        penalty=args.penalty, seed=args.seed, pool=args.pool, init=init,
+    )
+    start = time.perf_counter()
+    executor = make_executor(args.executor, args.jobs, args.scheduler)
+    spec = (args.allowed, args.answers)
+    try:
+        if args.resume:
+            ga = MetaGA.resume(ctx, cfg, args.checkpoint, executor, spec)
+        else:
+            ga = MetaGA(ctx, cfg, executor, spec)
+
+        def show(rec: dict) -> None:
+            if not args.quiet and not args.json:
+                print(f"gen {rec['gen']:3d}  evals {rec['nevals']:3d}  best {rec['best']:.4f}  "
+                      f"mean {rec['mean']:.4f}  holdout {rec['holdout']:.4f}  {rec['seconds']:.0f}s", flush=True)
+
+        best = ga.run(args.checkpoint, progress=show)
+    finally:
+        if executor is not None:
+            from ..executors import terminate
+
+            terminate(executor)
+    key = genome_key(to_individual(best))
+    result: dict = {"genome": best.as_dict(), "plain": best.describe(),
+                    "train": ga.cache.get(key), "holdout": ga.hold_cache.get(key),
+                    "generations": ga.generation, "seconds": round(ga.seconds, 1)}
+    if args.final:
+        t0 = time.perf_counter()
+        scores = play_genome(ctx, best, settings, ctx.words.answer_index, args.pool)
+        result["all_answers"] = {
+            "games": len(scores), "mean_guesses": float(scores.mean()),
+            "over_6": int((scores > settings.win_limit).sum()), "max": int(scores.max()),
+            "seconds": round(time.perf_counter() - t0, 2),
+        }
+    result["total_seconds"] = round(time.perf_counter() - start, 1)
+    if args.log:
+        save_logbook(args.log, ga.logbook)
+    if args.out:
+        prov = {"command": "evo-wordle " + shlex.join(sys.argv[1:]) if sys.argv else "",
+                "seed": args.seed, "settings": settings.as_dict(), "runtime_seconds": result["total_seconds"],
+                "train": result["train"], "holdout": result["holdout"],
+                "all_answers": result.get("all_answers"), "logbook": list(ga.logbook)}
+        save_strategy(args.out, best, prov)
+    if args.json:
+        print_json(result)
+    else:
+        print(best.describe())
+        if "all_answers" in result:
+            a = result["all_answers"]
+            print(f"all {a['games']} answers: mean {a['mean_guesses']:.4f}, over 6: {a['over_6']}, "
+                  f"max {a['max']} ({a['seconds']} s)")
+    return 0

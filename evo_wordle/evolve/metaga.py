@@ -1,0 +1,397 @@
+"""The meta-GA: evolve strategy genomes (DEAP, (μ + λ) with a hall of fame), resumable.
+
+Fitness of a genome = mean guesses + ``penalty`` per game over the win limit, on a seeded
+training sample of answers (lower is better).  Each generation the best genomes are also
+scored on a disjoint held-out sample; the genome returned is the hall-of-fame member that is
+best on the held-out sample, which guards against tuning to the training answers.
+
+Every generation ends with an atomic checkpoint (population, hall of fame, logbook, fitness
+cache and the ``random`` and numpy generator states), so an interrupted run resumed from its
+checkpoint gives exactly the result of an uninterrupted run with the same seed.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import random
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+from deap import base, creator, tools
+
+from ..context import Context
+from ..errors import EvoWordleError
+from ..game import GameState, Settings, play
+from .strategy import DEFAULT_POOL, REAL_GENES, Strategy, StrategySolver, atomic_write_text
+
+GENE_NAMES = ["opener", *REAL_GENES, "hard_candidates"]
+
+if not hasattr(creator, "StrategyFitness"):
+    creator.create("StrategyFitness", base.Fitness, weights=(-1.0,))
+if not hasattr(creator, "StrategyIndividual"):
+    creator.create("StrategyIndividual", list, fitness=creator.StrategyFitness)
+
+
+@dataclass
+class EvolveConfig:
+    """Everything that determines a run (stored in the checkpoint; a resume must match)."""
+
+    settings: Settings = field(default_factory=lambda: Settings.problem("P0", guess_from="allowed"))
+    train_size: int = 400
+    holdout_size: int = 400
+    mu: int = 10
+    lambda_: int = 20
+    generations: int = 12
+    cxpb: float = 0.4
+    mutpb: float = 0.6
+    sigma: float = 0.12  # Gaussian step as a share of each real gene's range
+    indpb: float = 0.35  # chance each gene mutates
+    penalty: float = 1.0  # per game over the win limit
+    seed: int = 0
+    pool: int = DEFAULT_POOL
+    openers: int = 40  # high-entropy words a word gene may jump to
+    hof_size: int = 5
+    init: dict | None = None  # genome the first individual starts from (default: Strategy())
+
+    def __post_init__(self) -> None:
+        if self.train_size < 1 or self.holdout_size < 0:
+            raise EvoWordleError("--train must be ≥ 1 and --holdout ≥ 0")
+        if self.mu < 2 or self.lambda_ < 1 or self.generations < 0:
+            raise EvoWordleError("--mu must be ≥ 2, --lambda ≥ 1, --generations ≥ 0")
+        if self.cxpb + self.mutpb > 1.0:
+            raise EvoWordleError("--cxpb + --mutpb must be at most 1")
+
+    def fingerprint(self) -> dict:
+        d = asdict(self)
+        d["settings"] = self.settings.as_dict()
+        return d
+
+
+# ------------------------------------------------------------------- genome <-> individual
+
+
+def to_individual(strategy: Strategy):
+    d = strategy.as_dict()
+    return creator.StrategyIndividual([d[name] for name in GENE_NAMES])
+
+
+def to_strategy(ind) -> Strategy:
+    d = dict(zip(GENE_NAMES, ind))
+    for name in REAL_GENES:
+        d[name] = float(d[name])
+    d["hard_candidates"] = bool(d["hard_candidates"])
+    return Strategy(**d)
+
+
+def genome_key(ind) -> tuple:
+    return tuple(round(v, 10) if isinstance(v, float) else v for v in ind)
+
+
+# ------------------------------------------------------------------------------ evaluation
+
+_WORKER: dict = {}
+
+
+def _worker_ctx(words_spec: tuple) -> Context:
+    ctx = _WORKER.get(words_spec)
+    if ctx is None:
+        ctx = Context(allowed=words_spec[0], answers=words_spec[1])
+        _WORKER.clear()
+        _WORKER[words_spec] = ctx
+    return ctx
+
+
+def play_genome(ctx: Context, strategy: Strategy, settings: Settings, answers: np.ndarray,
+                pool: int = DEFAULT_POOL) -> np.ndarray:
+    """Scores (guesses, the cap for failures) of one genome on ``answers``."""
+    solver = StrategySolver(ctx, settings, strategy=strategy, pool=pool)
+    start = GameState.start(ctx, settings)
+    return np.array([play(solver, start, int(a), settings).score(settings.max_guesses) for a in answers])
+
+
+def fitness_of(scores: np.ndarray, settings: Settings, penalty: float) -> float:
+    return float(scores.mean() + penalty * np.mean(scores > settings.win_limit))
+
+
+def _evaluate_task(words_spec: tuple, genes: tuple, settings: Settings, answers: np.ndarray,
+                   pool: int, penalty: float) -> float:
+    ctx = _worker_ctx(words_spec)
+    scores = play_genome(ctx, to_strategy(genes), settings, answers, pool)
+    return fitness_of(scores, settings, penalty)
+
+
+def local_executor(jobs: int) -> Executor:
+    """A process pool (replaced by ``evo_wordle.executors.make_executor`` when available)."""
+    return ProcessPoolExecutor(max_workers=jobs)
+
+
+def make_executor(kind: str = "local", jobs: int = 1, scheduler: str | None = None) -> Executor | None:
+    """``None`` (evaluate in this process) for one local job, else a concurrent.futures Executor."""
+    if kind == "local" and jobs <= 1:
+        return None
+    try:
+        from ..executors import make_executor as shared
+    except ImportError:
+        if kind != "local":
+            raise EvoWordleError("the dask executor needs evo_wordle.executors") from None
+        return local_executor(jobs)
+    return shared(kind=kind, jobs=jobs, scheduler=scheduler)
+
+
+# ---------------------------------------------------------------------------------- the GA
+
+
+class MetaGA:
+    """One resumable strategy-evolution run."""
+
+    def __init__(self, ctx: Context, config: EvolveConfig, executor: Executor | None = None,
+                 words_spec: tuple | None = None) -> None:
+        self.ctx = ctx
+        self.cfg = config
+        self.executor = executor
+        self.words_spec = words_spec or (None, "nyt")
+        ss = np.random.SeedSequence(config.seed)
+        sample_seq, ga_seq = ss.spawn(2)
+        sample_rng = np.random.default_rng(sample_seq)
+        answers = ctx.words.answer_index
+        perm = sample_rng.permutation(len(answers))
+        n_train = min(config.train_size, len(answers))
+        self.train = np.sort(answers[perm[:n_train]])
+        self.holdout = np.sort(answers[perm[n_train:n_train + config.holdout_size]])
+        self.np_rng = np.random.default_rng(ga_seq)
+        self.py_rng = random.Random(int(ga_seq.generate_state(1)[0]))
+        self.cache: dict[tuple, float] = {}
+        self.hold_cache: dict[tuple, float] = {}
+        self.population: list = []
+        self.hof = tools.HallOfFame(config.hof_size)
+        self.logbook = tools.Logbook()
+        self.logbook.header = ["gen", "nevals", "best", "mean", "holdout", "seconds"]
+        self.generation = -1  # last completed generation
+        self.seconds = 0.0
+        self._openers: np.ndarray | None = None
+
+    # ----------------------------------------------------------------- operators
+    def opener_pool(self) -> np.ndarray:
+        """High-entropy words (under the settings' candidate set) a word gene may jump to."""
+        if self._openers is None:
+            cand = self.ctx.candidates(self.cfg.settings.candidates)
+            from ..entropy import entropies
+
+            bits = entropies(self.ctx.table, self.ctx.all_words, cand[:: max(1, len(cand) // 1500)])
+            self._openers = np.argsort(-bits, kind="stable")[: self.cfg.openers]
+        return self._openers
+
+    def neighbours(self, word: str) -> np.ndarray:
+        """Allowed words one letter away (the dictionary mutation's moves)."""
+        from ..ga.operators import neighbour_index
+
+        return neighbour_index(self.ctx).of(self.ctx.words.index(word))
+
+    def mutate(self, ind):
+        cfg = self.cfg
+        rng = self.py_rng
+        for i, name in enumerate(GENE_NAMES):
+            if rng.random() >= cfg.indpb:
+                continue
+            if name == "opener":
+                if rng.random() < 0.5:
+                    nb = self.neighbours(ind[i])
+                    if len(nb):
+                        ind[i] = self.ctx.words.allowed[int(nb[rng.randrange(len(nb))])]
+                        continue
+                pool = self.opener_pool()
+                ind[i] = self.ctx.words.allowed[int(pool[rng.randrange(len(pool))])]
+            elif name == "hard_candidates":
+                ind[i] = not ind[i]
+            else:
+                lo, hi = REAL_GENES[name]
+                ind[i] = float(min(hi, max(lo, ind[i] + rng.gauss(0.0, cfg.sigma * (hi - lo)))))
+        return (ind,)
+
+    def crossover(self, a, b):
+        """Uniform gene swap; real genes are blended half the time."""
+        rng = self.py_rng
+        for i, name in enumerate(GENE_NAMES):
+            if rng.random() < 0.5:
+                if name in REAL_GENES and rng.random() < 0.5:
+                    t = rng.random()
+                    x, y = a[i], b[i]
+                    a[i], b[i] = t * x + (1 - t) * y, (1 - t) * x + t * y
+                else:
+                    a[i], b[i] = b[i], a[i]
+        return a, b
+
+    def random_individual(self, base_genome: Strategy):
+        ind = to_individual(base_genome)
+        for _ in range(3):
+            self.mutate(ind)
+        return ind
+
+    # --------------------------------------------------------------- evaluation
+    def _evaluate(self, inds: list, answers: np.ndarray, cache: dict) -> int:
+        todo: dict[tuple, list] = {}
+        for ind in inds:
+            k = genome_key(ind)
+            if k not in cache:
+                todo.setdefault(k, []).append(ind)
+        keys = list(todo)
+        if self.executor is None:
+            vals = [fitness_of(play_genome(self.ctx, to_strategy(k), self.cfg.settings, answers, self.cfg.pool),
+                               self.cfg.settings, self.cfg.penalty) for k in keys]
+        else:
+            futs = [self.executor.submit(_evaluate_task, self.words_spec, k, self.cfg.settings, answers,
+                                         self.cfg.pool, self.cfg.penalty) for k in keys]
+            vals = [f.result() for f in futs]
+        cache.update(zip(keys, vals))
+        for ind in inds:
+            ind.fitness.values = (cache[genome_key(ind)],) if cache is self.cache else ind.fitness.values
+        return len(keys)
+
+    def holdout_fitness(self, ind) -> float:
+        if not len(self.holdout):
+            return float("nan")
+        self._evaluate([ind], self.holdout, self.hold_cache)
+        return self.hold_cache[genome_key(ind)]
+
+    # --------------------------------------------------------------------- loop
+    def _record(self, gen: int, nevals: int, t0: float) -> None:
+        fits = np.array([ind.fitness.values[0] for ind in self.population])
+        best = min(self.population, key=lambda ind: ind.fitness.values[0])
+        self.seconds += time.perf_counter() - t0
+        self.logbook.record(gen=gen, nevals=nevals, best=float(fits.min()), mean=float(fits.mean()),
+                            holdout=self.holdout_fitness(best), seconds=round(self.seconds, 2))
+
+    def initialise(self) -> None:
+        t0 = time.perf_counter()
+        base_genome = Strategy.from_dict(self.cfg.init) if self.cfg.init else Strategy()
+        self.population = [to_individual(base_genome)]
+        self.population += [self.random_individual(base_genome) for _ in range(self.cfg.mu - 1)]
+        nevals = self._evaluate(self.population, self.train, self.cache)
+        self.hof.update(self.population)
+        self.generation = 0
+        self._record(0, nevals, t0)
+
+    def step(self) -> None:
+        """One (μ + λ) generation: λ offspring by crossover or mutation, keep the μ best."""
+        t0 = time.perf_counter()
+        cfg = self.cfg
+        rng = self.py_rng
+        offspring = []
+        for _ in range(cfg.lambda_):
+            op = rng.random()
+            if op < cfg.cxpb:
+                a, b = (creator.StrategyIndividual(list(p)) for p in rng.sample(self.population, 2))
+                a, _ = self.crossover(a, b)
+                offspring.append(a)
+            elif op < cfg.cxpb + cfg.mutpb:
+                a = creator.StrategyIndividual(list(rng.choice(self.population)))
+                offspring.append(self.mutate(a)[0])
+            else:
+                offspring.append(creator.StrategyIndividual(list(rng.choice(self.population))))
+        nevals = self._evaluate(offspring, self.train, self.cache)
+        merged = self.population + offspring
+        merged.sort(key=lambda ind: (ind.fitness.values[0], genome_key(ind)))
+        seen, survivors = set(), []
+        for ind in merged:  # distinct genomes first, so the population does not collapse
+            k = genome_key(ind)
+            if k not in seen:
+                seen.add(k)
+                survivors.append(ind)
+        survivors += [ind for ind in merged if ind not in survivors][: max(0, cfg.mu - len(survivors))]
+        self.population = survivors[: cfg.mu]
+        self.hof.update(self.population)
+        self.generation += 1
+        self._record(self.generation, nevals, t0)
+
+    def run(self, checkpoint: str | Path | None = None, stop_after: int | None = None,
+            progress=None) -> Strategy:
+        """Run (or continue) to ``generations``; ``stop_after`` ends early (to test resuming)."""
+        if self.generation < 0:
+            self.initialise()
+            self._checkpoint(checkpoint)
+            if progress:
+                progress(self.logbook[-1])
+        done = 0
+        while self.generation < self.cfg.generations:
+            if stop_after is not None and done >= stop_after:
+                break
+            self.step()
+            done += 1
+            self._checkpoint(checkpoint)
+            if progress:
+                progress(self.logbook[-1])
+        return self.best()
+
+    def best(self) -> Strategy:
+        """The hall-of-fame genome with the best held-out fitness (train fitness if no holdout)."""
+        members = list(self.hof)
+        if len(self.holdout):
+            return to_strategy(min(members, key=lambda ind: (self.holdout_fitness(ind), ind.fitness.values[0])))
+        return to_strategy(members[0])
+
+    # --------------------------------------------------------------- checkpoints
+    def state(self) -> dict:
+        return {
+            "config": self.cfg.fingerprint(), "generation": self.generation,
+            "population": [(list(ind), ind.fitness.values) for ind in self.population],
+            "hof": [(list(ind), ind.fitness.values) for ind in self.hof.items],
+            "logbook": list(self.logbook), "cache": self.cache, "hold_cache": self.hold_cache,
+            "py_rng": self.py_rng.getstate(), "np_rng": self.np_rng.bit_generator.state,
+            "seconds": self.seconds,
+        }
+
+    def _checkpoint(self, path: str | Path | None) -> None:
+        if path is None:
+            return
+        path = Path(path)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+        with open(tmp, "wb") as fh:
+            pickle.dump(self.state(), fh)
+        os.replace(tmp, path)
+
+    @classmethod
+    def resume(cls, ctx: Context, config: EvolveConfig, path: str | Path, executor: Executor | None = None,
+               words_spec: tuple | None = None) -> MetaGA:
+        """Continue from a checkpoint written by a run with the same configuration."""
+        try:
+            with open(path, "rb") as fh:
+                st = pickle.load(fh)
+        except FileNotFoundError:
+            raise EvoWordleError(f"checkpoint {path} does not exist") from None
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
+            raise EvoWordleError(f"checkpoint {path} is corrupt or not an evolve-strategy checkpoint") from None
+        if not isinstance(st, dict) or "config" not in st:
+            raise EvoWordleError(f"checkpoint {path} is not an evolve-strategy checkpoint")
+        mine, theirs = config.fingerprint(), dict(st["config"])
+        theirs["generations"] = mine["generations"]  # a resumed run may go further
+        if theirs != mine:
+            diff = sorted(k for k in mine if mine[k] != theirs.get(k))
+            raise EvoWordleError(f"checkpoint {path} was made with different settings ({', '.join(diff)})")
+        ga = cls(ctx, config, executor, words_spec)
+        ga.generation = st["generation"]
+        ga.population = [_restore(g, f) for g, f in st["population"]]
+        ga.hof = tools.HallOfFame(config.hof_size)
+        ga.hof.update([_restore(g, f) for g, f in st["hof"]])
+        for rec in st["logbook"]:
+            ga.logbook.record(**rec)
+        ga.cache, ga.hold_cache = st["cache"], st["hold_cache"]
+        ga.py_rng.setstate(st["py_rng"])
+        ga.np_rng.bit_generator.state = st["np_rng"]
+        ga.seconds = st["seconds"]
+        return ga
+
+
+def _restore(genes: list, fitness: tuple):
+    ind = creator.StrategyIndividual(genes)
+    ind.fitness.values = fitness
+    return ind
+
+
+def save_logbook(path: str | Path, logbook) -> None:
+    import json
+
+    atomic_write_text(path, json.dumps(list(logbook), indent=1) + "\n")

@@ -1,0 +1,416 @@
+"""Strategy genomes: a small vector of genes that fully defines a fast entropy-style policy.
+
+A genome says which opener to play and how to score every later guess ``g``:
+
+* the candidates are weighted by a frequency prior (``frequency.priority_paper`` with the
+  genome's ``steepness`` and ``midpoint``, mixed with a uniform share ``mix``; steepness 0 is
+  the plain uniform weighting used when the answer list is known);
+* ``H(g)`` is the entropy of g's feedback under that weighting, ``rem = H_now − H(g)`` the
+  expected bits left, and ``p(g)`` the chance that g itself is the answer;
+* the estimated cost is ``1 + (1 − min(1, bonus·p(g)))·(1 + k1·rem + k2·log2(1 + rem))``
+  minus ``w_freq·priority(g)`` for candidates (the thesis's frequency priority);
+* any allowed word may be guessed until the effective number of candidates ``2**H_now``
+  drops to ``switch_eff`` or the turn reaches ``switch_turn``; from then on only candidates
+  (when the settings allow non-candidate guesses at all); in hard mode ``hard_candidates``
+  keeps to candidates throughout.
+
+The strategy solver memoises each decision on ``state.key()``, and a strategy file may also
+carry a decision tree (``tree``: history → guess) that is played before the genome is asked.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import tempfile
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+
+import numpy as np
+
+from ..context import Context
+from ..errors import EvoWordleError
+from ..frequency import priority_paper
+from ..game import GameState
+from ..patterns import to_digits
+from ..solvers.base import Solver, register
+
+FORMAT = "evo-wordle-strategy"
+VERSION = 1
+
+#: Real genes with their (low, high) bounds; Gaussian mutation clips to these.
+REAL_GENES: dict[str, tuple[float, float]] = {
+    "steepness": (0.0, 40.0),
+    "midpoint": (0.0, 1.0),
+    "mix": (0.0, 1.0),
+    "k1": (0.0, 1.5),
+    "k2": (0.0, 2.0),
+    "bonus": (0.0, 2.0),
+    "w_freq": (0.0, 1.0),
+    "switch_eff": (1.0, 50.0),
+    "switch_turn": (1.0, 7.0),
+}
+#: Cells per bincount block when scoring guesses (bounds temporary memory).
+BLOCK_CELLS = 1 << 23
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """One genome (see the module docstring for what each gene does)."""
+
+    opener: str = "salet"
+    steepness: float = 10.0
+    midpoint: float = 0.5
+    mix: float = 0.0
+    k1: float = 0.25
+    k2: float = 0.6
+    bonus: float = 1.0
+    w_freq: float = 0.0
+    switch_eff: float = 2.0
+    switch_turn: float = 6.0
+    hard_candidates: bool = False
+
+    def __post_init__(self) -> None:
+        for name, (lo, hi) in REAL_GENES.items():
+            value = getattr(self, name)
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+                raise EvoWordleError(f"strategy gene {name} must be a number, not {value!r}")
+            if not lo <= value <= hi:
+                raise EvoWordleError(f"strategy gene {name}={value} is outside [{lo}, {hi}]")
+        if not isinstance(self.opener, str) or not self.opener:
+            raise EvoWordleError("strategy gene opener must be a word")
+        if not isinstance(self.hard_candidates, bool):
+            raise EvoWordleError("strategy gene hard_candidates must be true or false")
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Strategy:
+        if not isinstance(data, dict):
+            raise EvoWordleError("strategy genome must be a JSON object")
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise EvoWordleError(f"unknown strategy gene(s): {', '.join(unknown)}")
+        return cls(**data)
+
+    def describe(self) -> str:
+        """The genome in plain words (for reports and docs)."""
+        prior = "uniform" if self.steepness == 0 else (
+            f"frequency prior (steepness {self.steepness:.1f}, midpoint {self.midpoint:.2f},"
+            f" {self.mix:.0%} uniform)"
+        )
+        return (
+            f"open with {self.opener.upper()}; weight candidates by a {prior}; cost = 1 + (1 − "
+            f"{self.bonus:.2f}·p)·(1 + {self.k1:.2f}·rem + {self.k2:.2f}·log2(1+rem))"
+            f"{f' − {self.w_freq:.2f}·priority' if self.w_freq else ''}; explore with any word until "
+            f"≤ {self.switch_eff:.1f} effective candidates or turn {int(round(self.switch_turn))}"
+        )
+
+
+# ---------------------------------------------------------------------------------- files
+
+
+def save_strategy(path: str | Path, strategy: Strategy, provenance: dict | None = None,
+                  tree: dict[str, str] | None = None) -> None:
+    """Write a strategy file atomically (genome, how it was produced, optional decision tree)."""
+    doc = {"format": FORMAT, "version": VERSION, "genome": strategy.as_dict(),
+           "provenance": provenance or {}}
+    if tree:
+        doc["tree"] = tree
+    atomic_write_text(path, json.dumps(doc, indent=1) + "\n")
+
+
+def atomic_write_text(path: str | Path, text: str) -> None:
+    """Write ``text`` to ``path`` via a temporary file and rename, so readers never see half."""
+    path = Path(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load_strategy_file(path: str | Path) -> tuple[Strategy, dict, dict[str, str]]:
+    """(genome, provenance, tree) from a strategy file; one-line EvoWordleError if unusable."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise EvoWordleError(f"strategy file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise EvoWordleError(f"cannot read strategy file {path}: {exc.__class__.__name__}") from None
+    try:
+        doc = json.loads(text)
+    except ValueError as exc:
+        raise EvoWordleError(f"strategy file {path} is not valid JSON (line {getattr(exc, 'lineno', '?')})") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise EvoWordleError(f"{path} is not an evo-wordle strategy file (no \"format\": \"{FORMAT}\")")
+    if doc.get("version") != VERSION:
+        raise EvoWordleError(f"strategy file {path} has unsupported version {doc.get('version')!r}")
+    try:
+        strategy = Strategy.from_dict(doc.get("genome"))
+    except TypeError as exc:
+        raise EvoWordleError(f"strategy file {path}: bad genome ({exc})") from None
+    except EvoWordleError as exc:
+        raise EvoWordleError(f"strategy file {path}: {exc}") from None
+    tree = doc.get("tree") or {}
+    if not isinstance(tree, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in tree.items()):
+        raise EvoWordleError(f"strategy file {path}: tree must map history strings to words")
+    return strategy, doc.get("provenance") or {}, tree
+
+
+def load_strategy(path: str | Path) -> Strategy:
+    return load_strategy_file(path)[0]
+
+
+def history_key(ctx: Context, history) -> str:
+    """Decision-tree key of a history: ``word:digits,word:digits`` ('' at the start)."""
+    n = ctx.words.length
+    return ",".join(f"{ctx.words.allowed[g]}:{to_digits(p, n)}" for g, p in history)
+
+
+# ---------------------------------------------------------------------------- fast scoring
+
+
+def transposed_table(ctx: Context) -> np.ndarray:
+    """``table.T`` as a C-contiguous array (candidate rows are then cheap to gather); cached."""
+    tt = ctx.__dict__.get("_table_T")
+    if tt is None:
+        tt = np.ascontiguousarray(np.asarray(ctx.table).T)
+        ctx.__dict__["_table_T"] = tt
+    return tt
+
+
+def pattern_mass(ctx: Context, guesses: np.ndarray | None, candidates: np.ndarray,
+                 weights: np.ndarray) -> np.ndarray:
+    """Flat (len(guesses)·n_patterns) summed candidate ``weights`` per (guess, pattern).
+
+    ``guesses=None`` means every allowed word.  Works on the transposed table so a small
+    candidate set costs only its own rows.
+    """
+    tt = transposed_table(ctx)
+    npat = ctx.words.n_patterns
+    n_g = tt.shape[1] if guesses is None else len(guesses)
+    out = np.zeros(n_g * npat, dtype=np.float64)
+    offsets = np.arange(n_g, dtype=np.int64) * npat
+    step = max(1, BLOCK_CELLS // max(n_g, 1))
+    for start in range(0, len(candidates), step):
+        rows = candidates[start:start + step]
+        block = tt[rows] if guesses is None else tt[rows][:, guesses]
+        idx = block.astype(np.int64)
+        idx += offsets[None, :]
+        w = np.broadcast_to(weights[start:start + step, None], idx.shape)
+        out += np.bincount(idx.ravel(), weights=w.ravel(), minlength=n_g * npat)
+    return out
+
+
+def mass_entropy(mass: np.ndarray, n_patterns: int) -> np.ndarray:
+    """Entropy (bits) of each guess's pattern distribution from a flat :func:`pattern_mass`."""
+    nz = np.flatnonzero(mass)
+    vals = mass[nz]
+    n_g = len(mass) // n_patterns
+    return -np.bincount(nz // n_patterns, weights=vals * np.log2(vals), minlength=n_g)
+
+
+#: Up to this many candidates, entropies come from sorting each guess's patterns (cost ∝ n)
+#: rather than from a (guesses × 243) histogram.
+SORT_LIMIT = 160
+
+
+def weighted_entropies(ctx: Context, guesses: np.ndarray | None, candidates: np.ndarray,
+                       weights: np.ndarray) -> np.ndarray:
+    """H(feedback of g) for each guess g, candidates weighted by ``weights`` (summing to 1)."""
+    n = len(candidates)
+    if n > SORT_LIMIT:
+        return mass_entropy(pattern_mass(ctx, guesses, candidates, weights), ctx.words.n_patterns)
+    tt = transposed_table(ctx)
+    block = tt[candidates] if guesses is None else tt[candidates][:, guesses]  # (n, G) patterns
+    keys = block.T.astype(np.uint16) << 8
+    keys |= np.arange(n, dtype=np.uint16)[None, :]
+    keys.sort(axis=1)
+    pats = keys >> 8
+    ws = weights[keys & 0xFF]
+    start = np.ones(keys.shape, dtype=bool)
+    start[:, 1:] = pats[:, 1:] != pats[:, :-1]
+    first = np.flatnonzero(start)
+    gm = np.add.reduceat(ws.ravel(), first)
+    return -np.bincount(first // n, weights=gm * np.log2(gm), minlength=keys.shape[0])
+
+
+#: Non-candidate guesses considered per decision (0 = every allowed word): the best ``pool``
+#: words by a letter-information proxy, plus the likeliest candidates.  Exact scoring of all
+#: 12,972 words costs ~20x more for a small gain (see docs/evolve.md).
+DEFAULT_POOL = 300
+
+
+def _letter_tables(ctx: Context) -> tuple[np.ndarray, np.ndarray]:
+    cached = ctx.__dict__.get("_letter_presence")
+    if cached is None:
+        from ..game import letter_counts
+
+        presence = (letter_counts(ctx) > 0).astype(np.float64)  # (N, 26)
+        cached = (presence, np.asarray(ctx.words.letters, dtype=np.int64))
+        ctx.__dict__["_letter_presence"] = cached
+    return cached
+
+
+def _h2(q: np.ndarray) -> np.ndarray:
+    q = np.clip(q, 1e-12, 1 - 1e-12)
+    return -(q * np.log2(q) + (1 - q) * np.log2(1 - q))
+
+
+def explore_pool(ctx: Context, candidates: np.ndarray, weights: np.ndarray, size: int) -> np.ndarray:
+    """Sorted guess pool: the ``size`` best words by Σ binary entropy of letter presence and of
+    letter-in-place over the weighted candidates (an independence proxy for feedback entropy),
+    plus the ``size`` likeliest candidates."""
+    presence, letters = _letter_tables(ctx)
+    q = weights @ presence[candidates]  # P(letter occurs in the answer)
+    length = letters.shape[1]
+    place = np.zeros((length, 26))
+    for pos in range(length):  # P(letter at pos), 5 tiny bincounts
+        place[pos] = np.bincount(letters[candidates, pos], weights=weights, minlength=26)
+    score = presence @ _h2(q) + _h2(place[np.arange(length)[None, :], letters]).sum(axis=1)
+    n_all = len(score)
+    top = np.argpartition(-score, min(size, n_all - 1))[:size]
+    likely = candidates if len(candidates) <= size else candidates[np.argpartition(-weights, size)[:size]]
+    return np.union1d(top, likely)
+
+
+class StrategyPolicy:
+    """A genome bound to a context: ``decide(state, guess_from)`` → word index (memoised)."""
+
+    def __init__(self, ctx: Context, strategy: Strategy, tree: dict[str, str] | None = None,
+                 pool: int = DEFAULT_POOL) -> None:
+        self.ctx = ctx
+        self.pool = pool
+        self.strategy = strategy
+        self.opener = ctx.words.index(strategy.opener)
+        s = strategy
+        self.prior = priority_paper(ctx.frequencies, s.steepness, s.midpoint)
+        self.bonus_priority = ctx.priority
+        self.tree = {k: ctx.words.index(v) for k, v in (tree or {}).items()}
+        self._memo: dict[tuple[bytes, str], int] = {}
+
+    def weights(self, candidates: np.ndarray) -> np.ndarray:
+        w = self.prior[candidates]
+        w = w / w.sum()
+        mix = self.strategy.mix
+        return (1.0 - mix) * w + mix / len(candidates) if mix else w
+
+    def decide(self, state: GameState, guess_from: str = "allowed") -> int:
+        if state.turn == 0 and not self.tree:
+            return self.opener
+        if self.tree:
+            hit = self.tree.get(history_key(self.ctx, state.history))
+            if hit is not None:
+                return hit
+            if state.turn == 0:
+                return self.opener
+        cand = state.candidates
+        if len(cand) <= 1:
+            return int(cand[0])
+        key = (state.key(), guess_from)
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self._score(state, guess_from)
+            self._memo[key] = hit
+        return hit
+
+    def _score(self, state: GameState, guess_from: str) -> int:
+        s = self.strategy
+        cand = state.candidates
+        w = self.weights(cand)
+        h_now = float(-(w * np.log2(np.where(w > 0, w, 1.0))).sum())
+        only_cand = (
+            guess_from == "candidates"
+            or 2.0 ** h_now <= s.switch_eff
+            or state.turn + 1 >= round(s.switch_turn)
+            or (state.hard and s.hard_candidates)
+        )
+        if len(cand) == 2:  # guessing the likelier one is optimal
+            return int(cand[np.argmax(w)])
+        if only_cand:
+            guesses = cand
+        elif self.pool:
+            guesses = explore_pool(self.ctx, cand, w, self.pool)
+            if state.hard and state.history:
+                guesses = np.intersect1d(guesses, state.guessable("allowed"), assume_unique=True)
+        else:
+            guesses = state.guessable("allowed")
+        all_words = len(guesses) == len(self.ctx.words)
+        h = weighted_entropies(self.ctx, None if all_words else guesses, cand, w)
+        rem = np.maximum(h_now - h, 0.0)
+        p = self._answer_chance(guesses, cand, w)
+        future = 1.0 + s.k1 * rem + s.k2 * np.log2(1.0 + rem)
+        cost = 1.0 + (1.0 - np.minimum(1.0, s.bonus * p)) * future
+        if s.w_freq:
+            cost -= s.w_freq * self.bonus_priority[guesses] * (p > 0)
+        return int(guesses[np.argmin(cost)])  # ties: first = alphabetical
+
+    def _answer_chance(self, guesses: np.ndarray, cand: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """The weight of each guess as a candidate (0 for words already ruled out)."""
+        pos = np.searchsorted(cand, guesses)
+        pos = np.minimum(pos, len(cand) - 1)
+        return np.where(cand[pos] == guesses, w[pos], 0.0)
+
+
+class _StrategyAction(argparse.Action):
+    """``--strategy FILE`` also switches ``--solver`` (still at its default) to ``strategy``."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        setattr(namespace, self.dest, values)
+        if hasattr(namespace, "solver") and namespace.solver in (None, parser.get_default("solver")):
+            namespace.solver = "strategy"
+
+
+@register("strategy")
+class StrategySolver(Solver):
+    """Play a strategy genome (``--strategy FILE``; default genome if none is given)."""
+
+    def __init__(self, ctx: Context, settings, opener: str | None = None,
+                 strategy: str | Path | Strategy | None = None, tree: dict[str, str] | None = None,
+                 pool: int = DEFAULT_POOL) -> None:
+        super().__init__(ctx, settings, None)
+        self.source = None
+        if isinstance(strategy, Strategy):
+            genome = strategy
+        elif strategy is not None:
+            genome, _, file_tree = load_strategy_file(strategy)
+            tree = tree or file_tree
+            self.source = str(strategy)
+        else:
+            genome = Strategy()
+        if opener:
+            genome = Strategy.from_dict({**genome.as_dict(), "opener": opener})
+        self.genome = genome
+        self.policy = StrategyPolicy(ctx, genome, tree, pool)
+        self.opener = None  # the policy plays the opener (tree or genome)
+
+    def choose(self, state: GameState) -> int:
+        return self.policy.decide(state, self.settings.guess_from)
+
+    def pick(self, state: GameState) -> int:
+        return self.policy.decide(state, self.settings.guess_from)
+
+    @classmethod
+    def add_options(cls, parser) -> None:
+        group = parser.add_argument_group("strategy solver")
+        group.add_argument("--strategy", metavar="FILE", action=_StrategyAction,
+                           help="strategy file (JSON) to play; selects the strategy solver unless "
+                           "another --solver is given after it")
+
+    @classmethod
+    def options_from_args(cls, args) -> dict:
+        path = getattr(args, "strategy", None)
+        return {"strategy": path} if path else {}
+
+    def describe(self) -> dict:
+        return {"solver": self.name, "opener": self.genome.opener, "strategy": self.source,
+                "genome": self.genome.as_dict()}
