@@ -191,19 +191,20 @@ def cmd_plot(args: argparse.Namespace) -> int:
             runs = args.runs or (50 if args.answer else 3)
             data = convergence_data(ctx, args.solver, settings, solver_params(args.solver, args), answer=args.answer,
                                     runs=runs, games=args.games, seed=args.seed, baseline=args.baseline,
-                                    jobs=args.jobs)
+                                    jobs=args.jobs, lists=(args.allowed, args.answers))
             plot_convergence(data, out)
         elif args.kind == "histograms":
             from ..plots.compare import compare_data, plot_histograms
 
             params = {name: solver_params(name, args) for name in args.solvers}
-            data = compare_data(ctx, args.solvers, settings, params, games=args.games, seed=args.seed, jobs=args.jobs)
+            data = compare_data(ctx, args.solvers, settings, params, games=args.games, seed=args.seed, jobs=args.jobs,
+                                lists=(args.allowed, args.answers))
             plot_histograms(data, out)
         else:
             from ..plots.evolution import evolution_data, plot_evolution
 
             data = evolution_data(ctx, args.solver, settings, solver_params(args.solver, args), args.answer,
-                                  runs=args.runs, seed=args.seed, jobs=args.jobs)
+                                  runs=args.runs, seed=args.seed)
             plot_evolution(data, out, top=args.top)
     print(f"wrote {out}")
     return 0

@@ -1,0 +1,110 @@
+"""Guess-count histograms of several solvers side by side, and the cumulative share of
+puzzles solved within k guesses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..context import Context
+from ..game import Settings
+from .common import COLOURS, Plotted, new_figure, save
+
+
+def _bench(payload: dict) -> dict:
+    """One solver's bench (an executor work unit): guess counts of solved games and scores."""
+    from ..bench import run_bench
+    from ..executors import worker_context
+
+    ctx = payload.get("ctx") or worker_context(*payload["lists"])
+    settings = Settings(**payload["settings"])
+    res = run_bench(ctx, payload["solver"], settings, np.asarray(payload["answers"]), seed=payload["seed"],
+                    solver_params=payload["params"])
+    return {
+        "solver": payload["solver"],
+        "games": res.games,
+        "scores": res.scores().tolist(),
+        "solved_in": [len(r.guesses) for r in res.records if r.solved],
+        "mean": res.mean_guesses,
+        "fail_rate": res.fail_rate,
+        "histogram": res.histogram,
+    }
+
+
+def compare_data(
+    ctx: Context,
+    solvers: list[str],
+    settings: Settings,
+    params: dict[str, dict] | None = None,
+    games: int | None = None,
+    seed: int = 0,
+    jobs: int = 1,
+    lists: tuple[str | None, str] | None = None,
+) -> dict:
+    """Bench every solver on the same answers (all, or the seeded sample of ``games``).
+
+    Keys: ``k`` (guess counts 1..max), and per solver in ``solvers``: ``share`` (fraction of
+    games with each score, failures at the cap), ``within`` (fraction solved within k),
+    ``mean``, ``fail_rate``, ``games``, ``histogram``.
+    """
+    from ..sweep import task_seeds
+
+    answers = ctx.words.answer_index
+    bench_seed, sample = task_seeds(seed, 0)
+    if games is not None and games < len(answers):
+        answers = sample.choice(answers, size=games, replace=False)
+    payloads = [{"lists": lists or (None, "nyt"), "settings": settings.as_dict(), "solver": s,
+                 "params": (params or {}).get(s, {}), "answers": answers.tolist(), "seed": bench_seed}
+                for s in solvers]
+    if jobs > 1 and len(solvers) > 1 and lists is not None:
+        from ..executors import make_executor
+
+        with make_executor("local", jobs=min(jobs, len(solvers))) as ex:
+            results = list(ex.map(_bench, payloads))
+    else:
+        results = [_bench({**p, "ctx": ctx}) for p in payloads]
+    kmax = max(max(r["scores"]) for r in results)
+    ks = np.arange(1, kmax + 1)
+    data: dict = {"k": ks.tolist(), "solvers": list(solvers), "win_limit": settings.win_limit}
+    for r in results:
+        scores = np.asarray(r["scores"])
+        solved = np.asarray(r["solved_in"], dtype=int)
+        data[r["solver"]] = {
+            "share": np.array([(scores == k).mean() for k in ks]),
+            "within": np.array([(solved <= k).sum() / r["games"] for k in ks]),
+            "mean": r["mean"],
+            "fail_rate": r["fail_rate"],
+            "games": r["games"],
+            "histogram": r["histogram"],
+        }
+    return data
+
+
+def plot_histograms(data: dict, path: str | Path) -> Plotted:
+    """Left: share of games per guess count, bars side by side; right: share solved within k."""
+    fig, (left, right) = new_figure(11, 4.2, ncols=2)
+    ks = np.asarray(data["k"])
+    n = len(data["solvers"])
+    width = 0.8 / n
+    for i, name in enumerate(data["solvers"]):
+        d = data[name]
+        label = f"{name}: mean {d['mean']:.3f}, {100 * d['fail_rate']:.2f} % over {data['win_limit']}"
+        left.bar(ks + (i - (n - 1) / 2) * width, 100 * d["share"], width=width, color=COLOURS[i % len(COLOURS)],
+                 label=label)
+        right.step(ks, 100 * d["within"], where="post", color=COLOURS[i % len(COLOURS)], marker="o", label=name)
+    games = data[data["solvers"][0]]["games"]
+    left.set_xticks(ks)
+    left.set_xlabel("guesses (failures count as the cap)")
+    left.set_ylabel("% of games")
+    left.set_title(f"Guess counts over {games} puzzles", fontsize=10)
+    left.legend(fontsize=8)
+    right.axvline(data["win_limit"], color="grey", linestyle=":", linewidth=1)
+    right.set_xticks(ks)
+    right.set_ylim(0, 101)
+    right.set_xlabel("k")
+    right.set_ylabel("% of puzzles solved within k guesses")
+    right.set_title("Cumulative share solved", fontsize=10)
+    right.grid(alpha=0.3)
+    right.legend(fontsize=8, loc="lower right")
+    return save(fig, path, data)

@@ -1,0 +1,223 @@
+"""Convergence against the greedy baseline: candidates and entropy left after each guess.
+
+For one puzzle every GA run is a curve; for all puzzles a run's curve is the mean over
+puzzles of the remaining entropy (log2 of the candidates left, candidates uniform), and the
+candidates curve is its geometric mean 2**bits.  The GA is drawn as the median over runs
+with a 10–90 % band, the deterministic baseline as a line.  A third panel shows the GA's
+best and mean fitness per generation from its DEAP Logbook.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..context import Context
+from ..errors import EvoWordleError
+from ..game import GameRecord, GameState, Settings, play
+from ..solvers import make_solver
+from .common import COLOURS, Plotted, new_figure, save
+
+
+def play_games(
+    ctx: Context, solver: str, settings: Settings, params: dict | None, answers, seed: int = 0
+) -> list[tuple[GameRecord, list[dict]]]:
+    """Play like :func:`evo_wordle.bench.run_bench` (same per-game seeds, so the same games)
+    and keep each game's Logbook records (empty for solvers without one)."""
+    if settings.daily:
+        raise EvoWordleError("this figure plays independent games; drop --daily / P2 / P3")
+    answers = np.asarray(answers, dtype=np.int64)
+    engine = make_solver(solver, ctx, settings, **(params or {}))
+    seeds = np.random.SeedSequence(seed).spawn(len(answers))
+    base = GameState.start(ctx, settings)
+    out = []
+    for k, answer in enumerate(answers):
+        engine.reset(np.random.default_rng(seeds[k]))
+        record = play(engine, base, int(answer), settings)
+        log = getattr(engine, "logbook", None)
+        out.append((record, [dict(r) for r in log] if log is not None else []))
+    return out
+
+
+def trace(ctx: Context, settings: Settings, record: GameRecord) -> np.ndarray:
+    """Candidates left before the first guess and after each guess (1 once solved)."""
+    state = GameState.start(ctx, settings)
+    counts = [len(state.candidates)]
+    for guess in record.guesses:
+        pattern = int(ctx.table[guess, record.answer])
+        if pattern == ctx.words.solved:
+            counts.append(1)
+            break
+        state = state.after(guess, pattern)
+        counts.append(len(state.candidates))
+    return np.array(counts, dtype=np.int64)
+
+
+def _pad(curves: list[np.ndarray], length: int) -> np.ndarray:
+    """Stack curves, each carried on at its last value up to ``length`` points."""
+    out = np.empty((len(curves), length))
+    for i, c in enumerate(curves):
+        out[i, : len(c)] = c
+        out[i, len(c):] = c[-1]
+    return out
+
+
+def _fitness_rows(logs: list[list[dict]]) -> list[tuple[int, float, float]]:
+    return [(int(r.get("gen", i)), float(r["best"]), float(r["mean"]))
+            for log in logs for i, r in enumerate(log) if "best" in r and "mean" in r]
+
+
+def _run_all(payload: dict) -> dict:
+    """One GA run over many puzzles (a work unit for the executor)."""
+    from ..executors import worker_context
+
+    ctx = worker_context(*payload["lists"])
+    settings = Settings(**payload["settings"])
+    games = play_games(ctx, payload["solver"], settings, payload["params"], payload["answers"], payload["seed"])
+    return _summarise_run(ctx, settings, games)
+
+
+def _summarise_run(ctx: Context, settings: Settings, games) -> dict:
+    traces = [trace(ctx, settings, rec) for rec, _ in games]
+    length = max(len(t) for t in traces)
+    bits = np.log2(_pad(traces, length))
+    return {
+        "bits": bits.mean(axis=0).tolist(),
+        "fitness": _fitness_rows([log for _, log in games]),
+        "scores": [rec.score(settings.max_guesses) for rec, _ in games],
+    }
+
+
+def convergence_data(
+    ctx: Context,
+    solver: str,
+    settings: Settings,
+    params: dict | None = None,
+    answer: str | None = None,
+    runs: int = 50,
+    games: int | None = None,
+    seed: int = 0,
+    baseline: str = "greedy",
+    jobs: int = 1,
+    lists: tuple[str | None, str] | None = None,
+) -> dict:
+    """The numbers the convergence figure draws.
+
+    Keys: ``guess`` (0 = before the first guess), ``runs`` (the GA's per-run curves of
+    remaining bits, runs × guesses), ``ga_bits`` / ``ga_candidates`` (``median``, ``p10``,
+    ``p90`` per guess), ``baseline_bits`` / ``baseline_candidates``, ``fitness`` (``gen``,
+    ``best``, ``mean``, ``best_p10``, ``best_p90`` per generation, or None), ``answer``,
+    ``games``, and the solver names.
+    """
+    from ..sweep import task_seeds
+
+    if answer is not None:
+        idx = ctx.words.index(answer)
+        if settings.candidates == "answers" and idx not in set(ctx.words.answer_index.tolist()):
+            raise EvoWordleError(f"{answer.upper()} is not in the answer list the solver assumes")
+        played = play_games(ctx, solver, settings, params, np.full(runs, idx), seed)
+        traces = [trace(ctx, settings, rec) for rec, _ in played]
+        base = trace(ctx, settings, play_games(ctx, baseline, settings, None, [idx], seed)[0][0])
+        length = max(len(base), *(len(t) for t in traces))
+        curves = np.log2(_pad(traces, length))
+        base_bits = np.log2(_pad([base], length)[0])
+        fitness = _fitness_rows([log for _, log in played])
+        n_games = 1
+    else:
+        answers = ctx.words.answer_index
+        if games is not None:
+            answers = task_seeds(seed, 0)[1].choice(answers, size=min(games, len(answers)), replace=False)
+        payloads = [
+            {"lists": lists or (None, "nyt"), "settings": settings.as_dict(), "solver": solver, "params": params,
+             "answers": answers.tolist(),
+             "seed": int(np.random.SeedSequence(seed, spawn_key=(r,)).generate_state(1)[0])}
+            for r in range(runs)
+        ]
+        if jobs > 1 and runs > 1 and lists is not None:
+            from ..executors import make_executor
+
+            with make_executor("local", jobs=min(jobs, runs)) as ex:
+                results = list(ex.map(_run_all, payloads))
+        else:
+            results = [_summarise_run(ctx, settings, play_games(ctx, solver, settings, params, answers, p["seed"]))
+                       for p in payloads]
+        base_run = _summarise_run(ctx, settings, play_games(ctx, baseline, settings, None, answers, seed))
+        length = max(len(base_run["bits"]), *(len(r["bits"]) for r in results))
+        curves = _pad([np.array(r["bits"]) for r in results], length)
+        base_bits = _pad([np.array(base_run["bits"])], length)[0]
+        fitness = [row for r in results for row in r["fitness"]]
+        n_games = len(answers)
+    data = {
+        "solver": solver,
+        "baseline": baseline,
+        "answer": answer.lower() if answer else None,
+        "games": n_games,
+        "guess": list(range(curves.shape[1])),
+        "runs": curves,
+        "ga_bits": _bands(curves),
+        "ga_candidates": _bands(2.0**curves),
+        "baseline_bits": base_bits,
+        "baseline_candidates": 2.0**base_bits,
+        "fitness": _fitness_bands(fitness),
+    }
+    return data
+
+
+def _bands(curves: np.ndarray) -> dict:
+    return {
+        "median": np.median(curves, axis=0),
+        "p10": np.percentile(curves, 10, axis=0),
+        "p90": np.percentile(curves, 90, axis=0),
+    }
+
+
+def _fitness_bands(rows: list[tuple[int, float, float]]) -> dict | None:
+    if not rows:
+        return None
+    arr = np.array(rows)
+    gens = np.unique(arr[:, 0]).astype(int)
+    best = [arr[arr[:, 0] == g, 1] for g in gens]
+    mean = [arr[arr[:, 0] == g, 2] for g in gens]
+    return {
+        "gen": gens.tolist(),
+        "best": np.array([np.median(b) for b in best]),
+        "mean": np.array([np.median(m) for m in mean]),
+        "best_p10": np.array([np.percentile(b, 10) for b in best]),
+        "best_p90": np.array([np.percentile(b, 90) for b in best]),
+        "n": [len(b) for b in best],
+    }
+
+
+def plot_convergence(data: dict, path: str | Path) -> Plotted:
+    """Candidates left (log scale), remaining bits, and fitness per generation."""
+    panels = 3 if data["fitness"] is not None else 2
+    fig, axes = new_figure(5.0 * panels, 4.2, ncols=panels)
+    x = data["guess"]
+    n = len(data["runs"])
+    what = f"on {data['answer'].upper()}" if data["answer"] else f"over {data['games']} puzzles"
+    for ax, key, label in ((axes[0], "candidates", "candidates left"), (axes[1], "bits", "remaining entropy (bits)")):
+        ga, base = data[f"ga_{key}"], data[f"baseline_{key}"]
+        ax.fill_between(x, ga["p10"], ga["p90"], color=COLOURS[0], alpha=0.25, label=f"{data['solver']} 10-90 %")
+        ax.plot(x, ga["median"], color=COLOURS[0], marker="o", label=f"{data['solver']} median of {n} runs")
+        ax.plot(x, base, color=COLOURS[1], marker="s", linestyle="--", label=data["baseline"])
+        ax.set_xlabel("guesses made")
+        ax.set_ylabel(label + ("" if data["answer"] else " (mean over puzzles)" if key == "bits" else
+                               " (geometric mean)"))
+        ax.set_xticks(x)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    axes[0].set_yscale("log")
+    axes[0].set_title(f"Candidates left {what}", fontsize=10)
+    axes[1].set_title(f"Entropy left {what}", fontsize=10)
+    if data["fitness"] is not None:
+        f, ax = data["fitness"], axes[2]
+        ax.fill_between(f["gen"], f["best_p10"], f["best_p90"], color=COLOURS[2], alpha=0.2, label="best 10-90 %")
+        ax.plot(f["gen"], f["best"], color=COLOURS[2], marker="o", label="best (median)")
+        ax.plot(f["gen"], f["mean"], color=COLOURS[3], marker="^", label="mean (median)")
+        ax.set_xlabel("generation")
+        ax.set_ylabel("fitness")
+        ax.set_title(f"{data['solver']} fitness per generation (Logbook)", fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+    return save(fig, path, data)

@@ -1,0 +1,69 @@
+"""Per-puzzle evolution: one answer played with many seeds — how many guesses it takes and
+which guess sequences the GA keeps finding."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+
+from ..context import Context
+from ..game import Settings
+from .common import COLOURS, Plotted, new_figure, save
+from .convergence import play_games
+
+
+def evolution_data(
+    ctx: Context,
+    solver: str,
+    settings: Settings,
+    params: dict | None,
+    answer: str,
+    runs: int = 200,
+    seed: int = 0,
+) -> dict:
+    """Keys: ``answer``, ``runs``, ``scores`` (one per run), ``k`` / ``counts`` (runs per guess
+    count), ``sequences`` (every run's guesses, upper case), ``top`` ((sequence, runs) most
+    frequent first, ties alphabetical), ``mean``, ``solved``."""
+    idx = ctx.words.index(answer)
+    played = play_games(ctx, solver, settings, params, np.full(runs, idx), seed)
+    scores = [rec.score(settings.max_guesses) for rec, _ in played]
+    sequences = [tuple(ctx.words.allowed[g].upper() for g in rec.guesses) for rec, _ in played]
+    counts = Counter(scores)
+    ks = list(range(1, max(scores) + 1))
+    top = sorted(Counter(sequences).items(), key=lambda kv: (-kv[1], kv[0]))
+    return {
+        "solver": solver,
+        "answer": answer.lower(),
+        "runs": runs,
+        "scores": scores,
+        "k": ks,
+        "counts": [counts.get(k, 0) for k in ks],
+        "sequences": sequences,
+        "top": top,
+        "mean": float(np.mean(scores)),
+        "solved": sum(rec.solved for rec, _ in played),
+        "win_limit": settings.win_limit,
+    }
+
+
+def plot_evolution(data: dict, path: str | Path, top: int = 10) -> Plotted:
+    """Left: runs per guess count; right: the ``top`` most frequent guess sequences."""
+    shown = data["top"][:top]
+    fig, (left, right) = new_figure(12, max(4.0, 0.38 * len(shown) + 1.5), ncols=2)
+    colours = [COLOURS[0] if k <= data["win_limit"] else COLOURS[3] for k in data["k"]]
+    bars = left.bar(data["k"], data["counts"], color=colours)
+    left.bar_label(bars, labels=[str(c) if c else "" for c in data["counts"]], fontsize=8)
+    left.set_xticks(data["k"])
+    left.set_xlabel("guesses")
+    left.set_ylabel("runs")
+    left.set_title(f"{data['solver']} on {data['answer'].upper()}: {data['runs']} seeds, mean {data['mean']:.3f}",
+                   fontsize=10)
+    labels = [" > ".join(seq) for seq, _ in shown][::-1]
+    values = [n for _, n in shown][::-1]
+    right.barh(range(len(values)), values, color=COLOURS[2])
+    right.set_yticks(range(len(values)), labels, fontsize=8, family="monospace")
+    right.set_xlabel("runs")
+    right.set_title(f"Most frequent guess sequences ({len(data['top'])} distinct)", fontsize=10)
+    return save(fig, path, {**data, "shown": shown})

@@ -1,0 +1,127 @@
+"""Sweep figures: a population × mutation heatmap and mean ± 95 % interval lines
+(the thesis's Figures 5.5 and 5.7 as pictures)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import EvoWordleError
+from ..sweep import SweepSpec, format_value
+from .common import COLOURS, Plotted, new_figure, save
+
+
+def _axis_values(spec: SweepSpec, summary: list[dict], key: str) -> list:
+    if key not in spec.grid:
+        raise EvoWordleError(f"the sweep has no parameter {key!r} (it has: {', '.join(spec.keys)})")
+    present = {format_value(s[key]) for s in summary}
+    values = [v for v in spec.grid[key] if format_value(v) in present]
+    if all(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+        values = sorted(values)
+    return values
+
+
+def _check_other_keys(spec: SweepSpec, keys: tuple[str, ...]) -> None:
+    others = [k for k in spec.keys if k not in keys and len(spec.grid[k]) > 1]
+    if others:
+        raise EvoWordleError(
+            f"this figure shows {' and '.join(keys)}; the sweep also varies {', '.join(others)} "
+            "(plot a sweep that fixes it)"
+        )
+
+
+def _describe(spec: SweepSpec, summary: list[dict]) -> str:
+    seeds = max((s["seeds"] for s in summary), default=0)
+    games = spec.games or "all"
+    fixed = ", ".join(f"{k}={format_value(v[0])}" for k, v in spec.grid.items() if len(v) == 1)
+    return f"{spec.solver}, {seeds} seeds × {games} games" + (f", {fixed}" if fixed else "")
+
+
+def heatmap_data(spec: SweepSpec, summary: list[dict], x: str = "population", y: str = "mutation") -> dict:
+    """Matrices (rows: y values, columns: x values) of mean guesses and fail rate; NaN where missing."""
+    _check_other_keys(spec, (x, y))
+    xs, ys = _axis_values(spec, summary, x), _axis_values(spec, summary, y)
+    mean = np.full((len(ys), len(xs)), np.nan)
+    fail = np.full_like(mean, np.nan)
+    ci = np.full_like(mean, np.nan)
+    xi = {format_value(v): i for i, v in enumerate(xs)}
+    yi = {format_value(v): i for i, v in enumerate(ys)}
+    for s in summary:
+        r, c = yi[format_value(s[y])], xi[format_value(s[x])]
+        mean[r, c], fail[r, c], ci[r, c] = s["mean"], s["fail_rate"], s["ci95"]
+    return {"x": x, "y": y, "x_values": xs, "y_values": ys, "mean": mean, "fail_rate": fail, "ci95": ci}
+
+
+def plot_heatmap(
+    spec: SweepSpec, summary: list[dict], path: str | Path, x: str = "population", y: str = "mutation"
+) -> Plotted:
+    """Colour = mean guesses (darker is better), each cell annotated with mean and % over 6."""
+    data = heatmap_data(spec, summary, x, y)
+    mean, fail = data["mean"], data["fail_rate"]
+    fig, (ax,) = new_figure(1.2 * len(data["x_values"]) + 2.8, 0.75 * len(data["y_values"]) + 1.8)
+    image = ax.imshow(np.ma.masked_invalid(mean), cmap="viridis_r", aspect="auto", origin="lower")
+    finite = mean[np.isfinite(mean)]
+    mid = (finite.min() + finite.max()) / 2 if finite.size else 0.0
+    for r in range(mean.shape[0]):
+        for c in range(mean.shape[1]):
+            if math.isfinite(mean[r, c]):
+                colour = "white" if mean[r, c] > mid else "black"
+                ax.text(c, r, f"{mean[r, c]:.3f}\n{100 * fail[r, c]:.1f} %", ha="center", va="center",
+                        fontsize=8, color=colour)
+    ax.set_xticks(range(len(data["x_values"])), [format_value(v) for v in data["x_values"]])
+    ax.set_yticks(range(len(data["y_values"])), [format_value(v) for v in data["y_values"]])
+    ax.set_xlabel(x.replace("_", " "))
+    ax.set_ylabel(y.replace("_", " "))
+    ax.set_title(f"Mean guesses (and % over 6): {_describe(spec, summary)}", fontsize=10)
+    fig.colorbar(image, ax=ax, label="mean guesses")
+    return save(fig, path, data)
+
+
+def lines_data(spec: SweepSpec, summary: list[dict], x: str = "population", hue: str = "mutation") -> dict:
+    """One series per ``hue`` value: x values, means and 95 % half-widths (NaN: no interval)."""
+    keys = (x, hue) if hue in spec.grid else (x,)
+    _check_other_keys(spec, keys)
+    xs = _axis_values(spec, summary, x)
+    hues = _axis_values(spec, summary, hue) if hue in spec.grid else [None]
+    series = []
+    for h in hues:
+        rows = [s for s in summary if h is None or format_value(s[hue]) == format_value(h)]
+        by_x = {format_value(s[x]): s for s in rows}
+        pts = [by_x[format_value(v)] for v in xs if format_value(v) in by_x]
+        series.append({
+            "hue": h,
+            "x": [p[x] for p in pts],
+            "mean": [p["mean"] for p in pts],
+            "ci95": [p["ci95"] for p in pts],
+            "fail_rate": [p["fail_rate"] for p in pts],
+        })
+    return {"x": x, "hue": hue, "series": series}
+
+
+def plot_lines(
+    spec: SweepSpec, summary: list[dict], path: str | Path, x: str = "population", hue: str = "mutation"
+) -> Plotted:
+    """Mean guesses ± 95 % interval against ``x``, one line per ``hue`` value."""
+    data = lines_data(spec, summary, x, hue)
+    fig, (ax,) = new_figure(7, 4.2)
+    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) and v > 0
+                  for s in data["series"] for v in s["x"])
+    for k, s in enumerate(data["series"]):
+        xs = s["x"] if numeric else [format_value(v) for v in s["x"]]
+        err = [0.0 if math.isnan(e) else e for e in s["ci95"]]
+        label = "" if s["hue"] is None else f"{hue.replace('_', ' ')} {format_value(s['hue'])}"
+        ax.errorbar(xs, s["mean"], yerr=err, marker="o", capsize=3, color=COLOURS[k % len(COLOURS)], label=label)
+    if numeric and data["series"]:
+        values = [v for s in data["series"] for v in s["x"]]
+        if max(values) / min(values) >= 20:
+            ax.set_xscale("log")
+        ax.set_xticks(sorted(set(values)), [format_value(v) for v in sorted(set(values))])
+    ax.set_xlabel(x.replace("_", " "))
+    ax.set_ylabel("mean guesses (± 95 % interval)")
+    ax.set_title(f"Mean guesses against {x.replace('_', ' ')}: {_describe(spec, summary)}", fontsize=10)
+    ax.grid(alpha=0.3)
+    if any(s["hue"] is not None for s in data["series"]):
+        ax.legend(fontsize=8)
+    return save(fig, path, data)
