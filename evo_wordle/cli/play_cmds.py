@@ -1,0 +1,205 @@
+"""Playing commands: ``solve`` (one game, shown as coloured tiles) and ``assist`` (help with today's puzzle)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+import numpy as np
+
+from .. import patterns
+from ..assist import AssistSession, run_assist
+from ..boards import POLICY_NAME, SummedEntropy, play_boards
+from ..errors import EvoWordleError, ImpossibleFeedback
+from ..game import GameState, Settings, play
+from ..solvers import make_solver
+from .common import (
+    add_solver_options,
+    add_word_args,
+    color_enabled,
+    context_from_args,
+    nonnegative_int,
+    output_path,
+    positive_int,
+    solver_params,
+)
+from .settings_args import add_settings_args, settings_from_args
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "solve",
+        help="play one game and show it as coloured tiles",
+        description="Play one game against ANSWER and print every guess with the candidates left. "
+        "Several answers play a multi-board game (Dordle, Quordle, …) with the summed-entropy policy.",
+    )
+    p.add_argument("answer", nargs="+", metavar="ANSWER", help="the hidden word (several: one per board)")
+    p.add_argument("--solver", default=None, help=f"solver name (default: greedy; {POLICY_NAME} for several boards)")
+    p.add_argument("--seed", type=nonnegative_int, default=0, help="seed for stochastic solvers (default 0)")
+    p.add_argument("--log", type=output_path, metavar="FILE",
+                   help="write the game (and a GA solver's per-generation logbook) as JSON")
+    add_settings_args(p, daily=False, boards=True)
+    add_solver_options(p)
+    add_word_args(p)
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser(
+        "assist",
+        help="help play today's puzzle (reads your guesses and colours from stdin)",
+        description="Suggests each guess; type another word or press Enter to accept, then the colours "
+        "you got (20110, GYBBY or pasted 🟩🟨⬛). Shows the candidates left and the best alternatives; "
+        "'undo' takes back a guess; end of input or 'quit' stops.",
+    )
+    p.add_argument("--solver", default="greedy", help="solver that makes the suggestions (default: greedy)")
+    p.add_argument("--seed", type=nonnegative_int, default=0, help="seed for stochastic solvers (default 0)")
+    p.add_argument("--top", type=positive_int, default=5, help="alternatives to show (default 5)")
+    p.add_argument("--show", type=positive_int, default=8, help="candidates to list (default 8)")
+    add_settings_args(p, daily=False, boards=False)
+    add_solver_options(p)
+    add_word_args(p)
+    p.set_defaults(func=cmd_assist)
+
+
+def _jsonable(obj):
+    """json.dump fallback for numpy values (and anything else a logbook may hold)."""
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return float(obj)
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    return str(obj)
+
+
+def _write_log(path, payload: dict) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(payload, fh, indent=2, default=_jsonable)
+            fh.write("\n")
+    except OSError as exc:
+        raise EvoWordleError(f"cannot write {path}: {exc}") from None
+
+
+def _game_rng(seed: int) -> np.random.Generator:
+    """The generator the bench would give game 0 of ``seed``."""
+    return np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    ctx = context_from_args(args)
+    answers = [ctx.words.index(w) for w in args.answer]
+    if len(answers) > 1 or args.boards > 1:
+        return _solve_boards(args, ctx, answers)
+    settings = settings_from_args(args)
+    name = args.solver or "greedy"
+    if name == POLICY_NAME:
+        return _solve_boards(args, ctx, answers)
+    solver = make_solver(name, ctx, settings, **solver_params(name, args))
+    solver.reset(_game_rng(args.seed))
+    answer = answers[0]
+    state = GameState.start(ctx, settings)
+    record = play(solver, state, answer, settings)
+    color = color_enabled()
+    n = ctx.words.length
+    rows = []
+    for guess in record.guesses:
+        pattern = int(ctx.table[guess, answer])
+        word = ctx.words.allowed[guess]
+        if pattern != ctx.words.solved:
+            try:
+                state = state.after(guess, pattern)
+                left = len(state.candidates)
+            except ImpossibleFeedback:
+                left = 0
+            note = f"{left:,} candidate{'s' if left != 1 else ''} left"
+        else:
+            left, note = 1, "solved"
+        rows.append(
+            {"guess": word, "pattern": patterns.to_digits(pattern, n), "code": pattern, "candidates_left": left}
+        )
+        print(f"{patterns.tiles(word, pattern, color=color)}  {note}")
+    count = len(record.guesses)
+    if record.solved:
+        print(f"{name}: solved {ctx.words.allowed[answer].upper()} in {count} guess{'es' if count != 1 else ''}")
+    else:
+        why = "" if answer in state.candidates or len(state.candidates) else " (the answer is outside the candidates)"
+        print(f"{name}: not solved within {settings.max_guesses} guesses{why}: {ctx.words.allowed[answer].upper()}")
+    if args.log:
+        payload = {
+            "answer": ctx.words.allowed[answer],
+            "solver": name,
+            "params": solver.describe(),
+            "settings": settings.as_dict(),
+            "seed": args.seed,
+            "solved": record.solved,
+            "guesses": count,
+            "rows": rows,
+        }
+        logbook = getattr(solver, "logbook", None)
+        if logbook is not None:
+            payload["logbook"] = [dict(entry) for entry in logbook]
+        _write_log(args.log, payload)
+    return 0
+
+
+def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
+    """Several answers: one board each, guesses by the summed-entropy policy."""
+    if args.solver not in (None, POLICY_NAME):
+        raise EvoWordleError(f"several boards are played by the {POLICY_NAME} policy; drop --solver {args.solver}")
+    if args.boards > 1 and args.boards != len(answers):
+        raise EvoWordleError(f"--boards {args.boards} needs {args.boards} answers, got {len(answers)}")
+    args.boards = len(answers)
+    settings: Settings = settings_from_args(args)
+    policy = SummedEntropy(ctx, settings, opener=getattr(args, "opener", None))
+    record = play_boards(policy, tuple(answers), settings.max_guesses)
+    color = color_enabled()
+    n = ctx.words.length
+    boards = {b: policy.full_board() for b in range(len(answers))}
+    blank = " " * (3 * n if color else 3 * n - 1)  # the visible width of one row of tiles
+    rows = []
+    for turn, guess in enumerate(record.guesses, 1):
+        word = ctx.words.allowed[guess]
+        cells, lefts = [], []
+        for b, answer in enumerate(answers):
+            if b not in boards:
+                cells.append(blank)
+                lefts.append(0)
+                continue
+            pattern = int(ctx.table[guess, answer])
+            cells.append(patterns.tiles(word, pattern, color=color))
+            if pattern == ctx.words.solved:
+                del boards[b]
+                lefts.append(0)
+            else:
+                board = boards[b]
+                boards[b] = board[ctx.table[guess, policy.universe[board]] == pattern]
+                lefts.append(len(boards[b]))
+        rows.append({"guess": word, "candidates_left": lefts})
+        print(f"{turn:>2}  " + "  ".join(cells) + "   left " + " ".join(str(k) for k in lefts))
+    count = len(record.guesses)
+    names = " ".join(ctx.words.allowed[a].upper() for a in answers)
+    if record.solved:
+        print(f"{POLICY_NAME}: solved {len(answers)} boards ({names}) in {count} guesses")
+    else:
+        print(f"{POLICY_NAME}: not solved within {settings.max_guesses} guesses: {names}")
+    if args.log:
+        _write_log(args.log, {
+            "answers": [ctx.words.allowed[a] for a in answers],
+            "solver": POLICY_NAME,
+            "settings": settings.as_dict(),
+            "solved": record.solved,
+            "guesses": count,
+            "solved_at": list(record.solved_at),
+            "rows": rows,
+        })
+    return 0
+
+
+def cmd_assist(args: argparse.Namespace) -> int:
+    ctx = context_from_args(args)
+    settings = settings_from_args(args)
+    solver = make_solver(args.solver, ctx, settings, **solver_params(args.solver, args))
+    solver.reset(_game_rng(args.seed))
+    session = AssistSession(ctx, settings, solver)
+    return run_assist(session, sys.stdin, sys.stdout, color=color_enabled(), top=args.top, show=args.show)

@@ -1,0 +1,184 @@
+"""Multi-board games: legality, the summed-entropy choice against brute force, determinism, --jobs."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from evo_wordle import patterns
+from evo_wordle.boards import (
+    SORT_MAX,
+    BoardsRecord,
+    SummedEntropy,
+    draw_answers,
+    play_boards,
+    run_boards_bench,
+)
+from evo_wordle.entropy import entropies
+from evo_wordle.errors import EvoWordleError
+from evo_wordle.game import Settings
+
+KNOWN = Settings(candidates="answers", guess_from="allowed")  # the paper's setting
+
+
+def boards_settings(n: int, **kw) -> Settings:
+    return KNOWN.with_(boards=n, max_guesses=n + 5, **kw)
+
+
+@pytest.fixture(scope="module")
+def quordle(ctx):
+    return SummedEntropy(ctx, boards_settings(4))
+
+
+def check_legal(ctx, record: BoardsRecord, n: int) -> None:
+    """Every board solved by guessing its own answer; nothing played after the last board fell."""
+    assert len(record.answers) == n
+    assert record.solved
+    assert all(0 <= g < len(ctx.words) for g in record.guesses)
+    assert all(a in set(ctx.words.answer_index.tolist()) for a in record.answers)
+    for answer, at in zip(record.answers, record.solved_at):
+        assert at is not None and record.guesses[at - 1] == answer
+        assert answer not in record.guesses[: at - 1]  # solved the first time it was played
+    assert max(record.solved_at) == len(record.guesses)
+    assert record.score(n + 5) == len(record.guesses) <= n + 5
+
+
+def python_entropy(words: list[str], guess: str) -> float:
+    """Entropy of ``guess`` over ``words`` from the reference scorer, no table involved."""
+    counts = Counter(patterns.score(guess, w) for w in words)
+    k = len(words)
+    return -sum(c / k * np.log2(c / k) for c in counts.values())
+
+
+def test_board_entropy_matches_foundation_on_both_paths(ctx, quordle):
+    rng = np.random.default_rng(5)
+    for k in (2, 3, SORT_MAX, SORT_MAX + 1, 300):
+        board = np.sort(rng.choice(len(quordle.universe), size=k, replace=False)).astype(np.int32)
+        ref = entropies(ctx.table, ctx.all_words, quordle.universe[board])
+        np.testing.assert_allclose(quordle.board_entropy(board), ref, atol=1e-12)
+
+
+def test_summed_choice_equals_brute_force(ctx, quordle):
+    """Tiny case: two boards of a few words; the pick maximises the sum computed from scratch."""
+    words = ctx.words.allowed
+    first = ["crane", "crate", "grace", "brace", "trace"]
+    second = ["spill", "still", "skill", "shall", "spell", "swill"]
+    boards = [quordle.board_of(ctx.words.indices(b)) for b in (first, second)]
+    for board, group in zip(boards, (first, second)):
+        assert np.array_equal(quordle.universe[board], np.sort(ctx.words.indices(group)))
+    pick = quordle.choose(boards, turn=2)
+    total = sum(entropies(ctx.table, ctx.all_words, ctx.words.indices(b)) for b in (first, second))
+    best = total.max()
+    brute_pick = python_entropy(first, words[pick]) + python_entropy(second, words[pick])
+    assert brute_pick == pytest.approx(best, abs=1e-9)
+    # a sample of other words, scored without the table, never beats the pick
+    rng = np.random.default_rng(1)
+    for g in rng.choice(len(words), size=150, replace=False):
+        other = python_entropy(first, words[g]) + python_entropy(second, words[g])
+        assert other <= brute_pick + 1e-9
+        assert other == pytest.approx(total[g], abs=1e-9)
+    # tie rule: among words within 1e-9 of the best, the pick is possible on the most boards
+    tied = np.flatnonzero(total >= best - 1e-9)
+    on = [sum(words[t] in b for b in (first, second)) for t in tied]
+    assert sum(words[pick] in b for b in (first, second)) == max(on)
+
+
+def test_singleton_board_is_played_at_once(ctx, quordle):
+    full = quordle.full_board()
+    single = quordle.board_of([ctx.words.index("spill")])
+    assert ctx.words.allowed[quordle.choose([full, single], turn=3)] == "spill"
+
+
+def test_tie_rules_on_two_candidates(ctx):
+    """Two words left: every splitter is worth 1 bit; 'candidates' plays one of the two,
+    'alphabetical' (the paper's plain rule) the first splitter of the list."""
+    two = ["crane", "crate"]
+    for ties in ("candidates", "alphabetical"):
+        policy = SummedEntropy(ctx, boards_settings(2), ties=ties)
+        board = policy.board_of(ctx.words.indices(two))
+        pick = ctx.words.allowed[policy.choose([board], turn=1)]
+        splitters = [w for w in ctx.words.allowed if patterns.score(w, "crane") != patterns.score(w, "crate")]
+        assert pick == ("crane" if ties == "candidates" else splitters[0])
+
+
+def test_guess_from_candidates_stays_in_the_union(ctx):
+    policy = SummedEntropy(ctx, boards_settings(2, guess_from="candidates"))
+    rec = play_boards(policy, tuple(ctx.words.indices(["crane", "spill"])), 7)
+    check_legal(ctx, rec, 2)
+    boards = {b: policy.full_board() for b in range(2)}
+    for g in rec.guesses:
+        assert any(g in policy.universe[board] for board in boards.values())
+        for b, answer in enumerate(rec.answers):
+            if b in boards:
+                p = ctx.table[g, answer]
+                if p == ctx.words.solved:
+                    del boards[b]
+                else:
+                    boards[b] = boards[b][ctx.table[g, policy.universe[boards[b]]] == p]
+
+
+def test_board_of_rejects_words_outside_the_universe(ctx, quordle):
+    with pytest.raises(EvoWordleError, match="outside"):
+        quordle.board_of([ctx.words.index("aahed")])  # allowed, not an answer
+
+
+def test_duplicate_answers_solve_together(ctx, quordle):
+    crane = ctx.words.index("crane")
+    rec = play_boards(quordle, (crane, crane, crane, crane), 9)
+    assert rec.solved and len(set(rec.solved_at)) == 1
+
+
+def test_draw_answers_with_replacement_and_prefix_stable(ctx):
+    a = draw_answers(ctx, 4, 50, seed=7)
+    b = draw_answers(ctx, 4, 20, seed=7)
+    assert a.shape == (50, 4)
+    np.testing.assert_array_equal(a[:20], b)  # set k depends on its own seed only
+    assert np.isin(a, ctx.words.answer_index).all()
+    big = draw_answers(ctx, 8, 400, seed=1)
+    assert any(len(set(row)) < 8 for row in big)  # with replacement: duplicates do occur
+    assert not np.array_equal(a, draw_answers(ctx, 4, 50, seed=8))
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_small_bench_is_legal_and_deterministic(ctx, n):
+    settings = boards_settings(n)
+    res = run_boards_bench(ctx, settings, games=20, seed=11)
+    assert res.games == 20 and res.solver == "summed-entropy"
+    assert res.params["opener"] == "soare"  # the paper's opener (max entropy over the answers)
+    np.testing.assert_array_equal(np.array([r.answers for r in res.records]), draw_answers(ctx, n, 20, 11))
+    for r in res.records:
+        check_legal(ctx, r, n)
+        assert ctx.words.allowed[r.guesses[0]] == "soare"
+    assert res.win_rate == 1.0 and n + 1 <= res.mean_guesses <= n + 5
+    summary = res.summary()
+    assert sum(summary["histogram"].values()) == 20
+    again = run_boards_bench(ctx, settings, games=20, seed=11)
+    assert [r.guesses for r in again.records] == [r.guesses for r in res.records]
+
+
+def test_jobs_do_not_change_results(ctx):
+    settings = boards_settings(4)
+    one = run_boards_bench(ctx, settings, games=20, seed=3, jobs=1)
+    two = run_boards_bench(ctx, settings, games=20, seed=3, jobs=2)
+    assert [(r.answers, r.guesses) for r in one.records] == [(r.answers, r.guesses) for r in two.records]
+    assert one.mean_guesses == two.mean_guesses
+
+
+def test_failures_count_as_the_cap(ctx):
+    settings = boards_settings(8).with_(max_guesses=8)  # too few guesses for eight boards
+    res = run_boards_bench(ctx, settings, games=5, seed=2)
+    assert all(not r.solved and len(r.guesses) == 8 for r in res.records)
+    assert res.win_rate == 0.0 and res.mean_guesses == 8
+
+
+def test_bad_settings_are_one_line_errors(ctx):
+    with pytest.raises(EvoWordleError, match="hard mode"):
+        SummedEntropy(ctx, boards_settings(2, hard=True))
+    with pytest.raises(EvoWordleError, match="daily"):
+        SummedEntropy(ctx, boards_settings(2, daily=True))
+    with pytest.raises(EvoWordleError, match="ties"):
+        SummedEntropy(ctx, boards_settings(2), ties="random")
+    with pytest.raises(EvoWordleError, match="games"):
+        run_boards_bench(ctx, boards_settings(2), games=0)
