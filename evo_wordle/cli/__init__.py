@@ -6,16 +6,19 @@ import argparse
 import sys
 
 from ..errors import EvoWordleError
-from . import bench_cmds, sweep_cmds, table_cmds
+from . import bench_cmds, play_cmds, sweep_cmds, table_cmds
 
 #: Modules with ``register(subparsers)``; each sub-parser sets ``func(args) -> int``.
-COMMAND_MODULES = [table_cmds, sweep_cmds, bench_cmds]
+COMMAND_MODULES = [table_cmds, sweep_cmds, bench_cmds, play_cmds]
 
 EPILOG = """examples:
   evo-wordle table                         build or check the pattern-table cache
   evo-wordle entropy tares black           bits of information per word
   evo-wordle rank --candidates answers     best openers when the answer list is known
   evo-wordle pattern roars euler           coloured feedback and its code
+  evo-wordle solve crane --solver greedy   one game as coloured tiles
+  evo-wordle solve crane spill --boards 2  a Dordle game (summed-entropy policy)
+  evo-wordle assist --candidates answers   help with today's puzzle (stdin)
   evo-wordle bench --solver greedy --opener tales      the baseline over all 2,309 answers
   evo-wordle bench --solver naive --problem P1 --opener slate --json --plot hist.png
   evo-wordle compare --solvers random,position-rank,two-preset,greedy   ranked table
