@@ -175,6 +175,9 @@ def run_assist(
             if line.strip().lower() in UNDO:
                 say(f"Dropped {word.upper()}.")
                 break
+            if not line.strip():
+                say("! type the colours you got, e.g. 20110, GYBBY or 🟩🟨⬛⬛⬛ (or 'undo')")
+                continue
             try:
                 pattern = patterns.parse(line, n)
             except EvoWordleError as exc:
@@ -186,7 +189,7 @@ def run_assist(
                 say(
                     f"! Impossible feedback: no candidate word gives {patterns.to_emoji(pattern, n)} for "
                     f"{word.upper()} after the guesses so far. Check the colours and type them again "
-                    f"(your {session.turn} earlier guess{'es' if session.turn != 1 else ''} are kept), "
+                    f"({_kept(session.turn)}), "
                     "or 'undo'."
                     + (" (Only answer-list words are considered: try --candidates allowed.)"
                        if session.settings.candidates == "answers" else "")
@@ -195,6 +198,12 @@ def run_assist(
             _report(session, word, pattern, color, top, show, say)
             break
     return 0
+
+
+def _kept(turns: int) -> str:
+    if turns == 0:
+        return "nothing was entered yet"
+    return f"your earlier guess{'es are' if turns != 1 else ' is'} kept"
 
 
 def _report(session: AssistSession, word: str, pattern: int, color: bool, top: int, show: int, say) -> None:

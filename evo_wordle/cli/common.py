@@ -72,10 +72,14 @@ def nonnegative_int(text: str) -> int:
     return value
 
 
+class _PathError(EvoWordleError, argparse.ArgumentTypeError):
+    """Both kinds: argparse turns it into a one-line usage error when output_path is a ``type=``."""
+
+
 def output_path(text: str) -> Path:
     path = Path(text)
     if path.parent and not path.parent.exists():
-        raise EvoWordleError(f"folder {path.parent} does not exist")
+        raise _PathError(f"folder {path.parent} does not exist")
     return path
 
 

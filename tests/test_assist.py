@@ -1,0 +1,201 @@
+"""The assistant, driven by scripted stdin: solving, undo, impossible feedback, bad input, EOF, hard mode."""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import numpy as np
+import pytest
+
+from evo_wordle import patterns
+from evo_wordle.assist import AssistSession, run_assist
+from evo_wordle.cli import main
+from evo_wordle.entropy import entropies
+from evo_wordle.errors import EvoWordleError, ImpossibleFeedback
+from evo_wordle.game import GameState, Settings, play
+from evo_wordle.solvers import make_solver
+
+P1 = Settings.problem("P1")  # the answer list is known: quick suggestions
+
+
+def digits(guess: str, answer: str) -> str:
+    return patterns.to_digits(patterns.score(guess, answer))
+
+
+def session(ctx, settings: Settings = P1, solver: str = "greedy") -> AssistSession:
+    return AssistSession(ctx, settings, make_solver(solver, ctx, settings))
+
+
+def dialogue(sess: AssistSession, lines, **kw) -> str:
+    out = io.StringIO()
+    stdin = io.StringIO("".join(f"{line}\n" for line in lines)) if isinstance(lines, list) else lines
+    assert run_assist(sess, stdin, out, **kw) == 0
+    return out.getvalue()
+
+
+def test_accepting_every_suggestion_solves_like_play(ctx):
+    """An oracle types Enter and the true colours; the game matches game.play move for move."""
+    answer = "crane"
+    sess = session(ctx)
+
+    def oracle():
+        while True:
+            word = sess.suggest()  # evaluated lazily, when the dialogue asks
+            yield "\n"
+            yield digits(word, answer) + "\n"
+
+    text = dialogue(sess, oracle())
+    reference = play(make_solver("greedy", ctx, P1), GameState.start(ctx, P1), ctx.words.index(answer), P1)
+    n = len(reference.guesses)
+    assert f"Solved in {n} guess{'es' if n != 1 else ''}: CRANE!" in text
+    assert [g for g, _ in sess.state.history] == reference.guesses
+    for k, g in enumerate(reference.guesses, 1):
+        assert f"Guess {k}: suggested {ctx.words.allowed[g].upper()}" in text
+    assert text.rstrip().endswith("CRANE!")
+
+
+def test_report_lists_candidates_and_scored_alternatives(ctx):
+    sess = session(ctx)
+    text = dialogue(sess, ["slate", digits("slate", "crane")])
+    left = sess.state.candidates
+    assert f"{len(left):,} candidates left:" in text
+    assert "CRANE" in text.split("candidates left:")[1].splitlines()[0] or len(left) > 8
+    alts = sess.alternatives(5)
+    assert len(alts) == 5
+    pool = sess.state.guessable(P1.guess_from)
+    bits = entropies(ctx.table, pool, left)
+    score = bits * ctx.priority[pool]
+    assert alts[0].score == pytest.approx(score.max())
+    assert [a.score for a in alts] == sorted((a.score for a in alts), reverse=True)
+    for alt in alts:
+        i = ctx.words.index(alt.word)
+        assert alt.entropy == pytest.approx(float(entropies(ctx.table, [i], left)[0]))
+        assert f"{alt.word.upper():<8}" in text and f"{alt.entropy:7.4f}" in text
+        assert alt.candidate == (i in set(left.tolist()))
+    # the listed candidates are real candidates, most common first
+    shown = text.split("candidates left: ")[1].split("…")[0].split()
+    assert set(w.lower() for w in shown) <= {ctx.words.allowed[i] for i in left}
+
+
+def test_emoji_and_letter_patterns_are_read(ctx):
+    sess = session(ctx)
+    emoji = patterns.to_emoji(patterns.score("slate", "crane"))
+    letters = patterns.to_letters(patterns.score("crony", "crane"))
+    text = dialogue(sess, ["slate", emoji, "crony", letters.lower(), "crane", "🟩🟩🟩🟩🟩"])
+    assert "Solved in 3 guesses: CRANE!" in text
+
+
+def test_undo_takes_back_a_guess(ctx):
+    sess = session(ctx)
+    text = dialogue(sess, ["undo", "slate", digits("slate", "crane"), "undo", "crane", "22222"])
+    assert "Nothing to undo." in text
+    assert "Took back guess 1; 2,309 candidates again." in text
+    assert "Solved in 1 guess: CRANE!" in text
+
+
+def test_undo_at_the_colours_prompt_drops_the_word(ctx):
+    sess = session(ctx)
+    text = dialogue(sess, ["slate", "undo", "crane", "22222"])
+    assert "Dropped SLATE." in text and "Solved in 1 guess: CRANE!" in text
+
+
+def test_impossible_feedback_keeps_the_game(ctx):
+    sess = session(ctx)
+    first = digits("slate", "crane")
+    text = dialogue(sess, ["slate", first, "crane", "22221", "22222"])
+    assert "! Impossible feedback" in text and "your earlier guess is kept" in text
+    assert "Solved in 2 guesses: CRANE!" in text
+    assert [ctx.words.allowed[g] for g, _ in sess.state.history] == ["slate", "crane"]
+
+
+def test_impossible_feedback_session_api(ctx):
+    sess = session(ctx)
+    sess.enter(ctx.words.index("slate"), patterns.parse(digits("slate", "crane")))
+    before = sess.state
+    with pytest.raises(ImpossibleFeedback):
+        sess.enter(ctx.words.index("slate"), patterns.parse("00000"))  # contradicts the first row
+    assert sess.state is before and sess.turn == 1 and not sess.solved
+    with pytest.raises(ImpossibleFeedback):
+        sess.enter(ctx.words.index("aahed"), ctx.words.solved)  # all green for a non-candidate
+
+
+def test_bad_word_and_bad_pattern_reprompt(ctx):
+    sess = session(ctx)
+    text = dialogue(sess, ["zzzzz", "toolong", "slate", "21", "abcde", "", digits("slate", "crane")])
+    lines = text.splitlines()
+    assert any("! 'zzzzz' is not an allowed word" in line for line in lines)
+    assert any("! 'toolong' is not a 5-letter word" in line for line in lines)
+    assert any("! pattern '21' has 2 tiles, expected 5" in line for line in lines)
+    assert any("! cannot read pattern 'abcde'" in line for line in lines)
+    assert any("! type the colours you got" in line for line in lines)
+    assert sess.turn == 1  # the good pattern was still taken
+    assert text.count("colours for SLATE> ") == 4
+
+
+def test_eof_ends_cleanly_at_either_prompt(ctx):
+    assert dialogue(session(ctx), []).rstrip().endswith("Bye.")
+    sess = session(ctx)
+    text = dialogue(sess, ["slate"])
+    assert text.rstrip().endswith("Bye.") and sess.turn == 0
+    assert dialogue(session(ctx), ["quit"]).rstrip().endswith("Bye.")
+
+
+def test_hard_mode_refuses_words_breaking_the_rules(ctx):
+    hard = Settings.problem("P1", hard=True)
+    sess = session(ctx, hard)
+    first = digits("slate", "crane")  # 00202: A and E green
+    text = dialogue(sess, ["slate", first, "crony", "crane", "22222"])
+    assert "! CRONY breaks hard mode" in text
+    assert "Solved in 2 guesses: CRANE!" in text
+    assert sess.undo() and sess.turn == 1
+    with pytest.raises(EvoWordleError, match="hard mode"):
+        sess.check_guess("crony")
+    assert sess.check_guess("crane") == ctx.words.index("crane")
+
+
+def test_suggestions_come_from_the_solver(ctx):
+    sess = session(ctx, P1, "naive")
+    solver = make_solver("naive", ctx, P1)
+    assert sess.suggest() == ctx.words.allowed[solver.choose(GameState.start(ctx, P1))]
+    sess.enter(ctx.words.index("slate"), patterns.parse(digits("slate", "crane")))
+    assert sess.suggest() == ctx.words.allowed[solver.choose(sess.state)]
+
+
+def test_remaining_are_sorted_by_priority(ctx):
+    sess = session(ctx)
+    sess.enter(ctx.words.index("slate"), patterns.parse(digits("slate", "crane")))
+    words = sess.remaining()
+    pri = [ctx.priority[ctx.words.index(w)] for w in words]
+    assert pri == sorted(pri, reverse=True) and len(words) == len(sess.state.candidates)
+    assert np.isin(ctx.words.indices(sess.remaining(3)), sess.state.candidates).all()
+
+
+def test_cli_assist_reads_stdin(ctx, capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("slate\n00202\ncrane\n22222\n"))
+    assert main(["assist", "--problem", "P1", "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "Solved in 2 guesses: CRANE!" in out
+
+
+def run_cli(argv: list[str]) -> int:
+    try:
+        return main(argv)
+    except SystemExit as exc:  # argparse usage errors
+        return int(exc.code)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["assist", "--solver", "nosuch"], "unknown solver"),
+        (["assist", "--top", "0"], "must be at least 1"),
+        (["assist", "--opener", "zzzzz"], "not an allowed word"),
+        (["assist", "--answers", "/nonexistent/list.txt"], "not found"),
+    ],
+)
+def test_cli_assist_errors_are_one_line(ctx, capsys, monkeypatch, argv, message):
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert run_cli(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err

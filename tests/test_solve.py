@@ -1,0 +1,121 @@
+"""``evo-wordle solve``: tiles per guess, the log file, several boards, one-line errors."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from evo_wordle import patterns
+from evo_wordle.boards import SummedEntropy, play_boards
+from evo_wordle.cli import main
+from evo_wordle.game import GameState, Settings, play
+from evo_wordle.solvers import SOLVERS, make_solver
+from evo_wordle.solvers.entropy_solvers import NaiveSolver
+
+P1 = ["--problem", "P1"]
+
+
+def run_cli(argv: list[str]) -> int:
+    try:
+        return main(argv)
+    except SystemExit as exc:  # argparse usage errors
+        return int(exc.code)
+
+
+def test_solve_prints_each_guess_and_ends_with_the_answer(ctx, capsys):
+    assert main(["solve", "crane", "--solver", "greedy", *P1]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    settings = Settings.problem("P1")
+    ref = play(make_solver("greedy", ctx, settings), GameState.start(ctx, settings), ctx.words.index("crane"), settings)
+    assert len(out) == len(ref.guesses) + 1
+    state = GameState.start(ctx, settings)
+    for line, g in zip(out, ref.guesses):
+        word = ctx.words.allowed[g]
+        code = patterns.score(word, "crane")
+        assert line.startswith(patterns.tiles(word, code, color=False))  # no colour: not a TTY
+        assert "\x1b[" not in line
+        if code != ctx.words.solved:
+            state = state.after(g, code)
+            assert line.endswith(f"{len(state.candidates):,} candidate{'s' if len(state.candidates) != 1 else ''} left")
+    assert out[-2].startswith("CG RG AG NG EG") and out[-2].endswith("solved")
+    assert out[-1] == f"greedy: solved CRANE in {len(ref.guesses)} guesses"
+
+
+def test_solve_respects_opener_and_settings(ctx, capsys):
+    assert main(["solve", "crane", "--solver", "naive", "--opener", "tares", "--max-guesses", "1"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0].startswith("TB AY RY EY SB") and out[-1].startswith("naive: not solved within 1 guesses")
+
+
+def test_solve_log_has_game_and_logbook(ctx, tmp_path, capsys, monkeypatch):
+    """A solver exposing ``logbook`` (as GA solvers do) gets it written next to the game."""
+
+    class LoggingNaive(NaiveSolver):
+        name = "logging-naive"
+
+        def reset(self, rng=None):
+            super().reset(rng)
+            self.logbook = []
+
+        def pick(self, state):
+            self.logbook.append({"gen": len(self.logbook), "nevals": np.int64(len(state.candidates)),
+                                 "max": np.float64(1.5)})
+            return super().pick(state)
+
+    monkeypatch.setitem(SOLVERS, "logging-naive", LoggingNaive)
+    log = tmp_path / "game.json"
+    argv = ["solve", "crane", "--solver", "logging-naive", *P1, "--opener", "slate", "--seed", "4", "--log", str(log)]
+    assert main(argv) == 0
+    capsys.readouterr()
+    data = json.loads(log.read_text())
+    assert data["answer"] == "crane" and data["solved"] is True and data["seed"] == 4
+    assert data["settings"]["candidates"] == "answers"
+    assert [r["guess"] for r in data["rows"]][-1] == "crane"
+    assert data["guesses"] == len(data["rows"])
+    assert all(r["pattern"] == patterns.to_digits(patterns.score(r["guess"], "crane")) for r in data["rows"])
+    assert len(data["logbook"]) == data["guesses"] - 1  # the opener is not picked
+    assert data["logbook"][0] == {"gen": 0, "nevals": data["rows"][0]["candidates_left"], "max": 1.5}
+
+
+def test_solve_log_without_logbook(ctx, tmp_path, capsys):
+    log = tmp_path / "g.json"
+    assert main(["solve", "spill", "--solver", "naive", *P1, "--log", str(log)]) == 0
+    capsys.readouterr()
+    data = json.loads(log.read_text())
+    assert "logbook" not in data and data["params"]["solver"] == "naive"
+
+
+def test_solve_several_boards(ctx, capsys):
+    argv = ["solve", "crane", "spill", "bloke", "tacit", "--candidates", "answers", "--guess-from", "allowed"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out.rstrip().splitlines()
+    settings = Settings(candidates="answers", guess_from="allowed", boards=4, max_guesses=9)
+    rec = play_boards(SummedEntropy(ctx, settings), tuple(ctx.words.indices(["crane", "spill", "bloke", "tacit"])), 9)
+    assert rec.solved and len(out) == len(rec.guesses) + 1
+    for k, (line, g) in enumerate(zip(out, rec.guesses), 1):
+        assert line.startswith(f"{k:>2}  ")
+        assert ctx.words.allowed[g].upper()[0] in line
+    assert out[-1] == f"summed-entropy: solved 4 boards (CRANE SPILL BLOKE TACIT) in {len(rec.guesses)} guesses"
+    assert out[-2].rstrip().endswith("left 0 0 0 0")
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["solve", "zzzzz"], "not an allowed word"),
+        (["solve", "crane", "--solver", "nosuch"], "unknown solver"),
+        (["solve", "crane", "spill", "--boards", "3"], "--boards 3 needs 3 answers"),
+        (["solve", "crane", "spill", "--solver", "greedy"], "drop --solver"),
+        (["solve", "crane", "spill", "--hard"], "hard mode"),
+        (["solve", "crane", "--log", "/nonexistent/dir/x.json"], "does not exist"),
+        (["solve", "crane", "--max-guesses", "0"], "must be at least 1"),
+        (["solve"], "required"),
+    ],
+)
+def test_solve_errors_are_one_line_exit_2(ctx, capsys, argv, message):
+    assert run_cli(argv) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err
+    assert len(captured.err.strip().splitlines()) == 1 and "Traceback" not in captured.err
