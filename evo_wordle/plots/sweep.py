@@ -41,8 +41,8 @@ def _describe(spec: SweepSpec, summary: list[dict]) -> str:
 
 def heatmap_data(spec: SweepSpec, summary: list[dict], x: str = "population", y: str = "mutation") -> dict:
     """Matrices (rows: y values, columns: x values) of mean guesses and fail rate; NaN where missing."""
-    _check_other_keys(spec, (x, y))
     xs, ys = _axis_values(spec, summary, x), _axis_values(spec, summary, y)
+    _check_other_keys(spec, (x, y))
     mean = np.full((len(ys), len(xs)), np.nan)
     fail = np.full_like(mean, np.nan)
     ci = np.full_like(mean, np.nan)
@@ -82,8 +82,8 @@ def plot_heatmap(
 def lines_data(spec: SweepSpec, summary: list[dict], x: str = "population", hue: str = "mutation") -> dict:
     """One series per ``hue`` value: x values, means and 95 % half-widths (NaN: no interval)."""
     keys = (x, hue) if hue in spec.grid else (x,)
-    _check_other_keys(spec, keys)
     xs = _axis_values(spec, summary, x)
+    _check_other_keys(spec, keys)
     hues = _axis_values(spec, summary, hue) if hue in spec.grid else [None]
     series = []
     for h in hues:

@@ -1,0 +1,194 @@
+"""Plot commands write real images, and the numbers handed to matplotlib are the data's."""
+
+from __future__ import annotations
+
+import csv
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from evo_wordle.bench import run_bench
+from evo_wordle.cli import main
+from evo_wordle.game import GameState, Settings
+from evo_wordle.plots.compare import compare_data, plot_histograms
+from evo_wordle.plots.convergence import convergence_data, plot_convergence
+from evo_wordle.plots.evolution import evolution_data, plot_evolution
+from evo_wordle.plots.sweep import plot_heatmap, plot_lines
+from evo_wordle.sweep import SweepSpec, load_sweep, run_sweep, summarize
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(scope="module")
+def sweep_dir(tmp_path_factory, cache_dir):
+    """ga-thesis, population 5,20 x mutation 0,0.3, 2 seeds, 20 games."""
+    out = tmp_path_factory.mktemp("plots") / "sweep"
+    spec = SweepSpec(solver="ga-thesis", grid={"population": [5, 20], "mutation": [0.0, 0.3]}, seeds=2, games=20)
+    run_sweep(spec, out, jobs=2)
+    return out
+
+
+def csv_means(out) -> dict:
+    """Mean of the per-seed means and mean fail rate per (population, mutation), straight from the CSV."""
+    groups: dict = {}
+    with open(out / "results.csv", newline="") as fh:
+        for r in csv.DictReader(fh):
+            groups.setdefault((int(r["population"]), float(r["mutation"])), []).append(
+                (float(r["mean"]), float(r["fail_rate"])))
+    return {k: (np.mean([m for m, _ in v]), np.mean([f for _, f in v]), len(v)) for k, v in groups.items()}
+
+
+def is_image(path) -> bool:
+    data = path.read_bytes()
+    return len(data) > 1000 and (data.startswith(PNG) or b"<svg" in data[:500])
+
+
+def test_heatmap_matches_csv(sweep_dir, tmp_path):
+    out = tmp_path / "heat.png"
+    assert main(["plot", "heatmap", str(sweep_dir), "--out", str(out)]) == 0
+    assert is_image(out)
+    spec, rows = load_sweep(sweep_dir)
+    plotted = plot_heatmap(spec, summarize(spec, rows), tmp_path / "heat.svg")
+    assert is_image(plotted.path)
+    expected = csv_means(sweep_dir)
+    shown = np.asarray(plotted.figure.axes[0].images[0].get_array())  # what imshow received
+    assert plotted.data["x_values"] == [5, 20] and plotted.data["y_values"] == [0.0, 0.3]
+    for r, mut in enumerate([0.0, 0.3]):
+        for c, pop in enumerate([5, 20]):
+            mean, fail, n = expected[(pop, mut)]
+            assert n == 2
+            assert shown[r, c] == pytest.approx(mean)
+            assert plotted.data["fail_rate"][r, c] == pytest.approx(fail)
+    texts = [t.get_text() for t in plotted.figure.axes[0].texts]
+    mean, fail, _ = expected[(20, 0.3)]
+    assert f"{mean:.3f}\n{100 * fail:.1f} %" in texts
+
+
+def test_lines_match_csv(sweep_dir, tmp_path):
+    out = tmp_path / "lines.svg"
+    assert main(["plot", "lines", str(sweep_dir), "--out", str(out)]) == 0
+    assert is_image(out)
+    spec, rows = load_sweep(sweep_dir)
+    plotted = plot_lines(spec, summarize(spec, rows), tmp_path / "lines.png")
+    expected = csv_means(sweep_dir)
+    ax = plotted.figure.axes[0]
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["mutation 0.0", "mutation 0.3"]
+    for series, mut in zip(plotted.data["series"], [0.0, 0.3]):
+        assert series["x"] == [5, 20]
+        assert series["mean"] == pytest.approx([expected[(5, mut)][0], expected[(20, mut)][0]])
+        seeds = {}
+        for r in rows:
+            if r["mutation"] == mut:
+                seeds.setdefault(r["population"], []).append(r["mean"])
+        half = [12.706 * np.std(seeds[p], ddof=1) / np.sqrt(2) for p in (5, 20)]
+        assert series["ci95"] == pytest.approx(half)
+    plotted_y = [np.asarray(line.get_ydata(), dtype=float) for line in ax.lines]
+    for series in plotted.data["series"]:  # each mean line was handed to matplotlib as such
+        assert any(len(y) == 2 and np.allclose(y, series["mean"]) for y in plotted_y)
+
+
+def remaining(ctx, settings, answer, guesses) -> list[int]:
+    """Candidates left before and after each guess, by direct filtering (independent of trace())."""
+    cand = GameState.start(ctx, settings).candidates
+    out = [len(cand)]
+    for g in guesses:
+        if g == answer:
+            out.append(1)
+            break
+        cand = cand[ctx.table[g, cand] == ctx.table[g, answer]]
+        out.append(len(cand))
+    return out
+
+
+def test_convergence_one_puzzle(ctx, tmp_path):
+    settings = Settings(candidates="answers")
+    idx = ctx.words.index("merry")
+    data = convergence_data(ctx, "ga-thesis", settings, {"population": 20}, answer="merry", runs=6, seed=3)
+    plotted = plot_convergence(data, tmp_path / "conv.png")
+    assert is_image(plotted.path)
+    # Same games as the bench with the same seed.
+    bench = run_bench(ctx, "ga-thesis", settings, np.full(6, idx), seed=3, solver_params={"population": 20})
+    length = data["runs"].shape[1]
+    for run, rec in zip(data["runs"], bench.records):
+        counts = remaining(ctx, settings, idx, rec.guesses)
+        counts += [counts[-1]] * (length - len(counts))
+        assert np.allclose(2.0 ** run, counts)
+    greedy = run_bench(ctx, "greedy", settings, [idx]).records[0]
+    base = remaining(ctx, settings, idx, greedy.guesses)
+    assert np.allclose(data["baseline_candidates"][: len(base)], base)
+    ax_cand = plotted.figure.axes[0]
+    ydata = [np.asarray(line.get_ydata()) for line in ax_cand.lines]
+    assert any(np.allclose(y, np.median(2.0 ** data["runs"], axis=0)) for y in ydata)
+    assert any(np.allclose(y, data["baseline_candidates"]) for y in ydata)
+    assert ax_cand.get_yscale() == "log"
+    # Logbook panel: one point per generation, best >= mean.
+    fit = data["fitness"]
+    assert fit is not None and np.all(fit["best"] >= fit["mean"])
+    assert sum(fit["n"]) == sum(len(r.guesses) for r in bench.records)
+
+
+def test_convergence_all_puzzles_cli(tmp_path, cache_dir):
+    out = tmp_path / "all.png"
+    assert main(["plot", "convergence", "--solver", "ga-thesis", "--population", "10", "--games", "15",
+                 "--runs", "2", "--candidates", "answers", "--out", str(out)]) == 0
+    assert is_image(out)
+
+
+def test_histograms_match_benches(ctx, tmp_path):
+    settings = Settings(candidates="answers")
+    data = compare_data(ctx, ["greedy", "naive"], settings, games=40, seed=1)
+    plotted = plot_histograms(data, tmp_path / "hist.png")
+    assert is_image(plotted.path)
+    answers = ctx.words.answer_index
+    from evo_wordle.sweep import task_seeds
+
+    bench_seed, sample = task_seeds(1, 0)
+    sample = sample.choice(answers, size=40, replace=False)
+    left = plotted.figure.axes[0]
+    heights = [p.get_height() for p in left.patches]
+    for i, name in enumerate(["greedy", "naive"]):
+        res = run_bench(ctx, name, settings, sample, seed=bench_seed)
+        hist = {int(k): v for k, v in res.histogram.items()}
+        share = [100 * hist.get(k, 0) / 40 for k in data["k"]]
+        assert heights[i * len(data["k"]):(i + 1) * len(data["k"])] == pytest.approx(share)
+        within = [100 * sum(r.solved and len(r.guesses) <= k for r in res.records) / 40 for k in data["k"]]
+        assert plotted.figure.axes[1].lines[i].get_ydata() == pytest.approx(within)
+        assert data[name]["mean"] == pytest.approx(res.mean_guesses)
+
+
+def test_histograms_cli(tmp_path, cache_dir):
+    out = tmp_path / "h.svg"
+    assert main(["plot", "histograms", "--solvers", "ga-thesis,greedy", "--population", "10", "--candidates",
+                 "answers", "--games", "20", "--out", str(out)]) == 0
+    assert is_image(out)
+
+
+def test_evolution_matches_games(ctx, tmp_path):
+    settings = Settings(candidates="answers")
+    data = evolution_data(ctx, "ga-thesis", settings, {"population": 10}, "merry", runs=30, seed=2)
+    plotted = plot_evolution(data, tmp_path / "evo.png", top=5)
+    assert is_image(plotted.path)
+    idx = ctx.words.index("merry")
+    res = run_bench(ctx, "ga-thesis", settings, np.full(30, idx), seed=2, solver_params={"population": 10})
+    hist = {int(k): v for k, v in res.histogram.items()}
+    assert data["counts"] == [hist.get(k, 0) for k in data["k"]]
+    assert [p.get_height() for p in plotted.figure.axes[0].patches] == data["counts"]
+    seqs = Counter(tuple(ctx.words.allowed[g].upper() for g in r.guesses) for r in res.records)
+    for seq, n in plotted.data["shown"]:
+        assert seqs[seq] == n
+    assert plotted.data["shown"][0][1] == max(seqs.values())
+    widths = [p.get_width() for p in plotted.figure.axes[1].patches]
+    assert widths == [n for _, n in plotted.data["shown"]][::-1]
+    out = tmp_path / "evo.svg"
+    assert main(["plot", "evolution", "--solver", "ga-thesis", "--answer", "merry", "--runs", "10",
+                 "--out", str(out)]) == 0
+    assert is_image(out)
+
+
+def test_bad_plot_input_is_one_line(sweep_dir, tmp_path, capsys):
+    assert main(["plot", "heatmap", str(sweep_dir), "--out", str(tmp_path / "x.jpg")]) == 2
+    assert "--out must end in" in capsys.readouterr().err
+    assert main(["plot", "heatmap", str(sweep_dir), "--x", "elite", "--out", str(tmp_path / "x.png")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no parameter 'elite'" in err
