@@ -38,6 +38,8 @@ class BenchResult:
     records: list[GameRecord]
     seconds: float
     params: dict = field(default_factory=dict)
+    #: Positions of ``records`` in the order they were played (daily mode); None = any order.
+    order: np.ndarray | None = None
 
     @property
     def games(self) -> int:
@@ -179,17 +181,18 @@ def run_bench(
     start = time.perf_counter()
     with _progress(len(answers), progress) as bar:
         if settings.daily or jobs <= 1 or len(answers) < 2:
-            _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_rule, bar, on_game)
+            order = _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_rule, bar, on_game)
             extra = engine.describe()
         else:
+            order = None
             extra = _run_parallel(ctx, solver, settings, params, answers, seeds, records, jobs, bar, on_game)
     seconds = time.perf_counter() - start
     if settings.daily:
         extra = {**extra, "daily_rule": daily_rule}
-    return BenchResult(engine.name, settings, records, seconds, extra)
+    return BenchResult(engine.name, settings, records, seconds, extra, order if settings.daily else None)
 
 
-def _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_rule, bar, on_game) -> None:
+def _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_rule, bar, on_game) -> np.ndarray:
     order = np.arange(len(answers))
     if settings.daily:
         order = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0]).permutation(len(answers))
@@ -210,6 +213,7 @@ def _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_
         bar.update(1)
         if on_game:
             on_game(1)
+    return order
 
 
 def _run_parallel(ctx, solver, settings, params, answers, seeds, records, jobs, bar, on_game) -> dict:

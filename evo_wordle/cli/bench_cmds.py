@@ -89,7 +89,7 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
     if settings.boards > 1:
         from ..boards import run_boards_bench  # lazy: its own module
 
-        return run_boards_bench(ctx, settings, args.games or 1000, seed, args.jobs)
+        return run_boards_bench(ctx, settings, args.games or 1000, seed, args.jobs, opener=args.opener, progress=None)
     return run_bench(
         ctx, name, settings, _answers(ctx, args, seed), seed, params,
         jobs=args.jobs, progress=True, daily_rule=args.daily_rule,
