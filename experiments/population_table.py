@@ -1,0 +1,41 @@
+"""The thesis's population-size table (Figure 5.5): ga-thesis, mutation 0.1, populations
+10-500, all 2,309 answers, 3 seeds.  Also the speed check of the sweep machinery.
+
+    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/population_table.py [--jobs 2] [--fresh]
+
+Writes experiments/results/population/{sweep.json,results.csv,table.md,comparison.md} and
+docs/figures/population_lines.png.  Games are capped at 30 guesses, as the thesis played
+every game until solved (no game comes near the cap).
+"""
+
+from __future__ import annotations
+
+from _study import figure, markdown_table, parser, pm, run
+
+from evo_wordle.game import Settings
+from evo_wordle.plots.sweep import plot_lines
+
+#: Thesis Figure 5.5: population -> (mean guesses, % over 6).
+THESIS = {10: (4.737, 8.7), 25: (4.764, 8.7), 50: (4.718, 9.2), 100: (4.707, 7.5), 250: (4.699, 8.5),
+          500: (4.722, 8.8)}
+
+
+def main() -> None:
+    args = parser(__doc__).parse_args()
+    spec, summary, out = run(args, "population", "ga-thesis",
+                             {"population": list(THESIS), "mutation": [0.1]}, seeds=3,
+                             settings=Settings(max_guesses=30))
+    rows = []
+    for s in summary:
+        mean, over = THESIS[s["population"]]
+        rows.append([s["population"], pm(s), f"{100 * s['fail_rate']:.2f}", s["max"], f"{mean:.3f}", f"{over:.1f}",
+                     f"{s['mean'] - mean:+.3f}"])
+    table = markdown_table(["population", "mean ± 95 % (3 seeds)", "% over 6", "max", "thesis mean",
+                            "thesis % over 6", "difference"], rows)
+    (args.results / "population" / "comparison.md").write_text(table + "\n")
+    print(table)
+    plot_lines(spec, summary, figure(args, "population_lines.png"))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""The thesis's problems P0-P3 for greedy, naive and ga-thesis (population 100, mutation 0.1):
+P0 any allowed word may be the answer, P1 the answer list is known, P2/P3 the same with
+daily play (past answers leave later games).  All 2,309 answers; greedy and naive are
+deterministic (1 seed; in P2/P3 the seed only orders the days), ga-thesis uses 3 seeds.
+
+    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/problems.py [--jobs 2]
+
+Writes experiments/results/problems-*/ and problems.md, docs/figures/problems.png.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from _study import figure, markdown_table, parser, pm, run
+
+from evo_wordle.plots.common import COLOURS, new_figure, save
+
+PROBLEMS = ["P0", "P1", "P2", "P3"]
+SOLVERS = [("greedy", {}, 1), ("naive", {}, 1), ("ga-thesis", {"population": [100], "mutation": [0.1]}, 3)]
+
+
+def main() -> None:
+    args = parser(__doc__).parse_args()
+    results = {}
+    for solver, grid, seeds in SOLVERS:
+        _, summary, _ = run(args, f"problems-{solver}", solver, {"problem": PROBLEMS, **grid}, seeds=seeds)
+        results[solver] = {s["problem"]: s for s in summary}
+    rows = [[p, *(f"{pm(results[s][p])} ({100 * results[s][p]['fail_rate']:.2f} %)" for s, _, _ in SOLVERS)]
+            for p in PROBLEMS]
+    table = markdown_table(["problem", *(f"{s}: mean (% over 6)" for s, _, _ in SOLVERS)], rows)
+    (args.results / "problems.md").write_text(table + "\n")
+    print(table)
+    fig, (ax,) = new_figure(8, 4.2)
+    x = np.arange(len(PROBLEMS))
+    for i, (solver, _, _) in enumerate(SOLVERS):
+        means = [results[solver][p]["mean"] for p in PROBLEMS]
+        errs = [0 if results[solver][p]["ci_basis"] == "games" else results[solver][p]["ci95"] for p in PROBLEMS]
+        ax.bar(x + (i - 1) * 0.27, means, width=0.27, yerr=errs, capsize=3, color=COLOURS[[1, 2, 0][i]],
+               label=solver)
+    ax.set_xticks(x, PROBLEMS)
+    ax.set_ylim(3.0, None)
+    ax.set_ylabel("mean guesses")
+    ax.set_title("Problems P0-P3 (all answers; GA: mean ± 95 % over 3 seeds)", fontsize=10)
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    save(fig, figure(args, "problems.png"), {s: {p: results[s][p]["mean"] for p in PROBLEMS} for s, _, _ in SOLVERS})
+
+
+if __name__ == "__main__":
+    main()
