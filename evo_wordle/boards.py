@@ -29,7 +29,9 @@ from .context import Context
 from .errors import EvoWordleError
 from .game import Settings
 
-#: Candidate sets up to this size are scored by sorting; larger ones by counting patterns.
+#: Candidate sets up to PAIR_MAX are scored by pairwise comparison, up to SORT_MAX by sorting,
+#: larger ones by counting patterns (the fastest way for each size, measured).
+PAIR_MAX = 12
 SORT_MAX = 40
 #: Sums within this many bits of the best count as ties.
 TIE_BITS = 1e-9
@@ -71,6 +73,18 @@ def _transposed(ctx: Context, universe: np.ndarray) -> np.ndarray:
         hit = np.ascontiguousarray(ctx.table[:, universe].T)
         cache[key] = hit
     return hit
+
+
+def _entropy_pairwise(rows: np.ndarray, log2: np.ndarray) -> np.ndarray:
+    """Entropy of every column of ``rows`` (k candidates × G guesses) for small k.
+
+    Σ_patterns c·log2 c equals Σ over candidates of log2(how many candidates share its pattern).
+    """
+    k = rows.shape[0]
+    same = np.zeros(rows.shape, dtype=np.int16)
+    for j in range(k):
+        same += rows == rows[j]
+    return np.log2(k) - log2[same].sum(axis=0) / k
 
 
 def _entropy_sorted(rows: np.ndarray, delta: np.ndarray) -> np.ndarray:
@@ -133,6 +147,8 @@ class SummedEntropy:
         self._clog[1:] = m[1:] * np.log2(m[1:])
         self._delta = np.zeros(n + 1)
         self._delta[1:] = self._clog[1:] - self._clog[:-1]
+        self._log2 = np.zeros(n + 1)
+        self._log2[1:] = np.log2(m[1:])
         self.opener = ctx.words.index(opener) if opener else None
         self.cache_size = cache_size
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict()
@@ -157,7 +173,9 @@ class SummedEntropy:
             return hit
         self.misses += 1
         rows = self.rows[board]
-        if k <= SORT_MAX:
+        if k <= PAIR_MAX:
+            bits = _entropy_pairwise(rows, self._log2)
+        elif k <= SORT_MAX:
             bits = _entropy_sorted(rows, self._delta)
         else:
             bits = _entropy_counted(rows, self._clog, self.ctx.words.n_patterns)

@@ -9,6 +9,7 @@ import pytest
 
 from evo_wordle import patterns
 from evo_wordle.boards import (
+    PAIR_MAX,
     SORT_MAX,
     BoardsRecord,
     SummedEntropy,
@@ -54,7 +55,7 @@ def python_entropy(words: list[str], guess: str) -> float:
 
 def test_board_entropy_matches_foundation_on_both_paths(ctx, quordle):
     rng = np.random.default_rng(5)
-    for k in (2, 3, SORT_MAX, SORT_MAX + 1, 300):
+    for k in (2, 3, PAIR_MAX, PAIR_MAX + 1, SORT_MAX, SORT_MAX + 1, 300):
         board = np.sort(rng.choice(len(quordle.universe), size=k, replace=False)).astype(np.int32)
         ref = entropies(ctx.table, ctx.all_words, quordle.universe[board])
         np.testing.assert_allclose(quordle.board_entropy(board), ref, atol=1e-12)
