@@ -74,6 +74,13 @@ class AssistSession:
         self.solved = pattern == self.ctx.words.solved
         return nxt
 
+    def fits_any_allowed(self, guess: int, pattern: int) -> bool:
+        """Would some allowed word (not only the candidates) fit the history plus this row?"""
+        words = self.ctx.all_words
+        for g, p in self.state.history + ((guess, pattern),):
+            words = words[self.ctx.table[g, words] == p]
+        return len(words) > 0
+
     def undo(self) -> bool:
         """Take back the last guess; False if there is none."""
         if len(self.states) == 1:
@@ -191,8 +198,10 @@ def run_assist(
                     f"{word.upper()} after the guesses so far. Check the colours and type them again "
                     f"({_kept(session.turn)}), "
                     "or 'undo'."
-                    + (" (Only answer-list words are considered: try --candidates allowed.)"
-                       if session.settings.candidates == "answers" else "")
+                    + (" (Only answer-list words are considered, but an allowed word fits: "
+                       "try --candidates allowed.)"
+                       if session.settings.candidates == "answers" and session.fits_any_allowed(guess, pattern)
+                       else "")
                 )
                 continue
             _report(session, word, pattern, color, top, show, say)

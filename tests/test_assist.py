@@ -109,6 +109,13 @@ def test_impossible_feedback_keeps_the_game(ctx):
     assert [ctx.words.allowed[g] for g, _ in sess.state.history] == ["slate", "crane"]
 
 
+def test_impossible_feedback_hints_at_wider_candidates_only_when_useful(ctx):
+    # "aahed" is allowed but not an answer: all green is impossible in P1 yet fits an allowed word
+    text = dialogue(session(ctx), ["aahed", "22222", "22221"])
+    assert text.count("! Impossible feedback") == 2
+    assert text.count("try --candidates allowed") == 1
+
+
 def test_impossible_feedback_session_api(ctx):
     sess = session(ctx)
     sess.enter(ctx.words.index("slate"), patterns.parse(digits("slate", "crane")))
