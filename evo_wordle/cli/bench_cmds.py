@@ -79,21 +79,29 @@ def register(sub: argparse._SubParsersAction) -> None:
 # -- running --------------------------------------------------------------------------------
 
 
-def _answers(ctx: Context, args: argparse.Namespace, seed: int) -> np.ndarray:
-    return sample_answers(ctx.words.answer_index, args.games, seed)
-
-
 def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Namespace, seed: int) -> BenchResult:
-    """One bench run as the flags describe (multi-board runs go to :mod:`evo_wordle.boards`)."""
+    """One bench run as the flags describe (multi-board runs go to :mod:`evo_wordle.boards`).
+
+    The answer sample always comes from ``--seed``; ``seed`` drives the games (solver
+    randomness, daily order), so repeats differ only where chance plays a part.
+    """
     params = solver_params(name, args)
     if settings.boards > 1:
         from ..boards import run_boards_bench  # lazy: its own module
 
         return run_boards_bench(ctx, settings, args.games or 1000, seed, args.jobs, opener=args.opener, progress=None)
+    answers = sample_answers(ctx.words.answer_index, args.games, args.seed)
     return run_bench(
-        ctx, name, settings, _answers(ctx, args, seed), seed, params,
-        jobs=args.jobs, progress=True, daily_rule=args.daily_rule,
+        ctx, name, settings, answers, seed, params, jobs=args.jobs, progress=True, daily_rule=args.daily_rule
     )
+
+
+def repeats(name: str, settings: Settings, repeat: int) -> int:
+    """Runs worth making: one for a deterministic solver on a fixed set of games."""
+    from ..solvers import SOLVERS
+
+    chance = SOLVERS[name].stochastic or settings.daily or settings.boards > 1
+    return repeat if chance else 1
 
 
 def pooled(results: list[BenchResult]) -> BenchResult:
@@ -107,7 +115,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     ctx = context_from_args(args)
     settings = settings_from_args(args)
     solver_params(args.solver, args)  # unknown solver / bad options fail before any work
-    seeds = derived_seeds(args.seed, args.repeat)
+    seeds = derived_seeds(args.seed, repeats(args.solver, settings, args.repeat))
     results = [bench_once(ctx, args.solver, settings, args, s) for s in seeds]
     means = [r.mean_guesses for r in results]
     mean, half = mean_ci95(means)
@@ -116,6 +124,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     summary["settings"]["seed"] = args.seed
     if len(results) > 1:
         summary["settings"].update(repeat=len(results), seeds=seeds, run_means=means, mean_ci95=half)
+    elif args.repeat > 1:
+        summary["settings"]["repeat_asked"] = args.repeat
     if args.csv:
         write_csv(ctx, results, seeds, args.csv)
     if args.plot:
@@ -152,12 +162,14 @@ def write_csv(ctx: Context, results: list[BenchResult], seeds: list[int], path: 
 
 def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
     s = summary["settings"]
-    shown = ", ".join(f"{k}={v}" for k, v in s.items() if k not in ("solver", "seeds", "run_means", "mean_ci95"))
+    hide = ("solver", "seeds", "run_means", "mean_ci95", "repeat_asked")
+    shown = ", ".join(f"{k}={v}" for k, v in s.items() if k not in hide)
     games = summary["games"]
     limit = 6 if s.get("boards", 1) == 1 else s["boards"] + 5
     print(f"solver:       {summary['solver']}")
     print(f"settings:     {shown}")
-    print(f"games:        {games}" + (f" ({runs} runs)" if runs > 1 else ""))
+    note = f" ({runs} runs)" if runs > 1 else (" (deterministic: one run)" if s.get("repeat_asked", 1) > 1 else "")
+    print(f"games:        {games}{note}")
     if runs > 1:
         print(f"mean guesses: {mean:.4f} ± {half:.4f} (95 % interval over runs)")
     else:

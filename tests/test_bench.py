@@ -1,0 +1,249 @@
+"""The bench, its CLI (bench, compare), settings flags, and the thesis figures that run fast."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from evo_wordle import Context
+from evo_wordle.bench import BenchResult, derived_seeds, mean_ci95, run_bench, sample_answers
+from evo_wordle.cli import main
+from evo_wordle.cli.bench_cmds import ranking_scores
+from evo_wordle.cli.settings_args import add_settings_args, settings_from_args
+from evo_wordle.errors import EvoWordleError
+from evo_wordle.game import Settings
+
+SUMMARY_KEYS = {
+    "solver", "settings", "games", "mean_guesses", "win_rate", "fail_rate", "max_guesses", "histogram", "seconds",
+}
+
+
+# -- the thesis's figures (2,309 answers, P0 unless stated) -------------------------------------
+
+
+@pytest.mark.parametrize(
+    "solver,opener,settings,thesis",
+    [
+        ("naive", "tares", Settings(), 4.227),
+        ("greedy", "rates", Settings(), 3.842),
+        ("greedy", "tales", Settings(), 3.773),
+        ("naive", "slate", Settings.problem("P1"), 3.527),
+    ],
+)
+def test_thesis_figures(ctx, solver, opener, settings, thesis) -> None:
+    res = run_bench(ctx, solver, settings, solver_params={"opener": opener})
+    assert res.games == 2309
+    assert res.mean_guesses == pytest.approx(thesis, abs=0.01)
+    if solver == "naive" and opener == "tares":
+        over6 = sum(v for k, v in res.histogram.items() if int(k) > 6) / res.games
+        assert over6 == pytest.approx(0.0407, abs=0.001)  # the thesis's 4.07 % over 6
+
+
+# -- bench mechanics -----------------------------------------------------------------------------
+
+
+def test_jobs_do_not_change_results(ctx) -> None:
+    answers = ctx.words.answer_index[::20]
+    one = run_bench(ctx, "random", Settings(), answers, seed=11, jobs=1)
+    two = run_bench(ctx, "random", Settings(), answers, seed=11, jobs=2)
+    assert [r.guesses for r in one.records] == [r.guesses for r in two.records]
+    assert [r.answer for r in two.records] == answers.tolist()
+
+
+def test_sample_is_seeded_and_distinct(ctx) -> None:
+    a = sample_answers(ctx.words.answer_index, 50, 3)
+    assert len(np.unique(a)) == 50
+    assert np.array_equal(a, sample_answers(ctx.words.answer_index, 50, 3))
+    assert not np.array_equal(a, sample_answers(ctx.words.answer_index, 50, 4))
+    with pytest.raises(EvoWordleError):
+        sample_answers(ctx.words.answer_index, 0, 3)
+
+
+@pytest.mark.parametrize("rule", ["remove", "forbid"])
+def test_daily_rules(ctx, rule) -> None:
+    answers = sample_answers(ctx.words.answer_index, 120, 2)
+    res = run_bench(ctx, "naive", Settings.problem("P3"), answers, seed=2, daily_rule=rule,
+                    solver_params={"opener": "slate"})
+    assert res.params["daily_rule"] == rule
+    assert sorted(res.order.tolist()) == list(range(len(answers)))
+    past: set[int] = set()
+    for k in res.order:
+        rec = res.records[k]
+        assert rec.solved
+        assert not (set(rec.guesses[1:]) & past), "a past answer was guessed"
+        past.add(rec.answer)
+    plain = run_bench(ctx, "naive", Settings.problem("P1"), answers, seed=2, solver_params={"opener": "slate"})
+    assert res.mean_guesses <= plain.mean_guesses  # knowing past answers never hurts on average
+
+
+def test_daily_remove_shrinks_later_candidates(tmp_path) -> None:
+    """With ``remove``, a game's candidates exclude earlier answers: on a tiny answer list the
+    last game is down to one candidate after the opener."""
+    words = ["bound", "found", "hound", "mound", "pound", "round", "sound", "wound"]
+    path = tmp_path / "answers.txt"
+    path.write_text("\n".join(words) + "\n")
+    small = Context(answers=str(path))
+    for seed in range(3):
+        res = run_bench(small, "naive", Settings.problem("P3"), seed=seed, solver_params={"opener": "slate"})
+        assert all(r.solved for r in res.records)
+        assert len(res.records[res.order[-1]].guesses) <= 2
+
+
+def test_bad_daily_rule(ctx) -> None:
+    with pytest.raises(EvoWordleError):
+        run_bench(ctx, "naive", Settings(daily=True), ctx.words.answer_index[:3], daily_rule="keep")
+
+
+def test_mean_ci95() -> None:
+    assert mean_ci95([3.0]) == (3.0, 0.0)
+    mean, half = mean_ci95([1.0, 2.0, 3.0])
+    assert mean == 2.0 and half == pytest.approx(4.303 * 1.0 / np.sqrt(3))
+    assert derived_seeds(5, 3)[0] == 5 and len(set(derived_seeds(5, 3))) == 3
+
+
+def test_ranking_scores() -> None:
+    rows = [
+        {"fail_rate": 0.1, "mean_guesses": 4.0, "seconds_per_game": 0.01},
+        {"fail_rate": 0.2, "mean_guesses": 5.0, "seconds_per_game": 0.04},
+        {"fail_rate": 0.0, "mean_guesses": 3.0, "seconds_per_game": 0.02},
+    ]
+    got = ranking_scores(rows)
+    assert got[1] == pytest.approx(1.0)
+    assert got[0] == pytest.approx(0.7 * 0.5 + 0.25 * 0.8 + 0.05 * 0.25)
+    assert got[2] == pytest.approx(0.25 * 0.6 + 0.05 * 0.5)
+
+
+# -- settings flags ------------------------------------------------------------------------------
+
+
+def _settings(*argv: str) -> Settings:
+    p = argparse.ArgumentParser()
+    add_settings_args(p)
+    return settings_from_args(p.parse_args(list(argv)))
+
+
+def test_settings_flags() -> None:
+    assert _settings() == Settings()
+    assert _settings("--problem", "p3") == Settings.problem("P3")
+    assert _settings("--problem", "P2", "--candidates", "answers") == Settings(candidates="answers", daily=True)
+    got = _settings("--guess-from", "allowed", "--hard", "--max-guesses", "6")
+    assert (got.guess_from, got.hard, got.max_guesses) == ("allowed", True, 6)
+    assert _settings("--boards", "8").max_guesses == 13  # N + 5 by default
+    assert _settings("--daily").daily
+
+
+# -- the CLI -------------------------------------------------------------------------------------
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    try:
+        code = main(list(argv))
+    except SystemExit as exc:  # argparse usage errors
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_bench_json_keys_exact(capsys) -> None:
+    code, out, _ = run_cli(capsys, "bench", "--solver", "greedy", "--games", "30", "--opener", "tales", "--json")
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) == SUMMARY_KEYS
+    assert data["games"] == 30 and data["settings"]["opener"] == "tales"
+    assert sum(data["histogram"].values()) == 30
+    assert 0 <= data["fail_rate"] == pytest.approx(1 - data["win_rate"])
+
+
+def test_bench_text_csv_and_plot(capsys, tmp_path) -> None:
+    out_csv, out_png = tmp_path / "games.csv", tmp_path / "hist.png"
+    code, out, _ = run_cli(capsys, "bench", "--solver", "two-preset", "--games", "25", "--hard",
+                           "--csv", str(out_csv), "--plot", str(out_png))
+    assert code == 0
+    assert "mean guesses:" in out and "hard=True" in out
+    rows = list(csv.DictReader(out_csv.open()))
+    assert len(rows) == 25
+    assert set(rows[0]) == {"answer", "guesses", "solved", "sequence", "seed"}
+    for row in rows:
+        seq = row["sequence"].split()
+        assert seq[0] == "tares"
+        if row["solved"] == "1":
+            assert seq[-1] == row["answer"] and int(row["guesses"]) == len(seq)
+    data = out_png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 1000
+
+
+def test_bench_repeat(capsys) -> None:
+    code, out, _ = run_cli(capsys, "bench", "--solver", "random", "--games", "20", "--repeat", "3", "--json")
+    data = json.loads(out)
+    assert code == 0 and set(data) == SUMMARY_KEYS
+    assert data["games"] == 60 and len(data["settings"]["run_means"]) == 3
+    assert data["mean_guesses"] == pytest.approx(np.mean(data["settings"]["run_means"]))
+    code, out, _ = run_cli(capsys, "bench", "--solver", "greedy", "--games", "20", "--repeat", "4", "--json")
+    data = json.loads(out)
+    assert data["games"] == 20 and data["settings"]["repeat_asked"] == 4  # deterministic: one run
+    code, out, _ = run_cli(capsys, "bench", "--solver", "greedy", "--problem", "P3", "--games", "30", "--repeat", "2")
+    assert code == 0 and "±" in out and "(2 runs)" in out  # daily order is random: runs differ
+
+
+def test_compare(capsys) -> None:
+    code, out, _ = run_cli(capsys, "compare", "--solvers", "random,position-rank,greedy", "--games", "30", "--json")
+    assert code == 0
+    rows = json.loads(out)
+    assert [r["rank"] for r in rows] == [1, 2, 3]
+    assert {r["solver"] for r in rows} == {"random", "position-rank", "greedy"}
+    assert all(SUMMARY_KEYS <= set(r) and 0 <= r["score"] <= 1.0 + 1e-9 for r in rows)
+    code, out, _ = run_cli(capsys, "compare", "--solvers", "letter-frequency,naive", "--games", "10")
+    assert code == 0 and "letter-frequency" in out and "score" in out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["bench", "--solver", "nope"],
+        ["bench", "--games", "0"],
+        ["bench", "--answers", "/nonexistent/answers.txt"],
+        ["bench", "--opener", "zzzzq"],
+        ["bench", "--solver", "position-rank", "--second-preset", "linum"],
+        ["bench", "--solver", "two-preset", "--second-preset", "qqqqq"],
+        ["bench", "--jobs", "x"],
+        ["bench", "--plot", "/nonexistent/dir/h.png"],
+        ["compare", "--solvers", "greedy,nope"],
+        ["compare", "--solvers", "greedy,greedy"],
+    ],
+)
+def test_bad_input_one_line(capsys, argv) -> None:
+    code, out, err = run_cli(capsys, *argv)
+    assert code == 2
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_bad_answers_file_content(capsys, tmp_path) -> None:
+    bad = tmp_path / "answers.txt"
+    bad.write_text("qqqqq\nzzzzz\n")
+    code, _, err = run_cli(capsys, "bench", "--answers", str(bad))
+    assert code == 2 and err.count("\n") == 1
+
+
+def test_subprocess_error_and_run(tmp_path) -> None:
+    env = {**os.environ}
+    proc = subprocess.run([sys.executable, "-m", "evo_wordle", "bench", "--solver", "nope"],
+                          capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 2
+    assert proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr
+    proc = subprocess.run([sys.executable, "-m", "evo_wordle", "bench", "--solver", "letter-frequency",
+                           "--games", "10", "--json"], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0 and json.loads(proc.stdout)["games"] == 10
+    assert proc.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+def test_bench_result_pooled_histogram(ctx) -> None:
+    res = run_bench(ctx, "greedy", Settings(max_guesses=4), ctx.words.answer_index[:40])
+    assert isinstance(res, BenchResult)
+    assert res.max_guesses <= 4 and sum(res.histogram.values()) == 40
