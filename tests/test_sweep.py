@@ -125,6 +125,34 @@ def test_killed_and_resumed_gives_the_same_rows(reference, tmp_path):
         assert r in rows
 
 
+def test_ctrl_c_stops_workers_and_resumes(reference, tmp_path):
+    out = tmp_path / "interrupted"
+    cmd = [sys.executable, "-m", "evo_wordle", *ARGS, "--out", str(out), "--jobs", "2"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    csv_path = out / "results.csv"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            if csv_path.exists() and len(csv_path.read_text().splitlines()) >= 2:
+                break
+            time.sleep(0.01)
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+        assert proc.wait(timeout=30) == 130
+        assert proc.stderr.read().strip().splitlines()[-1] == "evo-wordle: interrupted"
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        proc.stderr.close()
+    time.sleep(0.2)
+    left = subprocess.run(["pgrep", "-g", str(proc.pid)], capture_output=True, text=True).stdout.split()
+    assert left == []  # no pool worker keeps running
+    assert 1 <= len(read_rows(csv_path)) < 8
+    assert main([*ARGS, "--out", str(out)]) == 0
+    assert keyed(read_rows(csv_path)) == keyed(read_rows(reference / "results.csv"))
+
+
 def test_dask_matches_local(reference, tmp_path):
     import distributed
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
