@@ -29,6 +29,8 @@ class GAConfig:
     ``recombine`` a consistent word taking each letter from one of the parents, ``weak`` the
     first GA's per-position green/yellow filter.  ``mutation_kind``: ``neighbour`` = uniform over
     allowed one-letter neighbours, ``thesis`` = the thesis's 100 random tries with letters a–y.
+    ``distinct`` replaces duplicate children by consistent words not yet in the population
+    (random immigrants), so a population at least as large as the candidate set covers it.
     """
 
     population: int = 100
@@ -46,6 +48,7 @@ class GAConfig:
     mutation_scope: str = "all"
     mutation_tries: int = 100
     exclude_guessed: bool = False
+    distinct: bool = False
     hof_size: int = 5
 
     def __post_init__(self) -> None:

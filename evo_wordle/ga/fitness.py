@@ -21,6 +21,8 @@ from ..patterns import decode
 
 #: Added to every fitness so roulette weights are strictly positive.
 EPS = 1e-6
+#: Above this many (word, candidate) cells the blockwise foundation routine is used.
+BLOCK_CELLS = 1 << 21
 
 
 def _cache_file(ctx: Context, candidates: np.ndarray):
@@ -76,11 +78,38 @@ def static_fitness(ctx: Context, candidates: np.ndarray | None = None) -> np.nda
     return hit
 
 
+def plain_table(ctx: Context) -> np.ndarray:
+    """The pattern table as a plain ndarray view (same memory; skips memmap's per-call wrapping)."""
+    view = ctx.__dict__.get("_ga_table_view")
+    if view is None:
+        view = ctx.__dict__["_ga_table_view"] = ctx.table.view(np.ndarray)
+    return view
+
+
+def _xlogx(ctx: Context) -> np.ndarray:
+    """x·log2(x) for x = 0 … number of words: entropy from counts by one table gather."""
+    table = ctx.__dict__.get("_ga_xlogx")
+    if table is None:
+        x = np.arange(len(ctx.words) + 1, dtype=np.float64)
+        table = ctx.__dict__["_ga_xlogx"] = x * np.log2(np.maximum(x, 1.0))
+    return table
+
+
 def dynamic_fitness(ctx: Context, words: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     """``H(X_w | candidates)·g(r_w) + ε`` for each word of a population (one entropy call)."""
     words = np.asarray(words, dtype=np.int64)
     uniq, inverse = np.unique(words, return_inverse=True)
-    bits = entropies(ctx.table, uniq, candidates, n_patterns=ctx.words.n_patterns)
+    candidates = np.asarray(candidates, dtype=np.int64)
+    n_pat = ctx.words.n_patterns
+    if len(uniq) * len(candidates) > BLOCK_CELLS:
+        bits = entropies(ctx.table, uniq, candidates, n_patterns=n_pat)
+    else:  # gather only the needed cells (the generic path copies whole table rows)
+        block = plain_table(ctx)[np.ix_(uniq, candidates)].astype(np.int64)
+        block += (np.arange(len(uniq)) * n_pat)[:, None]
+        counts = np.bincount(block.ravel(), minlength=len(uniq) * n_pat).reshape(len(uniq), n_pat)
+        total = len(candidates)
+        bits = np.log2(total) - _xlogx(ctx)[counts].sum(axis=1) / total
+        bits = np.maximum(bits, 0.0)
     return (bits * ctx.priority[uniq] + EPS)[inverse]
 
 

@@ -8,6 +8,7 @@ their default :class:`~evo_wordle.ga.config.GAConfig`.
 
 from __future__ import annotations
 
+import argparse
 import random
 from typing import ClassVar
 
@@ -20,6 +21,7 @@ from ..patterns import to_digits
 from ..solvers.base import Solver, register
 from .config import CROSSOVERS, FITNESSES, INITS, SCOPES, SELECTIONS, GAConfig
 from .creator import individual
+from .fitness import static_fitness
 from .toolbox import GAState, make_toolbox
 
 #: The constructor keywords every GA solver takes (the CLI flags, and what sweeps pass).
@@ -36,7 +38,7 @@ PARAMS = (
     "crossover",
 )
 #: Further GAConfig fields reachable from the CLI.
-EXTRA_FLAGS = ("mutation_scope", "tournament_size")
+EXTRA_FLAGS = ("mutation_scope", "tournament_size", "distinct")
 
 LOG_FIELDS = ("gen", "guess_no", "candidates", "best", "mean", "std", "diversity", "guess", "pattern")
 
@@ -86,6 +88,8 @@ class GASolver(Solver):
         self.fixed_opener = self.opener
         self.state = GAState(ctx, settings, self.rng)
         self.toolbox = make_toolbox(self.config, ctx, self.state)
+        # Warm the per-context caches now, so bench worker processes inherit them.
+        static_fitness(ctx, self.state.start_candidates)
         self.reset()
 
     # ----------------------------------------------------------------- game loop
@@ -98,7 +102,8 @@ class GASolver(Solver):
         self.fitness: np.ndarray | None = None
         self.logbook = tools.Logbook()
         self.logbook.header = LOG_FIELDS
-        self.hall_of_fame = tools.HallOfFame(self.config.hof_size) if self.config.hof_size else None
+        self._hof_words = np.zeros(0, dtype=np.int64)
+        self._hof_fit = np.zeros(0)
         self._gen = 0
         self._last_guess_record: dict | None = None
 
@@ -130,27 +135,45 @@ class GASolver(Solver):
     def _record(self, state: GameState, guess: int | None) -> dict:
         pop, fit = self.population, self.fitness
         words, first = np.unique(pop, return_index=True)
+        mean = float(fit.mean())
         self.logbook.record(
             gen=self._gen,
             guess_no=state.turn + 1,
             candidates=int(len(state.candidates)),
             best=float(fit.max()),
-            mean=float(fit.mean()),
-            std=float(fit.std()),
+            mean=mean,
+            std=float(np.sqrt(max(float(np.dot(fit, fit)) / len(fit) - mean * mean, 0.0))),
             diversity=int(len(words)),
             guess=None if guess is None else self.ctx.words.allowed[guess],
             pattern=None,
         )
         self._gen += 1
-        hof = self.hall_of_fame
-        if hof is not None:
-            ufit = fit[first]
-            floor = hof[-1].fitness.values[0] if len(hof) >= hof.maxsize else -np.inf
-            top = np.argsort(-ufit, kind="stable")[: hof.maxsize]
-            top = top[ufit[top] > floor]
-            if len(top):
-                hof.update([individual(words[i], ufit[i]) for i in top])
+        size = self.config.hof_size
+        if size:
+            best = fit[first]
+            if len(self._hof_fit) < size or best.max() > self._hof_fit[-1]:
+                self._merge_hof(words, best, size)
         return self.logbook[-1]
+
+    def _merge_hof(self, words: np.ndarray, fit: np.ndarray, size: int) -> None:
+        """Keep the ``size`` best distinct words seen this game (best fitness each), in numpy;
+        :attr:`hall_of_fame` turns them into a DEAP HallOfFame when asked."""
+        allw = np.concatenate([self._hof_words, words])
+        allf = np.concatenate([self._hof_fit, fit])
+        order = np.lexsort((allw, -allf))
+        allw, allf = allw[order], allf[order]
+        _, first = np.unique(allw, return_index=True)
+        keep = np.sort(first)[:size]
+        self._hof_words, self._hof_fit = allw[keep], allf[keep]
+
+    @property
+    def hall_of_fame(self) -> tools.HallOfFame | None:
+        """A DEAP ``tools.HallOfFame`` of this game's best words (None when hof_size is 0)."""
+        if not self.config.hof_size:
+            return None
+        hof = tools.HallOfFame(self.config.hof_size)
+        hof.update([individual(w, f) for w, f in zip(self._hof_words.tolist(), self._hof_fit.tolist())])
+        return hof
 
     # ----------------------------------------------------------------- reporting, CLI
 
@@ -159,9 +182,7 @@ class GASolver(Solver):
 
     def hall_of_fame_words(self) -> list[tuple[str, float]]:
         """The hall of fame as (word, fitness) pairs, best first."""
-        if self.hall_of_fame is None:
-            return []
-        return [(self.ctx.words.allowed[ind[0]], ind.fitness.values[0]) for ind in self.hall_of_fame]
+        return [(self.ctx.words.allowed[w], float(f)) for w, f in zip(self._hof_words, self._hof_fit)]
 
     @classmethod
     def add_options(cls, parser) -> None:
@@ -178,6 +199,12 @@ class GASolver(Solver):
         g.add_argument("--crossover", choices=CROSSOVERS, help="uniform consistent word, or recombine the parents")
         g.add_argument("--mutation-scope", choices=SCOPES, help="mutants: any allowed word, or consistent ones only")
         g.add_argument("--tournament-size", type=int, metavar="T", help="aspirants per tournament")
+        g.add_argument(
+            "--distinct",
+            action=argparse.BooleanOptionalAction,
+            default=None,
+            help="replace duplicate children by consistent words not yet in the population",
+        )
 
     @classmethod
     def options_from_args(cls, args) -> dict:

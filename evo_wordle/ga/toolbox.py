@@ -38,22 +38,50 @@ class GAState:
             self.rng = rng
         self.game: GameState | None = None
         self.attempts: list[int] = []
-        self.first = FirstKnowledge(self.ctx.words.length)
+        self._first = FirstKnowledge(self.ctx.words.length)
+        self._first_seen = 0
         self._seen = 0
         self._mask: np.ndarray | None = None
         self._attempted: np.ndarray | None = None
         self._weak: np.ndarray | None = None
+        self._known_words: np.ndarray | None = None
+        self._known_fit: np.ndarray | None = None
 
     def observe(self, game: GameState) -> None:
         """Take in the game state before a guess: new feedback updates every derived view."""
         self.game = game
         if len(game.history) != self._seen or self._mask is None:
-            letters = self.ctx.words.letters
-            for guess, pattern in game.history[self._seen :]:
-                self.first.update(letters[guess], pattern)
-                self.attempts.append(int(guess))
+            self.attempts.extend(int(guess) for guess, _ in game.history[self._seen :])
             self._seen = len(game.history)
             self._mask = self._attempted = self._weak = None
+            self._known_words = self._known_fit = None
+
+    @property
+    def first(self) -> FirstKnowledge:
+        """The first GA's per-position knowledge, brought up to date on demand."""
+        if self.game is not None and self._first_seen < len(self.game.history):
+            letters = self.ctx.words.letters
+            for guess, pattern in self.game.history[self._first_seen :]:
+                self._first.update(letters[guess], pattern)
+            self._first_seen = len(self.game.history)
+        return self._first
+
+    def dynamic(self, words: np.ndarray) -> np.ndarray:
+        """Dynamic fitness under the current feedback, remembering words already evaluated
+        since the last guess (survivors and elites are not recomputed)."""
+        known, fit = self._known_words, self._known_fit
+        if known is None:
+            uniq = np.unique(words)
+            known, fit = uniq, dynamic_fitness(self.ctx, uniq, self.candidates)
+        else:
+            new = np.setdiff1d(words, known)
+            if len(new):
+                allw = np.concatenate([known, new])
+                allf = np.concatenate([fit, dynamic_fitness(self.ctx, new, self.candidates)])
+                order = np.argsort(allw, kind="stable")
+                known, fit = allw[order], allf[order]
+        self._known_words, self._known_fit = known, fit
+        return fit[np.searchsorted(known, words)]
 
     @property
     def turn(self) -> int:
@@ -118,7 +146,7 @@ def evaluate(population, *, ctx: Context, state: GAState, kind: str):
         return first_fitness(ctx, words, state.first, static_entropy(ctx, state.start_candidates))
     if kind == "static" or len(state.candidates) == len(state.start_candidates):
         return static_fitness(ctx, state.start_candidates)[words]
-    return dynamic_fitness(ctx, words, state.candidates)
+    return state.dynamic(words)
 
 
 def select(population, k: int, fitness=None, *, state: GAState, method: str, pressure: float, size: int):
@@ -175,22 +203,42 @@ def mutate(population, *, state: GAState, index: ops.NeighbourIndex, config: GAC
     return ops.mutate_words(_words(population), index, state.rng, mask)
 
 
+def _entropy_order(ctx: Context, start: np.ndarray) -> np.ndarray:
+    """Starting candidates by decreasing static entropy (ties: later word first, as the thesis)."""
+    memo = ctx.__dict__.setdefault("_ga_entropy_order", {})
+    key = start.tobytes() if len(start) != len(ctx.words) else b"all"
+    if key not in memo:
+        ent = static_entropy(ctx, start)[start]
+        memo[key] = start[np.lexsort((start, ent))[::-1]]
+    return memo[key]
+
+
 def init_population(n: int, *, state: GAState, config: GAConfig) -> np.ndarray:
     """``random``: n words drawn from the guessable pool; ``best``: its n highest-entropy words."""
     pool = state.game.guessable(state.settings.guess_from) if state.game is not None else state.start_candidates
     if config.init == "best":
-        ent = static_entropy(state.ctx, state.start_candidates)[pool]
-        top = pool[np.lexsort((pool, ent))[::-1][:n]]
+        if len(pool) == len(state.start_candidates):
+            top = _entropy_order(state.ctx, state.start_candidates)[:n]
+        else:
+            ent = static_entropy(state.ctx, state.start_candidates)[pool]
+            top = pool[np.lexsort((pool, ent))[::-1][:n]]
         if len(top) < n:
             top = np.concatenate([top, pool[state.rng.integers(len(pool), size=n - len(top))]])
         return top.astype(np.int64)
     return pool[state.rng.integers(len(pool), size=n)].astype(np.int64)
 
 
+def _ignores_parents(fn) -> bool:
+    """True for the registered uniform/weak crossover, whose children do not depend on parents."""
+    return getattr(fn, "func", None) is mate and fn.keywords.get("kind") in ("uniform", "weak")
+
+
 def breed(population: np.ndarray, fitness: np.ndarray, *, toolbox, config: GAConfig, state: GAState) -> np.ndarray:
     """One generation: select parents, mate pairs with ``crossover_rate``, mutate each child
-    with ``mutation``, then carry the ``elite`` best distinct parents not yet guessed (consistent
-    ones only when the mutation scope is ``consistent``)."""
+    with ``mutation``, then carry the ``elite`` best distinct parents not yet guessed.  With
+    mutation scope ``consistent`` the whole population keeps to consistent words: elites must
+    be consistent and unmated copies of parents that the feedback ruled out are replaced by
+    uniform consistent words."""
     n, rng = config.population, state.rng
     n_children = n - config.elite
     out = []
@@ -206,9 +254,12 @@ def breed(population: np.ndarray, fitness: np.ndarray, *, toolbox, config: GACon
             n_children = n - len(order)
     if n_children > 0:
         pairs = math.ceil(n_children / 2)
-        parents = toolbox.select(population, 2 * pairs, fitness)
-        p1, p2 = parents[0::2].copy(), parents[1::2].copy()
         cross = rng.random(pairs) < config.crossover_rate
+        if cross.all() and _ignores_parents(toolbox.mate):
+            p1, p2 = np.zeros(pairs, dtype=np.int64), np.zeros(pairs, dtype=np.int64)  # parents unused
+        else:
+            parents = toolbox.select(population, 2 * pairs, fitness)
+            p1, p2 = parents[0::2].copy(), parents[1::2].copy()
         if cross.any():
             c1, c2 = toolbox.mate(p1[cross], p2[cross])
             p1[cross], p2[cross] = c1, c2
@@ -216,8 +267,30 @@ def breed(population: np.ndarray, fitness: np.ndarray, *, toolbox, config: GACon
         mut = rng.random(n_children) < config.mutation
         if mut.any():
             children[mut] = toolbox.mutate(children[mut])
+        if config.mutation_scope == "consistent":  # unmated copies of stale parents
+            stale = ~state.consistent[children]
+            if stale.any():
+                children[stale] = ops.uniform_children(state.candidates, int(stale.sum()), rng)
         out.append(children)
-    return np.concatenate(out).astype(np.int64)
+    pop = np.concatenate(out).astype(np.int64)
+    if config.distinct:
+        pop = _distinct(pop, state)
+    return pop
+
+
+def _distinct(pop: np.ndarray, state: GAState) -> np.ndarray:
+    """Replace repeated words by consistent words not in the population, while any are left."""
+    _, first = np.unique(pop, return_index=True)
+    if len(first) == len(pop):
+        return pop
+    dup = np.ones(len(pop), dtype=bool)
+    dup[first] = False
+    fresh = state.candidates[~np.isin(state.candidates, pop)]
+    k = min(int(dup.sum()), len(fresh))
+    if k:
+        pop = pop.copy()
+        pop[np.flatnonzero(dup)[:k]] = state.rng.choice(fresh, size=k, replace=False)
+    return pop
 
 
 def make_toolbox(

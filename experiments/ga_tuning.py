@@ -1,0 +1,96 @@
+"""The study that chose the defaults of ``--solver ga`` (the card's GA).
+
+    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_tuning.py --stage 1   # screen on 500 answers
+    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_tuning.py --stage 2   # finalists, all answers, 3 seeds
+
+Goal (issue 4): mean ≤ 3.773 (greedy with TALES) and ≤ 1 % of games over 6, with a
+stochastic selection.  Stage 1 plays a fixed random sample of 500 answers (sample seed
+12345, run seed 0) for a grid of selection pressure, population size, generations per guess
+and opener; stage 2 plays every answer with seeds 0, 1, 2 for the finalists.  The greedy
+baseline is played on the same answers for comparison.  Results go to stdout and --json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from evo_wordle import Context
+from evo_wordle.bench import run_bench
+from evo_wordle.game import Settings
+
+BASE = {"crossover": "recombine", "selection": "roulette", "fitness": "dynamic", "distinct": True}
+
+STAGE1 = [
+    {"opener": "tales", "pressure": p, "population": n, "generations_per_guess": g, "elite": 10}
+    for p in (1, 10, 30, 100, 1000)
+    for n, g in ((100, 2), (300, 2), (1000, 1))
+] + [
+    {"pressure": 100, "population": 1000, "generations_per_guess": 1, "elite": 10, "init": "best"},
+    {"opener": "tales", "pressure": 100, "population": 300, "generations_per_guess": 2, "elite": 10,
+     "distinct": False},
+]
+
+STAGE2 = [
+    {},  # the chosen defaults
+    {"pressure": 30},
+    {"pressure": 1000},
+    {"opener": None},
+]
+
+
+def run(ctx, params: dict, answers, seeds, jobs: int) -> dict:
+    means, overs, worst, secs = [], [], 0, 0.0
+    for s in seeds:
+        t = time.perf_counter()
+        solver = params.get("solver", "ga")
+        kw = {k: v for k, v in params.items() if k != "solver"}
+        r = run_bench(ctx, solver, Settings(), answers=answers, seed=s, solver_params=kw, jobs=jobs)
+        secs += time.perf_counter() - t
+        scores = r.scores()
+        means.append(float(scores.mean()))
+        overs.append(float((scores > 6).mean() * 100))
+        worst = max(worst, int(scores.max()))
+    return {"params": params, "seeds": list(seeds), "mean": float(np.mean(means)), "seed_means": means,
+            "over6": float(np.mean(overs)), "max": worst, "seconds": secs / len(seeds)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--stage", type=int, choices=(1, 2), default=1)
+    parser.add_argument("--sample", type=int, default=500, help="answers in stage 1 (sample seed 12345)")
+    parser.add_argument("--seeds", type=int, nargs="+", help="run seeds (stage 1: 0; stage 2: 0 1 2)")
+    parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--json", metavar="FILE")
+    args = parser.parse_args()
+    ctx = Context()
+    if args.stage == 1:
+        rng = np.random.default_rng(12345)
+        answers = np.sort(rng.choice(ctx.words.answer_index, size=args.sample, replace=False))
+        grid, seeds = STAGE1, args.seeds or [0]
+    else:
+        answers, grid, seeds = None, STAGE2, args.seeds or [0, 1, 2]
+    rows = [run(ctx, {"solver": "greedy", "opener": "tales"}, answers, [0], args.jobs)]
+    print(f"{'configuration':100s} {'mean':>6s} {'>6 %':>5s} {'max':>3s} {'s/run':>6s}")
+    print(f"{'greedy, opener tales (baseline)':100s} {rows[0]['mean']:6.3f} {rows[0]['over6']:5.2f} "
+          f"{rows[0]['max']:3d} {rows[0]['seconds']:6.1f}", flush=True)
+    for extra in grid:
+        params = {**BASE, **extra} if args.stage == 1 else {k: v for k, v in extra.items()}
+        if "opener" in params and params["opener"] is None:
+            params.pop("opener")
+            params["opener"] = ""  # the GA chooses its own first guess
+        row = run(ctx, params, answers, seeds, args.jobs)
+        rows.append(row)
+        label = json.dumps({k: v for k, v in params.items() if k not in BASE or BASE[k] != v})
+        print(f"{label:100s} {row['mean']:6.3f} {row['over6']:5.2f} {row['max']:3d} {row['seconds']:6.1f}  "
+              f"{' '.join(f'{m:.3f}' for m in row['seed_means'])}", flush=True)
+    if args.json:
+        with open(args.json, "w") as fh:
+            json.dump(rows, fh, indent=2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,160 @@
+"""Invariants of the GA operators: neighbours, mutation, roulette, crossover, fitness."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from evo_wordle.entropy import entropies
+from evo_wordle.ga import operators as ops
+from evo_wordle.ga.config import GAConfig
+from evo_wordle.ga.creator import individual
+from evo_wordle.ga.fitness import EPS, FirstKnowledge, dynamic_fitness, first_fitness, static_entropy, static_fitness
+from evo_wordle.ga.toolbox import GAState, make_toolbox
+from evo_wordle.game import GameState, Settings
+from evo_wordle.patterns import parse
+
+
+def _state_after(ctx, answer: str, guesses: list[str]) -> GameState:
+    state = GameState.start(ctx, Settings())
+    a = ctx.words.index(answer)
+    for g in guesses:
+        gi = ctx.words.index(g)
+        state = state.after(gi, int(ctx.table[gi, a]))
+    return state
+
+
+def _hamming(ctx, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    letters = ctx.words.letters
+    return (letters[a] != letters[b]).sum(axis=1)
+
+
+def test_neighbour_index_matches_brute_force(ctx):
+    index = ops.neighbour_index(ctx)
+    assert ops.neighbour_index(ctx) is index  # cached on the context
+    assert len(index.words) == index.start[-1]
+    assert np.all(_hamming(ctx, index.source, index.words) == 1)
+    rng = np.random.default_rng(7)
+    letters = ctx.words.letters
+    for w in rng.choice(len(ctx.words), size=40, replace=False):
+        brute = np.flatnonzero((letters != letters[w]).sum(axis=1) == 1)
+        assert np.array_equal(np.sort(index.of(w)), brute)
+    assert index.degree(ctx.words.index("ivory")) == 0  # the thesis's example of a word that cannot mutate
+    black = {ctx.words.allowed[i] for i in index.of(ctx.words.index("black"))}
+    assert {"block", "flack", "slack", "blank", "clack"} <= black
+
+
+def test_mutants_are_one_letter_neighbours_or_the_parent(ctx):
+    index = ops.neighbour_index(ctx)
+    rng = np.random.default_rng(1)
+    words = rng.integers(len(ctx.words), size=3000)
+    out = ops.mutate_words(words, index, rng)
+    dist = _hamming(ctx, words, out)
+    has = index.start[words + 1] > index.start[words]
+    assert np.all(dist[has] == 1) and np.all(out[~has] == words[~has])
+    # the thesis's variant: letters a–y only, limited tries -> sometimes the parent stays
+    out = ops.mutate_words(words, index, rng, skip_letter=25, tries=100, letters=25)
+    changed = out != words
+    assert np.all(_hamming(ctx, words[changed], out[changed]) == 1)
+    pos = np.argmax(ctx.words.letters[words[changed]] != ctx.words.letters[out[changed]], axis=1)
+    assert np.all(ctx.words.letters[out[changed], pos] != 25)
+
+
+def test_mutation_restricted_to_consistent_words(ctx):
+    state = _state_after(ctx, "black", ["tales"])
+    mask = np.zeros(len(ctx.words), dtype=bool)
+    mask[state.candidates] = True
+    index = ops.neighbour_index(ctx)
+    rng = np.random.default_rng(2)
+    words = rng.choice(state.candidates, size=2000)
+    out = ops.mutate_words(words, index, rng, word_mask=mask)
+    changed = out != words
+    assert changed.any()
+    assert mask[out].all() and np.all(_hamming(ctx, words[changed], out[changed]) == 1)
+
+
+def test_toolbox_mutate_on_individual_returns_one_tuple(ctx):
+    gs = GAState(ctx, Settings(), np.random.default_rng(0))
+    tb = make_toolbox(GAConfig(), ctx, gs)
+    ind = individual(ctx.words.index("black"), 1.0)
+    result = tb.mutate(ind)
+    assert isinstance(result, tuple) and len(result) == 1 and result[0] is ind
+    assert _hamming(ctx, np.array([ctx.words.index("black")]), np.array([ind[0]]))[0] == 1
+    assert not ind.fitness.valid
+
+
+def test_roulette_frequencies_match_fitness_share():
+    fitness = np.array([1.0, 2.0, 3.0, 4.0, 10.0])
+    n = 200_000
+    picks = ops.roulette(fitness, n, np.random.default_rng(123))
+    observed = np.bincount(picks, minlength=len(fitness))
+    expected = n * fitness / fitness.sum()
+    chi2 = float(((observed - expected) ** 2 / expected).sum())
+    assert chi2 < 18.47  # chi-square, 4 degrees of freedom, p = 0.001
+
+
+def test_pressure_moves_from_random_to_greedy():
+    fitness = np.array([1.0, 1.5, 2.0])
+    rng = np.random.default_rng(5)
+    uniform = np.bincount(ops.roulette(fitness, 60_000, rng, pressure=0.0), minlength=3) / 60_000
+    assert np.allclose(uniform, 1 / 3, atol=0.01)
+    greedy = np.bincount(ops.roulette(fitness, 10_000, rng, pressure=60.0), minlength=3) / 10_000
+    assert greedy[2] > 0.99
+    assert np.isfinite(ops.scaled_weights(np.array([1e-6, 5.0]), 1000.0)).all()
+
+
+def test_tournament_and_best():
+    fitness = np.array([0.1, 5.0, 0.2, 0.3])
+    assert np.all(ops.best(fitness, 2) == [1, 3])
+    wins = ops.tournament(fitness, 5000, np.random.default_rng(0), size=4)
+    # the best of four draws with replacement is word 1 with probability 1 - (3/4)**4
+    assert abs((wins == 1).mean() - (1 - 0.75**4)) < 0.03
+
+
+@pytest.mark.parametrize("kind", ["uniform", "recombine"])
+def test_crossover_children_consistent_with_all_feedback(ctx, kind):
+    state = _state_after(ctx, "merry", ["tales", "corny"])
+    gs = GAState(ctx, Settings(), np.random.default_rng(3))
+    gs.observe(state)
+    tb = make_toolbox(GAConfig(crossover=kind), ctx, gs)
+    rng = np.random.default_rng(4)
+    p1 = rng.choice(state.candidates, size=300)
+    p2 = rng.choice(state.candidates, size=300)
+    c1, c2 = tb.mate(p1, p2)
+    children = np.concatenate([c1, c2])
+    for guess, pattern in state.history:
+        assert np.all(ctx.table[guess, children] == pattern)
+    if kind == "recombine":
+        letters = ctx.words.letters
+        from_parents = ((letters[c1] == letters[p1]) | (letters[c1] == letters[p2])).all(axis=1)
+        assert from_parents.mean() > 0.3  # most pairs here have a recombinant child
+
+
+def test_recombine_takes_letters_from_parents(ctx):
+    state = GameState.start(ctx, Settings())
+    mask = np.ones(len(ctx.words), dtype=bool)
+    p1 = np.array([ctx.words.index("black")])
+    p2 = np.array([ctx.words.index("slick")])
+    rng = np.random.default_rng(0)
+    kids = {ctx.words.allowed[ops.recombine_children(ctx, p1, p2, mask, state.candidates, rng)[0]] for _ in range(60)}
+    assert kids <= {"slack", "blick"}  # every position from a parent, neither parent itself
+    assert "slack" in kids
+
+
+def test_fitness_functions(ctx):
+    state = _state_after(ctx, "merry", ["tales"])
+    words = np.array([ctx.words.index(w) for w in ("merry", "berry", "xylyl", "merry")])
+    dyn = dynamic_fitness(ctx, words, state.candidates)
+    ref = entropies(ctx.table, words, state.candidates) * ctx.priority[words] + EPS
+    assert np.allclose(dyn, ref) and dyn[0] == dyn[3]
+    stat = static_fitness(ctx)
+    assert np.allclose(stat[words], entropies(ctx.table, words, ctx.all_words) * ctx.priority[words] + EPS)
+    assert (stat > 0).all()
+    # the thesis's example: P at 1, R somewhere but not at 3, A and K grey
+    know = FirstKnowledge(5)
+    know.update(ctx.words.letters[ctx.words.index("parka")], parse("20100"))
+    H = static_entropy(ctx)
+    preys, space = ctx.words.index("preys"), ctx.words.index("space")
+    f = first_fitness(ctx, np.array([preys, space]), know, H)
+    assert np.allclose(f, [H[preys] + 7, H[space] - 2])
+    assert abs(H[preys] - 5.10480) < 1e-4 and abs(H[space] - 5.29281) < 1e-4

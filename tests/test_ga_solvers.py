@@ -1,0 +1,149 @@
+"""The GA solvers: configuration errors, determinism, logbook, swappable toolbox, small benches."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from deap import tools
+
+from evo_wordle.bench import run_bench
+from evo_wordle.cli import build_parser, main
+from evo_wordle.cli.common import solver_params
+from evo_wordle.errors import EvoWordleError
+from evo_wordle.ga.config import GAConfig
+from evo_wordle.ga.solvers import PARAMS
+from evo_wordle.game import GameState, Settings, play
+from evo_wordle.patterns import to_digits
+from evo_wordle.solvers import make_solver
+
+SAMPLE = slice(0, 2309, 46)  # 51 answers spread over the list
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"population": 0},
+        {"mutation": 1.5},
+        {"crossover_rate": -0.1},
+        {"selection": "lottery"},
+        {"crossover": "splice"},
+        {"fitness": "vibes"},
+        {"init": "worst"},
+        {"elite": 101},
+        {"generations_per_guess": 0},
+        {"pressure": -1.0},
+    ],
+)
+def test_invalid_config_is_a_user_error(ctx, bad):
+    with pytest.raises(EvoWordleError) as err:
+        GAConfig(**bad)
+    assert "\n" not in str(err.value)
+    with pytest.raises(EvoWordleError):
+        make_solver("ga", ctx, Settings(), **bad)
+
+
+def test_unknown_parameter_is_a_user_error(ctx):
+    with pytest.raises(EvoWordleError):
+        make_solver("ga-thesis", ctx, Settings(), colour="red")
+
+
+@pytest.mark.parametrize(
+    "flags",
+    [["--population", "0"], ["--mutation", "2"], ["--crossover-rate", "-1"], ["--elite", "-1"]],
+)
+def test_cli_invalid_parameters_exit_2_with_one_line(capsys, cache_dir, flags):
+    code = main(["bench", "--solver", "ga", "--games", "3", *flags])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "error" in err
+
+
+@pytest.mark.parametrize("flags", [["--selection", "lottery"], ["--crossover", "splice"], ["--population", "x"]])
+def test_cli_unknown_operator_exit_2_with_one_line(capsys, cache_dir, flags):
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", "--solver", "ga", "--games", "3", *flags])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_cli_flags_reach_every_ga_solver(cache_dir):
+    args = build_parser().parse_args(
+        ["bench", "--solver", "ga-thesis", "--population", "30", "--mutation", "0.2", "--crossover-rate", "0.5",
+         "--init", "best", "--elite", "2", "--generations-per-guess", "3", "--selection", "tournament",
+         "--pressure", "2", "--fitness", "dynamic", "--crossover", "recombine"]
+    )
+    params = solver_params("ga-thesis", args)
+    assert set(params) == set(PARAMS)
+    assert params["population"] == 30 and params["crossover"] == "recombine"
+    for name in ("ga", "ga-first"):
+        assert solver_params(name, args) == params
+    assert solver_params("greedy", args) == {}
+
+
+def _game(ctx, name, answer, seed, **params):
+    solver = make_solver(name, ctx, Settings(), **params)
+    solver.reset(np.random.default_rng(seed))
+    record = play(solver, GameState.start(ctx, Settings()), ctx.words.index(answer), Settings())
+    return solver, record
+
+
+@pytest.mark.parametrize("name", ["ga", "ga-thesis", "ga-first"])
+def test_same_seed_same_game(ctx, name):
+    s1, r1 = _game(ctx, name, "merry", 3)
+    s2, r2 = _game(ctx, name, "merry", 3)
+    assert r1.guesses == r2.guesses
+    assert [dict(e) for e in s1.logbook] == [dict(e) for e in s2.logbook]
+    games = {tuple(_game(ctx, name, "merry", seed)[1].guesses) for seed in range(6)}
+    assert len(games) > 1  # stochastic: other seeds play other games
+
+
+def test_logbook_and_hall_of_fame(ctx):
+    solver, record = _game(ctx, "ga", "merry", 1, generations_per_guess=2, population=40)
+    log = solver.logbook
+    guesses = [e for e in log if e["guess"] is not None]
+    assert [e["guess"] for e in guesses] == [ctx.words.allowed[g] for g in record.guesses]
+    assert len(log) == 1 + 2 * (len(record.guesses) - 1)  # initial population, then G per guess
+    for e in log:
+        assert set(e) >= {"gen", "guess_no", "candidates", "best", "mean", "std", "diversity", "guess", "pattern"}
+        assert 1 <= e["diversity"] <= 40 and e["best"] >= e["mean"] > 0
+    answer = ctx.words.index("merry")
+    for g, e in zip(record.guesses, guesses[:-1]):
+        assert e["pattern"] == to_digits(int(ctx.table[g, answer]))
+    assert guesses[-1]["pattern"] is None  # the solver never sees the winning feedback
+    hof = solver.hall_of_fame
+    assert isinstance(hof, tools.HallOfFame) and 1 <= len(hof) <= 5
+    fits = [ind.fitness.values[0] for ind in hof]
+    assert fits == sorted(fits, reverse=True)
+    solver.reset(np.random.default_rng(0))
+    assert len(solver.logbook) == 0 and len(solver.hall_of_fame) == 0
+
+
+def test_toolbox_operators_are_swappable(ctx):
+    solver = make_solver("ga-thesis", ctx, Settings(), population=20)
+    picked = []
+
+    def pick_first(population, k, fitness=None):
+        picked.append(len(population))
+        return population[np.zeros(k, dtype=np.int64)]
+
+    solver.toolbox.register("select", pick_first)
+    solver.toolbox.register("mate", lambda a, b: (a.copy(), b.copy()))
+    solver.toolbox.register("mutate", lambda words: words)
+    solver.reset(np.random.default_rng(0))
+    state = GameState.start(ctx, Settings())
+    first = solver.choose(state)
+    assert first == solver.population[0] and picked
+    # the next generation: copies of the selected parent, then the guess is again population[0]
+    state = state.after(first, int(ctx.table[first, ctx.words.index("merry")]))
+    second = solver.choose(state)
+    assert np.all(solver.population == first) and second == first
+
+
+def test_small_benches_run_and_jobs_do_not_matter(ctx):
+    answers = ctx.words.answer_index[SAMPLE]
+    for name in ("ga-thesis", "ga-first"):
+        r = run_bench(ctx, name, Settings(), answers=answers, seed=5)
+        assert r.games == len(answers) and 2.5 < r.mean_guesses < 7
+    r1 = run_bench(ctx, "ga", Settings(), answers=answers[:20], seed=5)
+    r2 = run_bench(ctx, "ga", Settings(), answers=answers[:20], seed=5, jobs=2)
+    assert [x.guesses for x in r1.records] == [x.guesses for x in r2.records]
+    assert r1.mean_guesses < 4.6 and r1.params["pressure"] == make_solver("ga", ctx, Settings()).config.pressure
