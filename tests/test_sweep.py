@@ -155,12 +155,22 @@ def test_ctrl_c_stops_workers_and_resumes(reference, tmp_path):
 
 def test_dask_matches_local(reference, tmp_path):
     import distributed
+
+    ga = SweepSpec(solver="ga-thesis", grid={"population": [5, 10], "mutation": [0.1]}, seeds=2, games=20)
+    run_sweep(ga, tmp_path / "ga-local", jobs=2)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster:
         spec = SweepSpec.from_dict(json.loads((reference / "sweep.json").read_text()))
         outcome = run_sweep(spec, tmp_path / "dask", executor="dask", scheduler=cluster.scheduler_address)
+        run_sweep(ga, tmp_path / "ga-dask", executor="dask", scheduler=cluster.scheduler_address)
     assert outcome.ran == 8
     assert keyed(read_rows(tmp_path / "dask" / "results.csv")) == keyed(read_rows(reference / "results.csv"))
+
+    def ga_rows(folder):
+        return {(r["population"], r["seed"]): tuple(r[c] for c in COMPARED) for r in read_rows(folder / "results.csv")}
+
+    assert len(ga_rows(tmp_path / "ga-local")) == 4
+    assert ga_rows(tmp_path / "ga-dask") == ga_rows(tmp_path / "ga-local")
 
 
 def test_changed_spec_is_refused(reference, capsys):
