@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 #: Cells (guesses × candidates) handled per bincount; bounds the temporary memory.
@@ -19,6 +21,9 @@ def pattern_counts(
     guesses = np.asarray(guesses, dtype=np.int64)
     candidates = np.asarray(candidates, dtype=np.int64)
     out = np.empty((len(guesses), n_patterns), dtype=np.float64 if weights is not None else np.int64)
+    if len(guesses) > 4 * len(candidates):  # few candidates: read their columns, not whole rows
+        table = np.take(table, candidates, axis=1)
+        candidates = np.arange(len(candidates))
     step = max(1, BLOCK_CELLS // max(len(candidates), 1))
     for start in range(0, len(guesses), step):
         rows = guesses[start : start + step]
@@ -56,7 +61,61 @@ def entropies(
 
 
 #: Up to this many (uniform) candidates, :func:`small_entropies` beats counting every pattern.
-SMALL_CANDIDATES = 96
+SMALL_CANDIDATES = 128
+
+_PAIRWISE_BLOCK = 128  # numpy's PW_BLOCKSIZE: rows up to this long are summed in 8 lanes
+
+
+def _pairwise_plan(lo: int, hi: int, cols: dict) -> tuple:
+    """The order in which numpy's pairwise summation adds a[lo:hi]; leaves become columns."""
+    n = hi - lo
+    if n < 8:
+        return ("seq", [cols.setdefault(("e", c), len(cols)) for c in range(lo, hi)])
+    if n <= _PAIRWISE_BLOCK:
+        end = lo + n - n % 8
+        lanes = [cols.setdefault(("lane", lo, j), len(cols)) for j in range(8)]
+        rest = [cols.setdefault(("e", c), len(cols)) for c in range(end, hi)]
+        return ("block", lo, end, lanes, rest)
+    half = n // 2
+    half -= half % 8
+    return ("split", _pairwise_plan(lo, lo + half, cols), _pairwise_plan(lo + half, hi, cols))
+
+
+@lru_cache(maxsize=8)
+def _pairwise(n_patterns: int) -> tuple[tuple, np.ndarray, int]:
+    """(plan, column of each pattern code, number of columns) for rows of ``n_patterns``."""
+    cols: dict = {}
+    plan = _pairwise_plan(0, n_patterns, cols)
+    column = np.empty(n_patterns, dtype=np.int64)
+    for key, col in cols.items():
+        if key[0] == "e":
+            column[key[1]] = col
+
+    def lanes(node: tuple) -> None:
+        if node[0] == "block":
+            _, lo, end, cols_, _ = node
+            column[lo:end] = np.asarray(cols_)[(np.arange(lo, end) - lo) % 8]
+        elif node[0] == "split":
+            lanes(node[1])
+            lanes(node[2])
+
+    lanes(plan)
+    return plan, column, len(cols)
+
+
+def _evaluate(node: tuple, leaves: np.ndarray) -> np.ndarray:
+    if node[0] == "seq":
+        res = np.zeros(leaves.shape[0])
+        for c in node[1]:
+            res = res + leaves[:, c]
+        return res
+    if node[0] == "block":
+        r = [leaves[:, c] for c in node[3]]
+        res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+        for c in node[4]:
+            res = res + leaves[:, c]
+        return res
+    return _evaluate(node[1], leaves) + _evaluate(node[2], leaves)
 
 
 def small_entropies(
@@ -64,10 +123,11 @@ def small_entropies(
 ) -> np.ndarray:
     """H(X_w) for few uniform candidates; bitwise equal to the counting path, but faster.
 
-    Reads only the candidates' columns when there are more guesses than candidates and finds each
-    guess's pattern classes by sorting its n codes.  A guess with three or more classes gets its
-    p·log p terms placed at their pattern positions, so the sum runs in exactly the order of
-    :func:`entropy_from_counts` (ties between guesses then break exactly as before).
+    Reads only the candidates' columns when there are more guesses than candidates and finds
+    each guess's pattern classes by sorting its n codes.  The p·log p terms are then added in
+    exactly the order numpy's pairwise sum over all patterns uses in
+    :func:`entropy_from_counts` (zeros change nothing), so ties between guesses break exactly
+    as on the counting path.
     """
     guesses = np.asarray(guesses, dtype=np.int64)
     candidates = np.asarray(candidates, dtype=np.int64)
@@ -76,7 +136,7 @@ def small_entropies(
         codes = np.take(table, candidates, axis=1)[guesses]
     else:
         codes = table[guesses][:, candidates]
-    codes = np.sort(codes, axis=1).astype(np.int64)
+    codes = np.sort(codes, axis=1)
     starts = np.ones(codes.shape, dtype=bool)
     starts[:, 1:] = codes[:, 1:] != codes[:, :-1]
     rows, cols = np.nonzero(starts)
@@ -85,13 +145,15 @@ def small_entropies(
     p = sizes / float(n)
     values = p * np.log2(p)
     classes = np.bincount(rows, minlength=m)
-    # Two terms sum alike in any order; only rows of 3+ classes need the 243-wide sum.
+    # Two terms sum alike in any order; rows of 3+ classes follow numpy's summation order.
     out = np.bincount(rows, weights=values, minlength=m)
     wide = np.nonzero(classes >= 3)[0]
     if len(wide):
+        plan, column, n_cols = _pairwise(n_patterns)
         pick = classes[rows] >= 3
         slot = np.searchsorted(wide, rows[pick])
-        terms = np.zeros((len(wide), n_patterns))
-        terms[slot, codes[rows[pick], cols[pick]]] = values[pick]
-        out[wide] = terms.sum(axis=-1)
+        leaf = slot * n_cols + column[codes[rows[pick], cols[pick]]]
+        # bincount adds each leaf's terms in input order, i.e. by increasing pattern code.
+        leaves = np.bincount(leaf, weights=values[pick], minlength=len(wide) * n_cols).reshape(len(wide), n_cols)
+        out[wide] = _evaluate(plan, leaves)
     return -out
