@@ -247,3 +247,21 @@ def test_bench_result_pooled_histogram(ctx) -> None:
     res = run_bench(ctx, "greedy", Settings(max_guesses=4), ctx.words.answer_index[:40])
     assert isinstance(res, BenchResult)
     assert res.max_guesses <= 4 and sum(res.histogram.values()) == 40
+
+
+# -- the speed paths are exact -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 20, 64, 128, 300])
+def test_small_entropies_bitwise_equal(ctx, n) -> None:
+    """The fast path must give the very same floats as counting all 243 patterns, or ties
+    between guesses (hence whole games) would change with the number of candidates."""
+    from evo_wordle.entropy import entropy_from_counts, pattern_counts, small_entropies
+
+    rng = np.random.default_rng(n)
+    for pool in (ctx.words.answer_index, ctx.all_words):
+        cand = np.sort(rng.choice(pool, n, replace=False))
+        for guesses in (ctx.all_words[::3], cand):
+            slow = entropy_from_counts(pattern_counts(ctx.table, guesses, cand))
+            fast = small_entropies(ctx.table, guesses, cand)
+            assert np.array_equal(slow.view(np.int64), fast.view(np.int64))
