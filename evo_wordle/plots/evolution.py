@@ -25,7 +25,8 @@ def evolution_data(
 ) -> dict:
     """Keys: ``answer``, ``runs``, ``scores`` (one per run), ``k`` / ``counts`` (runs per guess
     count), ``sequences`` (every run's guesses, upper case), ``top`` ((sequence, runs) most
-    frequent first, ties alphabetical), ``mean``, ``solved``."""
+    frequent first, ties alphabetical), ``endings`` (the same for the last three guesses:
+    with random openers every full sequence may be unique), ``mean``, ``solved``."""
     idx = ctx.words.index(answer)
     played = play_games(ctx, solver, settings, params, np.full(runs, idx), seed)
     scores = [rec.score(settings.max_guesses) for rec, _ in played]
@@ -33,6 +34,7 @@ def evolution_data(
     counts = Counter(scores)
     ks = list(range(1, max(scores) + 1))
     top = sorted(Counter(sequences).items(), key=lambda kv: (-kv[1], kv[0]))
+    endings = sorted(Counter(seq[-3:] for seq in sequences).items(), key=lambda kv: (-kv[1], kv[0]))
     return {
         "solver": solver,
         "answer": answer.lower(),
@@ -42,6 +44,7 @@ def evolution_data(
         "counts": [counts.get(k, 0) for k in ks],
         "sequences": sequences,
         "top": top,
+        "endings": endings,
         "mean": float(np.mean(scores)),
         "solved": sum(rec.solved for rec, _ in played),
         "win_limit": settings.win_limit,
@@ -49,8 +52,10 @@ def evolution_data(
 
 
 def plot_evolution(data: dict, path: str | Path, top: int = 10) -> Plotted:
-    """Left: runs per guess count; right: the ``top`` most frequent guess sequences."""
-    shown = data["top"][:top]
+    """Left: runs per guess count; right: the ``top`` most frequent guess sequences (their
+    last three guesses when no full sequence occurs twice)."""
+    full = bool(data["top"]) and data["top"][0][1] > 1
+    shown = (data["top"] if full else data["endings"])[:top]
     fig, (left, right) = new_figure(12, max(4.0, 0.38 * len(shown) + 1.5), ncols=2)
     colours = [COLOURS[0] if k <= data["win_limit"] else COLOURS[3] for k in data["k"]]
     bars = left.bar(data["k"], data["counts"], color=colours)
@@ -60,10 +65,17 @@ def plot_evolution(data: dict, path: str | Path, top: int = 10) -> Plotted:
     left.set_ylabel("runs")
     left.set_title(f"{data['solver']} on {data['answer'].upper()}: {data['runs']} seeds, mean {data['mean']:.3f}",
                    fontsize=10)
-    labels = [" > ".join(seq) for seq, _ in shown][::-1]
+    labels = [("" if full or len(seq) < 3 else "... > ") + " > ".join(seq) for seq, _ in shown][::-1]
     values = [n for _, n in shown][::-1]
     right.barh(range(len(values)), values, color=COLOURS[2])
     right.set_yticks(range(len(values)), labels, fontsize=8, family="monospace")
     right.set_xlabel("runs")
-    right.set_title(f"Most frequent guess sequences ({len(data['top'])} distinct)", fontsize=10)
-    return save(fig, path, {**data, "shown": shown})
+    if full:
+        title = f"Most frequent guess sequences ({len(data['top'])} distinct)"
+    else:
+        title = f"Most frequent last 3 guesses (all {len(data['top'])} sequences distinct)"
+    right.set_title(title, fontsize=10)
+    from matplotlib.ticker import MaxNLocator
+
+    right.xaxis.set_major_locator(MaxNLocator(integer=True))
+    return save(fig, path, {**data, "shown": shown, "shown_kind": "sequences" if full else "endings"})
