@@ -42,6 +42,7 @@ class AssistSession:
         self.solver = solver
         self.states: list[GameState] = [GameState.start(ctx, settings)]
         self.solved = False
+        self._suggested: dict[tuple, int] = {}
 
     @property
     def state(self) -> GameState:
@@ -53,8 +54,12 @@ class AssistSession:
         return self.state.turn
 
     def suggest(self) -> str:
-        """The solver's next guess for the current state."""
-        return self.ctx.words.allowed[int(self.solver.choose(self.state))]
+        """The solver's next guess for the current state (asked once per state, so a stochastic
+        or GA solver keeps its suggestion across re-prompts and undo)."""
+        key = self.state.history
+        if key not in self._suggested:
+            self._suggested[key] = int(self.solver.choose(self.state))
+        return self.ctx.words.allowed[self._suggested[key]]
 
     def check_guess(self, text: str) -> int:
         """Index of the typed word, or EvoWordleError if it is unknown or breaks hard mode."""

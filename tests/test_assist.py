@@ -169,6 +169,14 @@ def test_suggestions_come_from_the_solver(ctx):
     assert sess.suggest() == ctx.words.allowed[solver.choose(sess.state)]
 
 
+def test_a_stochastic_suggestion_is_kept_across_reprompts(ctx):
+    sess = session(ctx, P1, "random")
+    first = digits("slate", "crane")
+    text = dialogue(sess, ["slate", first, "zzzzz", "undo", "slate", first])
+    second = [line for line in text.splitlines() if line.startswith("Guess 2: suggested")]
+    assert len(second) == 3 and len(set(second)) == 1
+
+
 def test_remaining_are_sorted_by_priority(ctx):
     sess = session(ctx)
     sess.enter(ctx.words.index("slate"), patterns.parse(digits("slate", "crane")))
