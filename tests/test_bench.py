@@ -192,6 +192,17 @@ def test_bench_repeat(capsys) -> None:
     assert code == 0 and "±" in out and "(2 runs)" in out  # daily order is random: runs differ
 
 
+def test_bench_boards_route(capsys, tmp_path) -> None:
+    out_csv = tmp_path / "sets.csv"
+    code, out, _ = run_cli(capsys, "bench", "--boards", "2", "--games", "4", "--candidates", "answers",
+                           "--json", "--csv", str(out_csv))
+    assert code == 0
+    data = json.loads(out)
+    assert set(data) == SUMMARY_KEYS and data["games"] == 4 and data["settings"]["boards"] == 2
+    rows = list(csv.DictReader(out_csv.open()))
+    assert len(rows) == 4 and all(len(r["answer"].split("+")) == 2 for r in rows)
+
+
 def test_compare(capsys) -> None:
     code, out, _ = run_cli(capsys, "compare", "--solvers", "random,position-rank,greedy", "--games", "30", "--json")
     assert code == 0
@@ -216,6 +227,8 @@ def test_compare(capsys) -> None:
         ["bench", "--plot", "/nonexistent/dir/h.png"],
         ["compare", "--solvers", "greedy,nope"],
         ["compare", "--solvers", "greedy,greedy"],
+        ["compare", "--solvers", "greedy", "--boards", "2"],
+        ["bench", "--solver", "naive", "--boards", "2"],
     ],
 )
 def test_bad_input_one_line(capsys, argv) -> None:

@@ -54,7 +54,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Play a solver on every answer (or a seeded sample) and report mean guesses, win "
         "and fail rate, the worst game, the histogram and the time taken.",
     )
-    p.add_argument("--solver", default="greedy", metavar="NAME", help="solver to run (default: greedy)")
+    p.add_argument("--solver", metavar="NAME",
+                   help="solver to run (default: greedy; --boards N always plays summed entropy)")
     _add_run_args(p)
     p.add_argument("--repeat", type=positive_int, default=1, metavar="R",
                    help="R runs with seeds derived from --seed; report mean ± 95 %% interval")
@@ -112,9 +113,12 @@ def pooled(results: list[BenchResult]) -> BenchResult:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    ctx = context_from_args(args)
     settings = settings_from_args(args)
+    if settings.boards > 1 and args.solver:
+        raise EvoWordleError("--boards plays the summed-entropy policy; leave out --solver")
+    args.solver = args.solver or "greedy"
     solver_params(args.solver, args)  # unknown solver / bad options fail before any work
+    ctx = context_from_args(args)
     seeds = derived_seeds(args.seed, repeats(args.solver, settings, args.repeat))
     results = [bench_once(ctx, args.solver, settings, args, s) for s in seeds]
     means = [r.mean_guesses for r in results]
@@ -210,6 +214,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         solver_params(name, args)  # validate all before running any
     ctx = context_from_args(args)
     settings = settings_from_args(args)
+    if settings.boards > 1:
+        raise EvoWordleError("compare runs single-board solvers; use bench --boards N for multi-board")
     rows = []
     for name in names:
         summary = bench_once(ctx, name, settings, args, args.seed).summary()
