@@ -22,8 +22,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "sweep",
         help="run a parameter grid x seeds, resumable, on a process pool or dask",
         description="Run every configuration of a parameter grid with several seeds, each as a bench; "
-        "one row per (configuration, seed) lands in OUT/results.csv as it finishes. Rerunning the "
-        "same command resumes; a different specification in OUT is refused.",
+        "one row per (configuration, seed) lands in DIR/results.csv as it finishes. Rerunning the "
+        "same command resumes; a different specification in DIR is refused.",
     )
     p.add_argument("--solver", default="ga-thesis", help="solver to sweep (default: %(default)s)")
     p.add_argument("--population", type=_csv_list, metavar="N,N,…", help="population sizes (GA solvers)")
@@ -50,7 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_sweep)
 
     p = sub.add_parser("report", help="mean ± 95 %% interval per configuration of a sweep",
-                       description="Summarise a sweep folder: mean guesses ± 95 %% interval over seeds, "
+                       description="Summarise a sweep folder: mean guesses ± 95 % interval over seeds, "
                        "fail rate, and the best configuration.")
     p.add_argument("dir", metavar="DIR")
     p.add_argument("--format", choices=["text", "markdown", "csv", "json"], default="text")
