@@ -195,7 +195,7 @@ def test_bench_repeat(capsys) -> None:
 def test_bench_boards_route(capsys, tmp_path) -> None:
     out_csv = tmp_path / "sets.csv"
     code, out, _ = run_cli(capsys, "bench", "--boards", "2", "--games", "4", "--candidates", "answers",
-                           "--json", "--csv", str(out_csv))
+                           "--opener", "soare", "--json", "--csv", str(out_csv))
     assert code == 0
     data = json.loads(out)
     assert set(data) == SUMMARY_KEYS and data["games"] == 4 and data["settings"]["boards"] == 2
