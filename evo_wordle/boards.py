@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .context import Context
+from .entropy import entropies
 from .errors import EvoWordleError
 from .game import Settings
 
@@ -33,6 +34,8 @@ from .game import Settings
 #: larger ones by counting patterns (the fastest way for each size, measured).
 PAIR_MAX = 12
 SORT_MAX = 40
+#: Larger sets than this go to the foundation's blocked counter (bounded memory; P0 openings).
+COUNT_MAX = 3000
 #: Sums within this many bits of the best count as ties.
 TIE_BITS = 1e-9
 #: Tie rules: prefer words still possible on most boards, or plain alphabetical order.
@@ -66,6 +69,8 @@ class BoardsRecord:
 
 def _transposed(ctx: Context, universe: np.ndarray) -> np.ndarray:
     """(len(universe), n_allowed) codes ``table[g, a]`` with answers as contiguous rows (cached)."""
+    if len(universe) == len(ctx.words):  # every word: a transposed view, no 168 MB copy
+        return np.asarray(ctx.table).T
     key = ("_boards_T", universe.tobytes())
     cache = ctx.__dict__.setdefault("_boards_transposed", {})
     hit = cache.get(key)
@@ -141,6 +146,7 @@ class SummedEntropy:
         self.settings = settings
         self.universe = np.asarray(ctx.candidates(settings.candidates), dtype=np.int64)
         self.rows = _transposed(ctx, self.universe)
+        self.n_patterns = ctx.words.n_patterns
         n = len(self.universe)
         m = np.arange(n + 1, dtype=np.float64)
         self._clog = np.zeros(n + 1)
@@ -172,13 +178,15 @@ class SummedEntropy:
             self.hits += 1
             return hit
         self.misses += 1
-        rows = self.rows[board]
+        rows = self.rows[board] if k <= COUNT_MAX else None
         if k <= PAIR_MAX:
             bits = _entropy_pairwise(rows, self._log2)
         elif k <= SORT_MAX:
             bits = _entropy_sorted(rows, self._delta)
+        elif k > COUNT_MAX:
+            bits = entropies(self.ctx.table, self.ctx.all_words, self.universe[board], n_patterns=self.n_patterns)
         else:
-            bits = _entropy_counted(rows, self._clog, self.ctx.words.n_patterns)
+            bits = _entropy_counted(rows, self._clog, self.n_patterns)
         self._cache[key] = bits
         if len(self._cache) > self.cache_size:
             self._cache.popitem(last=False)

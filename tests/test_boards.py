@@ -9,6 +9,7 @@ import pytest
 
 from evo_wordle import patterns
 from evo_wordle.boards import (
+    COUNT_MAX,
     PAIR_MAX,
     SORT_MAX,
     BoardsRecord,
@@ -59,6 +60,19 @@ def test_board_entropy_matches_foundation_on_both_paths(ctx, quordle):
         board = np.sort(rng.choice(len(quordle.universe), size=k, replace=False)).astype(np.int32)
         ref = entropies(ctx.table, ctx.all_words, quordle.universe[board])
         np.testing.assert_allclose(quordle.board_entropy(board), ref, atol=1e-12)
+
+
+def test_any_allowed_word_universe(ctx):
+    """P0 beliefs (every allowed word may be an answer): the table is read through a view."""
+    policy = SummedEntropy(ctx, Settings(boards=2, max_guesses=7), opener="tares")
+    assert len(policy.universe) == len(ctx.words)
+    rng = np.random.default_rng(2)
+    for k in (7, 500, COUNT_MAX + 1):
+        board = np.sort(rng.choice(len(ctx.words), size=k, replace=False)).astype(np.int32)
+        np.testing.assert_allclose(policy.board_entropy(board), entropies(ctx.table, ctx.all_words, board), atol=1e-12)
+    rec = play_boards(policy, tuple(ctx.words.indices(["crane", "spill"])), 7)
+    check_legal(ctx, rec, 2)
+    assert ctx.words.allowed[rec.guesses[0]] == "tares"
 
 
 def test_summed_choice_equals_brute_force(ctx, quordle):
