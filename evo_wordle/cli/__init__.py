@@ -6,10 +6,10 @@ import argparse
 import sys
 
 from ..errors import EvoWordleError
-from . import bench_cmds, play_cmds, sweep_cmds, table_cmds
+from . import bench_cmds, evolve_cmds, play_cmds, sweep_cmds, table_cmds
 
 #: Modules with ``register(subparsers)``; each sub-parser sets ``func(args) -> int``.
-COMMAND_MODULES = [table_cmds, sweep_cmds, bench_cmds, play_cmds]
+COMMAND_MODULES = [table_cmds, sweep_cmds, bench_cmds, play_cmds, evolve_cmds]
 
 EPILOG = """examples:
   evo-wordle table                         build or check the pattern-table cache
@@ -27,6 +27,11 @@ EPILOG = """examples:
   evo-wordle report runs/pop               mean ± 95 % interval per configuration, best one
   evo-wordle plot heatmap runs/pop --out pop.png      population x mutation heatmap
   evo-wordle plot convergence --answer merry --runs 50 --out merry.png
+  evo-wordle evolve-strategy --problem P0 --guess-from allowed --jobs 2 --final --out s.json
+                                           evolve a strategy genome (meta-GA, resumable)
+  evo-wordle bench --strategy data/strategies/p0-evolved.json --problem P0 --guess-from allowed
+  evo-wordle ga-tree --candidates answers --guess-from allowed --tree t.txt --out t.json
+                                           look-ahead GA decision tree for every answer
 """
 
 

@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import argparse
 import shlex
-import sys
 import time
 
 from ..errors import EvoWordleError
 from .common import add_word_args, context_from_args, nonnegative_int, positive_int, print_json, probability
 from .settings_args import add_settings_args, settings_from_args
+
+
+def command_line(args: argparse.Namespace) -> str:
+    """The command, every option spelled out, that reproduces this run (for provenance)."""
+    parts = ["evo-wordle", args.command]
+    for key, value in vars(args).items():
+        if key in ("command", "func", "resume", "json", "quiet") or value is None or value is False:
+            continue
+        flag = "--" + key.rstrip("_").replace("_", "-")
+        parts += [flag] if value is True else [flag, str(value)]
+    return shlex.join(parts)
 
 
 def register(sub) -> None:
@@ -46,19 +56,24 @@ def register(sub) -> None:
     g.add_argument("--scheduler", metavar="ADDR", help="dask scheduler address (with --executor dask)")
     p.add_argument("--out", metavar="FILE", help="strategy file to write (JSON)")
     p.add_argument("--log", metavar="FILE", help="write the per-generation logbook (JSON)")
-    p.add_argument("--final", action="store_true", help="score the winner on all answers at the end")
+    p.add_argument("--final", action="store_true",
+                   help="score the winner on all answers at the end (its decision tree goes into --out, "
+                   "so replays under the same settings are instant)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.add_argument("--quiet", action="store_true", help="no per-generation lines")
     p.set_defaults(func=cmd_evolve_strategy)
+    register_tree(sub)
 
 
 def cmd_evolve_strategy(args: argparse.Namespace) -> int:
+    import numpy as np
+
     from ..evolve.metaga import (
         EvolveConfig,
         MetaGA,
         genome_key,
         make_executor,
-        play_genome,
+        play_records,
         save_logbook,
         to_individual,
     )
@@ -102,9 +117,14 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     result: dict = {"genome": best.as_dict(), "plain": best.describe(),
                     "train": ga.cache.get(key), "holdout": ga.hold_cache.get(key),
                     "generations": ga.generation, "seconds": round(ga.seconds, 1)}
+    tree = None
     if args.final:
+        from ..evolve.search import tree_json, tree_paths
+
         t0 = time.perf_counter()
-        scores = play_genome(ctx, best, settings, ctx.words.answer_index, args.pool)
+        records = play_records(ctx, best, settings, ctx.words.answer_index, args.pool)
+        scores = np.array([r.score(settings.max_guesses) for r in records])
+        tree = tree_json(ctx, tree_paths(records))
         result["all_answers"] = {
             "games": len(scores), "mean_guesses": float(scores.mean()),
             "over_6": int((scores > settings.win_limit).sum()), "max": int(scores.max()),
@@ -114,11 +134,11 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     if args.log:
         save_logbook(args.log, ga.logbook)
     if args.out:
-        prov = {"command": "evo-wordle " + shlex.join(sys.argv[1:]) if sys.argv else "",
+        prov = {"command": command_line(args),
                 "seed": args.seed, "settings": settings.as_dict(), "runtime_seconds": result["total_seconds"],
                 "train": result["train"], "holdout": result["holdout"],
                 "all_answers": result.get("all_answers"), "logbook": list(ga.logbook)}
-        save_strategy(args.out, best, prov)
+        save_strategy(args.out, best, prov, tree, settings if tree else None)
     if args.json:
         print_json(result)
     else:
@@ -127,4 +147,64 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
             a = result["all_answers"]
             print(f"all {a['games']} answers: mean {a['mean_guesses']:.4f}, over 6: {a['over_6']}, "
                   f"max {a['max']} ({a['seconds']} s)")
+    return 0
+
+
+def register_tree(sub) -> None:
+    p = sub.add_parser(
+        "ga-tree",
+        help="build a ga-search decision tree for every answer and export it",
+        description="Play --solver ga-search on every answer (or --games N of them), write the tree "
+        "(one line per answer with its guess path) to --tree and, with --out, a strategy file "
+        "that bench/solve/assist play instantly with --strategy.",
+    )
+    add_word_args(p)
+    add_settings_args(p, daily=False, boards=False)
+    p.add_argument("--opener", metavar="WORD", help="first guess (default: salet)")
+    p.add_argument("--search-population", type=positive_int, default=16, metavar="N")
+    p.add_argument("--search-generations", type=nonnegative_int, default=4, metavar="N")
+    p.add_argument("--exact-limit", type=nonnegative_int, default=6, metavar="N")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--games", type=positive_int, help="only a seeded sample of N answers")
+    p.add_argument("--tree", metavar="FILE", required=True, help="tree file to write")
+    p.add_argument("--out", metavar="FILE", help="also write a strategy file carrying the tree")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_ga_tree)
+
+
+def cmd_ga_tree(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from ..bench import run_bench
+    from ..evolve.search import tree_json, tree_paths, write_tree
+    from ..evolve.strategy import Strategy, save_strategy
+
+    settings = settings_from_args(args)
+    ctx = context_from_args(args)
+    answers = ctx.words.answer_index
+    if args.games:
+        rng = np.random.default_rng(np.random.SeedSequence(args.seed))
+        answers = np.sort(rng.choice(answers, min(args.games, len(answers)), replace=False))
+    params = {"population": args.search_population, "generations": args.search_generations,
+              "exact_limit": args.exact_limit, "seed": args.seed}
+    if args.opener:
+        params["opener"] = args.opener
+    start = time.perf_counter()
+    result = run_bench(ctx, "ga-search", settings, answers, args.seed, params)
+    seconds = time.perf_counter() - start
+    paths = tree_paths(result.records)
+    write_tree(ctx, args.tree, paths)
+    summary = {**result.summary(), "build_seconds": round(seconds, 1), "tree": args.tree}
+    if args.out:
+        opener = ctx.words.allowed[result.records[0].guesses[0]]
+        genome = Strategy(opener=opener, steepness=0.0)
+        prov = {"command": command_line(args), "seed": args.seed,
+                "settings": settings.as_dict(), "runtime_seconds": round(seconds, 1),
+                "mean_guesses": result.mean_guesses, "histogram": result.histogram}
+        save_strategy(args.out, genome, prov, tree_json(ctx, paths), settings)
+    if args.json:
+        print_json(summary)
+    else:
+        print(f"{result.games} answers: mean {result.mean_guesses:.4f}, max {result.max_guesses}, "
+              f"histogram {result.histogram}; built in {seconds:.0f} s -> {args.tree}")
     return 0

@@ -105,12 +105,19 @@ def _worker_ctx(words_spec: tuple) -> Context:
     return ctx
 
 
+def play_records(ctx: Context, strategy: Strategy, settings: Settings, answers: np.ndarray,
+                 pool: int = DEFAULT_POOL) -> list:
+    """One GameRecord per answer for a genome (the policy is deterministic: no seeds needed)."""
+    solver = StrategySolver(ctx, settings, strategy=strategy, pool=pool)
+    start = GameState.start(ctx, settings)
+    return [play(solver, start, int(a), settings) for a in answers]
+
+
 def play_genome(ctx: Context, strategy: Strategy, settings: Settings, answers: np.ndarray,
                 pool: int = DEFAULT_POOL) -> np.ndarray:
     """Scores (guesses, the cap for failures) of one genome on ``answers``."""
-    solver = StrategySolver(ctx, settings, strategy=strategy, pool=pool)
-    start = GameState.start(ctx, settings)
-    return np.array([play(solver, start, int(a), settings).score(settings.max_guesses) for a in answers])
+    records = play_records(ctx, strategy, settings, answers, pool)
+    return np.array([r.score(settings.max_guesses) for r in records])
 
 
 def fitness_of(scores: np.ndarray, settings: Settings, penalty: float) -> float:
@@ -330,7 +337,8 @@ class MetaGA:
         """The hall-of-fame genome with the best held-out fitness (train fitness if no holdout)."""
         members = list(self.hof)
         if len(self.holdout):
-            return to_strategy(min(members, key=lambda ind: (self.holdout_fitness(ind), ind.fitness.values[0])))
+            return to_strategy(min(members, key=lambda ind: (self.holdout_fitness(ind), ind.fitness.values[0],
+                                                            genome_key(ind))))
         return to_strategy(members[0])
 
     # --------------------------------------------------------------- checkpoints
@@ -375,7 +383,8 @@ class MetaGA:
         ga.generation = st["generation"]
         ga.population = [_restore(g, f) for g, f in st["population"]]
         ga.hof = tools.HallOfFame(config.hof_size)
-        ga.hof.update([_restore(g, f) for g, f in st["hof"]])
+        ga.hof.items = [_restore(g, f) for g, f in st["hof"]]  # exactly, ties in the same order
+        ga.hof.keys = [ind.fitness for ind in reversed(ga.hof.items)]
         for rec in st["logbook"]:
             ga.logbook.record(**rec)
         ga.cache, ga.hold_cache = st["cache"], st["hold_cache"]

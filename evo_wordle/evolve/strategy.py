@@ -33,7 +33,7 @@ import numpy as np
 from ..context import Context
 from ..errors import EvoWordleError
 from ..frequency import priority_paper
-from ..game import GameState
+from ..game import GameState, Settings
 from ..patterns import to_digits
 from ..solvers.base import Solver, register
 
@@ -114,13 +114,20 @@ class Strategy:
 # ---------------------------------------------------------------------------------- files
 
 
+#: Settings a stored decision tree is valid for (it is ignored under any other).
+TREE_KEYS = ("candidates", "guess_from", "hard")
+
+
 def save_strategy(path: str | Path, strategy: Strategy, provenance: dict | None = None,
-                  tree: dict[str, str] | None = None) -> None:
-    """Write a strategy file atomically (genome, how it was produced, optional decision tree)."""
+                  tree: dict[str, str] | None = None, tree_settings: Settings | None = None) -> None:
+    """Write a strategy file atomically (genome, how it was produced, optional decision tree
+    with the settings it was built under)."""
     doc = {"format": FORMAT, "version": VERSION, "genome": strategy.as_dict(),
            "provenance": provenance or {}}
     if tree:
         doc["tree"] = tree
+        if tree_settings is not None:
+            doc["tree_settings"] = {k: getattr(tree_settings, k) for k in TREE_KEYS}
     atomic_write_text(path, json.dumps(doc, indent=1) + "\n")
 
 
@@ -129,6 +136,7 @@ def atomic_write_text(path: str | Path, text: str) -> None:
     path = Path(path)
     fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.chmod(tmp, 0o644)
         with os.fdopen(fd, "w") as fh:
             fh.write(text)
         os.replace(tmp, path)
@@ -137,8 +145,10 @@ def atomic_write_text(path: str | Path, text: str) -> None:
         raise
 
 
-def load_strategy_file(path: str | Path) -> tuple[Strategy, dict, dict[str, str]]:
-    """(genome, provenance, tree) from a strategy file; one-line EvoWordleError if unusable."""
+def load_strategy_file(path: str | Path, settings: Settings | None = None) -> tuple[Strategy, dict, dict[str, str]]:
+    """(genome, provenance, tree) from a strategy file; one-line EvoWordleError if unusable.
+
+    The tree is returned only if it was built under ``settings`` (or no settings are given)."""
     path = Path(path)
     try:
         text = path.read_text()
@@ -163,6 +173,10 @@ def load_strategy_file(path: str | Path) -> tuple[Strategy, dict, dict[str, str]
     tree = doc.get("tree") or {}
     if not isinstance(tree, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in tree.items()):
         raise EvoWordleError(f"strategy file {path}: tree must map history strings to words")
+    built = doc.get("tree_settings")
+    if settings is not None and isinstance(built, dict):
+        if any(built.get(k) != getattr(settings, k) for k in TREE_KEYS):
+            tree = {}
     return strategy, doc.get("provenance") or {}, tree
 
 
@@ -382,7 +396,7 @@ class StrategySolver(Solver):
         if isinstance(strategy, Strategy):
             genome = strategy
         elif strategy is not None:
-            genome, _, file_tree = load_strategy_file(strategy)
+            genome, _, file_tree = load_strategy_file(strategy, settings)
             tree = tree or file_tree
             self.source = str(strategy)
         else:

@@ -7,7 +7,7 @@ import importlib
 from .base import SOLVERS, Solver, make_solver, register
 
 #: Modules that register solvers when imported.
-SOLVER_MODULES = ["evo_wordle.solvers.entropy_solvers", "evo_wordle.evolve.strategy"]
+SOLVER_MODULES = ["evo_wordle.solvers.entropy_solvers", "evo_wordle.evolve.strategy", "evo_wordle.evolve.search"]
 
 
 def load_all() -> None:

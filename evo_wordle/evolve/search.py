@@ -1,0 +1,288 @@
+"""``ga-search``: at every decision a small GA evolves the guess under a look-ahead fitness.
+
+Fitness of a guess g for candidates C = the total number of guesses needed to finish every
+answer in C after playing g: ``|C| + Σ_parts T(C_p)`` over the feedback parts other than
+"solved", where T is the total of a fast memoised finishing policy — exact (see
+:mod:`evo_wordle.evolve.exact`) for parts of at most ``exact_limit`` answers, max-entropy
+greedy above that.  The GA is seeded with the top-entropy words and bred with the
+recombining crossover and the one-letter dictionary mutation of :mod:`evo_wordle.ga.operators`;
+its generator is seeded from the state itself, so a decision does not depend on game order.
+
+Decisions are memoised; the tree of a whole benchmark can be exported (``ga-tree`` command,
+one line per answer with its guess path) and loaded back (``--tree FILE``) for instant play.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+
+from ..context import Context
+from ..errors import EvoWordleError
+from ..game import GameState, Settings
+from ..solvers.base import Solver, register
+from .exact import ExactSolver
+from .strategy import atomic_write_text, explore_pool, history_key, weighted_entropies
+
+
+class LookAhead:
+    """Memoised finishing totals T(C) for candidate sets (shared by all decisions)."""
+
+    def __init__(self, ctx: Context, allowed_guesses: bool, exact_limit: int = 6, pool: int = 60) -> None:
+        self.ctx = ctx
+        self.allowed_guesses = allowed_guesses
+        self.exact_limit = exact_limit
+        self.pool = pool
+        self.solved = ctx.words.solved
+        self.exact = ExactSolver(ctx, ctx.all_words if allowed_guesses else None)
+        self.memo: dict[bytes, int] = {}
+
+    def rollout_guesses(self, cand: np.ndarray) -> np.ndarray:
+        if not self.allowed_guesses or not self.pool:
+            return cand
+        w = np.full(len(cand), 1.0 / len(cand))
+        return explore_pool(self.ctx, cand, w, self.pool)
+
+    def total(self, cand: np.ndarray) -> int:
+        """Guesses the finishing policy needs, summed over every answer in ``cand``."""
+        return self.finish(cand)[0]
+
+    def finish(self, cand: np.ndarray) -> tuple[int, int]:
+        """(summed guesses, worst-case guesses) of the finishing policy on ``cand``."""
+        m = len(cand)
+        if m <= 2:
+            return 2 * m - 1, m
+        key = cand.tobytes()
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        if m <= self.exact_limit:
+            value = (self.exact.cost(cand), self.exact.depth(cand))
+        else:
+            guesses = self.rollout_guesses(cand)
+            bits = weighted_entropies(self.ctx, guesses, cand, np.full(m, 1.0 / m))
+            bits = bits + 1e-9 * np.isin(guesses, cand)  # ties: a word that may be the answer
+            value = self.split(int(guesses[np.argmax(bits)]), cand)
+        self.memo[key] = value
+        return value
+
+    def split_total(self, guess: int, cand: np.ndarray) -> int:
+        """``|C|`` plus the finishing totals of the parts ``guess`` splits ``cand`` into."""
+        return self.split(guess, cand)[0]
+
+    def split(self, guess: int, cand: np.ndarray) -> tuple[int, int]:
+        """(``|C|`` + finishing totals of the parts ``guess`` leaves, worst-case guesses)."""
+        row = np.asarray(self.ctx.table[guess, cand])
+        order = np.argsort(row, kind="stable")
+        srt = row[order]
+        cuts = np.flatnonzero(np.diff(srt)) + 1
+        total, depth = len(cand), 1
+        for part, first in zip(np.split(order, cuts), np.concatenate(([0], cuts))):
+            if srt[first] != self.solved:
+                t, d = self.finish(cand[np.sort(part)])
+                total += t
+                depth = max(depth, d + 1)
+        return total, depth
+
+
+#: Look-ahead cost of each guess beyond the win limit in the worst case (so a decision never
+#: trades a loss for a slightly lower mean).
+DEPTH_PENALTY = 1000
+#: In hard mode a decision with at most this many legal words tries every one of them.
+HARD_EXHAUSTIVE = 400
+
+
+def _state_seed(seed: int, key: bytes) -> np.random.Generator:
+    digest = hashlib.blake2b(key, digest_size=8).digest()
+    return np.random.default_rng(np.random.SeedSequence([seed, int.from_bytes(digest, "little")]))
+
+
+@register("ga-search")
+class GASearchSolver(Solver):
+    """Evolve each guess with a look-ahead fitness (expected guesses to finish)."""
+
+    def __init__(self, ctx: Context, settings: Settings, opener: str | None = None, population: int = 16,
+                 generations: int = 4, exact_limit: int = 6, seed: int = 0, tree: str | Path | None = None) -> None:
+        if opener is None and not tree:
+            opener = "salet" if ctx.words.contains("salet") else None
+        super().__init__(ctx, settings, opener)
+        self.population = population
+        self.generations = generations
+        self.seed = seed
+        self.look = LookAhead(ctx, settings.guess_from == "allowed" and not settings.hard, exact_limit)
+        self._memo: dict[bytes, int] = {}
+        self.tree_file = str(tree) if tree else None
+        self.tree: dict[str, int] = load_tree(ctx, tree) if tree else {}
+        self.evaluations = 0
+
+    def choose(self, state: GameState) -> int:
+        if self.tree:
+            hit = self.tree.get(history_key(self.ctx, state.history))
+            if hit is not None:
+                return hit
+        return super().choose(state)
+
+    def pick(self, state: GameState) -> int:
+        cand = state.candidates
+        if len(cand) <= 2:
+            return int(cand[0])
+        key = state.key()
+        hit = self._memo.get(key)
+        if hit is None:
+            hit = self.search(state)
+            self._memo[key] = hit
+        return hit
+
+    def search(self, state: GameState) -> int:
+        """The best guess the GA finds for ``state`` (lowest look-ahead total)."""
+        ctx = self.ctx
+        cand = state.candidates
+        look = self.look
+        hard = state.hard and self.settings.guess_from == "allowed"
+        if len(cand) <= look.exact_limit and not hard:
+            return look.exact.best(cand)[1]
+        legal = state.guessable(self.settings.guess_from)
+        if hard and len(legal) <= HARD_EXHAUSTIVE:
+            # hard mode: few legal words; try them all (the finishing policy keeps to candidates)
+            return self._best_of(legal, cand, self.settings.win_limit - state.turn)
+        uniform = np.full(len(cand), 1.0 / len(cand))
+        bits = weighted_entropies(ctx, None if len(legal) == len(ctx.words) else legal, cand, uniform)
+        bits = bits + 1e-9 * np.isin(legal, cand)
+        k = min(self.population, len(legal))
+        seeds = legal[np.argsort(-bits, kind="stable")[:k]]
+        mask = np.zeros(len(ctx.words), dtype=bool)
+        mask[legal] = True
+        fitness: dict[int, int] = {}
+        limit = self.settings.win_limit - state.turn  # guesses left within the win limit
+
+        def evaluate(words: np.ndarray) -> None:
+            for w in np.unique(words).tolist():
+                if w not in fitness:
+                    total, depth = look.split(w, cand)
+                    fitness[w] = total + DEPTH_PENALTY * max(0, depth - limit)
+                    self.evaluations += 1
+
+        evaluate(seeds)
+        pop = seeds
+        if hard:
+            return self._best_of(legal[np.argsort(-bits, kind="stable")[: 4 * k]], cand,
+                                 self.settings.win_limit - state.turn)
+        rng = _state_seed(self.seed, state.key())
+        if self.generations and len(legal) > k:
+            from ..ga.operators import mutate_words, neighbour_index, recombine_children, tournament
+
+            index = neighbour_index(ctx)
+            for _ in range(self.generations):
+                fit = np.array([fitness[int(w)] for w in pop], dtype=np.float64)
+                n_child = len(pop)
+                a = pop[tournament(-fit, n_child, rng)]
+                b = pop[tournament(-fit, n_child, rng)]
+                children = recombine_children(ctx, a, b, mask, seeds, rng)
+                half = n_child // 2
+                children[half:] = mutate_words(pop[tournament(-fit, n_child - half, rng)], index, rng, mask)
+                evaluate(children)
+                union = np.unique(np.concatenate([pop, children]))
+                score = np.array([fitness[int(w)] for w in union])
+                pop = union[np.lexsort((union, score))][:k]
+        return min(fitness, key=lambda w: (fitness[w], w not in set(cand.tolist()), w))
+
+    def _best_of(self, words: np.ndarray, cand: np.ndarray, limit: int) -> int:
+        """The word with the lowest look-ahead fitness among ``words`` (exhaustive)."""
+        best, best_key = -1, None
+        in_cand = set(cand.tolist())
+        for w in words.tolist():
+            total, depth = self.look.split(w, cand)
+            key = (total + DEPTH_PENALTY * max(0, depth - limit), w not in in_cand, w)
+            self.evaluations += 1
+            if best_key is None or key < best_key:
+                best, best_key = w, key
+        return best
+
+    @classmethod
+    def add_options(cls, parser) -> None:
+        g = parser.add_argument_group("ga-search solver")
+        g.add_argument("--tree", metavar="FILE", help="decision tree file (from ga-tree) to play instantly")
+        g.add_argument("--search-population", type=int, default=16, metavar="N",
+                       help="ga-search: words per decision GA (default: 16)")
+        g.add_argument("--search-generations", type=int, default=4, metavar="N",
+                       help="ga-search: generations per decision (default: 4)")
+        g.add_argument("--exact-limit", type=int, default=6, metavar="N",
+                       help="ga-search: parts of at most N answers are finished exactly (default: 6)")
+
+    @classmethod
+    def options_from_args(cls, args) -> dict:
+        out = {}
+        for name, key in (("search_population", "population"), ("search_generations", "generations"),
+                          ("exact_limit", "exact_limit"), ("tree", "tree")):
+            value = getattr(args, name, None)
+            if value is not None:
+                out[key] = value
+        if out.get("population", 1) < 1 or out.get("generations", 0) < 0 or out.get("exact_limit", 0) < 0:
+            raise EvoWordleError("--search-population must be ≥ 1, --search-generations and --exact-limit ≥ 0")
+        return out
+
+    def describe(self) -> dict:
+        return {**super().describe(), "population": self.population, "generations": self.generations,
+                "exact_limit": self.look.exact_limit, "tree": self.tree_file}
+
+
+# ------------------------------------------------------------------------------ tree files
+
+
+def write_tree(ctx: Context, path: str | Path, paths: dict[int, list[int]]) -> None:
+    """One line per answer: ``answer: guess1 guess2 … answer``."""
+    words = ctx.words.allowed
+    lines = [f"{words[a]}: {' '.join(words[g] for g in p)}" for a, p in sorted(paths.items())]
+    atomic_write_text(path, "\n".join(lines) + "\n")
+
+
+def load_tree(ctx: Context, path: str | Path) -> dict[str, int]:
+    """History key → guess, rebuilt from a tree file; one-line errors on bad files."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise EvoWordleError(f"tree file {path} does not exist") from None
+    except (OSError, UnicodeDecodeError):
+        raise EvoWordleError(f"cannot read tree file {path}") from None
+    tree: dict[str, int] = {}
+    for lineno, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        head, sep, rest = line.partition(":")
+        try:
+            if not sep:
+                raise EvoWordleError("missing ':'")
+            answer = ctx.words.index(head.strip())
+            guesses = [ctx.words.index(w) for w in rest.split()]
+        except EvoWordleError as exc:
+            raise EvoWordleError(f"tree file {path} line {lineno}: {exc}") from None
+        history: list[tuple[int, int]] = []
+        for g in guesses:
+            key = history_key(ctx, history)
+            if tree.setdefault(key, g) != g:
+                raise EvoWordleError(f"tree file {path} line {lineno}: two guesses after the same feedback")
+            history.append((g, int(ctx.table[g, answer])))
+        if not guesses or guesses[-1] != answer:
+            raise EvoWordleError(f"tree file {path} line {lineno}: the path does not end with the answer")
+    return tree
+
+
+def tree_paths(records) -> dict[int, list[int]]:
+    return {r.answer: list(r.guesses) for r in records}
+
+
+def tree_json(ctx: Context, paths: dict[int, list[int]]) -> dict[str, str]:
+    """History key → guess word (the ``tree`` of a strategy file)."""
+    out: dict[str, str] = {}
+    for a, guesses in paths.items():
+        hist: list[tuple[int, int]] = []
+        for g in guesses:
+            out.setdefault(history_key(ctx, hist), ctx.words.allowed[g])
+            hist.append((g, int(ctx.table[g, a])))
+    return out
+
+
+__all__ = ["GASearchSolver", "LookAhead", "load_tree", "tree_json", "write_tree"]

@@ -1,0 +1,152 @@
+"""Strategy genomes, strategy files, the meta-GA (improvement, checkpoint + resume)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from evo_wordle.cli import main
+from evo_wordle.errors import EvoWordleError
+from evo_wordle.evolve.metaga import EvolveConfig, MetaGA, genome_key, play_genome
+from evo_wordle.evolve.strategy import (
+    Strategy,
+    StrategySolver,
+    load_strategy_file,
+    mass_entropy,
+    pattern_mass,
+    save_strategy,
+    weighted_entropies,
+)
+from evo_wordle.game import GameState, Settings
+
+P1A = Settings(candidates="answers", guess_from="allowed")
+
+
+def tiny_config(**kw) -> EvolveConfig:
+    base = dict(settings=P1A, train_size=40, holdout_size=30, mu=4, lambda_=6, generations=3, seed=7)
+    return EvolveConfig(**{**base, **kw})
+
+
+def test_weighted_entropies_match_histogram_path(ctx):
+    rng = np.random.default_rng(0)
+    for n in (3, 40, 300):  # sort path and histogram path
+        cand = np.sort(rng.choice(len(ctx.words), n, replace=False))
+        w = rng.random(n)
+        w /= w.sum()
+        guesses = np.sort(rng.choice(len(ctx.words), 500, replace=False))
+        fast = weighted_entropies(ctx, guesses, cand, w)
+        ref = mass_entropy(pattern_mass(ctx, guesses, cand, w), ctx.words.n_patterns)
+        np.testing.assert_allclose(fast, ref, atol=1e-9)
+    # uniform weights reproduce the foundation's entropies
+    cand = ctx.words.answer_index[:200]
+    ours = weighted_entropies(ctx, np.arange(300), cand, np.full(200, 1 / 200))
+    np.testing.assert_allclose(ours, ctx.entropy(np.arange(300), cand), atol=1e-9)
+
+
+def test_strategy_file_round_trip(tmp_path, ctx):
+    s = Strategy(opener="crane", steepness=12.5, midpoint=0.7, mix=0.1, k1=0.3, k2=0.5, bonus=1.2,
+                 w_freq=0.05, switch_eff=3.0, switch_turn=5.0, hard_candidates=True)
+    path = tmp_path / "s.json"
+    tree = {"": "crane", "crane:00000": "spilt"}
+    save_strategy(path, s, {"seed": 3}, tree, P1A)
+    loaded, prov, t = load_strategy_file(path)
+    assert loaded == s and prov == {"seed": 3} and t == tree
+    # the tree is only used under the settings it was built for
+    assert load_strategy_file(path, P1A)[2] == tree
+    assert load_strategy_file(path, P1A.with_(hard=True))[2] == {}
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("{not json", "not valid JSON"),
+        ('{"format": "something-else"}', "not an evo-wordle strategy file"),
+        ('{"format": "evo-wordle-strategy", "version": 1, "genome": {"opener": "salet", "k1": "x"}}', "k1"),
+        ('{"format": "evo-wordle-strategy", "version": 1, "genome": {"zzz": 1}}', "unknown strategy gene"),
+        ('{"format": "evo-wordle-strategy", "version": 1, "genome": {"steepness": 99}}', "outside"),
+    ],
+)
+def test_corrupt_strategy_file_one_line_error(tmp_path, ctx, capsys, text, fragment):
+    path = tmp_path / "bad.json"
+    path.write_text(text)
+    with pytest.raises(EvoWordleError, match=fragment):
+        load_strategy_file(path)
+    assert main(["bench", "--strategy", str(path), "--games", "3"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and fragment.split()[0] in err and "Traceback" not in err
+
+
+def test_unknown_opener_in_file_is_one_line_error(tmp_path, ctx, capsys):
+    path = tmp_path / "s.json"
+    save_strategy(path, Strategy(opener="qqqqq"))
+    assert main(["bench", "--strategy", str(path), "--games", "3"]) == 2
+    assert "qqqqq" in capsys.readouterr().err
+
+
+def test_strategy_solver_is_memoised_and_deterministic(ctx):
+    s = Strategy()
+    answers = ctx.words.answer_index[::97]
+    a = play_genome(ctx, s, P1A, answers)
+    b = play_genome(ctx, s, P1A, answers)
+    assert (a == b).all() and a.max() <= 6
+    solver = StrategySolver(ctx, P1A, strategy=s)
+    state = GameState.start(ctx, P1A).after(ctx.words.index("salet"), 0)
+    first = solver.choose(state)
+    assert solver.choose(state) == first and len(solver.policy._memo) == 1
+
+
+def test_strategy_flag_selects_solver_and_plays_tree(tmp_path, ctx, capsys):
+    path = tmp_path / "s.json"
+    save_strategy(path, Strategy(opener="crane", steepness=0.0))
+    assert main(["bench", "--strategy", str(path), "--games", "20", "--candidates", "answers",
+                 "--guess-from", "allowed", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["solver"] == "strategy" and out["settings"]["opener"] == "crane"
+
+
+def test_tiny_evolution_improves_on_initial_best(ctx):
+    ga = MetaGA(ctx, tiny_config(generations=4))
+    best = ga.run()
+    gen0 = ga.logbook[0]["best"]
+    assert ga.logbook[-1]["best"] < gen0
+    assert ga.cache[genome_key(ga.hof[0])] == ga.logbook[-1]["best"]
+    assert isinstance(best, Strategy)
+    # the chosen genome is the hall-of-fame member best on the held-out sample
+    holdouts = [ga.holdout_fitness(ind) for ind in ga.hof]
+    assert ga.hold_cache[genome_key(ga.hof[int(np.argmin(holdouts))])] == min(holdouts)
+
+
+def test_resumed_run_equals_uninterrupted(tmp_path, ctx):
+    cfg = tiny_config(generations=3)
+    whole = MetaGA(ctx, cfg)
+    best_whole = whole.run(tmp_path / "a.ckpt")
+    part = MetaGA(ctx, cfg)
+    part.run(tmp_path / "b.ckpt", stop_after=1)
+    assert part.generation == 1
+    resumed = MetaGA.resume(ctx, cfg, tmp_path / "b.ckpt")
+    best_resumed = resumed.run(tmp_path / "b.ckpt")
+    assert best_resumed == best_whole
+    assert [list(i) for i in resumed.population] == [list(i) for i in whole.population]
+    keys = ("gen", "nevals", "best", "mean", "holdout")
+    assert [[r[k] for k in keys] for r in resumed.logbook] == [[r[k] for k in keys] for r in whole.logbook]
+    # a different configuration refuses to resume
+    with pytest.raises(EvoWordleError, match="different settings"):
+        MetaGA.resume(ctx, tiny_config(seed=8), tmp_path / "b.ckpt")
+    (tmp_path / "c.ckpt").write_bytes(b"garbage")
+    with pytest.raises(EvoWordleError, match="corrupt"):
+        MetaGA.resume(ctx, cfg, tmp_path / "c.ckpt")
+
+
+def test_evolve_strategy_cli_end_to_end(tmp_path, ctx, capsys):
+    out = tmp_path / "best.json"
+    args = ["evolve-strategy", "--candidates", "answers", "--guess-from", "allowed", "--train", "25",
+            "--holdout", "20", "--mu", "3", "--lambda", "3", "--generations", "1", "--seed", "2",
+            "--out", str(out), "--checkpoint", str(tmp_path / "ck"), "--json"]
+    assert main(args) == 0
+    result = json.loads(capsys.readouterr().out)
+    genome, prov, _ = load_strategy_file(out)
+    assert genome.as_dict() == result["genome"] and prov["seed"] == 2 and "evolve-strategy" in prov["command"]
+    assert main([*args[:-1], "--resume", "--generations", "2", "--quiet"]) == 0
+    assert main(["evolve-strategy", "--resume", "--quiet"]) == 2
