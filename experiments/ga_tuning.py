@@ -34,11 +34,15 @@ STAGE1 = [
      "distinct": False},
 ]
 
+FINAL = {"opener": "tales", "population": 1000, "generations_per_guess": 1, "elite": 10}
 STAGE2 = [
-    {},  # the chosen defaults
-    {"pressure": 30},
-    {"pressure": 1000},
-    {"opener": None},
+    {**FINAL, "pressure": 10000},
+    {**FINAL, "pressure": 3000},
+    {**FINAL, "pressure": 1000},
+    {**FINAL, "pressure": 300},
+    {**FINAL, "pressure": 100},
+    {**FINAL, "pressure": 30},
+    {"opener": "tales", "pressure": 100, "population": 100, "generations_per_guess": 2, "elite": 10},
 ]
 
 
@@ -55,7 +59,7 @@ def run(ctx, params: dict, answers, seeds, jobs: int) -> dict:
         overs.append(float((scores > 6).mean() * 100))
         worst = max(worst, int(scores.max()))
     return {"params": params, "seeds": list(seeds), "mean": float(np.mean(means)), "seed_means": means,
-            "over6": float(np.mean(overs)), "max": worst, "seconds": secs / len(seeds)}
+            "over6": float(np.mean(overs)), "over6_seeds": overs, "max": worst, "seconds": secs / len(seeds)}
 
 
 def main() -> None:
@@ -64,6 +68,8 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=500, help="answers in stage 1 (sample seed 12345)")
     parser.add_argument("--seeds", type=int, nargs="+", help="run seeds (stage 1: 0; stage 2: 0 1 2)")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--only", metavar="TEXT", help="run only configurations whose JSON contains TEXT")
+    parser.add_argument("--no-baseline", action="store_true", help="skip the greedy baseline row")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
     ctx = Context()
@@ -73,20 +79,26 @@ def main() -> None:
         grid, seeds = STAGE1, args.seeds or [0]
     else:
         answers, grid, seeds = None, STAGE2, args.seeds or [0, 1, 2]
-    rows = [run(ctx, {"solver": "greedy", "opener": "tales"}, answers, [0], args.jobs)]
+    rows = []
     print(f"{'configuration':100s} {'mean':>6s} {'>6 %':>5s} {'max':>3s} {'s/run':>6s}")
-    print(f"{'greedy, opener tales (baseline)':100s} {rows[0]['mean']:6.3f} {rows[0]['over6']:5.2f} "
-          f"{rows[0]['max']:3d} {rows[0]['seconds']:6.1f}", flush=True)
+    if not args.no_baseline:
+        rows.append(run(ctx, {"solver": "greedy", "opener": "tales"}, answers, [0], args.jobs))
+        print(f"{'greedy, opener tales (baseline)':100s} {rows[0]['mean']:6.3f} {rows[0]['over6']:5.2f} "
+              f"{rows[0]['max']:3d} {rows[0]['seconds']:6.1f}", flush=True)
     for extra in grid:
-        params = {**BASE, **extra} if args.stage == 1 else {k: v for k, v in extra.items()}
+        params = {**BASE, **extra}
+        if args.only and args.only not in json.dumps(params):
+            continue
         if "opener" in params and params["opener"] is None:
             params.pop("opener")
             params["opener"] = ""  # the GA chooses its own first guess
         row = run(ctx, params, answers, seeds, args.jobs)
         rows.append(row)
+        row["over6_games"] = [round(x * len(answers if answers is not None else ctx.words.answer_index) / 100)
+                              for x in row["over6_seeds"]]
         label = json.dumps({k: v for k, v in params.items() if k not in BASE or BASE[k] != v})
         print(f"{label:100s} {row['mean']:6.3f} {row['over6']:5.2f} {row['max']:3d} {row['seconds']:6.1f}  "
-              f"{' '.join(f'{m:.3f}' for m in row['seed_means'])}", flush=True)
+              f"{' '.join(f'{m:.4f}' for m in row['seed_means'])}  over-6 games {row['over6_games']}", flush=True)
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(rows, fh, indent=2)

@@ -129,15 +129,17 @@ class FirstKnowledge:
         self.letters[stronger] = guess_letters[stronger]
         self.gray[guess_letters[trits == 0]] = True
 
-    def weak_mask(self, letters: np.ndarray) -> np.ndarray:
+    def weak_mask(self, letters: np.ndarray, counts: np.ndarray | None = None) -> np.ndarray:
         """Words that pass the first GA's crossover filter: every known green in place, every
-        known yellow letter present but not where it was yellow (grey letters are not checked)."""
+        known yellow letter present but not where it was yellow (grey letters are not checked).
+        ``counts`` (words × 26 letter counts) speeds up the presence test."""
         ok = np.ones(len(letters), dtype=bool)
         for pos in np.flatnonzero(self.colors == 2):
             ok &= letters[:, pos] == self.letters[pos]
         for pos in np.flatnonzero(self.colors == 1):
             c = self.letters[pos]
-            ok &= (letters[:, pos] != c) & (letters == c).any(axis=1)
+            present = counts[:, c] > 0 if counts is not None else (letters == c).any(axis=1)
+            ok &= (letters[:, pos] != c) & present
         return ok
 
 

@@ -252,19 +252,31 @@ class FirstGA(GASolver):
 @register("ga")
 class CardGA(GASolver):
     """The card's GA: dynamic fitness, roulette with selection pressure, recombining
-    crossover, dictionary mutation among consistent words; defaults from experiments/ga_tuning.py."""
+    crossover, dictionary mutation among consistent words; defaults from experiments/ga_tuning.py.
+
+    Like the greedy baseline it is compared with, it opens with TALES when the answer may be
+    any allowed word (``opener=""`` lets the population choose the first guess too).
+    """
+
+    default_opener_word: ClassVar[str] = "tales"
+
+    def __init__(self, ctx: Context, settings: Settings, opener: str | None = None, **params) -> None:
+        if opener is None and settings.candidates == "allowed" and ctx.words.contains(self.default_opener_word):
+            opener = self.default_opener_word
+        super().__init__(ctx, settings, opener, **params)
 
     defaults: ClassVar[dict] = dict(
-        population=100,
+        population=1000,
         mutation=0.1,
         crossover_rate=0.9,
         init="best",
         elite=10,
-        generations_per_guess=2,
+        generations_per_guess=1,
         selection="roulette",
-        pressure=10.0,
+        pressure=10000.0,
         fitness="dynamic",
         crossover="recombine",
         mutation_kind="neighbour",
         mutation_scope="consistent",
+        distinct=True,
     )

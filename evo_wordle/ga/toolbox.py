@@ -16,7 +16,7 @@ import numpy as np
 from deap import base
 
 from ..context import Context
-from ..game import GameState, Settings
+from ..game import GameState, Settings, letter_counts
 from . import operators as ops
 from .config import GAConfig
 from .creator import ensure_classes, individual
@@ -114,7 +114,7 @@ class GAState:
     def weak_pool(self) -> np.ndarray:
         """The first GA's crossover pool: words passing its green/yellow filter, not yet guessed."""
         if self._weak is None:
-            ok = self.first.weak_mask(self.ctx.words.letters) & ~self.attempted
+            ok = self.first.weak_mask(self.ctx.words.letters, letter_counts(self.ctx)) & ~self.attempted
             pool = np.flatnonzero(ok)
             self._weak = pool if len(pool) else self.candidates
         return self._weak
