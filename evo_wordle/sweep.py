@@ -37,7 +37,6 @@ from .game import PROBLEMS, Settings
 
 SPEC_FILE = "sweep.json"
 RESULTS_FILE = "results.csv"
-LOCK_FILE = ".lock"
 
 #: Grid keys that change the problem setting rather than the solver.
 SETTING_KEYS = ("problem", "candidates", "guess_from", "hard", "daily", "max_guesses")
@@ -316,15 +315,16 @@ def _csv_line(cells: list[str]) -> str:
 
 @contextmanager
 def _locked(out: Path) -> Iterator[None]:
-    with open(out / LOCK_FILE, "w") as fh:
+    """Hold an exclusive lock on the folder itself (no lock file left behind)."""
+    fd = os.open(out, os.O_RDONLY)
+    try:
         try:
-            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
             raise EvoWordleError(f"another sweep is writing to {out}") from None
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+        yield
+    finally:
+        os.close(fd)
 
 
 def _check_spec(out: Path, spec: SweepSpec) -> None:

@@ -218,3 +218,14 @@ def test_summary_with_one_seed_uses_games(tmp_path):
     scores = np.repeat([int(k) for k in rows[0]["histogram"]], list(rows[0]["histogram"].values()))
     assert s["ci_basis"] == "games" and len(scores) == 30
     assert s["ci95"] == pytest.approx(t975(29) * scores.std(ddof=1) / np.sqrt(30))
+
+
+def test_second_writer_is_refused(reference):
+    from evo_wordle.sweep import _locked
+
+    spec = SweepSpec.from_dict(json.loads((reference / "sweep.json").read_text()))
+    with _locked(reference):
+        with pytest.raises(EvoWordleError, match="another sweep is writing"):
+            run_sweep(spec, reference)
+    assert run_sweep(spec, reference).skipped == 8
+    assert sorted(p.name for p in reference.iterdir()) == ["results.csv", "sweep.json"]
