@@ -212,10 +212,8 @@ def task_seeds(base_seed: int, index: int) -> tuple[int, np.random.Generator]:
 # ------------------------------------------------------------------------------------------ work
 
 
-def run_task(task: dict) -> dict:
-    """Run one (configuration, seed) bench in a worker and return its CSV row."""
-    from . import __version__
-    from .bench import run_bench
+def _task_setup(task: dict):
+    """(spec, config, seed index, ctx, settings, bench seed, answers) of a task, in a worker."""
     from .executors import worker_context
 
     spec = SweepSpec.from_dict(task["spec"])
@@ -228,7 +226,12 @@ def run_task(task: dict) -> dict:
         if spec.games > len(answers):
             raise EvoWordleError(f"--games {spec.games} exceeds the {len(answers)} answers")
         answers = sample_rng.choice(answers, size=spec.games, replace=False)
-    result = run_bench(ctx, spec.solver, settings, answers, seed=bench_seed, solver_params=spec.solver_params(config))
+    return spec, config, index, ctx, settings, bench_seed, answers
+
+
+def _row(spec: SweepSpec, config: dict, index: int, bench_seed: int, result) -> dict:
+    from . import __version__
+
     row = {k: format_value(config[k]) for k in spec.keys}
     row.update(
         seed=str(index),
@@ -243,6 +246,81 @@ def run_task(task: dict) -> dict:
         version=__version__,
     )
     return row
+
+
+def run_task(task: dict) -> dict:
+    """Run one (configuration, seed) bench in a worker and return its CSV row."""
+    from .bench import run_bench
+
+    spec, config, index, ctx, settings, bench_seed, answers = _task_setup(task)
+    result = run_bench(ctx, spec.solver, settings, answers, seed=bench_seed, solver_params=spec.solver_params(config))
+    return _row(spec, config, index, bench_seed, result)
+
+
+def run_chunk(task: dict) -> dict:
+    """Play games ``task["chunk"] = (lo, hi)`` of a bench (positions in its answer list).
+
+    Game ``k`` gets ``SeedSequence(bench_seed).spawn(n)[k]``, exactly as in ``run_bench``, so
+    the chunks of a bench add up to the same games as the whole bench.
+    """
+    from .game import GameState, play
+    from .solvers import make_solver
+
+    spec, config, index, ctx, settings, bench_seed, answers = _task_setup(task)
+    lo, hi = task["chunk"]
+    start = time.perf_counter()
+    engine = make_solver(spec.solver, ctx, settings, **spec.solver_params(config))
+    base = GameState.start(ctx, settings)
+    records = []
+    for k in range(lo, hi):
+        engine.reset(np.random.default_rng(np.random.SeedSequence(bench_seed, spawn_key=(k,))))
+        records.append(play(engine, base, int(answers[k]), settings))
+    return {"chunk": (lo, hi), "records": records, "seconds": time.perf_counter() - start}
+
+
+def _split(task: dict, chunks: int) -> list[dict]:
+    """A bench as ``chunks`` runs of consecutive puzzles (daily benches stay whole)."""
+    spec = SweepSpec.from_dict(task["spec"])
+    if chunks <= 1 or spec.settings_for(task["config"]).daily:
+        return [task]
+    n = spec.games or _answer_count(spec)
+    bounds = np.linspace(0, n, min(chunks, n) + 1).astype(int)
+    return [{**task, "chunk": (int(lo), int(hi))} for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+
+
+def _answer_count(spec: SweepSpec) -> int:
+    from .executors import worker_context
+
+    return len(worker_context(spec.allowed, spec.answers).words.answer_index)
+
+
+def _work(task: dict) -> dict:
+    """Executor entry point: a whole bench (its row) or a chunk of one."""
+    return run_chunk(task) if "chunk" in task else {"row": run_task(task)}
+
+
+class _Assembler:
+    """Collects the chunks of each bench and builds its row once all have arrived."""
+
+    def __init__(self) -> None:
+        self.parts: dict[tuple, list[dict]] = {}
+
+    def add(self, task: dict, result: dict, n_chunks: int) -> dict | None:
+        from .bench import BenchResult
+
+        spec = SweepSpec.from_dict(task["spec"])
+        key = task_key(task["config"], task["seed"], spec.keys)
+        parts = self.parts.setdefault(key, [])
+        parts.append(result)
+        if len(parts) < n_chunks:
+            return None
+        del self.parts[key]
+        parts.sort(key=lambda p: p["chunk"][0])
+        records = [r for p in parts for r in p["records"]]
+        settings = spec.settings_for(task["config"])
+        bench = BenchResult(spec.solver, settings, records, sum(p["seconds"] for p in parts))
+        bench_seed, _ = task_seeds(spec.base_seed, int(task["seed"]))
+        return _row(spec, task["config"], int(task["seed"]), bench_seed, bench)
 
 
 # ------------------------------------------------------------------------------------- the store
@@ -363,8 +441,14 @@ def run_sweep(
     jobs: int = 2,
     scheduler: str | None = None,
     progress: Callable[[int, int, dict], None] | None = None,
+    chunks: int = 1,
 ) -> SweepOutcome:
-    """Run every task of ``spec`` not yet in ``out/results.csv``; rows land as tasks finish."""
+    """Run every task of ``spec`` not yet in ``out/results.csv``; rows land as tasks finish.
+
+    ``chunks > 1`` splits each bench into that many runs of puzzles (more, smaller work units
+    for many workers); the rows are the same, a bench's row is written when its last chunk is
+    in, and chunks of an unfinished bench are lost on interruption (only whole rows are kept).
+    """
     from .executors import make_executor, terminate
 
     spec.validate()
@@ -379,11 +463,18 @@ def run_sweep(
         outcome = SweepOutcome(len(tasks), len(tasks) - len(todo), 0, 0.0)
         if not todo:
             return outcome
-        ex = make_executor(executor, jobs=min(jobs, len(todo)) if executor == "local" else jobs, scheduler=scheduler)
+        units = [(t, part, n) for t in todo for parts in [_split(t, chunks)] for part in parts
+                 for n in [len(parts)]]
+        ex = make_executor(executor, jobs=min(jobs, len(units)) if executor == "local" else jobs, scheduler=scheduler)
+        assembler = _Assembler()
         try:
-            futures = [ex.submit(run_task, t) for t in todo]
+            futures = {ex.submit(_work, part): (t, n) for t, part, n in units}
             for fut in cf.as_completed(futures):
-                row = fut.result()
+                result = fut.result()
+                task, n = futures[fut]
+                row = result["row"] if "row" in result else assembler.add(task, result, n)
+                if row is None:
+                    continue
                 store.append(row)
                 outcome.ran += 1
                 if progress:

@@ -153,11 +153,32 @@ def test_ctrl_c_stops_workers_and_resumes(reference, tmp_path):
     assert keyed(read_rows(csv_path)) == keyed(read_rows(reference / "results.csv"))
 
 
-def test_dask_matches_local(reference, tmp_path):
+GA = SweepSpec(solver="ga-thesis", grid={"population": [5, 10], "mutation": [0.1]}, seeds=2, games=20)
+
+
+def ga_rows(folder):
+    return {(r["population"], r["seed"]): tuple(r[c] for c in COMPARED) for r in read_rows(folder / "results.csv")}
+
+
+@pytest.fixture(scope="module")
+def ga_local(tmp_path_factory, cache_dir):
+    out = tmp_path_factory.mktemp("ga") / "local"
+    run_sweep(GA, out, jobs=2)
+    assert len(ga_rows(out)) == 4
+    return out
+
+
+def test_chunked_benches_give_the_same_rows(ga_local, tmp_path):
+    out = tmp_path / "chunked"
+    assert main(["sweep", "--solver", "ga-thesis", "--population", "5,10", "--mutation", "0.1", "--seeds", "2",
+                 "--games", "20", "--chunks", "3", "--jobs", "2", "--quiet", "--out", str(out)]) == 0
+    assert ga_rows(out) == ga_rows(ga_local)
+
+
+def test_dask_matches_local(reference, ga_local, tmp_path):
     import distributed
 
-    ga = SweepSpec(solver="ga-thesis", grid={"population": [5, 10], "mutation": [0.1]}, seeds=2, games=20)
-    run_sweep(ga, tmp_path / "ga-local", jobs=2)
+    ga = GA
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster:
         spec = SweepSpec.from_dict(json.loads((reference / "sweep.json").read_text()))
@@ -165,12 +186,7 @@ def test_dask_matches_local(reference, tmp_path):
         run_sweep(ga, tmp_path / "ga-dask", executor="dask", scheduler=cluster.scheduler_address)
     assert outcome.ran == 8
     assert keyed(read_rows(tmp_path / "dask" / "results.csv")) == keyed(read_rows(reference / "results.csv"))
-
-    def ga_rows(folder):
-        return {(r["population"], r["seed"]): tuple(r[c] for c in COMPARED) for r in read_rows(folder / "results.csv")}
-
-    assert len(ga_rows(tmp_path / "ga-local")) == 4
-    assert ga_rows(tmp_path / "ga-dask") == ga_rows(tmp_path / "ga-local")
+    assert ga_rows(tmp_path / "ga-dask") == ga_rows(ga_local)
 
 
 def test_changed_spec_is_refused(reference, capsys):

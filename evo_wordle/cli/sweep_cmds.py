@@ -44,6 +44,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler, e.g. tcp://host:8786 "
                    "(default with --executor dask: a LocalCluster of --jobs workers)")
     p.add_argument("--jobs", type=positive_int, default=2, help="worker processes (default: %(default)s)")
+    p.add_argument("--chunks", type=positive_int, default=1, metavar="C",
+                   help="split each bench into C runs of puzzles as work units (for many workers; "
+                   "same rows; default: whole benches)")
     p.add_argument("--quiet", action="store_true", help="no per-bench progress lines")
     add_settings_args(p, boards=False)
     add_word_args(p)
@@ -146,7 +149,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         print(f"[{done}/{total}] {cfg} seed={row['seed']}: mean {float(row['mean']):.3f}, "
               f"{100 * float(row['fail_rate']):.2f} % over 6, {row['seconds']} s", file=sys.stderr, flush=True)
 
-    outcome = run_sweep(spec, args.out, args.executor, args.jobs, args.scheduler, progress)
+    outcome = run_sweep(spec, args.out, args.executor, args.jobs, args.scheduler, progress, chunks=args.chunks)
     done = outcome.skipped + outcome.ran
     note = f" ({outcome.skipped} already done)" if outcome.skipped else ""
     print(f"{done}/{outcome.total} benches in {Path(args.out) / 'results.csv'}{note}; "
