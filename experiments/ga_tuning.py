@@ -2,6 +2,7 @@
 
     EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_tuning.py --stage 1   # screen on 500 answers
     EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_tuning.py --stage 2   # finalists, all answers, 3 seeds
+    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_tuning.py --agreement 10000 1000 100 30
 
 Goal (issue 4): mean ≤ 3.773 (greedy with TALES) and ≤ 1 % of games over 6, with a
 stochastic selection.  Stage 1 plays a fixed random sample of 500 answers (sample seed
@@ -29,7 +30,7 @@ STAGE1 = [
     for p in (1, 10, 30, 100, 1000)
     for n, g in ((100, 2), (300, 2), (1000, 1))
 ] + [
-    {"pressure": 100, "population": 1000, "generations_per_guess": 1, "elite": 10, "init": "best"},
+    {"opener": "", "pressure": 100, "population": 1000, "generations_per_guess": 1, "elite": 10, "init": "best"},
     {"opener": "tales", "pressure": 100, "population": 300, "generations_per_guess": 2, "elite": 10,
      "distinct": False},
 ]
@@ -62,6 +63,34 @@ def run(ctx, params: dict, answers, seeds, jobs: int) -> dict:
             "over6": float(np.mean(overs)), "over6_seeds": overs, "max": worst, "seconds": secs / len(seeds)}
 
 
+def agreement(ctx, pressures: list[float], step: int = 5, seed: int = 0) -> None:
+    """How often the default GA (at each pressure) picks another word than greedy would in the
+    same state: decisions after the opener with more than one candidate, every ``step``-th answer."""
+    from evo_wordle.game import GameState
+    from evo_wordle.solvers import make_solver
+
+    settings = Settings()
+    greedy = make_solver("greedy", ctx, settings, opener="tales")
+    answers = ctx.words.answer_index[::step]
+    seeds = np.random.SeedSequence(seed).spawn(len(answers))
+    for pressure in pressures:
+        ga = make_solver("ga", ctx, settings, pressure=pressure)
+        differ = total = 0
+        for k, answer in enumerate(answers):
+            ga.reset(np.random.default_rng(seeds[k]))
+            state = GameState.start(ctx, settings)
+            while True:
+                guess = ga.choose(state)
+                if state.turn > 0 and len(state.candidates) > 1:
+                    total += 1
+                    differ += guess != greedy.choose(state)
+                pattern = int(ctx.table[guess, answer])
+                if pattern == ctx.words.solved:
+                    break
+                state = state.after(guess, pattern)
+        print(f"pressure {pressure:g}: {differ} of {total} decisions differ from greedy ({100 * differ / total:.2f} %)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stage", type=int, choices=(1, 2), default=1)
@@ -70,9 +99,14 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--only", metavar="TEXT", help="run only configurations whose JSON contains TEXT")
     parser.add_argument("--no-baseline", action="store_true", help="skip the greedy baseline row")
+    parser.add_argument("--agreement", type=float, nargs="+", metavar="PRESSURE",
+                        help="instead: how often the default ga at these pressures departs from greedy")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
     ctx = Context()
+    if args.agreement:
+        agreement(ctx, args.agreement)
+        return
     if args.stage == 1:
         rng = np.random.default_rng(12345)
         answers = np.sort(rng.choice(ctx.words.answer_index, size=args.sample, replace=False))
@@ -89,9 +123,6 @@ def main() -> None:
         params = {**BASE, **extra}
         if args.only and args.only not in json.dumps(params):
             continue
-        if "opener" in params and params["opener"] is None:
-            params.pop("opener")
-            params["opener"] = ""  # the GA chooses its own first guess
         row = run(ctx, params, answers, seeds, args.jobs)
         rows.append(row)
         row["over6_games"] = [round(x * len(answers if answers is not None else ctx.words.answer_index) / 100)
