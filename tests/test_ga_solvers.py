@@ -150,3 +150,25 @@ def test_small_benches_run_and_jobs_do_not_matter(ctx):
     r2 = run_bench(ctx, "ga", Settings(), answers=answers[:20], seed=5, jobs=2)
     assert [x.guesses for x in r1.records] == [x.guesses for x in r2.records]
     assert r1.mean_guesses < 4.6 and r1.params["pressure"] == make_solver("ga", ctx, Settings()).config.pressure
+
+
+def test_state_relearns_after_undo(ctx):
+    """The assistant may go back a guess: the first GA's knowledge must follow the new line."""
+    from evo_wordle.ga.fitness import FirstKnowledge
+
+    solver = make_solver("ga-first", ctx, Settings())
+    solver.reset(np.random.default_rng(0))
+    answer = ctx.words.index("merry")
+    start = GameState.start(ctx, Settings())
+    a, b = ctx.words.index("tales"), ctx.words.index("corny")
+    one = start.after(a, int(ctx.table[a, answer]))
+    two = one.after(b, int(ctx.table[b, answer]))
+    for st in (start, one, two):
+        solver.choose(st)
+    other = start.after(b, int(ctx.table[b, answer]))  # undo twice, play CORNY first instead
+    solver.choose(other)
+    fresh = FirstKnowledge(5)
+    fresh.update(ctx.words.letters[b], int(ctx.table[b, answer]))
+    assert solver.state.attempts == [b]
+    assert np.array_equal(solver.state.first.colors, fresh.colors)
+    assert np.array_equal(solver.state.first.gray, fresh.gray)

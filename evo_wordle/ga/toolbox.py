@@ -49,6 +49,10 @@ class GAState:
 
     def observe(self, game: GameState) -> None:
         """Take in the game state before a guess: new feedback updates every derived view."""
+        if self.game is not None and game.history[: self._seen] != self.game.history[: self._seen]:
+            # another line of play (e.g. the assistant's undo): relearn from this history
+            self.attempts, self._seen = [], 0
+            self._first, self._first_seen = FirstKnowledge(self.ctx.words.length), 0
         self.game = game
         if len(game.history) != self._seen or self._mask is None:
             self.attempts.extend(int(guess) for guess, _ in game.history[self._seen :])
