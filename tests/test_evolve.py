@@ -104,6 +104,12 @@ def test_strategy_flag_selects_solver_and_plays_tree(tmp_path, ctx, capsys):
                  "--guess-from", "allowed", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["solver"] == "strategy" and out["settings"]["opener"] == "crane"
+    # a stored tree is played first, unless --opener asks for another first guess
+    save_strategy(path, Strategy(opener="crane", steepness=0.0), tree={"": "slate"}, tree_settings=P1A)
+    state = GameState.start(ctx, P1A)
+    assert StrategySolver(ctx, P1A, strategy=path).choose(state) == ctx.words.index("slate")
+    assert StrategySolver(ctx, P1A, strategy=path, opener="trace").choose(state) == ctx.words.index("trace")
+    assert StrategySolver(ctx, P1A.with_(hard=True), strategy=path).choose(state) == ctx.words.index("crane")
 
 
 def test_tiny_evolution_improves_on_initial_best(ctx):

@@ -403,6 +403,8 @@ class StrategySolver(Solver):
             genome = Strategy()
         if opener:
             genome = Strategy.from_dict({**genome.as_dict(), "opener": opener})
+            if tree and tree.get("") != opener:
+                tree = None  # a stored tree only holds after its own opener
         self.genome = genome
         self.policy = StrategyPolicy(ctx, genome, tree, pool)
         self.opener = None  # the policy plays the opener (tree or genome)
