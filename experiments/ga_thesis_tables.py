@@ -42,6 +42,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--only", metavar="TEXT", help="run only rows whose label contains TEXT")
+    parser.add_argument("--label", metavar="LABEL", help="run only the row with exactly this label")
     parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON")
     args = parser.parse_args()
     ctx = Context()
@@ -50,7 +51,7 @@ def main() -> None:
     print(f"{'configuration':26s} {'mean':>6s} {'±sd':>6s} {'thesis':>6s} {'diff':>6s} {'cap9':>6s} "
           f"{'>6 %':>6s} {'thesis':>6s} {'max':>4s} {'th.':>4s}  per-seed means")
     for label, solver, params, t_mean, t_over, t_max in TABLE:
-        if args.only and args.only not in label:
+        if (args.only and args.only not in label) or (args.label and args.label != label):
             continue
         key = (solver, json.dumps(params, sort_keys=True))
         if key not in cache:
