@@ -31,9 +31,25 @@ class _EntropySolver(Solver):
         hit = self._memo.get(key)
         if hit is None:
             guesses = state.guessable(self.settings.guess_from)
-            hit = int(guesses[np.argmax(self.scores(guesses, state))])  # ties: first = alphabetical
+            scores = self.scores(guesses, state)
+            hit = int(guesses[np.argmax(scores)])  # ties: first = alphabetical
+            if self.settings.guess_from == "allowed":
+                hit = self._prefer_candidate(hit, guesses, scores, state)
             self._memo[key] = hit
         return hit
+
+
+    @staticmethod
+    def _prefer_candidate(hit: int, guesses: np.ndarray, scores: np.ndarray, state: GameState) -> int:
+        """Among (near-)equal best scores, play a word that may itself be the answer.
+
+        Equal partitions of the candidates can differ in the last bits of their entropy sums,
+        hence the tolerance; without this rule two remaining candidates make an alphabetically
+        earlier non-candidate win and waste a guess.
+        """
+        tied = guesses[scores >= scores.max() - 1e-9]
+        possible = tied[np.isin(tied, state.candidates, assume_unique=True)]
+        return int(possible[0]) if len(possible) and hit not in state.candidates else hit
 
 
 @register("naive")
