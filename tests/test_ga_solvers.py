@@ -172,3 +172,20 @@ def test_state_relearns_after_undo(ctx):
     assert solver.state.attempts == [b]
     assert np.array_equal(solver.state.first.colors, fresh.colors)
     assert np.array_equal(solver.state.first.gray, fresh.gray)
+
+
+def test_operators_using_python_random_stay_reproducible(ctx):
+    """DEAP's own operators draw from `random`; reset() seeds it from the game's generator."""
+    import random
+
+    def random_select(population, k, fitness=None):
+        return population[np.array([random.randrange(len(population)) for _ in range(k)])]
+
+    games = []
+    for _ in range(2):
+        solver = make_solver("ga-thesis", ctx, Settings(), population=30)
+        solver.toolbox.register("select", random_select)
+        solver.reset(np.random.default_rng(11))
+        games.append(play(solver, GameState.start(ctx, Settings()), ctx.words.index("boxer"), Settings()).guesses)
+        random.seed()  # disturb the global generator between the two games
+    assert games[0] == games[1]

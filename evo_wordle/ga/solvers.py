@@ -90,13 +90,16 @@ class GASolver(Solver):
         self.toolbox = make_toolbox(self.config, ctx, self.state)
         # Warm the per-context caches now, so bench worker processes inherit them.
         static_fitness(ctx, self.state.start_candidates)
-        self.reset()
+        self._new_game()
 
     # ----------------------------------------------------------------- game loop
 
     def reset(self, rng: np.random.Generator | None = None) -> None:
         super().reset(rng)
         random.seed(int(self.rng.integers(2**63)))  # DEAP's own operators draw from `random`
+        self._new_game()
+
+    def _new_game(self) -> None:
         self.state.reset(self.rng)
         self.population: np.ndarray | None = None
         self.fitness: np.ndarray | None = None
