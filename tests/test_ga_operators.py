@@ -158,3 +158,21 @@ def test_fitness_functions(ctx):
     f = first_fitness(ctx, np.array([preys, space]), know, H)
     assert np.allclose(f, [H[preys] + 7, H[space] - 2])
     assert abs(H[preys] - 5.10480) < 1e-4 and abs(H[space] - 5.29281) < 1e-4
+
+
+@pytest.mark.parametrize("masked", [False, True])
+def test_mutation_is_uniform_over_neighbours(ctx, masked):
+    index = ops.neighbour_index(ctx)
+    black = ctx.words.index("black")
+    nbrs = index.of(black)
+    mask = np.ones(len(ctx.words), dtype=bool)
+    if masked:
+        mask[nbrs[0]] = False  # one neighbour excluded: the others stay uniform
+    n = 40_000
+    out = ops.mutate_words(np.full(n, black), index, np.random.default_rng(9), word_mask=mask if masked else None)
+    allowed = nbrs[mask[nbrs]]
+    assert set(np.unique(out)) == set(allowed.tolist())
+    observed = np.array([(out == w).sum() for w in allowed])
+    expected = n / len(allowed)
+    chi2 = float(((observed - expected) ** 2 / expected).sum())
+    assert chi2 < 24.3  # chi-square with at most 7 degrees of freedom, p = 0.001
