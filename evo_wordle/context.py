@@ -32,7 +32,9 @@ class Context:
 
     @cached_property
     def table(self) -> np.ndarray:
-        return load_table(self.words, self.cache_dir)
+        """The pattern table: a plain ndarray view of the memory-mapped cache (memmap's
+        subclass wrapping costs on every small index in the solvers' hot loops)."""
+        return np.asarray(load_table(self.words, self.cache_dir))
 
     @cached_property
     def frequencies(self) -> np.ndarray:
