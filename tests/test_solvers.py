@@ -15,6 +15,7 @@ from evo_wordle.solvers.position_rank import (
     TOP_K,
     clue_state,
     letter_entropy_scores,
+    paper_code_scores,
     position_scores,
 )
 
@@ -131,9 +132,13 @@ def test_clue_state_paper_example(ctx) -> None:
     assert slots[e].tolist() == slots[i].tolist() == [0, 0, 0, 0, 0]
     assert slots[b].tolist() == [0, 1, 1, 1, 1]
     assert known[[a, d, u]].all() and not known[[e, i, b]].any()
-    # ALOUD: a green (2) + l, o unknown (0) + u possible in slot 4 (1) + d possible in slot 5 (1)
     words = ctx.words.indices(["aloud", "dhuti", "daddy"])
-    assert position_scores(ctx, words, ((guess, code),)).tolist() == [4.0, 1.0, 1.0]  # daddy: only the first d counts
+    hist = ((guess, code),)
+    # ALOUD: a green (2) + l, o, u, d each possible in their slots (1): 6.  DHUTI: d cannot be
+    # in slot 1 (a is green there), i is absent: 3.  DADDY: only the first d counts: 0 + 1 + 1.
+    assert position_scores(ctx, words, hist).tolist() == [6.0, 3.0, 2.0]
+    # The paper's code: letters not yet guessed (l, o, h, t, y) score 0.
+    assert paper_code_scores(ctx, words, hist).tolist() == [4.0, 1.0, 1.0]
 
 
 def test_clue_state_grey_duplicate_is_not_absent(ctx) -> None:
