@@ -219,6 +219,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     rows = []
     for name in names:
         summary = bench_once(ctx, name, settings, args, args.seed).summary()
+        summary["settings"]["seed"] = args.seed
         summary["seconds_per_game"] = summary["seconds"] / summary["games"]
         rows.append(summary)
     for row, score in zip(rows, ranking_scores(rows)):
@@ -229,6 +230,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.json:
         print_json([rows[i] for i in order])
         return 0
+    print(f"{rows[0]['games']} games, seed {args.seed}, "
+          + ", ".join(f"{k}={v}" for k, v in settings.as_dict().items()))
     head = f"{'rank':>4}  {'solver':22s} {'mean':>7} {'win %':>7} {'fail %':>7} {'max':>4} {'ms/game':>9} {'score':>7}"
     print(head)
     print("-" * len(head))
