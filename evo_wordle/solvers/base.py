@@ -62,6 +62,41 @@ class Solver:
         return {"solver": self.name, "opener": opener}
 
 
+class ScoringSolver(Solver):
+    """A deterministic solver that plays the best-scoring guessable word, memoised per state.
+
+    Subclasses implement :meth:`scores`.  Ties go to the first (alphabetical) word; with
+    ``prefer_candidates`` and guesses from all allowed words, near-ties go to a word that may
+    itself be the answer (equal partitions can differ in the last bits of an entropy sum).
+    """
+
+    prefer_candidates = False
+
+    def __init__(self, ctx: Context, settings: Settings, opener: str | None = None) -> None:
+        super().__init__(ctx, settings, opener)
+        self._memo: dict[bytes, int] = {}
+
+    def scores(self, guesses: np.ndarray, state: GameState) -> np.ndarray:
+        raise NotImplementedError
+
+    def pick(self, state: GameState) -> int:
+        if len(state.candidates) == 1:
+            return int(state.candidates[0])
+        key = state.key()
+        hit = self._memo.get(key)
+        if hit is None:
+            guesses = state.guessable(self.settings.guess_from)
+            scores = self.scores(guesses, state)
+            hit = int(guesses[np.argmax(scores)])
+            if self.prefer_candidates and self.settings.guess_from == "allowed" and hit not in state.candidates:
+                tied = guesses[scores >= scores.max() - 1e-9]
+                possible = tied[np.isin(tied, state.candidates, assume_unique=True)]
+                if len(possible):
+                    hit = int(possible[0])
+            self._memo[key] = hit
+        return hit
+
+
 SOLVERS: dict[str, Callable[..., Solver]] = {}
 
 
