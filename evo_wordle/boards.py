@@ -238,7 +238,7 @@ def play_boards(policy: SummedEntropy, answers: tuple[int, ...] | list[int], cap
     """Play one board set: every guess is scored on each unsolved board until all are solved or
     ``cap`` guesses are used."""
     ctx = policy.ctx
-    table = np.asarray(ctx.table)  # a plain view: memmap indexing is slow per call
+    table = ctx.table
     solved_code = ctx.words.solved
     answers = tuple(int(a) for a in answers)
     boards: dict[int, np.ndarray] = {b: policy.full_board() for b in range(len(answers))}

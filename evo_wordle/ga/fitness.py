@@ -78,14 +78,6 @@ def static_fitness(ctx: Context, candidates: np.ndarray | None = None) -> np.nda
     return hit
 
 
-def plain_table(ctx: Context) -> np.ndarray:
-    """The pattern table as a plain ndarray view (same memory; skips memmap's per-call wrapping)."""
-    view = ctx.__dict__.get("_ga_table_view")
-    if view is None:
-        view = ctx.__dict__["_ga_table_view"] = ctx.table.view(np.ndarray)
-    return view
-
-
 def _xlogx(ctx: Context) -> np.ndarray:
     """x·log2(x) for x = 0 … number of words: entropy from counts by one table gather."""
     table = ctx.__dict__.get("_ga_xlogx")
@@ -104,7 +96,7 @@ def dynamic_fitness(ctx: Context, words: np.ndarray, candidates: np.ndarray) -> 
     if len(uniq) * len(candidates) > BLOCK_CELLS:
         bits = entropies(ctx.table, uniq, candidates, n_patterns=n_pat)
     else:  # gather only the needed cells (the generic path copies whole table rows)
-        block = plain_table(ctx)[np.ix_(uniq, candidates)].astype(np.int64)
+        block = ctx.table[np.ix_(uniq, candidates)].astype(np.int64)
         block += (np.arange(len(uniq)) * n_pat)[:, None]
         counts = np.bincount(block.ravel(), minlength=len(uniq) * n_pat).reshape(len(uniq), n_pat)
         total = len(candidates)
