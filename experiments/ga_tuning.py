@@ -2,13 +2,17 @@
 
     EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_tuning.py --stage 1   # screen on 500 answers
     EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_tuning.py --stage 2   # finalists, all answers, 3 seeds
+    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_tuning.py --stage 3   # expected fitness, 3 seeds
     EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_tuning.py --agreement 10000 1000 100 30
+    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_tuning.py --agreement 100 50 30 --fitness expected
 
 Goal (issue 4): mean ≤ 3.773 (greedy with TALES) and ≤ 1 % of games over 6, with a
 stochastic selection.  Stage 1 plays a fixed random sample of 500 answers (sample seed
 12345, run seed 0) for a grid of selection pressure, population size, generations per guess
-and opener; stage 2 plays every answer with seeds 0, 1, 2 for the finalists.  The greedy
-baseline is played on the same answers for comparison.  Results go to stdout and --json.
+and opener; stage 2 plays every answer with seeds 0, 1, 2 for the finalists, all with the
+issue's ``dynamic`` fitness (the score greedy maximises).  Stage 3 does the same with the
+``expected`` fitness (exp(−estimated guesses left)).  The greedy baseline is played on the
+same answers for comparison.  Results go to stdout and --json.
 """
 
 from __future__ import annotations
@@ -46,6 +50,14 @@ STAGE2 = [
     {"opener": "tales", "pressure": 100, "population": 100, "generations_per_guess": 2, "elite": 10},
 ]
 
+STAGE3 = [
+    {"opener": "tales", "fitness": "expected", "pressure": p, "population": n, "generations_per_guess": g,
+     "elite": 10}
+    for p in (30, 50, 100)
+    for n, g in ((300, 1), (300, 2), (1000, 1))
+] + [{"opener": "tales", "fitness": "expected", "pressure": 1e6, "population": 1000, "generations_per_guess": 1,
+      "elite": 10}]
+
 
 def run(ctx, params: dict, answers, seeds, jobs: int) -> dict:
     means, overs, worst, secs = [], [], 0, 0.0
@@ -63,18 +75,30 @@ def run(ctx, params: dict, answers, seeds, jobs: int) -> dict:
             "over6": float(np.mean(overs)), "over6_seeds": overs, "max": worst, "seconds": secs / len(seeds)}
 
 
-def agreement(ctx, pressures: list[float], step: int = 5, seed: int = 0) -> None:
-    """How often the default GA (at each pressure) picks another word than greedy would in the
-    same state: decisions after the opener with more than one candidate, every ``step``-th answer."""
+def agreement(ctx, pressures: list[float], step: int = 5, seed: int = 0, fitness: str = "dynamic") -> None:
+    """How often the default GA (at each pressure) picks another word than the argmax of its
+    fitness would in the same state (for ``dynamic`` that is greedy's choice): decisions after
+    the opener with more than one candidate, every ``step``-th answer."""
+    from evo_wordle.ga.fitness import answer_weights, expected_cost
     from evo_wordle.game import GameState
     from evo_wordle.solvers import make_solver
 
     settings = Settings()
-    greedy = make_solver("greedy", ctx, settings, opener="tales")
+    if fitness == "expected":
+        weights = answer_weights(ctx, settings.candidates)
+
+        class ArgMin:
+            def choose(self, state):
+                cand = state.candidates
+                return cand[np.argmin(expected_cost(ctx, cand, cand, weights))]
+
+        greedy = ArgMin()
+    else:
+        greedy = make_solver("greedy", ctx, settings, opener="tales")
     answers = ctx.words.answer_index[::step]
     seeds = np.random.SeedSequence(seed).spawn(len(answers))
     for pressure in pressures:
-        ga = make_solver("ga", ctx, settings, pressure=pressure)
+        ga = make_solver("ga", ctx, settings, pressure=pressure, fitness=fitness)
         differ = total = 0
         for k, answer in enumerate(answers):
             ga.reset(np.random.default_rng(seeds[k]))
@@ -88,31 +112,34 @@ def agreement(ctx, pressures: list[float], step: int = 5, seed: int = 0) -> None
                 if pattern == ctx.words.solved:
                     break
                 state = state.after(guess, pattern)
-        print(f"pressure {pressure:g}: {differ} of {total} decisions differ from greedy ({100 * differ / total:.2f} %)")
+        print(f"{fitness} pressure {pressure:g}: {differ} of {total} decisions differ from the argmax "
+              f"({100 * differ / total:.2f} %)")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--stage", type=int, choices=(1, 2), default=1)
+    parser.add_argument("--stage", type=int, choices=(1, 2, 3), default=1)
     parser.add_argument("--sample", type=int, default=500, help="answers in stage 1 (sample seed 12345)")
-    parser.add_argument("--seeds", type=int, nargs="+", help="run seeds (stage 1: 0; stage 2: 0 1 2)")
+    parser.add_argument("--seeds", type=int, nargs="+", help="run seeds (stage 1: 0; stages 2, 3: 0 1 2)")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--only", metavar="TEXT", help="run only configurations whose JSON contains TEXT")
     parser.add_argument("--no-baseline", action="store_true", help="skip the greedy baseline row")
     parser.add_argument("--agreement", type=float, nargs="+", metavar="PRESSURE",
                         help="instead: how often the default ga at these pressures departs from greedy")
+    parser.add_argument("--fitness", choices=("dynamic", "expected"), default="dynamic",
+                        help="the GA fitness for --agreement")
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args()
     ctx = Context()
     if args.agreement:
-        agreement(ctx, args.agreement)
+        agreement(ctx, args.agreement, fitness=args.fitness)
         return
     if args.stage == 1:
         rng = np.random.default_rng(12345)
         answers = np.sort(rng.choice(ctx.words.answer_index, size=args.sample, replace=False))
         grid, seeds = STAGE1, args.seeds or [0]
     else:
-        answers, grid, seeds = None, STAGE2, args.seeds or [0, 1, 2]
+        answers, grid, seeds = None, STAGE2 if args.stage == 2 else STAGE3, args.seeds or [0, 1, 2]
     rows = []
     print(f"{'configuration':100s} {'mean':>6s} {'>6 %':>5s} {'max':>3s} {'s/run':>6s}")
     if not args.no_baseline:

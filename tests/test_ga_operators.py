@@ -13,6 +13,7 @@ from evo_wordle.ga.fitness import EPS, FirstKnowledge, dynamic_fitness, first_fi
 from evo_wordle.ga.toolbox import GAState, make_toolbox
 from evo_wordle.game import GameState, Settings
 from evo_wordle.patterns import parse
+from evo_wordle.solvers import make_solver
 
 
 def _state_after(ctx, answer: str, guesses: list[str]) -> GameState:
@@ -176,3 +177,70 @@ def test_mutation_is_uniform_over_neighbours(ctx, masked):
     expected = n / len(allowed)
     chi2 = float(((observed - expected) ** 2 / expected).sum())
     assert chi2 < 24.3  # chi-square with at most 7 degrees of freedom, p = 0.001
+
+
+def _expected_cost_reference(ctx, guess: int, candidates, weights) -> float:
+    """The expected fitness's cost model, written out with dictionaries (no numpy tricks)."""
+    from evo_wordle.ga.fitness import EXPECTED_MODEL as m
+
+    total = sum(weights[c] for c in candidates)
+    prob = {c: weights[c] / total for c in candidates}
+    h_now = -sum(p * np.log2(p) for p in prob.values())
+    mass: dict[int, float] = {}
+    for c in candidates:
+        pat = int(ctx.table[guess, c])
+        mass[pat] = mass.get(pat, 0.0) + prob[c]
+    h = -sum(p * np.log2(p) for p in mass.values())
+    rem = max(h_now - h, 0.0)
+    p_win = prob.get(guess, 0.0)
+    return 1 + (1 - min(1.0, m["bonus"] * p_win)) * (1 + m["k1"] * rem + m["k2"] * np.log2(1 + rem))
+
+
+@pytest.mark.parametrize("rule", ["allowed", "answers"])
+def test_expected_fitness_matches_written_out_cost(ctx, rule):
+    from evo_wordle.ga.fitness import answer_weights, expected_cost, expected_fitness
+
+    state = _state_after(ctx, "merry", ["tales"])
+    cand = state.candidates
+    weights = answer_weights(ctx, rule)
+    if rule == "allowed":  # frequency prior: common words outweigh rare ones
+        assert weights[ctx.words.index("merry")] > 10 * weights[ctx.words.index("xylyl")]
+    else:
+        assert np.all(weights == weights[0])
+    words = np.array([cand[0], cand[len(cand) // 2], ctx.words.index("crony"), ctx.words.index("xylyl"), cand[0]])
+    got = expected_cost(ctx, words, cand, weights)
+    ref = [_expected_cost_reference(ctx, int(w), cand.tolist(), weights) for w in words]
+    assert np.allclose(got, ref, rtol=1e-9)
+    fit = expected_fitness(ctx, words, cand, weights)
+    assert np.allclose(fit, np.exp(-np.array(ref))) and (fit > 0).all() and fit[0] == fit[4]
+    # a word that cannot be the answer cannot finish the game now: it costs at least 2
+    assert got[3] >= 2.0 and (ctx.table[words[3], cand] != ctx.words.solved).all()
+
+
+def test_expected_fitness_start_state_is_shared_and_blockwise(ctx):
+    """Before any feedback the fitness comes from a per-context table: the same numbers as a
+    direct evaluation over all candidates (which runs blockwise)."""
+    from evo_wordle.ga.fitness import answer_weights, expected_fitness
+
+    state = GAState(ctx, Settings())
+    state.observe(GameState.start(ctx, Settings()))
+    words = np.array([ctx.words.index(w) for w in ("tales", "salet", "xylyl", "tales")])
+    direct = expected_fitness(ctx, words, ctx.all_words, answer_weights(ctx, "allowed"))
+    first = state.dynamic(words, "expected")
+    assert np.allclose(first, direct)
+    again = state.dynamic(words[:2], "expected")  # served from the table
+    assert np.array_equal(again, first[:2])
+    assert direct[0] > direct[2]  # TALES leaves fewer guesses than XYLYL
+
+
+def test_expected_fitness_with_full_pressure_is_its_argmin(ctx):
+    """At very high pressure the GA guesses the candidate of least expected cost."""
+    from evo_wordle.ga.fitness import answer_weights, expected_cost
+
+    ga = make_solver("ga", ctx, Settings(), fitness="expected", pressure=1e6)
+    ga.reset(np.random.default_rng(0))
+    state = _state_after(ctx, "merry", ["tales"])
+    ga.choose(GameState.start(ctx, Settings()))
+    guess = ga.choose(state)
+    cost = expected_cost(ctx, state.candidates, state.candidates, answer_weights(ctx, "allowed"))
+    assert guess == state.candidates[np.argmin(cost)]

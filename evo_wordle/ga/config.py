@@ -8,7 +8,7 @@ from ..errors import EvoWordleError
 
 INITS = ("random", "best")
 SELECTIONS = ("roulette", "tournament", "best")
-FITNESSES = ("dynamic", "static", "first")
+FITNESSES = ("dynamic", "static", "expected", "first")
 CROSSOVERS = ("uniform", "recombine", "weak")
 MUTATIONS = ("neighbour", "thesis")
 SCOPES = ("all", "consistent")
@@ -24,8 +24,9 @@ class GAConfig:
     """Everything that defines a word GA (see docs/ga.md for what each knob does).
 
     ``fitness``: ``dynamic`` = H(X_w | current candidates)·g(r_w), ``static`` = the same over
-    the starting candidates computed once (the thesis), ``first`` = the thesis's first GA
-    (H + 5G + 2A − 2N).  ``crossover``: ``uniform`` draws a random consistent word (the thesis),
+    the starting candidates computed once (the thesis), ``expected`` = exp(−estimated guesses
+    left) from the frequency-weighted entropy and the chance to win now, ``first`` = the thesis's
+    first GA (H + 5G + 2A − 2N).  ``crossover``: ``uniform`` draws a random consistent word (the thesis),
     ``recombine`` a consistent word taking each letter from one of the parents, ``weak`` the
     first GA's per-position green/yellow filter.  ``mutation_kind``: ``neighbour`` = uniform over
     allowed one-letter neighbours, ``thesis`` = the thesis's 100 random tries with letters a–y.

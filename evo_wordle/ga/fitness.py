@@ -2,6 +2,8 @@
 
 * dynamic: ``H(X_w | candidates)·g(r_w) + ε`` over the *current* candidates;
 * static: the same over the starting candidates, computed once per context (the thesis);
+* expected: ``exp(−E[guesses left])``, with E estimated from the frequency-weighted entropy
+  of w's feedback and the chance that w is the answer (the strategy genomes' cost model);
 * first: the thesis's first GA, ``H(X_w) + 5·G(w) + 2·A(w) − 2·N(w)`` (clipped at ε).
 
 ε keeps every fitness strictly positive so that roulette selection is always defined.
@@ -17,6 +19,7 @@ import numpy as np
 
 from ..context import Context
 from ..entropy import entropies
+from ..frequency import priority_paper
 from ..patterns import decode
 
 #: Added to every fitness so roulette weights are strictly positive.
@@ -87,6 +90,14 @@ def _xlogx(ctx: Context) -> np.ndarray:
     return table
 
 
+def _gathered_block(ctx: Context, words: np.ndarray, candidates: np.ndarray) -> np.ndarray:
+    """Flat pattern codes of (word, candidate) cells, offset by 243·row, for one bincount;
+    gathers only the needed cells (the generic entropy path copies whole table rows)."""
+    block = ctx.table[np.ix_(words, candidates)].astype(np.int64)
+    block += (np.arange(len(words)) * ctx.words.n_patterns)[:, None]
+    return block.ravel()
+
+
 def dynamic_fitness(ctx: Context, words: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     """``H(X_w | candidates)·g(r_w) + ε`` for each word of a population (one entropy call)."""
     words = np.asarray(words, dtype=np.int64)
@@ -95,14 +106,74 @@ def dynamic_fitness(ctx: Context, words: np.ndarray, candidates: np.ndarray) -> 
     n_pat = ctx.words.n_patterns
     if len(uniq) * len(candidates) > BLOCK_CELLS:
         bits = entropies(ctx.table, uniq, candidates, n_patterns=n_pat)
-    else:  # gather only the needed cells (the generic path copies whole table rows)
-        block = ctx.table[np.ix_(uniq, candidates)].astype(np.int64)
-        block += (np.arange(len(uniq)) * n_pat)[:, None]
-        counts = np.bincount(block.ravel(), minlength=len(uniq) * n_pat).reshape(len(uniq), n_pat)
+    else:
+        flat = _gathered_block(ctx, uniq, candidates)
+        counts = np.bincount(flat, minlength=len(uniq) * n_pat).reshape(len(uniq), n_pat)
         total = len(candidates)
         bits = np.log2(total) - _xlogx(ctx)[counts].sum(axis=1) / total
         bits = np.maximum(bits, 0.0)
     return (bits * ctx.priority[uniq] + EPS)[inverse]
+
+
+#: The ``expected`` fitness's cost model, in the shape of the strategy genomes (docs/evolve.md)
+#: with the genes ``evolve-strategy`` found for P0 (data/strategies/p0-evolved.json), rounded:
+#: the answer prior's steepness and midpoint, the future-cost coefficients k1 and k2, and the
+#: weight of the chance to win now.
+EXPECTED_MODEL = {"steepness": 8.3, "midpoint": 0.84, "k1": 0.34, "k2": 0.62, "bonus": 1.2}
+
+
+def answer_weights(ctx: Context, candidates_rule: str) -> np.ndarray:
+    """Prior weight of every allowed word being the answer (not normalised): the paper's
+    frequency curve when any allowed word may be the answer, uniform when the answer list is known."""
+    memo = ctx.__dict__.setdefault("_ga_answer_weights", {})
+    if candidates_rule not in memo:
+        if candidates_rule == "allowed":
+            w = priority_paper(ctx.frequencies, EXPECTED_MODEL["steepness"], EXPECTED_MODEL["midpoint"])
+        else:
+            w = np.ones(len(ctx.words))
+        w.setflags(write=False)
+        memo[candidates_rule] = w
+    return memo[candidates_rule]
+
+
+def expected_cost(ctx: Context, words: np.ndarray, candidates: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Estimated guesses still needed if each word is played next (including itself):
+    ``1 + (1 − min(1, bonus·p))·(1 + k1·rem + k2·log2(1 + rem))``, where ``p`` is the word's
+    chance of being the answer and ``rem`` the bits its feedback is expected to leave, both
+    under the candidates' ``weights`` (over all allowed words)."""
+    words = np.asarray(words, dtype=np.int64)
+    candidates = np.asarray(candidates, dtype=np.int64)
+    w = weights[candidates]
+    w = w / w.sum()
+    h_now = float(-(w * np.log2(w)).sum())
+    n_pat = ctx.words.n_patterns
+    step = max(1, BLOCK_CELLS // max(len(candidates), 1))
+    h = np.empty(len(words))
+    for start in range(0, len(words), step):  # row blocks bound the temporary memory
+        rows = words[start : start + step]
+        mass = np.bincount(
+            _gathered_block(ctx, rows, candidates),
+            weights=np.broadcast_to(w, (len(rows), len(w))).ravel(),
+            minlength=len(rows) * n_pat,
+        )
+        nz = np.flatnonzero(mass)
+        h[start : start + len(rows)] = -np.bincount(
+            nz // n_pat, weights=mass[nz] * np.log2(mass[nz]), minlength=len(rows)
+        )
+    rem = np.maximum(h_now - h, 0.0)
+    pos = np.minimum(np.searchsorted(candidates, words), len(candidates) - 1)
+    p = np.where(candidates[pos] == words, w[pos], 0.0)
+    m = EXPECTED_MODEL
+    future = 1.0 + m["k1"] * rem + m["k2"] * np.log2(1.0 + rem)
+    return 1.0 + (1.0 - np.minimum(1.0, m["bonus"] * p)) * future
+
+
+def expected_fitness(ctx: Context, words: np.ndarray, candidates: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``exp(−expected_cost)`` for each word: strictly positive, and roulette with pressure X
+    then weighs words by ``exp(−X·cost)`` (Boltzmann selection at temperature 1/X guesses)."""
+    words = np.asarray(words, dtype=np.int64)
+    uniq, inverse = np.unique(words, return_inverse=True)
+    return np.exp(-expected_cost(ctx, uniq, candidates, weights))[inverse]
 
 
 class FirstKnowledge:

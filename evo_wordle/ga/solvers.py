@@ -198,7 +198,11 @@ class GASolver(Solver):
         g.add_argument("--generations-per-guess", type=int, metavar="G", help="generations bred between guesses")
         g.add_argument("--selection", choices=SELECTIONS, help="how parents and the guess are chosen")
         g.add_argument("--pressure", type=float, metavar="X", help="roulette weight = fitness**X (0: random)")
-        g.add_argument("--fitness", choices=FITNESSES, help="entropy over current (dynamic) or all (static) words")
+        g.add_argument(
+            "--fitness",
+            choices=FITNESSES,
+            help="entropy·priority over current (dynamic) or all (static) words, or exp(−expected guesses)",
+        )
         g.add_argument("--crossover", choices=CROSSOVERS, help="uniform consistent word, or recombine the parents")
         g.add_argument("--mutation-scope", choices=SCOPES, help="mutants: any allowed word, or consistent ones only")
         g.add_argument("--tournament-size", type=int, metavar="T", help="aspirants per tournament")

@@ -20,7 +20,15 @@ from ..game import GameState, Settings, letter_counts
 from . import operators as ops
 from .config import GAConfig
 from .creator import ensure_classes, individual
-from .fitness import FirstKnowledge, dynamic_fitness, first_fitness, static_entropy, static_fitness
+from .fitness import (
+    FirstKnowledge,
+    answer_weights,
+    dynamic_fitness,
+    expected_fitness,
+    first_fitness,
+    static_entropy,
+    static_fitness,
+)
 
 
 class GAState:
@@ -70,22 +78,50 @@ class GAState:
             self._first_seen = len(self.game.history)
         return self._first
 
-    def dynamic(self, words: np.ndarray) -> np.ndarray:
-        """Dynamic fitness under the current feedback, remembering words already evaluated
-        since the last guess (survivors and elites are not recomputed)."""
+    def dynamic(self, words: np.ndarray, kind: str = "dynamic") -> np.ndarray:
+        """Fitness under the current feedback (``dynamic`` or ``expected``), remembering words
+        already evaluated since the last guess (survivors and elites are not recomputed)."""
+        if kind == "expected":
+            weights = answer_weights(self.ctx, self.settings.candidates)
+
+            def compute(new: np.ndarray) -> np.ndarray:
+                return expected_fitness(self.ctx, new, self.candidates, weights)
+        else:
+
+            def compute(new: np.ndarray) -> np.ndarray:
+                return dynamic_fitness(self.ctx, new, self.candidates)
+
+        if self.game is None or not self.game.history:  # the starting state: shared by every game
+            return self._start_fitness(words, kind, compute)
         known, fit = self._known_words, self._known_fit
         if known is None:
             uniq = np.unique(words)
-            known, fit = uniq, dynamic_fitness(self.ctx, uniq, self.candidates)
+            known, fit = uniq, compute(uniq)
         else:
             new = np.setdiff1d(words, known)
             if len(new):
                 allw = np.concatenate([known, new])
-                allf = np.concatenate([fit, dynamic_fitness(self.ctx, new, self.candidates)])
+                allf = np.concatenate([fit, compute(new)])
                 order = np.argsort(allw, kind="stable")
                 known, fit = allw[order], allf[order]
         self._known_words, self._known_fit = known, fit
         return fit[np.searchsorted(known, words)]
+
+    def _start_fitness(self, words: np.ndarray, kind: str, compute) -> np.ndarray:
+        """Fitness before any feedback, kept on the context per candidate set, so a bench pays
+        for each word once rather than once per game."""
+        cand = self.candidates
+        key = (kind, self.settings.candidates, len(cand), cand.tobytes() if len(cand) < len(self.ctx.words) else b"")
+        memo = self.ctx.__dict__.setdefault("_ga_start_fitness", {})
+        table = memo.get(key)
+        if table is None:
+            if len(memo) > 8:  # daily games each start from another set: keep a few
+                memo.clear()
+            table = memo[key] = np.full(len(self.ctx.words), np.nan)
+        missing = np.unique(words[np.isnan(table[words])])
+        if len(missing):
+            table[missing] = compute(missing)
+        return table[words]
 
     @property
     def turn(self) -> int:
@@ -148,9 +184,9 @@ def evaluate(population, *, ctx: Context, state: GAState, kind: str):
     words = _words(population)
     if kind == "first":
         return first_fitness(ctx, words, state.first, static_entropy(ctx, state.start_candidates))
-    if kind == "static" or len(state.candidates) == len(state.start_candidates):
+    if kind == "static" or (kind == "dynamic" and len(state.candidates) == len(state.start_candidates)):
         return static_fitness(ctx, state.start_candidates)[words]
-    return state.dynamic(words)
+    return state.dynamic(words, kind)
 
 
 def select(population, k: int, fitness=None, *, state: GAState, method: str, pressure: float, size: int):
