@@ -189,3 +189,23 @@ def test_operators_using_python_random_stay_reproducible(ctx):
         games.append(play(solver, GameState.start(ctx, Settings()), ctx.words.index("boxer"), Settings()).guesses)
         random.seed()  # disturb the global generator between the two games
     assert games[0] == games[1]
+
+
+def test_ga_thesis_obeys_hard_mode(ctx):
+    """ga-thesis mutates without looking at the feedback, yet in hard mode every guess after
+    the first must use the revealed hints."""
+    from evo_wordle.game import hard_mode_mask
+
+    settings = Settings(hard=True)
+    ga = make_solver("ga-thesis", ctx, settings, mutation=1.0)
+    seeds = np.random.SeedSequence(5).spawn(40)
+    illegal_before = 0
+    for k, answer in enumerate(ctx.words.answer_index[SAMPLE][:40]):
+        ga.reset(np.random.default_rng(seeds[k]))
+        record = play(ga, GameState.start(ctx, settings), int(answer), settings)
+        history: tuple = ()
+        for guess in record.guesses:
+            assert hard_mode_mask(ctx, history)[guess], ctx.words.allowed[guess]
+            history += ((guess, int(ctx.table[guess, answer])),)
+        illegal_before += int((~ga.state.hard_legal[ga.population]).sum())
+    assert illegal_before > 0  # the population did hold illegal mutants: the filter was needed

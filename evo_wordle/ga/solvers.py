@@ -127,6 +127,8 @@ class GASolver(Solver):
                     self._record(state, None)
         if state.turn == 0 and self.fixed_opener is not None:
             guess = self.fixed_opener
+        elif state.hard and state.history:
+            guess = self._hard_guess(state)
         else:
             guess = tb.choose_guess(self.population, self.fitness)
         self._last_guess_record = self._record(state, guess)
@@ -134,6 +136,17 @@ class GASolver(Solver):
 
     def pick(self, state: GameState) -> int:
         return self.choose(state)
+
+    def _hard_guess(self, state: GameState) -> int:
+        """In hard mode the guess is chosen among the population's legal words (mutants that
+        ignore a revealed hint are not playable); with none, among the candidates."""
+        legal = self.state.hard_legal[self.population]
+        if legal.all():
+            return self.toolbox.choose_guess(self.population, self.fitness)
+        if legal.any():
+            return self.toolbox.choose_guess(self.population[legal], self.fitness[legal])
+        cand = state.candidates
+        return self.toolbox.choose_guess(cand, self.toolbox.evaluate(cand))
 
     def _record(self, state: GameState, guess: int | None) -> dict:
         pop, fit = self.population, self.fitness

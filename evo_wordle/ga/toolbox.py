@@ -16,7 +16,7 @@ import numpy as np
 from deap import base
 
 from ..context import Context
-from ..game import GameState, Settings, letter_counts
+from ..game import GameState, Settings, hard_mode_mask, letter_counts
 from . import operators as ops
 from .config import GAConfig
 from .creator import ensure_classes, individual
@@ -52,6 +52,7 @@ class GAState:
         self._mask: np.ndarray | None = None
         self._attempted: np.ndarray | None = None
         self._weak: np.ndarray | None = None
+        self._hard_legal: np.ndarray | None = None
         self._known_words: np.ndarray | None = None
         self._known_fit: np.ndarray | None = None
 
@@ -65,7 +66,7 @@ class GAState:
         if len(game.history) != self._seen or self._mask is None:
             self.attempts.extend(int(guess) for guess, _ in game.history[self._seen :])
             self._seen = len(game.history)
-            self._mask = self._attempted = self._weak = None
+            self._mask = self._attempted = self._weak = self._hard_legal = None
             self._known_words = self._known_fit = None
 
     @property
@@ -149,6 +150,14 @@ class GAState:
             mask[self.attempts] = True
             self._attempted = mask
         return self._attempted
+
+    @property
+    def hard_legal(self) -> np.ndarray:
+        """Bool mask over allowed words: playable in hard mode after the feedback so far."""
+        if self._hard_legal is None:
+            history = self.game.history if self.game is not None else ()
+            self._hard_legal = hard_mode_mask(self.ctx, history)
+        return self._hard_legal
 
     @property
     def weak_pool(self) -> np.ndarray:
