@@ -163,10 +163,15 @@ def play(solver, state: GameState, answer: int, settings: Settings) -> GameRecor
         guesses.append(guess)
         pattern = int(table[guess, answer])
         if pattern == solved_code:
+            solver.finish(state, guess, pattern)
             return GameRecord(answer, guesses, True)
+        if len(guesses) == settings.max_guesses:
+            solver.finish(state, guess, pattern)
+            break
         try:
             state = state.after(guess, pattern)
         except ImpossibleFeedback:
             # The solver's belief excluded the real answer (e.g. P1 beliefs on a custom list).
+            solver.finish(state, guess, pattern)
             return GameRecord(answer, guesses, False)
     return GameRecord(answer, guesses, False)

@@ -109,9 +109,9 @@ def test_logbook_and_hall_of_fame(ctx):
         assert set(e) >= {"gen", "guess_no", "candidates", "best", "mean", "std", "diversity", "guess", "pattern"}
         assert 1 <= e["diversity"] <= 40 and e["best"] >= e["mean"] > 0
     answer = ctx.words.index("merry")
-    for g, e in zip(record.guesses, guesses[:-1]):
+    for g, e in zip(record.guesses, guesses):  # the last one through Solver.finish
         assert e["pattern"] == to_digits(int(ctx.table[g, answer]))
-    assert guesses[-1]["pattern"] is None  # the solver never sees the winning feedback
+    assert guesses[-1]["pattern"] == "22222"
     hof = solver.hall_of_fame
     assert isinstance(hof, tools.HallOfFame) and 1 <= len(hof) <= 5
     fits = [ind.fitness.values[0] for ind in hof]

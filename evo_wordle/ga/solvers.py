@@ -137,6 +137,11 @@ class GASolver(Solver):
     def pick(self, state: GameState) -> int:
         return self.choose(state)
 
+    def finish(self, state: GameState, guess: int, pattern: int) -> None:
+        """The last guess's feedback completes the logbook's last record."""
+        if self._last_guess_record is not None:
+            self._last_guess_record["pattern"] = to_digits(pattern, self.ctx.words.length)
+
     def _hard_guess(self, state: GameState) -> int:
         """In hard mode the guess is chosen among the population's legal words (mutants that
         ignore a revealed hint are not playable); with none, among the candidates."""

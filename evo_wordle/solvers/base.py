@@ -40,6 +40,10 @@ class Solver:
             return self.opener
         return self.pick(state)
 
+    def finish(self, state: GameState, guess: int, pattern: int) -> None:
+        """Told the last guess's feedback when a game ends (solved or out of guesses);
+        solvers that keep per-game logs complete them here."""
+
     def default_opener(self, state: GameState) -> int:
         """The solver's own best first guess (default: what ``pick`` would play)."""
         return self.pick(state)
