@@ -209,3 +209,19 @@ def test_ga_thesis_obeys_hard_mode(ctx):
             history += ((guess, int(ctx.table[guess, answer])),)
         illegal_before += int((~ga.state.hard_legal[ga.population]).sum())
     assert illegal_before > 0  # the population did hold illegal mutants: the filter was needed
+
+
+def test_ga_thesis_never_repeats_a_guess_unless_asked(ctx):
+    """The thesis's mutation never returns an already-guessed word (Fig. 3.8); its published
+    code lacks the check, which --no-exclude-guessed restores (and then guesses repeat)."""
+    answers = ctx.words.answer_index[::23]
+    settings = Settings(max_guesses=30)
+    repeats = {}
+    for exclude in (True, False):
+        result = run_bench(ctx, "ga-thesis", settings, answers=answers, seed=4,
+                           solver_params={"mutation": 1.0, "exclude_guessed": exclude})
+        repeats[exclude] = sum(len(g.guesses) - len(set(g.guesses)) for g in result.records)
+    assert repeats[True] == 0
+    assert repeats[False] > 0
+    args = build_parser().parse_args(["bench", "--solver", "ga-thesis", "--no-exclude-guessed"])
+    assert solver_params("ga-thesis", args)["exclude_guessed"] is False

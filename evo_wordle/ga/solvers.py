@@ -38,7 +38,7 @@ PARAMS = (
     "crossover",
 )
 #: Further GAConfig fields reachable from the CLI.
-EXTRA_FLAGS = ("mutation_scope", "tournament_size", "distinct")
+EXTRA_FLAGS = ("mutation_scope", "tournament_size", "distinct", "exclude_guessed")
 
 LOG_FIELDS = ("gen", "guess_no", "candidates", "best", "mean", "std", "diversity", "guess", "pattern")
 
@@ -230,6 +230,12 @@ class GASolver(Solver):
             default=None,
             help="replace duplicate children by consistent words not yet in the population",
         )
+        g.add_argument(
+            "--exclude-guessed",
+            action=argparse.BooleanOptionalAction,
+            default=None,
+            help="mutation never yields a word already guessed this game (thesis Fig. 3.8)",
+        )
 
     @classmethod
     def options_from_args(cls, args) -> dict:
@@ -239,7 +245,9 @@ class GASolver(Solver):
 @register("ga-thesis")
 class ThesisGA(GASolver):
     """The thesis's Genetic Information Theory Algorithm: static entropy × priority fitness,
-    roulette picks the guess, N uniform consistent children, thesis mutation (not filtered)."""
+    roulette picks the guess, N uniform consistent children, thesis mutation (not filtered by
+    the feedback, but never to an already-guessed word: thesis Fig. 3.8 and §3.2.2; the
+    thesis's published code lacks that check, ``--no-exclude-guessed`` restores it)."""
 
     defaults: ClassVar[dict] = dict(
         population=100,
@@ -252,6 +260,7 @@ class ThesisGA(GASolver):
         crossover="uniform",
         mutation_kind="thesis",
         mutation_scope="all",
+        exclude_guessed=True,
     )
 
 
@@ -276,8 +285,9 @@ class FirstGA(GASolver):
 
 @register("ga")
 class CardGA(GASolver):
-    """The card's GA: dynamic fitness, roulette with selection pressure, recombining
-    crossover, dictionary mutation among consistent words; defaults from experiments/ga_tuning.py.
+    """The card's GA: fitness over the current candidates (``expected``: exp(−estimated
+    guesses left)), Boltzmann-like roulette (pressure 50), recombining crossover, dictionary
+    mutation among consistent words; defaults from experiments/ga_tuning.py (stage 3).
 
     Like the greedy baseline it is compared with, it opens with TALES when the answer may be
     any allowed word (``opener=""`` lets the population choose the first guess too).
@@ -291,15 +301,15 @@ class CardGA(GASolver):
         super().__init__(ctx, settings, opener, **params)
 
     defaults: ClassVar[dict] = dict(
-        population=1000,
+        population=300,
         mutation=0.1,
         crossover_rate=0.9,
         init="best",
         elite=10,
-        generations_per_guess=1,
+        generations_per_guess=2,
         selection="roulette",
-        pressure=10000.0,
-        fitness="dynamic",
+        pressure=50.0,
+        fitness="expected",
         crossover="recombine",
         mutation_kind="neighbour",
         mutation_scope="consistent",
