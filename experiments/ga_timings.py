@@ -18,7 +18,7 @@ import numpy as np
 
 from evo_wordle import Context
 from evo_wordle.bench import run_bench
-from evo_wordle.ga.fitness import dynamic_fitness
+from evo_wordle.ga.fitness import answer_weights, dynamic_fitness, expected_fitness
 from evo_wordle.ga.operators import roulette
 from evo_wordle.game import GameState, Settings
 
@@ -59,6 +59,9 @@ def main() -> None:
     fit = rng.random(1000) + 0.01
     sec = median_time(lambda: dynamic_fitness(ctx, pop, state.candidates), 21)
     print(f"dynamic fitness, 1,000 individuals × {len(state.candidates)} candidates: {sec * 1e3:.2f} ms")
+    weights = answer_weights(ctx, "allowed")
+    sec = median_time(lambda: expected_fitness(ctx, pop, state.candidates, weights), 21)
+    print(f"expected fitness, same: {sec * 1e3:.2f} ms")
     sec = median_time(lambda: roulette(fit, 1000, rng), 101)
     print(f"numpy roulette, 1,000 draws from 1,000: {sec * 1e6:.0f} µs")
     from deap import tools

@@ -94,9 +94,8 @@ def test_same_seed_same_game(ctx, name, params):
     s2, r2 = _game(ctx, name, "merry", 3, **params)
     assert r1.guesses == r2.guesses
     assert [dict(e) for e in s1.logbook] == [dict(e) for e in s2.logbook]
-    if params or name != "ga":  # the default ga is nearly greedy: seeds rarely change a game
-        games = {tuple(_game(ctx, name, "merry", seed, **params)[1].guesses) for seed in range(6)}
-        assert len(games) > 1  # stochastic: other seeds play other games
+    games = {tuple(_game(ctx, name, "merry", seed, **params)[1].guesses) for seed in range(6)}
+    assert len(games) > 1  # stochastic: other seeds play other games
 
 
 def test_logbook_and_hall_of_fame(ctx):
