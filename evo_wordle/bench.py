@@ -7,7 +7,6 @@ process or in ``jobs`` processes, in any chunking.
 
 from __future__ import annotations
 
-import math
 import multiprocessing as mp
 import sys
 import time
@@ -247,15 +246,3 @@ def derived_seeds(seed: int, repeat: int) -> list[int]:
     return [seed, *(int(s) for s in extra)]
 
 
-_T95 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262,
-        10: 2.228, 12: 2.179, 15: 2.131, 20: 2.086, 30: 2.042}
-
-
-def mean_ci95(values: list[float]) -> tuple[float, float]:
-    """Mean and the half-width of its 95 % Student-t interval (0 for one value or no spread)."""
-    arr = np.asarray(values, dtype=float)
-    if len(arr) < 2:
-        return float(arr.mean()), 0.0
-    df = len(arr) - 1
-    t = _T95[max(k for k in _T95 if k <= df)] if df <= 30 else 1.96  # conservative between table rows
-    return float(arr.mean()), float(t * arr.std(ddof=1) / math.sqrt(len(arr)))

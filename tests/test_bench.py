@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 
 from evo_wordle import Context
-from evo_wordle.bench import BenchResult, derived_seeds, mean_ci95, run_bench, sample_answers
+from evo_wordle.bench import BenchResult, derived_seeds, run_bench, sample_answers
 from evo_wordle.cli import main
 from evo_wordle.cli.bench_cmds import ranking_scores
 from evo_wordle.cli.settings_args import add_settings_args, settings_from_args
 from evo_wordle.errors import EvoWordleError
 from evo_wordle.game import Settings
+from evo_wordle.stats import mean_ci
 
 SUMMARY_KEYS = {
     "solver", "settings", "games", "mean_guesses", "win_rate", "fail_rate", "max_guesses", "histogram", "seconds",
@@ -101,9 +102,10 @@ def test_bad_daily_rule(ctx) -> None:
         run_bench(ctx, "naive", Settings(daily=True), ctx.words.answer_index[:3], daily_rule="keep")
 
 
-def test_mean_ci95() -> None:
-    assert mean_ci95([3.0]) == (3.0, 0.0)
-    mean, half = mean_ci95([1.0, 2.0, 3.0])
+def test_mean_ci() -> None:
+    mean, half = mean_ci([3.0])
+    assert mean == 3.0 and np.isnan(half)
+    mean, half = mean_ci([1.0, 2.0, 3.0])
     assert mean == 2.0 and half == pytest.approx(4.303 * 1.0 / np.sqrt(3))
     assert derived_seeds(5, 3)[0] == 5 and len(set(derived_seeds(5, 3))) == 3
 

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..bench import DAILY_RULES, BenchResult, derived_seeds, mean_ci95, run_bench, sample_answers
+from ..bench import DAILY_RULES, BenchResult, derived_seeds, run_bench, sample_answers
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import Settings
+from ..stats import mean_ci
 from .common import (
     add_solver_options,
     add_word_args,
@@ -122,7 +123,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     seeds = derived_seeds(args.seed, repeats(args.solver, settings, args.repeat))
     results = [bench_once(ctx, args.solver, settings, args, s) for s in seeds]
     means = [r.mean_guesses for r in results]
-    mean, half = mean_ci95(means)
+    mean, half = mean_ci(means)  # half is nan for one run (then not printed)
     combined = pooled(results) if len(results) > 1 else results[0]
     summary = combined.summary()
     summary["settings"]["seed"] = args.seed
