@@ -212,3 +212,38 @@ def test_pattern_helpers_agree(ctx) -> None:
     """Sanity: the table matches the pattern encoder the clue picture decodes."""
     code = int(ctx.table[_idx(ctx, "adieu"), _idx(ctx, "aloud")])
     assert code == encode([2, 1, 0, 0, 1])
+
+
+def test_default_opener_is_cached_on_disk(ctx, tmp_path, monkeypatch) -> None:
+    """A deterministic solver's default opener is computed once, then read from openers.json;
+    other settings get their own entry, and a corrupt file is simply rebuilt."""
+    import json
+
+    from evo_wordle.solvers import opener_cache
+
+    monkeypatch.setenv("EVO_WORDLE_CACHE", str(tmp_path))
+    assert ctx.cache_dir is None  # the session context follows $EVO_WORDLE_CACHE
+    settings = Settings(candidates="answers")
+    state = GameState.start(ctx, settings)
+    first = make_solver("naive", ctx, settings).choose(state)
+    path = tmp_path / opener_cache.FILE
+    assert path.exists() and ctx.words.allowed[first] in path.read_text()
+
+    calls = []
+    solver = make_solver("naive", ctx, settings)
+    monkeypatch.setattr(solver, "default_opener", lambda s: calls.append(1) or 0)
+    assert solver.choose(state) == first and not calls  # served from disk
+
+    other = Settings(candidates="answers", hard=True)  # another key: computed, not reused
+    solver = make_solver("naive", ctx, other)
+    monkeypatch.setattr(solver, "default_opener", lambda s: calls.append(1) or 7)
+    assert solver.choose(GameState.start(ctx, other)) == 7 and calls == [1]
+    assert len(json.loads(path.read_text())) == 2
+
+    path.write_text("{not json")  # corrupt: recomputed and rewritten
+    assert make_solver("naive", ctx, settings).choose(state) == first
+    assert len(json.loads(path.read_text())) == 1
+
+    rnd = make_solver("random", ctx, settings)  # stochastic solvers are never cached
+    rnd.choose(state)
+    assert len(json.loads(path.read_text())) == 1

@@ -36,9 +36,17 @@ class Solver:
     def choose(self, state: GameState) -> int:
         if state.turn == 0:
             if self.opener is None:
-                self.opener = self.default_opener(state)
+                self.opener = self._first_guess(state)
             return self.opener
         return self.pick(state)
+
+    def _first_guess(self, state: GameState) -> int:
+        """The default opener; a deterministic solver's comes from the disk cache when it can."""
+        if self.stochastic or state.history:
+            return self.default_opener(state)
+        from .opener_cache import cached_default_opener
+
+        return cached_default_opener(self, state)
 
     def finish(self, state: GameState, guess: int, pattern: int) -> None:
         """Told the last guess's feedback when a game ends (solved or out of guesses);
