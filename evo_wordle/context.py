@@ -9,7 +9,7 @@ import numpy as np
 
 from . import frequency
 from .entropy import entropies
-from .table import load_table
+from .table import default_cache_dir, load_table
 from .words import WordSet, load_words
 
 
@@ -29,6 +29,12 @@ class Context:
     ) -> None:
         self.words = words if words is not None else load_words(allowed, answers)
         self.cache_dir = cache_dir
+
+    @property
+    def cache_root(self) -> Path:
+        """The folder for this context's caches: ``cache_dir``, else ``$EVO_WORDLE_CACHE`` or
+        the user cache folder (read each time, so a changed environment is followed)."""
+        return self.cache_dir or default_cache_dir()
 
     @cached_property
     def table(self) -> np.ndarray:

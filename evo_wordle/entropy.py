@@ -8,6 +8,9 @@ import numpy as np
 
 #: Cells (guesses × candidates) handled per bincount; bounds the temporary memory.
 BLOCK_CELLS = 1 << 22
+#: Up to this many candidates a block's cells are gathered directly (``np.ix_``); above it,
+#: copying whole rows and then the columns is faster.
+GATHER_CANDIDATES = 128
 
 
 def pattern_counts(
@@ -20,19 +23,27 @@ def pattern_counts(
     """(len(guesses), n_patterns) counts (or summed ``weights``) of each pattern."""
     guesses = np.asarray(guesses, dtype=np.int64)
     candidates = np.asarray(candidates, dtype=np.int64)
-    out = np.empty((len(guesses), n_patterns), dtype=np.float64 if weights is not None else np.int64)
-    if len(guesses) > 4 * len(candidates):  # few candidates: read their columns, not whole rows
+    # Few candidates: for most of the table's rows read the candidates' columns once; for a
+    # few rows (a GA population) gather just their cells; otherwise copy rows, then columns.
+    gather = len(candidates) <= GATHER_CANDIDATES
+    if len(guesses) > 4 * len(candidates) and 4 * len(guesses) > table.shape[0]:
         table = np.take(table, candidates, axis=1)
         candidates = np.arange(len(candidates))
+        gather = False
     step = max(1, BLOCK_CELLS // max(len(candidates), 1))
+    parts = []
     for start in range(0, len(guesses), step):
         rows = guesses[start : start + step]
-        block = table[rows][:, candidates].astype(np.int64)
+        block = (table[np.ix_(rows, candidates)] if gather else table[rows][:, candidates]).astype(np.int64)
         block += (np.arange(len(rows)) * n_patterns)[:, None]
         w = None if weights is None else np.broadcast_to(weights, block.shape).ravel()
         counts = np.bincount(block.ravel(), weights=w, minlength=len(rows) * n_patterns)
-        out[start : start + len(rows)] = counts.reshape(len(rows), n_patterns)
-    return out
+        parts.append(counts.reshape(len(rows), n_patterns))
+    if len(parts) == 1:  # the usual case: no copy into a fresh (page-faulting) buffer
+        return parts[0]
+    if not parts:
+        return np.zeros((0, n_patterns), dtype=np.float64 if weights is not None else np.int64)
+    return np.concatenate(parts)
 
 
 def entropy_from_counts(counts: np.ndarray) -> np.ndarray:

@@ -158,20 +158,15 @@ def play(solver, state: GameState, answer: int, settings: Settings) -> GameRecor
     table = state.ctx.table
     solved_code = state.ctx.words.solved
     guesses: list[int] = []
-    for _ in range(settings.max_guesses):
+    while True:
         guess = int(solver.choose(state))
         guesses.append(guess)
         pattern = int(table[guess, answer])
-        if pattern == solved_code:
-            solver.finish(state, guess, pattern)
-            return GameRecord(answer, guesses, True)
-        if len(guesses) == settings.max_guesses:
-            solver.finish(state, guess, pattern)
+        if pattern == solved_code or len(guesses) == settings.max_guesses:
             break
         try:
             state = state.after(guess, pattern)
         except ImpossibleFeedback:
-            # The solver's belief excluded the real answer (e.g. P1 beliefs on a custom list).
-            solver.finish(state, guess, pattern)
-            return GameRecord(answer, guesses, False)
-    return GameRecord(answer, guesses, False)
+            break  # the solver's belief excluded the real answer (e.g. P1 beliefs on a custom list)
+    solver.finish(state, guess, pattern)
+    return GameRecord(answer, guesses, pattern == solved_code)

@@ -25,8 +25,9 @@ from deap import base, creator, tools
 
 from ..context import Context
 from ..errors import EvoWordleError
+from ..files import atomic_write_text
 from ..game import GameState, Settings, play
-from .strategy import DEFAULT_POOL, REAL_GENES, Strategy, StrategySolver, atomic_write_text
+from .strategy import DEFAULT_POOL, REAL_GENES, Strategy, StrategySolver
 
 GENE_NAMES = ["opener", *REAL_GENES, "hard_candidates"]
 

@@ -21,10 +21,11 @@ import numpy as np
 
 from ..context import Context
 from ..errors import EvoWordleError
+from ..files import atomic_write_text
 from ..game import GameState, Settings
 from ..solvers.base import Solver, register
 from .exact import ExactSolver
-from .strategy import atomic_write_text, explore_pool, history_key, weighted_entropies
+from .strategy import explore_pool, history_key, weighted_entropies
 
 
 class LookAhead:

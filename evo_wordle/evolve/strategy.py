@@ -23,8 +23,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
-import tempfile
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
@@ -32,6 +30,7 @@ import numpy as np
 
 from ..context import Context
 from ..errors import EvoWordleError
+from ..files import atomic_write_text
 from ..frequency import priority_paper
 from ..game import GameState, Settings
 from ..patterns import to_digits
@@ -129,20 +128,6 @@ def save_strategy(path: str | Path, strategy: Strategy, provenance: dict | None 
         if tree_settings is not None:
             doc["tree_settings"] = {k: getattr(tree_settings, k) for k in TREE_KEYS}
     atomic_write_text(path, json.dumps(doc, indent=1) + "\n")
-
-
-def atomic_write_text(path: str | Path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file and rename, so readers never see half."""
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        os.chmod(tmp, 0o644)
-        with os.fdopen(fd, "w") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def load_strategy_file(path: str | Path, settings: Settings | None = None) -> tuple[Strategy, dict, dict[str, str]]:

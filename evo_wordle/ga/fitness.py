@@ -18,7 +18,7 @@ import tempfile
 import numpy as np
 
 from ..context import Context
-from ..entropy import entropies
+from ..entropy import entropies, pattern_counts
 from ..frequency import priority_paper
 from ..patterns import decode
 
@@ -29,9 +29,7 @@ BLOCK_CELLS = 1 << 21
 
 
 def _cache_file(ctx: Context, candidates: np.ndarray):
-    from ..table import default_cache_dir
-
-    root = ctx.cache_dir or default_cache_dir()
+    root = ctx.cache_root
     tag = hashlib.sha256(np.ascontiguousarray(candidates, dtype=np.int64).tobytes()).hexdigest()[:12]
     return root / f"ga-static-entropy-{ctx.words.digest[:16]}-{tag}.npy"
 
@@ -90,14 +88,6 @@ def _xlogx(ctx: Context) -> np.ndarray:
     return table
 
 
-def _gathered_block(ctx: Context, words: np.ndarray, candidates: np.ndarray) -> np.ndarray:
-    """Flat pattern codes of (word, candidate) cells, offset by 243·row, for one bincount;
-    gathers only the needed cells (the generic entropy path copies whole table rows)."""
-    block = ctx.table[np.ix_(words, candidates)].astype(np.int64)
-    block += (np.arange(len(words)) * ctx.words.n_patterns)[:, None]
-    return block.ravel()
-
-
 def dynamic_fitness(ctx: Context, words: np.ndarray, candidates: np.ndarray) -> np.ndarray:
     """``H(X_w | candidates)·g(r_w) + ε`` for each word of a population (one entropy call)."""
     words = np.asarray(words, dtype=np.int64)
@@ -107,8 +97,7 @@ def dynamic_fitness(ctx: Context, words: np.ndarray, candidates: np.ndarray) -> 
     if len(uniq) * len(candidates) > BLOCK_CELLS:
         bits = entropies(ctx.table, uniq, candidates, n_patterns=n_pat)
     else:
-        flat = _gathered_block(ctx, uniq, candidates)
-        counts = np.bincount(flat, minlength=len(uniq) * n_pat).reshape(len(uniq), n_pat)
+        counts = pattern_counts(ctx.table, uniq, candidates, n_patterns=n_pat)
         total = len(candidates)
         bits = np.log2(total) - _xlogx(ctx)[counts].sum(axis=1) / total
         bits = np.maximum(bits, 0.0)
@@ -147,19 +136,9 @@ def expected_cost(ctx: Context, words: np.ndarray, candidates: np.ndarray, weigh
     w = w / w.sum()
     h_now = float(-(w * np.log2(w)).sum())
     n_pat = ctx.words.n_patterns
-    step = max(1, BLOCK_CELLS // max(len(candidates), 1))
-    h = np.empty(len(words))
-    for start in range(0, len(words), step):  # row blocks bound the temporary memory
-        rows = words[start : start + step]
-        mass = np.bincount(
-            _gathered_block(ctx, rows, candidates),
-            weights=np.broadcast_to(w, (len(rows), len(w))).ravel(),
-            minlength=len(rows) * n_pat,
-        )
-        nz = np.flatnonzero(mass)
-        h[start : start + len(rows)] = -np.bincount(
-            nz // n_pat, weights=mass[nz] * np.log2(mass[nz]), minlength=len(rows)
-        )
+    mass = pattern_counts(ctx.table, words, candidates, weights=w, n_patterns=n_pat).ravel()
+    nz = np.flatnonzero(mass)
+    h = -np.bincount(nz // n_pat, weights=mass[nz] * np.log2(mass[nz]), minlength=len(words))
     rem = np.maximum(h_now - h, 0.0)
     pos = np.minimum(np.searchsorted(candidates, words), len(candidates) - 1)
     p = np.where(candidates[pos] == words, w[pos], 0.0)

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
+from ..files import atomic_write_text
 from ..game import GameState
 
 FILE = "openers.json"
@@ -64,19 +63,14 @@ def _read(path: Path) -> dict[str, str]:
 def _write(path: Path, entries: dict[str, str]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".openers.", suffix=".tmp")
-        with os.fdopen(fd, "w") as fh:
-            json.dump(entries, fh, indent=0)
-        os.replace(tmp, path)
+        atomic_write_text(path, json.dumps(entries, indent=0))
     except OSError:
         pass  # an unwritable cache only costs time
 
 
 def cached_default_opener(solver, state: GameState) -> int:
     """``solver.default_opener(state)``, from the disk cache when this exact case was seen."""
-    from ..table import default_cache_dir
-
-    path = (solver.ctx.cache_dir or default_cache_dir()) / FILE
+    path = solver.ctx.cache_root / FILE
     key = opener_key(solver, state)
     entries = _read(path)
     word = entries.get(key)
