@@ -53,8 +53,7 @@ class GAState:
         self._attempted: np.ndarray | None = None
         self._weak: np.ndarray | None = None
         self._hard_legal: np.ndarray | None = None
-        self._known_words: np.ndarray | None = None
-        self._known_fit: np.ndarray | None = None
+        self._known: dict[str, np.ndarray] = {}  # per fitness kind: value per word, NaN = not yet
 
     def observe(self, game: GameState) -> None:
         """Take in the game state before a guess: new feedback updates every derived view."""
@@ -67,7 +66,7 @@ class GAState:
             self.attempts.extend(int(guess) for guess, _ in game.history[self._seen :])
             self._seen = len(game.history)
             self._mask = self._attempted = self._weak = self._hard_legal = None
-            self._known_words = self._known_fit = None
+            self._known = {}
 
     @property
     def first(self) -> FirstKnowledge:
@@ -82,35 +81,25 @@ class GAState:
     def dynamic(self, words: np.ndarray, kind: str = "dynamic") -> np.ndarray:
         """Fitness under the current feedback (``dynamic`` or ``expected``), remembering words
         already evaluated since the last guess (survivors and elites are not recomputed)."""
-        if kind == "expected":
-            weights = answer_weights(self.ctx, self.settings.candidates)
+        table = self._fitness_table(kind)
+        missing = np.unique(words[np.isnan(table[words])])
+        if len(missing):
+            if kind == "expected":
+                weights = answer_weights(self.ctx, self.settings.candidates)
+                table[missing] = expected_fitness(self.ctx, missing, self.candidates, weights)
+            else:
+                table[missing] = dynamic_fitness(self.ctx, missing, self.candidates)
+        return table[words]
 
-            def compute(new: np.ndarray) -> np.ndarray:
-                return expected_fitness(self.ctx, new, self.candidates, weights)
-        else:
-
-            def compute(new: np.ndarray) -> np.ndarray:
-                return dynamic_fitness(self.ctx, new, self.candidates)
-
-        if self.game is None or not self.game.history:  # the starting state: shared by every game
-            return self._start_fitness(words, kind, compute)
-        known, fit = self._known_words, self._known_fit
-        if known is None:
-            uniq = np.unique(words)
-            known, fit = uniq, compute(uniq)
-        else:
-            new = np.setdiff1d(words, known)
-            if len(new):
-                allw = np.concatenate([known, new])
-                allf = np.concatenate([fit, compute(new)])
-                order = np.argsort(allw, kind="stable")
-                known, fit = allw[order], allf[order]
-        self._known_words, self._known_fit = known, fit
-        return fit[np.searchsorted(known, words)]
-
-    def _start_fitness(self, words: np.ndarray, kind: str, compute) -> np.ndarray:
-        """Fitness before any feedback, kept on the context per candidate set, so a bench pays
-        for each word once rather than once per game."""
+    def _fitness_table(self, kind: str) -> np.ndarray:
+        """The memo of fitness values under the current feedback (NaN: not computed yet).
+        Before any feedback it lives on the context, per candidate set, so a bench pays for
+        each word once rather than once per game."""
+        if self.game is not None and self.game.history:
+            table = self._known.get(kind)
+            if table is None:
+                table = self._known[kind] = np.full(len(self.ctx.words), np.nan)
+            return table
         cand = self.candidates
         key = (kind, self.settings.candidates, len(cand), cand.tobytes() if len(cand) < len(self.ctx.words) else b"")
         memo = self.ctx.__dict__.setdefault("_ga_start_fitness", {})
@@ -119,10 +108,7 @@ class GAState:
             if len(memo) > 8:  # daily games each start from another set: keep a few
                 memo.clear()
             table = memo[key] = np.full(len(self.ctx.words), np.nan)
-        missing = np.unique(words[np.isnan(table[words])])
-        if len(missing):
-            table[missing] = compute(missing)
-        return table[words]
+        return table
 
     @property
     def turn(self) -> int:
