@@ -1,0 +1,90 @@
+"""Train / validation / test split of the answers, rebuilt exactly from one printed seed.
+
+Anything trained or tuned on answers (strategy evolution, ``tune``) fits on ``train``, picks
+its winner on ``validation`` and reports its headline figure on ``test``, touched once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import EvoWordleError
+
+#: Default shares of the answers: 2,309 NYT answers give 924 / 577 / 808.
+DEFAULT_FRACTIONS = (0.40, 0.25, 0.35)
+_SALT = 0x5B17  # keeps this stream apart from every other use of the same seed
+
+
+@dataclass(frozen=True)
+class Split:
+    """Three disjoint, sorted index arrays and the seed that rebuilds them."""
+
+    seed: int
+    train: np.ndarray
+    validation: np.ndarray
+    test: np.ndarray
+
+    def part(self, name: str) -> np.ndarray:
+        if name not in ("train", "validation", "test"):
+            raise EvoWordleError(f"unknown split part {name!r} (train, validation or test)")
+        return getattr(self, name)
+
+    def sizes(self) -> dict[str, int]:
+        return {"train": len(self.train), "validation": len(self.validation), "test": len(self.test)}
+
+    def describe(self) -> str:
+        """The line commands print so a reader can rebuild the split."""
+        s = self.sizes()
+        return f"split seed {self.seed}: train {s['train']}, validation {s['validation']}, test {s['test']} answers"
+
+    def as_dict(self, words) -> dict:
+        """JSON form listing the words of each part (``words[i]`` maps an index to its word)."""
+        parts = ("train", "validation", "test")
+        return {"seed": self.seed, **{k: [words[int(i)] for i in self.part(k)] for k in parts}}
+
+
+def _count(share: int | float, total: int, name: str) -> int:
+    if isinstance(share, bool) or not isinstance(share, (int, float, np.integer, np.floating)):
+        raise EvoWordleError(f"the {name} size must be a number, not {share!r}")
+    if isinstance(share, (float, np.floating)):
+        if not (0.0 < share < 1.0):
+            raise EvoWordleError(f"the {name} share must be between 0 and 1, not {share}")
+        return int(round(share * total))
+    return int(share)
+
+
+def split_answers(
+    answers: np.ndarray,
+    seed: int,
+    train: int | float = DEFAULT_FRACTIONS[0],
+    validation: int | float = DEFAULT_FRACTIONS[1],
+    test: int | float | None = None,
+) -> Split:
+    """Split ``answers`` (word indices) three ways from ``seed``.
+
+    Sizes are counts (int) or shares of the answers (float in (0, 1)); ``test=None`` takes
+    every answer left.  Each part must hold at least one answer and the parts never overlap.
+    """
+    answers = np.asarray(answers, dtype=np.int64)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
+        raise EvoWordleError(f"the split seed must be a whole number ≥ 0, not {seed!r}")
+    if len(np.unique(answers)) != len(answers):
+        raise EvoWordleError("the answers to split hold duplicates")
+    n = len(answers)
+    n_train = _count(train, n, "train")
+    n_val = _count(validation, n, "validation")
+    n_test = n - n_train - n_val if test is None else _count(test, n, "test")
+    if min(n_train, n_val, n_test) < 1:
+        raise EvoWordleError(
+            f"a train/validation/test split of {n} answers needs each part ≥ 1 "
+            f"(asked for {n_train}/{n_val}/{n_test})"
+        )
+    if n_train + n_val + n_test > n:
+        raise EvoWordleError(
+            f"train {n_train} + validation {n_val} + test {n_test} exceed the {n} answers"
+        )
+    perm = np.random.default_rng(np.random.SeedSequence([int(seed), _SALT])).permutation(n)
+    parts = np.split(answers[perm[: n_train + n_val + n_test]], [n_train, n_train + n_val])
+    return Split(int(seed), *(np.sort(p) for p in parts))
