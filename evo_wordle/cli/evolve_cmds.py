@@ -27,8 +27,10 @@ def register(sub) -> None:
         "evolve-strategy",
         help="evolve a strategy genome (meta-GA) and save it as a strategy file",
         description="Evolve opener, scoring weights and exploration switch of the strategy solver "
-        "with a (mu + lambda) GA on a seeded training sample; the hall-of-fame genome best on a "
-        "held-out sample is written to --out, and with --final scored on all answers.",
+        "with a (mu + lambda) GA. The answers are split three ways from --seed (the split is "
+        "printed and stored in --out): fitness on the training answers, the hall-of-fame genome "
+        "best on the validation answers wins, and the winner is scored once on the test answers "
+        "(its headline figure, with the training mean beside it).",
     )
     add_word_args(p)
     add_settings_args(p, daily=False, boards=False)
@@ -40,8 +42,10 @@ def register(sub) -> None:
     g.add_argument("--cxpb", type=probability, default=0.4, help="crossover share (default: %(default)s)")
     g.add_argument("--mutpb", type=probability, default=0.6, help="mutation share (default: %(default)s)")
     g.add_argument("--train", type=positive_int, default=400, help="training answers (default: %(default)s)")
-    g.add_argument("--holdout", type=nonnegative_int, default=400,
-                   help="held-out answers for selection (default: %(default)s)")
+    g.add_argument("--validation", "--holdout", dest="holdout", type=positive_int, default=400,
+                   help="validation answers that choose the winner (default: %(default)s)")
+    g.add_argument("--test", type=positive_int, default=None,
+                   help="test answers, scored once at the end (default: every answer left)")
     g.add_argument("--penalty", type=float, default=1.0,
                    help="fitness penalty per game over 6 (default: %(default)s)")
     g.add_argument("--pool", type=nonnegative_int, default=300,
@@ -75,6 +79,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
         make_executor,
         play_records,
         save_logbook,
+        split_means,
         to_individual,
     )
     from ..evolve.strategy import load_strategy, save_strategy
@@ -89,7 +94,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     if init:
         ctx.words.index(init["opener"])
     cfg = EvolveConfig(
-        settings=settings, train_size=args.train, holdout_size=args.holdout, mu=args.mu,
+        settings=settings, train_size=args.train, holdout_size=args.holdout, test_size=args.test, mu=args.mu,
         lambda_=args.lambda_, generations=args.generations, cxpb=args.cxpb, mutpb=args.mutpb,
         penalty=args.penalty, seed=args.seed, pool=args.pool, init=init,
     )
@@ -101,6 +106,8 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
             ga = MetaGA.resume(ctx, cfg, args.checkpoint, executor, spec)
         else:
             ga = MetaGA(ctx, cfg, executor, spec)
+        if not args.json:
+            print(ga.split.describe(), flush=True)
 
         def show(rec: dict) -> None:
             if not args.quiet and not args.json:
@@ -115,38 +122,43 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
             terminate(executor)
     key = genome_key(to_individual(best))
     result: dict = {"genome": best.as_dict(), "plain": best.describe(),
-                    "train": ga.cache.get(key), "holdout": ga.hold_cache.get(key),
+                    "fitness": {"train": ga.cache.get(key), "validation": ga.hold_cache.get(key)},
                     "generations": ga.generation, "seconds": round(ga.seconds, 1)}
+    # The test answers are touched here, once: every answer is played by the winner, and the
+    # means are read per part of the split.
+    t0 = time.perf_counter()
+    records = play_records(ctx, best, settings, ctx.words.answer_index, args.pool)
+    scores = np.array([r.score(settings.max_guesses) for r in records])
+    result["means"] = split_means(ctx.words.answer_index, scores, ga.split)
+    result["split"] = {"seed": ga.split.seed, **ga.split.sizes()}
+    result["all_answers"] = {
+        "games": len(scores), "mean_guesses": float(scores.mean()),
+        "over_6": int((scores > settings.win_limit).sum()), "max": int(scores.max()),
+        "seconds": round(time.perf_counter() - t0, 2),
+    }
     tree = None
     if args.final:
         from ..evolve.search import tree_json, tree_paths
 
-        t0 = time.perf_counter()
-        records = play_records(ctx, best, settings, ctx.words.answer_index, args.pool)
-        scores = np.array([r.score(settings.max_guesses) for r in records])
         tree = tree_json(ctx, tree_paths(records))
-        result["all_answers"] = {
-            "games": len(scores), "mean_guesses": float(scores.mean()),
-            "over_6": int((scores > settings.win_limit).sum()), "max": int(scores.max()),
-            "seconds": round(time.perf_counter() - t0, 2),
-        }
     result["total_seconds"] = round(time.perf_counter() - start, 1)
     if args.log:
         save_logbook(args.log, ga.logbook)
     if args.out:
         prov = {"command": command_line(args),
                 "seed": args.seed, "settings": settings.as_dict(), "runtime_seconds": result["total_seconds"],
-                "train": result["train"], "holdout": result["holdout"],
-                "all_answers": result.get("all_answers"), "logbook": list(ga.logbook)}
-        save_strategy(args.out, best, prov, tree, settings if tree else None)
+                "means": result["means"], "fitness": result["fitness"],
+                "split": ga.split.as_dict(ctx.words.allowed),
+                "all_answers": result["all_answers"], "logbook": list(ga.logbook)}
+        save_strategy(args.out, best, prov, tree, settings, ctx.words)
     if args.json:
         print_json(result)
     else:
         print(best.describe())
-        if "all_answers" in result:
-            a = result["all_answers"]
-            print(f"all {a['games']} answers: mean {a['mean_guesses']:.4f}, over 6: {a['over_6']}, "
-                  f"max {a['max']} ({a['seconds']} s)")
+        m, n = result["means"], result["split"]
+        print(f"test mean {m['test']:.4f} on {n['test']} never-seen answers (train {m['train']:.4f} on "
+              f"{n['train']}, validation {m['validation']:.4f} on {n['validation']}); "
+              f"{ga.split.describe()}")
     return 0
 
 
@@ -201,7 +213,7 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
         prov = {"command": command_line(args), "seed": args.seed,
                 "settings": settings.as_dict(), "runtime_seconds": round(seconds, 1),
                 "mean_guesses": result.mean_guesses, "histogram": result.histogram}
-        save_strategy(args.out, genome, prov, tree_json(ctx, paths), settings)
+        save_strategy(args.out, genome, prov, tree_json(ctx, paths), settings, ctx.words)
     if args.json:
         print_json(summary)
     else:

@@ -1,9 +1,10 @@
 """The meta-GA: evolve strategy genomes (DEAP, (μ + λ) with a hall of fame), resumable.
 
-Fitness of a genome = mean guesses + ``penalty`` per game over the win limit, on a seeded
-training sample of answers (lower is better).  Each generation the best genomes are also
-scored on a disjoint held-out sample; the genome returned is the hall-of-fame member that is
-best on the held-out sample, which guards against tuning to the training answers.
+The answers are split three ways by :func:`evo_wordle.split.split_answers` from the seed:
+fitness of a genome = mean guesses + ``penalty`` per game over the win limit on the training
+answers (lower is better); each generation the best genomes are also scored on the validation
+answers, and the genome returned is the hall-of-fame member best on validation.  The test
+answers are never seen here: the caller scores the winner on them once, at the end.
 
 Every generation ends with an atomic checkpoint (population, hall of fame, logbook, fitness
 cache and the ``random`` and numpy generator states), so an interrupted run resumed from its
@@ -27,6 +28,7 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text
 from ..game import GameState, Settings, play
+from ..split import split_answers
 from .strategy import DEFAULT_POOL, REAL_GENES, Strategy, StrategySolver
 
 GENE_NAMES = ["opener", *REAL_GENES, "hard_candidates"]
@@ -43,7 +45,8 @@ class EvolveConfig:
 
     settings: Settings = field(default_factory=lambda: Settings.problem("P0", guess_from="allowed"))
     train_size: int = 400
-    holdout_size: int = 400
+    holdout_size: int = 400  # the validation answers
+    test_size: int | None = None  # None: every answer not in train or validation
     mu: int = 10
     lambda_: int = 20
     generations: int = 12
@@ -59,8 +62,8 @@ class EvolveConfig:
     init: dict | None = None  # genome the first individual starts from (default: Strategy())
 
     def __post_init__(self) -> None:
-        if self.train_size < 1 or self.holdout_size < 0:
-            raise EvoWordleError("--train must be ≥ 1 and --holdout ≥ 0")
+        if self.train_size < 1 or self.holdout_size < 1 or (self.test_size is not None and self.test_size < 1):
+            raise EvoWordleError("--train, --validation and --test must each be ≥ 1")
         if self.mu < 2 or self.lambda_ < 1 or self.generations < 0:
             raise EvoWordleError("--mu must be ≥ 2, --lambda ≥ 1, --generations ≥ 0")
         if self.cxpb + self.mutpb > 1.0:
@@ -121,6 +124,12 @@ def play_genome(ctx: Context, strategy: Strategy, settings: Settings, answers: n
     return np.array([r.score(settings.max_guesses) for r in records])
 
 
+def split_means(answers: np.ndarray, scores: np.ndarray, split) -> dict[str, float]:
+    """Mean guesses on each part of a train/validation/test split (``scores[i]`` is ``answers[i]``'s)."""
+    return {part: float(scores[np.isin(answers, split.part(part))].mean())
+            for part in ("train", "validation", "test")}
+
+
 def fitness_of(scores: np.ndarray, settings: Settings, penalty: float) -> float:
     return float(scores.mean() + penalty * np.mean(scores > settings.win_limit))
 
@@ -162,14 +171,10 @@ class MetaGA:
         self.cfg = config
         self.executor = executor
         self.words_spec = words_spec or (None, "nyt")
-        ss = np.random.SeedSequence(config.seed)
-        sample_seq, ga_seq = ss.spawn(2)
-        sample_rng = np.random.default_rng(sample_seq)
-        answers = ctx.words.answer_index
-        perm = sample_rng.permutation(len(answers))
-        n_train = min(config.train_size, len(answers))
-        self.train = np.sort(answers[perm[:n_train]])
-        self.holdout = np.sort(answers[perm[n_train:n_train + config.holdout_size]])
+        ga_seq = np.random.SeedSequence(config.seed).spawn(2)[1]
+        self.split = split_answers(ctx.words.answer_index, config.seed, config.train_size,
+                                   config.holdout_size, config.test_size)
+        self.train, self.holdout = self.split.train, self.split.validation
         self.np_rng = np.random.default_rng(ga_seq)
         self.py_rng = random.Random(int(ga_seq.generate_state(1)[0]))
         self.cache: dict[tuple, float] = {}

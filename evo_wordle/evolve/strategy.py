@@ -113,32 +113,70 @@ class Strategy:
 # ---------------------------------------------------------------------------------- files
 
 
-#: Settings a stored decision tree is valid for (it is ignored under any other).
-TREE_KEYS = ("candidates", "guess_from", "hard")
-
-
 def save_strategy(path: str | Path, strategy: Strategy, provenance: dict | None = None,
-                  tree: dict[str, str] | None = None, tree_settings: Settings | None = None) -> None:
-    """Write a strategy file atomically (genome, how it was produced, optional decision tree
-    with the settings it was built under)."""
+                  tree: dict[str, str] | None = None, settings: Settings | None = None,
+                  words=None) -> None:
+    """Write a strategy file atomically: genome, how it was produced, the game it was made for
+    (``made_for``: settings and word-list hashes, when ``settings`` and ``words`` are given) and
+    an optional decision tree (valid only in that game)."""
+    from ..artefacts import made_for
+
     doc = {"format": FORMAT, "version": VERSION, "genome": strategy.as_dict(),
            "provenance": provenance or {}}
+    if settings is not None and words is not None:
+        doc["made_for"] = made_for(settings, words)
     if tree:
         doc["tree"] = tree
-        if tree_settings is not None:
-            doc["tree_settings"] = {k: getattr(tree_settings, k) for k in TREE_KEYS}
     atomic_write_text(path, json.dumps(doc, indent=1) + "\n")
 
 
-def load_strategy_file(path: str | Path, settings: Settings | None = None) -> tuple[Strategy, dict, dict[str, str]]:
-    """(genome, provenance, tree) from a strategy file; one-line EvoWordleError if unusable.
+@dataclass(frozen=True)
+class StrategyFile:
+    """A loaded strategy file: genome, provenance, tree, and the game it was made for (if known)."""
 
-    The tree is returned only if it was built under ``settings`` (or no settings are given)."""
-    path = Path(path)
+    path: str
+    strategy: Strategy
+    provenance: dict
+    tree: dict[str, str]
+    made_for: dict | None
+
+
+#: Largest strategy file read (a shipped one with its tree is ~120 kB).
+MAX_FILE_BYTES = 20 << 20
+
+
+def resolve_strategy_path(name: str | Path) -> Path:
+    """A path as given, else a strategy shipped in the package (``answers-known-salet``)."""
+    path = Path(name)
+    if path.exists() or path.parent != Path(".") or str(name).endswith(".tree"):
+        return path
+    from importlib import resources
+
+    stem = path.name[:-5] if path.name.endswith(".json") else path.name
+    shipped = resources.files("evo_wordle.strategies").joinpath(stem + ".json")
+    return Path(str(shipped)) if shipped.is_file() else path
+
+
+def shipped_strategies() -> list[str]:
+    """Names of the strategy files shipped in the package."""
+    from importlib import resources
+
+    return sorted(p.name[:-5] for p in resources.files("evo_wordle.strategies").iterdir()
+                  if p.name.endswith(".json") and not p.name.endswith(".log.json"))
+
+
+def read_strategy_file(name: str | Path) -> StrategyFile:
+    """Load a strategy file (a path or a shipped name); one-line EvoWordleError if unusable."""
+    path = resolve_strategy_path(name)
     try:
-        text = path.read_text()
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_FILE_BYTES + 1)
+        if len(raw) > MAX_FILE_BYTES:
+            raise EvoWordleError(f"strategy file {path} is larger than {MAX_FILE_BYTES >> 20} MB")
+        text = raw.decode("utf-8")
     except FileNotFoundError:
-        raise EvoWordleError(f"strategy file {path} does not exist") from None
+        known = ", ".join(shipped_strategies())
+        raise EvoWordleError(f"strategy file {name} does not exist (shipped strategies: {known})") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise EvoWordleError(f"cannot read strategy file {path}: {exc.__class__.__name__}") from None
     try:
@@ -158,11 +196,19 @@ def load_strategy_file(path: str | Path, settings: Settings | None = None) -> tu
     tree = doc.get("tree") or {}
     if not isinstance(tree, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in tree.items()):
         raise EvoWordleError(f"strategy file {path}: tree must map history strings to words")
-    built = doc.get("tree_settings")
-    if settings is not None and isinstance(built, dict):
-        if any(built.get(k) != getattr(settings, k) for k in TREE_KEYS):
-            tree = {}
-    return strategy, doc.get("provenance") or {}, tree
+    record = doc.get("made_for")
+    if record is not None:
+        from ..artefacts import settings_of
+
+        settings_of(record, f"strategy file {path}")  # validates the block
+    prov = doc.get("provenance") or {}
+    return StrategyFile(str(path), strategy, prov if isinstance(prov, dict) else {}, tree, record)
+
+
+def load_strategy_file(path: str | Path, settings: Settings | None = None) -> tuple[Strategy, dict, dict[str, str]]:
+    """(genome, provenance, tree) from a strategy file; one-line EvoWordleError if unusable."""
+    f = read_strategy_file(path)
+    return f.strategy, f.provenance, f.tree
 
 
 def load_strategy(path: str | Path) -> Strategy:

@@ -1,0 +1,1 @@
+"""Strategy files shipped with the package (``--strategy NAME`` finds them without a path)."""

@@ -1,0 +1,57 @@
+"""The game an artefact (strategy file, decision tree) was made for, and checks against a run.
+
+A stored strategy or tree is only meaningful under the problem settings and word lists it was
+built with, so files record them (``made_for``) and every replay compares them with the game
+about to be played: a setting the user changes is an override (a warning), a different word
+list under a stored tree is an error (the tree's moves may not even exist).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from .errors import EvoWordleError
+from .game import Settings
+from .words import WordSet
+
+#: Problem settings a file records (``Settings`` fields), plus the answer list's name.
+SETTING_KEYS = ("candidates", "guess_from", "hard", "daily", "max_guesses", "boards")
+
+
+def answers_digest(words: WordSet) -> str:
+    """sha256 of the (sorted) answer list, as ``WordSet.digest`` is of the allowed list."""
+    return hashlib.sha256(("\n".join(words.answers) + "\n").encode()).hexdigest()
+
+
+def made_for(settings: Settings, words: WordSet) -> dict:
+    """The JSON block a strategy or tree file stores: settings, answer list name, list hashes."""
+    return {**{k: getattr(settings, k) for k in SETTING_KEYS}, "answers": words.label,
+            "allowed_sha256": words.digest, "answers_sha256": answers_digest(words)}
+
+
+def settings_of(record: dict, where: str) -> Settings:
+    """The :class:`Settings` stored in a ``made_for`` block (one-line error if malformed)."""
+    if not isinstance(record, dict):
+        raise EvoWordleError(f"{where}: \"made_for\" must be a JSON object")
+    missing = [k for k in SETTING_KEYS if k not in record]
+    if missing:
+        raise EvoWordleError(f"{where}: \"made_for\" lacks {', '.join(missing)}")
+    try:
+        return Settings(**{k: record[k] for k in SETTING_KEYS})
+    except (TypeError, EvoWordleError) as exc:
+        raise EvoWordleError(f"{where}: bad \"made_for\" settings ({exc})") from None
+
+
+def list_mismatch(record: dict, words: WordSet) -> str | None:
+    """Why the word lists differ from those the artefact was made for (None when they match)."""
+    if record.get("allowed_sha256") != words.digest:
+        return "the allowed list differs from the one it was made for"
+    if record.get("answers_sha256") != answers_digest(words):
+        return f"the answer list ({words.label}) differs from the one it was made for ({record.get('answers')})"
+    return None
+
+
+def overrides(stored: Settings, playing: Settings) -> list[str]:
+    """``name: stored -> playing`` for each setting the run changes."""
+    return [f"{k} {getattr(stored, k)} -> {getattr(playing, k)}" for k in SETTING_KEYS
+            if getattr(stored, k) != getattr(playing, k)]
