@@ -1,8 +1,11 @@
 """The simulation bench: play a solver on many answers and summarise the games.
 
-Every game draws only from its own generator, spawned from ``SeedSequence(seed)`` by the
-game's position in the answer list, so a bench gives the same games whether it runs in one
-process or in ``jobs`` processes, in any chunking.
+The sampling rule (:func:`game_plan`, used by every entry point: CLI bench/compare,
+``run_bench``, sweep tasks, the convergence and comparison plots): a seed and a number of
+games pick the puzzles (:func:`sample_answers`) and every game draws only from its own
+generator, spawned from ``SeedSequence(seed)`` by the game's position in that list
+(:func:`game_seeds`), so a bench gives the same games whether it runs in one process or in
+``jobs`` processes, in any chunking.
 """
 
 from __future__ import annotations
@@ -107,7 +110,8 @@ class ForbidState(GameState):
 
 
 def sample_answers(answers: np.ndarray, games: int | None, seed: int) -> np.ndarray:
-    """A seeded sample of ``games`` answers without replacement (all of them if None)."""
+    """A seeded, sorted sample of ``games`` answers without replacement (all of them if None
+    or at least as many as there are)."""
     if games is None:
         return answers
     if games < 1:
@@ -116,6 +120,17 @@ def sample_answers(answers: np.ndarray, games: int | None, seed: int) -> np.ndar
         return answers
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0x5A3]))
     return np.sort(rng.choice(answers, size=games, replace=False))
+
+
+def game_seeds(seed: int, n: int) -> list[np.random.SeedSequence]:
+    """The seed of each of ``n`` games of a run with ``seed`` (by position in its answer list)."""
+    return np.random.SeedSequence(seed).spawn(n)
+
+
+def game_plan(answers: np.ndarray, games: int | None, seed: int) -> tuple[np.ndarray, list[np.random.SeedSequence]]:
+    """The one sampling rule: the puzzles ``seed`` and ``games`` pick, and each game's seed."""
+    picked = sample_answers(np.asarray(answers, dtype=np.int64), games, seed)
+    return picked, game_seeds(seed, len(picked))
 
 
 # -- worker side --------------------------------------------------------------------------
@@ -159,11 +174,13 @@ def run_bench(
     progress: bool = False,
     daily_rule: str = "remove",
     on_game: Callable[[int], None] | None = None,
+    games: int | None = None,
 ) -> BenchResult:
-    """Play ``solver`` on every answer index in ``answers`` (default: the answer list).
+    """Play ``solver`` on every answer index in ``answers`` (default: the answer list), or on
+    the ``games`` of them that ``seed`` picks (:func:`game_plan`).
 
-    Each game gets its own generator from ``SeedSequence(seed).spawn``, indexed by its
-    position in ``answers``, so results do not depend on ``jobs`` or on chunking.
+    Each game gets its own generator from :func:`game_seeds`, indexed by its position in
+    ``answers``, so results do not depend on ``jobs`` or on chunking.
     In daily mode games run sequentially in a seeded random order; ``daily_rule`` says what
     past answers do to later games (see :data:`DAILY_RULES`).
     """
@@ -173,9 +190,9 @@ def run_bench(
     answers = ctx.words.answer_index if answers is None else np.asarray(answers, dtype=np.int64)
     if len(answers) == 0:
         raise EvoWordleError("no answers to play")
+    answers, seeds = game_plan(answers, games, seed)
     params = dict(solver_params or {})
     engine = make_solver(solver, ctx, settings, **params)
-    seeds = np.random.SeedSequence(seed).spawn(len(answers))
     records: list[GameRecord | None] = [None] * len(answers)
     start = time.perf_counter()
     with _progress(len(answers), progress) as bar:

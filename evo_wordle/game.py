@@ -119,18 +119,20 @@ def letter_counts(ctx: Context) -> np.ndarray:
     return cached
 
 
-def hard_mode_mask(ctx: Context, history: tuple[tuple[int, int], ...]) -> np.ndarray:
-    """Allowed words legal in hard mode: every revealed green in place, every revealed
-    yellow (and green) letter used at least as often as it was revealed."""
+def hard_mode_mask(ctx: Context, history: tuple[tuple[int, int], ...], words: np.ndarray | None = None) -> np.ndarray:
+    """Allowed words (or just ``words``) legal in hard mode: every revealed green in place, every
+    revealed yellow (and green) letter used at least as often as it was revealed."""
     from .patterns import decode
 
     letters = ctx.words.letters
     counts = letter_counts(ctx)
+    if words is not None:
+        letters, counts = letters[words], counts[words]
     ok = np.ones(len(letters), dtype=bool)
     for guess, pattern in history:
         trits = decode(pattern, ctx.words.length)
         need: dict[int, int] = {}
-        for pos, (c, t) in enumerate(zip(letters[guess].tolist(), trits)):
+        for pos, (c, t) in enumerate(zip(ctx.words.letters[guess].tolist(), trits)):
             if t == 2:
                 ok &= letters[:, pos] == c
             if t > 0:
@@ -138,6 +140,22 @@ def hard_mode_mask(ctx: Context, history: tuple[tuple[int, int], ...]) -> np.nda
         for c, k in need.items():
             ok &= counts[:, c] >= k
     return ok
+
+
+def illegal_move(ctx: Context, settings: Settings, history: tuple[tuple[int, int], ...], guess: int) -> str | None:
+    """Why playing ``guess`` after ``history`` breaks the rules of the game ``settings`` describe
+    (hard mode; guessing only possible words), or None if the move is legal.  Replayed moves
+    (decision trees) are checked with this before they are scored."""
+    word = ctx.words.allowed[guess].upper()
+    if settings.hard and history and not hard_mode_mask(ctx, history, np.array([guess]))[0]:
+        return f"{word} breaks hard mode (a revealed hint is not reused)"
+    if settings.guess_from == "candidates":
+        cand = ctx.candidates(settings.candidates)  # sorted
+        i = int(np.searchsorted(cand, guess))
+        possible = i < len(cand) and int(cand[i]) == guess
+        if not possible or any(int(ctx.table[g, guess]) != p for g, p in history):
+            return f"{word} cannot be the answer here (the game guesses only possible words)"
+    return None
 
 
 @dataclass

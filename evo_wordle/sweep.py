@@ -6,10 +6,12 @@ dask cluster through :mod:`evo_wordle.executors`.  Rows are appended to ``result
 as tasks finish, each written with flush + fsync, so an interrupted sweep loses at most
 the tasks that were running; rerunning the same specification runs only what is missing.
 
-Seeds: task seed ``i`` uses ``SeedSequence(base_seed, spawn_key=(i, 0))`` for the bench and
-``(i, 1)`` for the answer sample, i.e. child ``i`` of one SeedSequence spawn.  Every
-configuration sees the same puzzles and game seeds for a given seed index (paired
-comparisons), and results do not depend on the executor or on ``--jobs``.
+Seeds: seed index ``i`` runs with seed ``derived_seeds(base_seed, i + 1)[i]`` (index 0 is
+``base_seed`` itself, as in ``bench --repeat``), and that seed picks the puzzles and the game
+seeds by the one sampling rule, :func:`evo_wordle.bench.game_plan` — so seed index 0 of a
+sweep plays exactly the games of ``bench --seed base_seed --games N``.  Every configuration
+sees the same puzzles and game seeds for a given seed index (paired comparisons), and
+results do not depend on the executor or on ``--jobs``.
 """
 
 from __future__ import annotations
@@ -203,11 +205,11 @@ def row_key(row: dict, keys: list[str]) -> tuple[str, ...]:
     return (*(row[k] for k in keys), str(row["seed"]))
 
 
-def task_seeds(base_seed: int, index: int) -> tuple[int, np.random.Generator]:
-    """(bench seed, answer-sample generator) of seed index ``index``."""
-    bench = int(np.random.SeedSequence(base_seed, spawn_key=(index, 0)).generate_state(1)[0])
-    sample = np.random.default_rng(np.random.SeedSequence(base_seed, spawn_key=(index, 1)))
-    return bench, sample
+def task_seed(base_seed: int, index: int) -> int:
+    """The run seed of seed index ``index`` (index 0 is ``base_seed`` itself)."""
+    from .bench import derived_seeds
+
+    return derived_seeds(base_seed, index + 1)[index]
 
 
 # ------------------------------------------------------------------------------------------ work
@@ -221,12 +223,13 @@ def _task_setup(task: dict):
     config, index = task["config"], int(task["seed"])
     ctx = worker_context(spec.allowed, spec.answers)
     settings = spec.settings_for(config)
-    bench_seed, sample_rng = task_seeds(spec.base_seed, index)
+    from .bench import sample_answers
+
+    bench_seed = task_seed(spec.base_seed, index)
     answers = ctx.words.answer_index
-    if spec.games is not None:
-        if spec.games > len(answers):
-            raise EvoWordleError(f"--games {spec.games} exceeds the {len(answers)} answers")
-        answers = sample_rng.choice(answers, size=spec.games, replace=False)
+    if spec.games is not None and spec.games > len(answers):
+        raise EvoWordleError(f"--games {spec.games} exceeds the {len(answers)} answers")
+    answers = sample_answers(answers, spec.games, bench_seed)
     return spec, config, index, ctx, settings, bench_seed, answers
 
 
@@ -261,9 +264,10 @@ def run_task(task: dict) -> dict:
 def run_chunk(task: dict) -> dict:
     """Play games ``task["chunk"] = (lo, hi)`` of a bench (positions in its answer list).
 
-    Game ``k`` gets ``SeedSequence(bench_seed).spawn(n)[k]``, exactly as in ``run_bench``, so
-    the chunks of a bench add up to the same games as the whole bench.
+    Game ``k`` gets ``game_seeds(bench_seed, n)[k]``, exactly as in ``run_bench``, so the
+    chunks of a bench add up to the same games as the whole bench.
     """
+    from .bench import game_seeds
     from .game import GameState, play
     from .solvers import make_solver
 
@@ -273,8 +277,9 @@ def run_chunk(task: dict) -> dict:
     engine = make_solver(spec.solver, ctx, settings, **spec.solver_params(config))
     base = GameState.start(ctx, settings)
     records = []
+    seeds = game_seeds(bench_seed, len(answers))
     for k in range(lo, hi):
-        engine.reset(np.random.default_rng(np.random.SeedSequence(bench_seed, spawn_key=(k,))))
+        engine.reset(np.random.default_rng(seeds[k]))
         records.append(play(engine, base, int(answers[k]), settings))
     return {"chunk": (lo, hi), "records": records, "seconds": time.perf_counter() - start}
 
@@ -320,7 +325,7 @@ class _Assembler:
         records = [r for p in parts for r in p["records"]]
         settings = spec.settings_for(task["config"])
         bench = BenchResult(spec.solver, settings, records, sum(p["seconds"] for p in parts))
-        bench_seed, _ = task_seeds(spec.base_seed, int(task["seed"]))
+        bench_seed = task_seed(spec.base_seed, int(task["seed"]))
         return _row(spec, task["config"], int(task["seed"]), bench_seed, bench)
 
 

@@ -16,16 +16,19 @@ from evo_wordle.evolve.strategy import (
     load_strategy_file,
     mass_entropy,
     pattern_mass,
+    read_strategy_file,
     save_strategy,
+    usable_tree,
     weighted_entropies,
 )
 from evo_wordle.game import GameState, Settings
+from evo_wordle.split import split_answers
 
 P1A = Settings(candidates="answers", guess_from="allowed")
 
 
 def tiny_config(**kw) -> EvolveConfig:
-    base = dict(settings=P1A, train_size=40, holdout_size=30, mu=4, lambda_=6, generations=3, seed=7)
+    base = dict(settings=P1A, train_size=40, holdout_size=30, mu=4, lambda_=6, generations=3, seed=2)
     return EvolveConfig(**{**base, **kw})
 
 
@@ -50,12 +53,14 @@ def test_strategy_file_round_trip(tmp_path, ctx):
                  w_freq=0.05, switch_eff=3.0, switch_turn=5.0, hard_candidates=True)
     path = tmp_path / "s.json"
     tree = {"": "crane", "crane:00000": "spilt"}
-    save_strategy(path, s, {"seed": 3}, tree, P1A)
+    save_strategy(path, s, {"seed": 3}, tree, P1A, ctx.words)
     loaded, prov, t = load_strategy_file(path)
     assert loaded == s and prov == {"seed": 3} and t == tree
+    f = read_strategy_file(path)
+    assert f.made_for["candidates"] == "answers" and f.made_for["allowed_sha256"] == ctx.words.digest
     # the tree is only used under the settings it was built for
-    assert load_strategy_file(path, P1A)[2] == tree
-    assert load_strategy_file(path, P1A.with_(hard=True))[2] == {}
+    assert usable_tree(ctx, P1A, f) == tree
+    assert usable_tree(ctx, P1A.with_(hard=True), f) == {}
 
 
 @pytest.mark.parametrize(
@@ -105,7 +110,7 @@ def test_strategy_flag_selects_solver_and_plays_tree(tmp_path, ctx, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["solver"] == "strategy" and out["settings"]["opener"] == "crane"
     # a stored tree is played first, unless --opener asks for another first guess
-    save_strategy(path, Strategy(opener="crane", steepness=0.0), tree={"": "slate"}, tree_settings=P1A)
+    save_strategy(path, Strategy(opener="crane", steepness=0.0), tree={"": "slate"}, settings=P1A, words=ctx.words)
     state = GameState.start(ctx, P1A)
     assert StrategySolver(ctx, P1A, strategy=path).choose(state) == ctx.words.index("slate")
     assert StrategySolver(ctx, P1A, strategy=path, opener="trace").choose(state) == ctx.words.index("trace")
@@ -148,11 +153,18 @@ def test_resumed_run_equals_uninterrupted(tmp_path, ctx):
 def test_evolve_strategy_cli_end_to_end(tmp_path, ctx, capsys):
     out = tmp_path / "best.json"
     args = ["evolve-strategy", "--candidates", "answers", "--guess-from", "allowed", "--train", "25",
-            "--holdout", "20", "--mu", "3", "--lambda", "3", "--generations", "1", "--seed", "2",
+            "--validation", "20", "--mu", "3", "--lambda", "3", "--generations", "1", "--seed", "2",
             "--out", str(out), "--checkpoint", str(tmp_path / "ck"), "--json"]
     assert main(args) == 0
     result = json.loads(capsys.readouterr().out)
     genome, prov, _ = load_strategy_file(out)
     assert genome.as_dict() == result["genome"] and prov["seed"] == 2 and "evolve-strategy" in prov["command"]
+    # the file carries the split (rebuilt from the seed) and the three means
+    split = split_answers(ctx.words.answer_index, 2, 25, 20)
+    assert prov["split"] == split.as_dict(ctx.words.allowed)
+    assert len(prov["split"]["test"]) == len(ctx.words.answers) - 45
+    assert set(prov["means"]) == {"train", "validation", "test"} == set(result["means"])
+    scores = play_genome(ctx, genome, P1A, split.test)
+    assert prov["means"]["test"] == pytest.approx(scores.mean())
     assert main([*args[:-1], "--resume", "--generations", "2", "--quiet"]) == 0
     assert main(["evolve-strategy", "--resume", "--quiet"]) == 2

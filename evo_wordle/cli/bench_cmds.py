@@ -16,14 +16,13 @@ from ..stats import mean_ci
 from .common import (
     add_solver_options,
     add_word_args,
-    context_from_args,
     nonnegative_int,
     output_path,
     positive_int,
     print_json,
     solver_params,
 )
-from .settings_args import add_settings_args, settings_from_args
+from .settings_args import add_settings_args, run_context, settings_from_args
 
 #: Weights of the position-ranking paper's overall score (lower is better).
 SCORE_WEIGHTS = {"fail_rate": 0.70, "mean_guesses": 0.25, "seconds_per_game": 0.05}
@@ -92,7 +91,7 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
         from ..boards import run_boards_bench  # lazy: its own module
 
         return run_boards_bench(ctx, settings, args.games or 1000, seed, args.jobs, opener=args.opener, progress=None)
-    answers = sample_answers(ctx.words.answer_index, args.games, args.seed)
+    answers = sample_answers(ctx.words.answer_index, args.games, args.seed)  # the puzzles of --seed
     return run_bench(
         ctx, name, settings, answers, seed, params, jobs=args.jobs, progress=True, daily_rule=args.daily_rule
     )
@@ -114,12 +113,11 @@ def pooled(results: list[BenchResult]) -> BenchResult:
 
 
 def cmd_bench(args: argparse.Namespace) -> int:
-    settings = settings_from_args(args)
-    if settings.boards > 1 and args.solver:
+    if settings_from_args(args).boards > 1 and args.solver:
         raise EvoWordleError("--boards plays the summed-entropy policy; leave out --solver")
     args.solver = args.solver or "greedy"
     solver_params(args.solver, args)  # unknown solver / bad options fail before any work
-    ctx = context_from_args(args)
+    ctx, settings = run_context(args, [args.solver])
     seeds = derived_seeds(args.seed, repeats(args.solver, settings, args.repeat))
     results = [bench_once(ctx, args.solver, settings, args, s) for s in seeds]
     means = [r.mean_guesses for r in results]
@@ -213,8 +211,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise EvoWordleError("--solvers lists a solver twice")
     for name in names:
         solver_params(name, args)  # validate all before running any
-    ctx = context_from_args(args)
-    settings = settings_from_args(args)
+    ctx, settings = run_context(args, names)
     if settings.boards > 1:
         raise EvoWordleError("compare runs single-board solvers; use bench --boards N for multi-board")
     rows = []

@@ -205,7 +205,7 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
     result = run_bench(ctx, "ga-search", settings, answers, args.seed, params)
     seconds = time.perf_counter() - start
     paths = tree_paths(result.records)
-    write_tree(ctx, args.tree, paths)
+    write_tree(ctx, args.tree, paths, settings)
     summary = {**result.summary(), "build_seconds": round(seconds, 1), "tree": args.tree}
     if args.out:
         opener = ctx.words.allowed[result.records[0].guesses[0]]

@@ -24,7 +24,7 @@ from .common import (
     positive_int,
     solver_params,
 )
-from .settings_args import add_settings_args, settings_from_args
+from .settings_args import add_settings_args, run_context, settings_from_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -87,14 +87,12 @@ def _game_rng(seed: int) -> np.random.Generator:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    ctx = context_from_args(args)
-    answers = [ctx.words.index(w) for w in args.answer]
-    if len(answers) > 1 or args.boards > 1:
-        return _solve_boards(args, ctx, answers)
-    settings = settings_from_args(args)
     name = args.solver or "greedy"
-    if name == POLICY_NAME:
-        return _solve_boards(args, ctx, answers)
+    if len(args.answer) > 1 or args.boards > 1 or name == POLICY_NAME:
+        ctx = context_from_args(args)
+        return _solve_boards(args, ctx, [ctx.words.index(w) for w in args.answer])
+    ctx, settings = run_context(args, [name])
+    answers = [ctx.words.index(w) for w in args.answer]
     solver = make_solver(name, ctx, settings, **solver_params(name, args))
     solver.reset(_game_rng(args.seed))
     answer = answers[0]
@@ -197,8 +195,7 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
 
 
 def cmd_assist(args: argparse.Namespace) -> int:
-    ctx = context_from_args(args)
-    settings = settings_from_args(args)
+    ctx, settings = run_context(args, [args.solver])
     solver = make_solver(args.solver, ctx, settings, **solver_params(args.solver, args))
     solver.reset(_game_rng(args.seed))
     session = AssistSession(ctx, settings, solver)

@@ -7,7 +7,10 @@ given explicitly overrides the preset, so ``--problem P1 --guess-from allowed`` 
 from __future__ import annotations
 
 import argparse
+import sys
 
+from ..context import Context
+from ..errors import EvoWordleError
 from ..game import PROBLEMS, Settings
 from .common import positive_int
 
@@ -81,3 +84,69 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     if cap is None:
         cap = 9 if boards == 1 else boards + 5
     return Settings(hard=bool(getattr(args, "hard", False)), max_guesses=cap, boards=boards, **base)
+
+
+# -- settings that travel with strategy and tree files ----------------------------------------
+
+#: Setting → the flags that set it explicitly (``--problem`` sets three axes at once).
+_GIVEN = {
+    "candidates": lambda a: getattr(a, "candidates", None) is not None or bool(getattr(a, "problem", None)),
+    "guess_from": lambda a: getattr(a, "guess_from", None) is not None or bool(getattr(a, "problem", None)),
+    "daily": lambda a: bool(getattr(a, "daily", None)) or bool(getattr(a, "problem", None)),
+    "hard": lambda a: bool(getattr(a, "hard", False)),
+    "max_guesses": lambda a: getattr(a, "max_guesses", None) is not None,
+    "boards": lambda a: getattr(a, "boards", 1) not in (None, 1),
+}
+
+
+def artefact_of(args: argparse.Namespace, solvers: list[str]) -> tuple[str, dict | None, bool] | None:
+    """(label, made_for or None, has a tree) of the strategy or tree file the run replays."""
+    strategy, tree = getattr(args, "strategy", None), getattr(args, "tree", None)
+    if strategy and "strategy" in solvers:
+        from ..evolve.strategy import read_strategy_file
+
+        f = read_strategy_file(strategy)
+        return f"strategy file {f.path}", f.made_for, bool(f.tree)
+    if tree and "ga-search" in solvers:
+        from ..evolve.search import tree_made_for
+
+        return f"tree file {tree}", tree_made_for(tree), True
+    return None
+
+
+def warn(message: str) -> None:
+    print(f"evo-wordle: warning: {message}", file=sys.stderr)
+
+
+def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, Settings]:
+    """The word lists and settings a run plays: the flags, with every setting the user did not
+    give taken from the strategy/tree file being replayed (and its answer list, if bundled).
+
+    Overriding a file's setting prints a one-line warning; so does replaying an old file that
+    records no settings, or a genome made for other word lists.  A tree made for other word
+    lists is an error (its moves may not exist here)."""
+    from ..artefacts import BUNDLED, list_mismatch, overrides, settings_of
+    from .common import context_from_args
+
+    found = artefact_of(args, solvers)
+    given = settings_from_args(args)
+    if found is None:
+        return context_from_args(args), given
+    label, record, has_tree = found
+    if record is None:
+        warn(f"{label} records no settings (an old file): playing the settings given on the command line")
+        return context_from_args(args), given
+    stored = settings_of(record, label)
+    settings = stored.with_(**{k: getattr(given, k) for k, test in _GIVEN.items() if test(args)})
+    if args.answers is None and args.allowed is None and record.get("answers") in BUNDLED:
+        args.answers = record["answers"]
+    ctx = context_from_args(args)
+    why = list_mismatch(record, ctx.words)
+    if why and has_tree:
+        raise EvoWordleError(f"{label} cannot be replayed: {why}")
+    if why:
+        warn(f"{label}: {why}")
+    changed = overrides(stored, settings)
+    if changed:
+        warn(f"{label} was made for other settings; overriding {', '.join(changed)}")
+    return ctx, settings

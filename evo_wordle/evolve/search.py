@@ -15,6 +15,7 @@ one line per answer with its guess path) and loaded back (``--tree FILE``) for i
 from __future__ import annotations
 
 import hashlib
+import json
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,7 @@ import numpy as np
 from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text
-from ..game import GameState, Settings
+from ..game import GameState, Settings, illegal_move
 from ..solvers.base import Solver, register
 from .exact import ExactSolver
 from .strategy import explore_pool, history_key, weighted_entropies
@@ -115,7 +116,7 @@ class GASearchSolver(Solver):
         self.look = LookAhead(ctx, settings.guess_from == "allowed" and not settings.hard, exact_limit)
         self._memo: dict[bytes, int] = {}
         self.tree_file = str(tree) if tree else None
-        self.tree: dict[str, int] = load_tree(ctx, tree) if tree else {}
+        self.tree: dict[str, int] = load_tree(ctx, tree, settings) if tree else {}
         self.evaluations = 0
 
     def choose(self, state: GameState) -> int:
@@ -232,25 +233,71 @@ class GASearchSolver(Solver):
 # ------------------------------------------------------------------------------ tree files
 
 
-def write_tree(ctx: Context, path: str | Path, paths: dict[int, list[int]]) -> None:
-    """One line per answer: ``answer: guess1 guess2 … answer``."""
+#: Header line of a tree file: the game it was made for (``artefacts.made_for``) as JSON.
+HEADER = "# made_for: "
+#: Largest tree file read (the shipped ones are ~65 kB).
+MAX_TREE_BYTES = 20 << 20
+
+
+def write_tree(ctx: Context, path: str | Path, paths: dict[int, list[int]], settings: Settings | None = None) -> None:
+    """One line per answer: ``answer: guess1 guess2 … answer``, after a ``# made_for:`` header
+    naming the settings and word lists (when ``settings`` is given)."""
+    from ..artefacts import made_for
+
     words = ctx.words.allowed
-    lines = [f"{words[a]}: {' '.join(words[g] for g in p)}" for a, p in sorted(paths.items())]
+    lines = [HEADER + json.dumps(made_for(settings, ctx.words))] if settings is not None else []
+    lines += [f"{words[a]}: {' '.join(words[g] for g in p)}" for a, p in sorted(paths.items())]
     atomic_write_text(path, "\n".join(lines) + "\n")
 
 
-def load_tree(ctx: Context, path: str | Path) -> dict[str, int]:
-    """History key → guess, rebuilt from a tree file; one-line errors on bad files."""
-    path = Path(path)
+def _read_tree_text(path: Path) -> str:
     try:
-        text = path.read_text()
+        with open(path, "rb") as fh:
+            raw = fh.read(MAX_TREE_BYTES + 1)
+        if len(raw) > MAX_TREE_BYTES:
+            raise EvoWordleError(f"tree file {path} is larger than {MAX_TREE_BYTES >> 20} MB")
+        return raw.decode("utf-8")
     except FileNotFoundError:
         raise EvoWordleError(f"tree file {path} does not exist") from None
     except (OSError, UnicodeDecodeError):
         raise EvoWordleError(f"cannot read tree file {path}") from None
+
+
+def tree_made_for(path: str | Path) -> dict | None:
+    """The ``made_for`` header of a tree file (None for an old file without one)."""
+    from ..artefacts import settings_of
+
+    path = Path(path)
+    first = _read_tree_text(path).partition("\n")[0]
+    if not first.startswith(HEADER):
+        return None
+    try:
+        record = json.loads(first[len(HEADER):])
+    except ValueError:
+        raise EvoWordleError(f"tree file {path}: the made_for header is not valid JSON") from None
+    settings_of(record, f"tree file {path}")
+    return record
+
+
+def load_tree(ctx: Context, path: str | Path, settings: Settings | None = None) -> dict[str, int]:
+    """History key → guess, rebuilt from a tree file; one-line errors on bad files.
+
+    With ``settings``, every move is checked against the rules of that game (hard mode,
+    guessing only possible words) and every answer must be a possible answer in it: a tree that
+    breaks them is refused, never played."""
+    from ..artefacts import list_mismatch
+
+    path = Path(path)
+    text = _read_tree_text(path)
+    if text.startswith(HEADER):
+        record = tree_made_for(path)
+        why = list_mismatch(record, ctx.words)
+        if why:
+            raise EvoWordleError(f"tree file {path} cannot be replayed: {why}")
+    possible = set(ctx.candidates(settings.candidates).tolist()) if settings is not None else None
     tree: dict[str, int] = {}
     for lineno, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
+        if not line.strip() or line.startswith("#"):
             continue
         head, sep, rest = line.partition(":")
         try:
@@ -260,9 +307,17 @@ def load_tree(ctx: Context, path: str | Path) -> dict[str, int]:
             guesses = [ctx.words.index(w) for w in rest.split()]
         except EvoWordleError as exc:
             raise EvoWordleError(f"tree file {path} line {lineno}: {exc}") from None
+        if possible is not None and answer not in possible:
+            raise EvoWordleError(f"tree file {path} line {lineno}: {head.strip()} cannot be the answer "
+                                 f"with --candidates {settings.candidates}")
         history: list[tuple[int, int]] = []
         for g in guesses:
             key = history_key(ctx, history)
+            if settings is not None:
+                why = illegal_move(ctx, settings, tuple(history), g)
+                if why:
+                    raise EvoWordleError(f"tree file {path} line {lineno} is illegal in this game: {why}"
+                                         f" after {key or 'the start'}")
             if tree.setdefault(key, g) != g:
                 raise EvoWordleError(f"tree file {path} line {lineno}: two guesses after the same feedback")
             history.append((g, int(ctx.table[g, answer])))
@@ -286,4 +341,4 @@ def tree_json(ctx: Context, paths: dict[int, list[int]]) -> dict[str, str]:
     return out
 
 
-__all__ = ["GASearchSolver", "LookAhead", "load_tree", "tree_json", "write_tree"]
+__all__ = ["GASearchSolver", "LookAhead", "load_tree", "tree_json", "tree_made_for", "write_tree"]

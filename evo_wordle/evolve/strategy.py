@@ -211,6 +211,30 @@ def load_strategy_file(path: str | Path, settings: Settings | None = None) -> tu
     return f.strategy, f.provenance, f.tree
 
 
+#: Settings a stored decision tree depends on (the genome plays when any of them differs).
+TREE_KEYS = ("candidates", "guess_from", "hard")
+
+
+def usable_tree(ctx: Context, settings: Settings, f: StrategyFile) -> dict[str, str]:
+    """The file's tree if it was made for this game, else {} (the genome plays instead).
+
+    A tree made for other word lists is refused (its histories may not exist here); an old file
+    without ``made_for`` keeps its tree (the CLI warns), and every tree used is checked move by
+    move by :func:`check_tree`, so an illegal one is refused either way."""
+    if not f.tree:
+        return {}
+    if f.made_for is None:
+        return f.tree
+    from ..artefacts import list_mismatch
+
+    why = list_mismatch(f.made_for, ctx.words)
+    if why:
+        raise EvoWordleError(f"strategy file {f.path}: its decision tree cannot be replayed: {why}")
+    if any(f.made_for.get(k) != getattr(settings, k) for k in TREE_KEYS):
+        return {}
+    return f.tree
+
+
 def load_strategy(path: str | Path) -> Strategy:
     return load_strategy_file(path)[0]
 
@@ -219,6 +243,47 @@ def history_key(ctx: Context, history) -> str:
     """Decision-tree key of a history: ``word:digits,word:digits`` ('' at the start)."""
     n = ctx.words.length
     return ",".join(f"{ctx.words.allowed[g]}:{to_digits(p, n)}" for g, p in history)
+
+
+def parse_history_key(ctx: Context, key: str) -> tuple[tuple[int, int], ...]:
+    """The history a :func:`history_key` stands for (one-line EvoWordleError if malformed)."""
+    from ..patterns import parse
+
+    if not key:
+        return ()
+    out = []
+    for step in key.split(","):
+        word, sep, digits = step.partition(":")
+        if not sep:
+            raise EvoWordleError(f"bad tree key {key!r}")
+        out.append((ctx.words.index(word), parse(digits, ctx.words.length)))
+    return tuple(out)
+
+
+def check_tree(ctx: Context, settings: Settings, tree: dict[str, str], where: str) -> dict[str, int]:
+    """History key → guess index, after checking every stored move against the rules of the game
+    ``settings`` describe (:func:`evo_wordle.game.illegal_move`) and that each history could
+    happen (some possible answer gives that feedback); a tree that breaks them is refused."""
+    from ..game import illegal_move
+
+    cand = ctx.candidates(settings.candidates)
+    out: dict[str, int] = {}
+    for key, word in tree.items():
+        try:
+            history = parse_history_key(ctx, key)
+            guess = ctx.words.index(word)
+        except (EvoWordleError, ValueError) as exc:
+            raise EvoWordleError(f"{where}: tree entry {key!r}: {exc}") from None
+        left = cand
+        for g, pat in history:
+            left = left[ctx.table[g, left] == pat]
+        if not len(left):
+            raise EvoWordleError(f"{where}: tree entry {key!r} cannot happen: no possible answer gives that feedback")
+        why = illegal_move(ctx, settings, history, guess)
+        if why:
+            raise EvoWordleError(f"{where}: the tree is illegal in this game: {why} after {key or 'the start'}")
+        out[key] = guess
+    return out
 
 
 # ---------------------------------------------------------------------------- fast scoring
@@ -340,7 +405,7 @@ class StrategyPolicy:
         s = strategy
         self.prior = priority_paper(ctx.frequencies, s.steepness, s.midpoint)
         self.bonus_priority = ctx.priority
-        self.tree = {k: ctx.words.index(v) for k, v in (tree or {}).items()}
+        self.tree = {k: (v if isinstance(v, int) else ctx.words.index(v)) for k, v in (tree or {}).items()}
         self._memo: dict[tuple[bytes, str], int] = {}
 
     def weights(self, candidates: np.ndarray) -> np.ndarray:
@@ -424,18 +489,21 @@ class StrategySolver(Solver):
                  pool: int = DEFAULT_POOL) -> None:
         super().__init__(ctx, settings, None)
         self.source = None
+        where = "the tree"
         if isinstance(strategy, Strategy):
             genome = strategy
         elif strategy is not None:
-            genome, _, file_tree = load_strategy_file(strategy, settings)
-            tree = tree or file_tree
-            self.source = str(strategy)
+            f = read_strategy_file(strategy)
+            genome, where, self.source = f.strategy, f"strategy file {f.path}", str(strategy)
+            tree = tree or usable_tree(ctx, settings, f)
         else:
             genome = Strategy()
         if opener:
             genome = Strategy.from_dict({**genome.as_dict(), "opener": opener})
             if tree and tree.get("") != opener:
                 tree = None  # a stored tree only holds after its own opener
+        if tree:
+            tree = check_tree(ctx, settings, tree, where)
         self.genome = genome
         self.policy = StrategyPolicy(ctx, genome, tree, pool)
         self.opener = None  # the policy plays the opener (tree or genome)

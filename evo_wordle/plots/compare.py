@@ -41,21 +41,31 @@ def compare_data(
     seed: int = 0,
     jobs: int = 1,
     lists: tuple[str | None, str] | None = None,
+    opener: str | None = None,
 ) -> dict:
-    """Bench every solver on the same answers (all, or the seeded sample of ``games``).
+    """Bench every solver on the same answers (all, or the seeded sample of ``games``, by the
+    one sampling rule :func:`evo_wordle.bench.game_plan`, as ``compare`` does).
+
+    Every solver not given an opener in ``params`` opens with ``opener``, by default the first
+    fixed opener among the solvers (e.g. the GA's TALES), so no curve differs by its opener alone.
 
     Keys: ``k`` (guess counts 1..max), and per solver in ``solvers``: ``share`` (fraction of
     games with each score, failures at the cap), ``within`` (fraction solved within k),
-    ``mean``, ``fail_rate``, ``games``, ``histogram``.
+    ``mean``, ``fail_rate``, ``games``, ``histogram``; ``opener`` (the shared one) and
+    ``answers`` (the puzzles played).
     """
-    from ..sweep import task_seeds
+    from ..bench import sample_answers
+    from .convergence import fixed_opener
 
-    answers = ctx.words.answer_index
-    bench_seed, sample = task_seeds(seed, 0)
-    if games is not None and games < len(answers):
-        answers = sample.choice(answers, size=games, replace=False)
+    answers = sample_answers(ctx.words.answer_index, games, seed)
+    params = {s: dict((params or {}).get(s, {})) for s in solvers}
+    if opener is None:
+        opener = next((o for s in solvers if (o := fixed_opener(ctx, s, settings, params[s]))), None)
+    for s in solvers:
+        if opener and not params[s].get("opener"):
+            params[s]["opener"] = opener
     payloads = [{"lists": lists or (None, "nyt"), "settings": settings.as_dict(), "solver": s,
-                 "params": (params or {}).get(s, {}), "answers": answers.tolist(), "seed": bench_seed}
+                 "params": params[s], "answers": answers.tolist(), "seed": seed}
                 for s in solvers]
     if jobs > 1 and len(solvers) > 1 and lists is not None:
         from ..executors import make_executor
@@ -66,7 +76,8 @@ def compare_data(
         results = [_bench({**p, "ctx": ctx}) for p in payloads]
     kmax = max(max(r["scores"]) for r in results)
     ks = np.arange(1, kmax + 1)
-    data: dict = {"k": ks.tolist(), "solvers": list(solvers), "win_limit": settings.win_limit}
+    data: dict = {"k": ks.tolist(), "solvers": list(solvers), "win_limit": settings.win_limit, "opener": opener,
+                  "answers": [ctx.words.allowed[int(a)] for a in answers]}
     for r in results:
         scores = np.asarray(r["scores"])
         solved = np.asarray(r["solved_in"], dtype=int)

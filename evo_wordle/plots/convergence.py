@@ -25,11 +25,13 @@ def play_games(
 ) -> list[tuple[GameRecord, list[dict]]]:
     """Play like :func:`evo_wordle.bench.run_bench` (same per-game seeds, so the same games)
     and keep each game's Logbook records (empty for solvers without one)."""
+    from ..bench import game_seeds
+
     if settings.daily:
         raise EvoWordleError("this figure plays independent games; drop --daily / P2 / P3")
     answers = np.asarray(answers, dtype=np.int64)
     engine = make_solver(solver, ctx, settings, **(params or {}))
-    seeds = np.random.SeedSequence(seed).spawn(len(answers))
+    seeds = game_seeds(seed, len(answers))
     base = GameState.start(ctx, settings)
     out = []
     for k, answer in enumerate(answers):
@@ -52,6 +54,12 @@ def trace(ctx: Context, settings: Settings, record: GameRecord) -> np.ndarray:
         state = state.after(guess, pattern)
         counts.append(len(state.candidates))
     return np.array(counts, dtype=np.int64)
+
+
+def fixed_opener(ctx: Context, solver: str, settings: Settings, params: dict | None) -> str | None:
+    """The first guess ``solver`` always plays with ``params`` (None if it chooses per game)."""
+    engine = make_solver(solver, ctx, settings, **(params or {}))
+    return ctx.words.allowed[engine.opener] if getattr(engine, "opener", None) is not None else None
 
 
 def _pad(curves: list[np.ndarray], length: int) -> np.ndarray:
@@ -101,38 +109,47 @@ def convergence_data(
     baseline: str = "greedy",
     jobs: int = 1,
     lists: tuple[str | None, str] | None = None,
+    baseline_opener: str | None = None,
 ) -> dict:
     """The numbers the convergence figure draws.
+
+    The baseline opens with ``baseline_opener``, by default the GA's own fixed opener (so the
+    curves after the first guess compare the solvers, not their openers); with no fixed GA
+    opener the baseline plays its own.  The puzzles and game seeds follow the one sampling
+    rule (:func:`evo_wordle.bench.game_plan`); GA run ``r`` uses ``derived_seeds(seed, runs)[r]``.
 
     Keys: ``guess`` (0 = before the first guess), ``runs`` (the GA's per-run curves of
     remaining bits, runs × guesses), ``ga_bits`` / ``ga_candidates`` (``median``, ``p10``,
     ``p90`` per guess), ``baseline_bits`` / ``baseline_candidates``, ``fitness`` (``gen``,
     ``best``, ``mean``, ``best_p10``, ``best_p90`` per generation, or None), ``answer``,
-    ``games``, and the solver names.
+    ``games``, ``answers`` (the puzzles), ``baseline_scores`` and ``ga_scores`` (per run), the solver names and both openers.
     """
-    from ..sweep import task_seeds
+    from ..bench import derived_seeds, sample_answers
 
+    opener = fixed_opener(ctx, solver, settings, params)
+    base_open = baseline_opener or opener
+    base_params = {"opener": base_open} if base_open else None
     if answer is not None:
         idx = ctx.words.index(answer)
         if settings.candidates == "answers" and idx not in set(ctx.words.answer_index.tolist()):
             raise EvoWordleError(f"{answer.upper()} is not in the answer list the solver assumes")
         played = play_games(ctx, solver, settings, params, np.full(runs, idx), seed)
         traces = [trace(ctx, settings, rec) for rec, _ in played]
-        base = trace(ctx, settings, play_games(ctx, baseline, settings, None, [idx], seed)[0][0])
+        base_record = play_games(ctx, baseline, settings, base_params, [idx], seed)[0][0]
+        base = trace(ctx, settings, base_record)
+        base_scores = [base_record.score(settings.max_guesses)]
         length = max(len(base), *(len(t) for t in traces))
         curves = np.log2(_pad(traces, length))
         base_bits = np.log2(_pad([base], length)[0])
         fitness = _fitness_rows([log for _, log in played])
-        n_games = 1
+        n_games, puzzles = 1, [idx]
+        ga_scores = [[rec.score(settings.max_guesses)] for rec, _ in played]
     else:
-        answers = ctx.words.answer_index
-        if games is not None:
-            answers = task_seeds(seed, 0)[1].choice(answers, size=min(games, len(answers)), replace=False)
+        answers = sample_answers(ctx.words.answer_index, games, seed)
         payloads = [
             {"lists": lists or (None, "nyt"), "settings": settings.as_dict(), "solver": solver, "params": params,
-             "answers": answers.tolist(),
-             "seed": int(np.random.SeedSequence(seed, spawn_key=(r,)).generate_state(1)[0])}
-            for r in range(runs)
+             "answers": answers.tolist(), "seed": run_seed}
+            for run_seed in derived_seeds(seed, runs)
         ]
         if jobs > 1 and runs > 1 and lists is not None:
             from ..executors import make_executor
@@ -142,17 +159,24 @@ def convergence_data(
         else:
             results = [_summarise_run(ctx, settings, play_games(ctx, solver, settings, params, answers, p["seed"]))
                        for p in payloads]
-        base_run = _summarise_run(ctx, settings, play_games(ctx, baseline, settings, None, answers, seed))
+        base_run = _summarise_run(ctx, settings, play_games(ctx, baseline, settings, base_params, answers, seed))
+        base_scores = base_run["scores"]
         length = max(len(base_run["bits"]), *(len(r["bits"]) for r in results))
         curves = _pad([np.array(r["bits"]) for r in results], length)
         base_bits = _pad([np.array(base_run["bits"])], length)[0]
         fitness = [row for r in results for row in r["fitness"]]
-        n_games = len(answers)
+        n_games, puzzles = len(answers), answers.tolist()
+        ga_scores = [r["scores"] for r in results]
     data = {
         "solver": solver,
         "baseline": baseline,
+        "opener": opener,
+        "baseline_opener": base_open,
         "answer": answer.lower() if answer else None,
         "games": n_games,
+        "answers": [ctx.words.allowed[int(a)] for a in puzzles],
+        "baseline_scores": base_scores,
+        "ga_scores": ga_scores,
         "guess": list(range(curves.shape[1])),
         "runs": curves,
         "ga_bits": _bands(curves),
