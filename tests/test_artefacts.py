@@ -193,10 +193,10 @@ def test_same_seed_and_games_pick_the_same_games_everywhere(ctx, tmp_path, capsy
 def test_baseline_opens_like_the_ga(ctx):
     from evo_wordle.plots.convergence import convergence_data
 
-    data = convergence_data(ctx, "ga-thesis", Settings(), {"population": 10}, answer="merry",
+    data = convergence_data(ctx, "ga", Settings(), None, answer="merry",
                             runs=1, seed=0)
     assert data["opener"] == "tales" and data["baseline_opener"] == "tales"
-    other = convergence_data(ctx, "ga-thesis", Settings(), {"population": 10}, answer="merry",
+    other = convergence_data(ctx, "ga", Settings(), None, answer="merry",
                              runs=1, seed=0, baseline_opener="rates")
     assert other["baseline_opener"] == "rates"
     assert np.asarray(other["baseline_bits"])[1] != np.asarray(data["baseline_bits"])[1]
