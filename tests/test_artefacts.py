@@ -200,3 +200,29 @@ def test_baseline_opens_like_the_ga(ctx):
                              runs=1, seed=0, baseline_opener="rates")
     assert other["baseline_opener"] == "rates"
     assert np.asarray(other["baseline_bits"])[1] != np.asarray(data["baseline_bits"])[1]
+
+
+# -- like-for-like compare ----------------------------------------------------------------------
+
+
+def test_compare_refuses_rows_of_different_games_unless_mixed(capsys):
+    argv = ["compare", "--solvers", "strategy,greedy", "--strategy", "answers-known-salet", "--games", "30"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "not play the same game" in err and "--mixed" in err
+    assert main([*argv, "--mixed", "--json"]) == 0
+    out = capsys.readouterr()
+    rows = {r["solver"]: r for r in json.loads(out.out)}
+    assert "MIXED" in out.err
+    assert rows["strategy"]["settings"]["candidates"] == "answers"
+    assert rows["greedy"]["settings"]["candidates"] == "allowed"
+    assert rows["strategy"]["game"] != rows["greedy"]["game"]
+
+
+def test_compare_rows_print_their_game(capsys):
+    assert main(["compare", "--solvers", "strategy,greedy", "--strategy", "answers-known-salet", "--games", "30",
+                 "--candidates", "answers", "--guess-from", "allowed"]) == 0
+    out = capsys.readouterr()
+    assert out.err == "" and "MIXED" not in out.out
+    body = [ln for ln in out.out.splitlines() if ln.strip().startswith(("1 ", "2 "))]
+    assert len(body) == 2 and all("candidates=answers guess_from=allowed" in ln for ln in body)

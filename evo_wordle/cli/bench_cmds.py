@@ -22,7 +22,7 @@ from .common import (
     print_json,
     solver_params,
 )
-from .settings_args import add_settings_args, run_context, settings_from_args
+from .settings_args import add_settings_args, artefact_of, game_label, run_context, settings_from_args, warn
 
 #: Weights of the position-ranking paper's overall score (lower is better).
 SCORE_WEIGHTS = {"fail_rate": 0.70, "mean_guesses": 0.25, "seconds_per_game": 0.05}
@@ -69,9 +69,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="bench several solvers and rank them",
         description="Bench several solvers under one setting and rank them with the position-ranking "
         "paper's score: 70 %% fail rate, 25 %% mean guesses, 5 %% time per game, each divided by "
-        "its largest value among the compared solvers (lower is better).",
+        "its largest value among the compared solvers (lower is better). A strategy or tree file "
+        "plays the game it was made for unless flags say otherwise; rows that would not play the "
+        "same game are refused unless --mixed.",
     )
     p.add_argument("--solvers", required=True, metavar="A,B,C", help="comma-separated solver names")
+    p.add_argument("--mixed", action="store_true",
+                   help="allow rows that play different games (flagged in the table), e.g. a strategy file's "
+                   "own setting beside baselines under the flags")
     _add_run_args(p)
     p.add_argument("--json", action="store_true", help="print a JSON list, one object per solver")
     p.set_defaults(func=cmd_compare)
@@ -211,13 +216,22 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise EvoWordleError("--solvers lists a solver twice")
     for name in names:
         solver_params(name, args)  # validate all before running any
-    ctx, settings = run_context(args, names)
-    if settings.boards > 1:
+    ctx, game = run_context(args, names)
+    given = settings_from_args(args)  # what the flags alone describe
+    if game.boards > 1:
         raise EvoWordleError("compare runs single-board solvers; use bench --boards N for multi-board")
+    row_settings = {name: game if artefact_of(args, [name]) else given for name in names}
+    games = {name: game_label(s) for name, s in row_settings.items()}
+    mixed = len(set(games.values())) > 1
+    if mixed and not args.mixed:
+        raise EvoWordleError("the rows do not play the same game (" + "; ".join(f"{n}: {g}" for n, g in games.items())
+                             + "): give the settings as flags so every row plays them, or --mixed")
     rows = []
     for name in names:
-        summary = bench_once(ctx, name, settings, args, args.seed).summary()
+        summary = bench_once(ctx, name, row_settings[name], args, args.seed).summary()
         summary["settings"]["seed"] = args.seed
+        summary["settings"]["answers"] = ctx.words.label
+        summary["game"] = games[name]
         summary["seconds_per_game"] = summary["seconds"] / summary["games"]
         rows.append(summary)
     for row, score in zip(rows, ranking_scores(rows)):
@@ -225,12 +239,18 @@ def cmd_compare(args: argparse.Namespace) -> int:
     order = sorted(range(len(rows)), key=lambda i: rows[i]["score"])
     for rank, i in enumerate(order, 1):
         rows[i]["rank"] = rank
+    if mixed:
+        warn("MIXED GAMES: these rows do not play the same game, so their figures are not comparable")
     if args.json:
         print_json([rows[i] for i in order])
         return 0
-    print(f"{rows[0]['games']} games, seed {args.seed}, "
-          + ", ".join(f"{k}={v}" for k, v in settings.as_dict().items()))
-    head = f"{'rank':>4}  {'solver':22s} {'mean':>7} {'win %':>7} {'fail %':>7} {'max':>4} {'ms/game':>9} {'score':>7}"
+    print(f"{rows[0]['games']} games, seed {args.seed}, answers {ctx.words.label}"
+          + ("" if mixed else f", {games[names[0]]}"))
+    if mixed:
+        print("!! MIXED GAMES: the rows below play different games; their figures are NOT comparable !!")
+    width = max(len(g) for g in games.values())
+    head = (f"{'rank':>4}  {'solver':22s} {'mean':>7} {'win %':>7} {'fail %':>7} {'max':>4} {'ms/game':>9} "
+            f"{'score':>7}  {'game':{width}s}")
     print(head)
     print("-" * len(head))
     for i in order:
@@ -238,6 +258,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(
             f"{r['rank']:>4}  {r['solver']:22s} {r['mean_guesses']:7.4f} {100 * r['win_rate']:7.2f} "
             f"{100 * r['fail_rate']:7.2f} {r['max_guesses']:4d} {1000 * r['seconds_per_game']:9.3f} {r['score']:7.4f}"
+            f"  {r['game']}"
         )
     print("score: 0.70·fail/max + 0.25·mean/max + 0.05·time/max over the solvers above (lower is better)")
     return 0

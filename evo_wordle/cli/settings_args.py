@@ -114,6 +114,15 @@ def artefact_of(args: argparse.Namespace, solvers: list[str]) -> tuple[str, dict
     return None
 
 
+def game_label(settings: Settings) -> str:
+    """The game a row plays, in a few words (rows of one ``compare`` must share it)."""
+    parts = [f"candidates={settings.candidates}", f"guess_from={settings.guess_from}"]
+    parts += ["hard"] if settings.hard else []
+    parts += ["daily"] if settings.daily else []
+    parts += [f"max_guesses={settings.max_guesses}"] + ([f"boards={settings.boards}"] if settings.boards > 1 else [])
+    return " ".join(parts)
+
+
 def warn(message: str) -> None:
     print(f"evo-wordle: warning: {message}", file=sys.stderr)
 

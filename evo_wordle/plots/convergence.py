@@ -122,7 +122,8 @@ def convergence_data(
     remaining bits, runs × guesses), ``ga_bits`` / ``ga_candidates`` (``median``, ``p10``,
     ``p90`` per guess), ``baseline_bits`` / ``baseline_candidates``, ``fitness`` (``gen``,
     ``best``, ``mean``, ``best_p10``, ``best_p90`` per generation, or None), ``answer``,
-    ``games``, ``answers`` (the puzzles), ``baseline_scores`` and ``ga_scores`` (per run), the solver names and both openers.
+    ``games``, ``answers`` (the puzzles), ``baseline_scores`` and ``ga_scores`` (per run), the
+    solver names and both openers.
     """
     from ..bench import derived_seeds, sample_answers
 
