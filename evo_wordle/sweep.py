@@ -39,6 +39,10 @@ from .game import PROBLEMS, Settings
 from .stats import mean_ci, t975
 
 SPEC_FILE = "sweep.json"
+#: Version of the rule that turns a seed index into puzzles and game seeds (1: the sweep's own
+#: sample and seeds; 2: ``bench.game_plan`` from ``task_seed``).  Rows of another rule are
+#: different games, so a sweep folder made under rule 1 is not resumed.
+SAMPLING_RULE = 2
 RESULTS_FILE = "results.csv"
 
 #: Grid keys that change the problem setting rather than the solver.
@@ -103,6 +107,7 @@ class SweepSpec:
     allowed: str | None = None
     answers: str = "nyt"
     base_seed: int = 0
+    sampling: int = SAMPLING_RULE
 
     def as_dict(self) -> dict:
         return json.loads(json.dumps(asdict(self)))
@@ -110,7 +115,7 @@ class SweepSpec:
     @classmethod
     def from_dict(cls, data: dict) -> SweepSpec:
         try:
-            return cls(**data)
+            return cls(**{"sampling": 1, **data})  # a spec from before the field: rule 1
         except TypeError as exc:
             raise EvoWordleError(f"not a sweep specification: {exc}") from None
 
@@ -154,6 +159,10 @@ class SweepSpec:
     def validate(self) -> None:
         """Refuse unknown solvers, parameters and settings before anything runs."""
         from .solvers import SOLVERS, load_all
+
+        if self.sampling != SAMPLING_RULE:
+            raise EvoWordleError(f"this sweep was made under sampling rule {self.sampling} (now {SAMPLING_RULE}): "
+                                 "its rows are other games; start a fresh --out")
 
         load_all()
         if self.solver not in SOLVERS:

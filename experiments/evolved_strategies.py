@@ -1,13 +1,21 @@
-"""Evolved strategies against greedy, naive and the published optima, on every answer.
+"""Evolved strategies against the best baselines of their own setting, and the published optima.
+
+Every evolved strategy is scored on the TEST answers of its own train/validation/test split
+(listed in its file, ``provenance.split.test``: answers it never saw) beside the baselines of the
+same game on the same answers; all-answers figures follow. Settings: P0 with any allowed guess
+(baselines: max entropy ``naive`` with ``--guess-from allowed`` and the unevolved strategy
+genome, which already rewards words that may be the answer), strict P0 (guesses among possible
+words only: greedy TALES, the tuned ``ga``), answers known, hard mode, original answers.
 
 Prints a markdown table, writes experiments/results/evolved_strategies.{json,md} and two
 figures: docs/figures/evolve_hist.png (guess histograms) and docs/figures/evolve_convergence.png
-(the meta-GA's best and mean training fitness and the held-out fitness per generation).
+(the meta-GA's best and mean training fitness and the validation fitness per generation).
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/evolved_strategies.py
+    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/evolved_strategies.py [--rebuild DIR]
 
 The shipped strategies come from data/strategies/*.json (their provenance holds the command,
-seed and runtime that produced them); ``--rebuild`` re-runs the ga-search trees first.
+seed and runtime that produced them); ``--rebuild DIR`` first re-runs the three ga-search tree
+builds into DIR (never into data/) and reports each rebuilt mean beside the shipped one.
 """
 
 from __future__ import annotations
@@ -21,7 +29,7 @@ import numpy as np
 
 from evo_wordle import Context
 from evo_wordle.bench import run_bench
-from evo_wordle.evolve.strategy import Strategy, load_strategy_file
+from evo_wordle.evolve.strategy import Strategy, read_strategy_file
 from evo_wordle.game import Settings
 from evo_wordle.plots.common import COLOURS, new_figure
 
@@ -41,13 +49,15 @@ PUBLISHED = {
 }
 
 
-def bench(ctx: Context, label: str, solver: str, settings: Settings, params: dict, group: str) -> dict:
+def bench(ctx: Context, label: str, solver: str, settings: Settings, params: dict, group: str,
+          answers: np.ndarray | None = None, on: str = "all") -> dict:
     t = time.perf_counter()
-    r = run_bench(ctx, solver, settings, None, 0, params)
-    row = {"group": group, "label": label, "games": r.games, "mean": round(r.mean_guesses, 4),
+    r = run_bench(ctx, solver, settings, answers, 0, params)
+    row = {"group": group, "on": on, "label": label, "games": r.games, "mean": round(r.mean_guesses, 4),
            "over_6": int((r.scores() > 6).sum()), "max": r.max_guesses, "histogram": r.histogram,
            "seconds": round(time.perf_counter() - t, 2)}
-    print(f"| {group} | {label} | {row['mean']:.4f} | {row['over_6']} | {row['max']} | {row['seconds']} |", flush=True)
+    print(f"| {group} | {on} ({r.games}) | {label} | {row['mean']:.4f} | {row['over_6']} | {row['max']} "
+          f"| {row['seconds']} |", flush=True)
     return row
 
 
@@ -56,22 +66,65 @@ def short(label: str) -> str:
     return label.replace(" (tree replay)", ", tree").split(" (")[0][:34]
 
 
+def test_answers(ctx: Context, path: Path) -> np.ndarray:
+    """The test answers of an evolved strategy's split (never seen while it evolved)."""
+    return ctx.words.indices(read_strategy_file(path).provenance["split"]["test"])
+
+
+def rebuild(out: Path) -> list[dict]:
+    """Re-run the shipped ga-search tree builds into ``out``; their means beside the shipped ones."""
+    from evo_wordle.cli import main as cli
+
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for name in ("answers-known-salet", "answers-known-hard-salet", "original-answers-salet"):
+        shipped = read_strategy_file(name).provenance
+        argv = shipped["command"].split()[1:]
+        argv = [str(out / Path(a).name) if a.startswith("data/strategies/") else a for a in argv]
+        t = time.perf_counter()
+        if cli(argv) != 0:
+            raise SystemExit(f"rebuilding {name} failed")
+        rebuilt = read_strategy_file(out / f"{name}.json").provenance["mean_guesses"]
+        rows.append({"name": name, "shipped": shipped["mean_guesses"], "rebuilt": rebuilt,
+                     "seconds": round(time.perf_counter() - t, 1)})
+        print(f"rebuilt {name}: {rebuilt:.4f} (shipped {shipped['mean_guesses']:.4f})", flush=True)
+    return rows
+
+
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="skip the slow all-allowed naive baselines")
+    ap.add_argument("--rebuild", metavar="DIR", type=Path,
+                    help="first re-run the ga-search tree builds into DIR and compare with the shipped files")
     args = ap.parse_args()
+    rebuilt = rebuild(args.rebuild) if args.rebuild else None
     ctx = Context()
     orig = Context(answers="original")
     rows = []
-    print("| setting | solver | mean | over 6 | max | seconds |\n|---|---|---|---|---|---|")
+    print("| setting | answers | solver | mean | over 6 | max | seconds |\n|---|---|---|---|---|---|---|")
     p0 = STRATS / "p0-evolved.json"
-    rows.append(bench(ctx, "greedy (TALES, candidates only)", "greedy", P0, {"opener": "tales"}, "P0"))
+    strict = STRATS / "p0-strict.json"
+    test = test_answers(ctx, p0)
+    assert (test == test_answers(ctx, strict)).all(), "both P0 strategies share one split"
+    # P0, any allowed guess: the evolved strategy beside the best baselines of that game, on its test answers
+    if not args.quick:
+        rows.append(bench(ctx, "naive max entropy (any allowed guess)", "naive", P0X, {}, "P0 any guess", test, "test"))
     rows.append(bench(ctx, "strategy, default genome (before evolution)", "strategy", P0X,
-                      {"strategy": Strategy()}, "P0"))
-    genome, prov, _ = load_strategy_file(p0)
-    rows.append(bench(ctx, "strategy, evolved genome, no tree (computes every decision)", "strategy", P0X,
-                      {"strategy": genome}, "P0"))
-    rows.append(bench(ctx, "strategy file p0-evolved.json (tree replay)", "strategy", P0X, {"strategy": p0}, "P0"))
+                      {"strategy": Strategy()}, "P0 any guess", test, "test"))
+    rows.append(bench(ctx, "evolved strategy p0-evolved.json", "strategy", P0X, {"strategy": p0},
+                      "P0 any guess", test, "test"))
+    # strict P0: guesses among possible words only (the thesis's P0)
+    rows.append(bench(ctx, "greedy (TALES, candidates only)", "greedy", P0, {"opener": "tales"}, "P0 strict", test,
+                      "test"))
+    rows.append(bench(ctx, "ga (tuned, TALES)", "ga", P0, {}, "P0 strict", test, "test"))
+    rows.append(bench(ctx, "evolved strategy p0-strict.json", "strategy", P0, {"strategy": strict},
+                      "P0 strict", test, "test"))
+    # the same on every answer (includes the answers the strategies trained and validated on)
+    rows.append(bench(ctx, "greedy (TALES, candidates only)", "greedy", P0, {"opener": "tales"}, "P0 strict"))
+    rows.append(bench(ctx, "evolved strategy p0-strict.json (incl. training answers)", "strategy", P0,
+                      {"strategy": strict}, "P0 strict"))
+    rows.append(bench(ctx, "evolved strategy p0-evolved.json (incl. training answers)", "strategy", P0X,
+                      {"strategy": p0}, "P0 any guess"))
     if not args.quick:
         rows.append(bench(ctx, "naive max entropy (SALET, any allowed guess)", "naive", KNOWN,
                           {"opener": "salet"}, "known"))
@@ -86,32 +139,37 @@ def main() -> None:
     rows.append(bench(orig, "ga-search tree, original 2,315 answers", "strategy", KNOWN,
                       {"strategy": STRATS / "original-answers-salet.json"}, "original"))
     for group, (label, value) in PUBLISHED.items():
-        print(f"| {group} | published: {label} | {value:.4f} | | | |")
+        print(f"| {group} | all | published: {label} | {value:.4f} | | | |")
 
+    f0 = read_strategy_file(p0)
+    genome, prov = f0.strategy, f0.provenance
     log = json.loads((STRATS / "p0-evolved.log.json").read_text())
     out = {"rows": rows, "published": PUBLISHED, "p0_genome": genome.as_dict(), "p0_plain": genome.describe(),
-           "p0_provenance": {k: v for k, v in prov.items() if k != "logbook"}, "p0_logbook": log}
+           "p0_provenance": {k: v for k, v in prov.items() if k not in ("logbook", "split")},
+           "p0_strict_means": read_strategy_file(strict).provenance["means"], "p0_logbook": log,
+           "rebuilt": rebuilt}
     res = ROOT / "experiments" / "results"
     res.mkdir(parents=True, exist_ok=True)
     (res / "evolved_strategies.json").write_text(json.dumps(out, indent=1) + "\n")
-    md = ["| setting | solver | mean | over 6 | max | seconds |", "|---|---|---|---|---|---|"]
-    md += [f"| {r['group']} | {r['label']} | {r['mean']:.4f} | {r['over_6']} | {r['max']} | {r['seconds']} |"
-           for r in rows]
-    md += [f"| {g} | published: {label} | {v:.4f} | | | |" for g, (label, v) in PUBLISHED.items()]
+    md = ["| setting | answers | solver | mean | over 6 | max | seconds |", "|---|---|---|---|---|---|---|"]
+    md += [f"| {r['group']} | {r['on']} ({r['games']}) | {r['label']} | {r['mean']:.4f} | {r['over_6']} | {r['max']} "
+           f"| {r['seconds']} |" for r in rows]
+    md += [f"| {g} | all | published: {label} | {v:.4f} | | | |" for g, (label, v) in PUBLISHED.items()]
     md += ["", f"Evolved P0 genome in words: {genome.describe()}"]
     (res / "evolved_strategies.md").write_text("\n".join(md) + "\n")
     print("\n" + genome.describe())
 
     figs = ROOT / "docs" / "figures"
     fig, axes = new_figure(11, 4, ncols=2)
-    for ax, group in zip(axes, ("P0", "known")):
-        chosen = [r for r in rows if r["group"] == group]
+    for ax, group in zip(axes, ("P0 any guess", "known")):
+        chosen = [r for r in rows if r["group"] == group and r["on"] == ("test" if group.startswith("P0") else "all")]
         width = 0.8 / max(len(chosen), 1)
         for i, r in enumerate(chosen):
             ks = np.array(sorted(int(k) for k in r["histogram"]))
             ax.bar(ks + (i - (len(chosen) - 1) / 2) * width, [r["histogram"][str(k)] for k in ks], width,
                    color=COLOURS[i % len(COLOURS)], label=f"{short(r['label'])} ({r['mean']:.3f})")
-        ax.set_title("answers unknown (P0)" if group == "P0" else "answer list known, any allowed guess")
+        ax.set_title("answers unknown (P0), any allowed guess: test answers" if group.startswith("P0")
+                     else "answer list known, any allowed guess: all answers")
         ax.set_xlabel("guesses")
         ax.set_ylabel("answers")
         ax.legend(fontsize=7)
@@ -120,12 +178,14 @@ def main() -> None:
     fig, axes = new_figure(6, 4)
     ax = axes[0]
     gens = [r["gen"] for r in log]
-    ax.plot(gens, [r["best"] for r in log], color=COLOURS[0], marker="o", label="best (training 600)")
+    n = {k: len(v) for k, v in prov["split"].items() if isinstance(v, list)}
+    ax.plot(gens, [r["best"] for r in log], color=COLOURS[0], marker="o", label=f"best (training {n['train']})")
     ax.plot(gens, [r["mean"] for r in log], color=COLOURS[1], marker=".", label="population mean (training)")
-    ax.plot(gens, [r["holdout"] for r in log], color=COLOURS[2], marker="s", label="generation best on held-out 600")
+    ax.plot(gens, [r["holdout"] for r in log], color=COLOURS[2], marker="s",
+            label=f"generation best on validation {n['validation']}")
     ax.set_xlabel("generation")
     ax.set_ylabel("mean guesses + penalty")
-    ax.set_title("meta-GA convergence (P0, seed 1)")
+    ax.set_title(f"meta-GA convergence (P0, any allowed guess, seed {prov['seed']})")
     ax.legend(fontsize=8)
     fig.savefig(figs / "evolve_convergence.png", dpi=110)
 

@@ -226,3 +226,16 @@ def test_compare_rows_print_their_game(capsys):
     assert out.err == "" and "MIXED" not in out.out
     body = [ln for ln in out.out.splitlines() if ln.strip().startswith(("1 ", "2 "))]
     assert len(body) == 2 and all("candidates=answers guess_from=allowed" in ln for ln in body)
+
+
+def test_sweep_made_under_the_old_sampling_rule_is_not_resumed(tmp_path):
+    from evo_wordle.sweep import SPEC_FILE, SweepSpec, run_sweep
+
+    spec = SweepSpec(solver="random", grid={"max_guesses": [6]}, seeds=1, games=5)
+    old = {k: v for k, v in spec.as_dict().items() if k != "sampling"}
+    (tmp_path / SPEC_FILE).write_text(json.dumps(old))
+    with pytest.raises(EvoWordleError, match="sampling"):
+        run_sweep(spec, tmp_path, jobs=1)
+    assert SweepSpec.from_dict(old).sampling == 1
+    with pytest.raises(EvoWordleError, match="sampling rule 1"):
+        run_sweep(SweepSpec.from_dict(old), tmp_path / "new", jobs=1)

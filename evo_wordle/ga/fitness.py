@@ -105,7 +105,7 @@ def dynamic_fitness(ctx: Context, words: np.ndarray, candidates: np.ndarray) -> 
 
 
 #: The ``expected`` fitness's cost model, in the shape of the strategy genomes (docs/evolve.md)
-#: with the genes ``evolve-strategy`` found for P0 (data/strategies/p0-evolved.json), rounded:
+#: with the genes ``evolve-strategy`` first found for P0 (data/strategies/p0-ga-genes.json), rounded:
 #: the answer prior's steepness and midpoint, the future-cost coefficients k1 and k2, and the
 #: weight of the chance to win now.
 EXPECTED_MODEL = {"steepness": 8.3, "midpoint": 0.84, "k1": 0.34, "k2": 0.62, "bonus": 1.2}
