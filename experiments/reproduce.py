@@ -118,10 +118,10 @@ def compare(reg: Registry, runs: list[reg_mod.Run], out: Path, values: dict) -> 
     return problems
 
 
-def write_docs(reg: Registry, runs: list[reg_mod.Run], out: Path, values: dict) -> None:
-    """Store measured values, copy tracked outputs, rewrite the docs' markers."""
+def write_docs(reg: Registry, runs: list[reg_mod.Run], out: Path, values: dict, path: Path) -> None:
+    """Store measured values in the registry ``path``, copy tracked outputs, rewrite the docs' markers."""
     if values:
-        reg_mod.set_values({fid: round(v, reg.figures[fid].digits + 3) for fid, v in values.items()})
+        reg_mod.set_values({fid: round(v, reg.figures[fid].digits + 3) for fid, v in values.items()}, path)
     for run in runs:
         for src, dst in run.outputs.items():
             path = out / "runs" / run.id / src
@@ -129,8 +129,8 @@ def write_docs(reg: Registry, runs: list[reg_mod.Run], out: Path, values: dict) 
                 (ROOT / dst).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copyfile(path, ROOT / dst)
                 print(f"wrote {dst}")
-    for path in reg_mod.render_docs(reg_mod.load()):
-        print(f"wrote {path.relative_to(ROOT)}")
+    for doc in reg_mod.render_docs(reg_mod.load(path)):
+        print(f"wrote {doc.relative_to(ROOT)}")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -143,9 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--from", dest="source", type=Path, metavar="DIR", help="read an earlier --out DIR, run nothing")
     ap.add_argument("--docs-only", action="store_true", help="run nothing; with --write-docs render the docs")
     ap.add_argument("--list", action="store_true", help="list the registered figures and exit")
+    ap.add_argument("--registry", type=Path, default=reg_mod.REGISTRY, help="the registry file (default: %(default)s)")
     args = ap.parse_args(argv)
     try:
-        reg = reg_mod.load()
+        reg = reg_mod.load(args.registry)
         runs = reg.runs_for(args.only, args.quick)
     except (RegistryError, OSError) as exc:
         print(f"reproduce: error: {exc}", file=sys.stderr)
@@ -201,8 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     if before is not None and after != before:
         read_problems.append("a run changed tracked files: " + after.strip().replace("\n", "; "))
     if args.write_docs:
-        write_docs(reg, runs, out if runs else Path("."), values)
-        doc_problems, diffs = reg_mod.doc_problems(reg_mod.load()), []
+        write_docs(reg, runs, out if runs else Path("."), values, args.registry)
+        doc_problems, diffs = reg_mod.doc_problems(reg_mod.load(args.registry)), []
     problems = doc_problems + read_problems + diffs
     if tmp:
         shutil.rmtree(tmp, ignore_errors=True)
