@@ -22,8 +22,8 @@ REGISTRY = HERE / "figures.toml"
 #: The files whose figures must come from the registry.
 DOC_GLOBS = ("README.md", "docs/*.md", "experiments/README.md", "experiments/results/*.md")
 
-FIGURE_RE = re.compile(r"<!-- figure:([A-Za-z0-9_-]+) -->(.*?)<!-- /figure -->")
-TABLE_RE = re.compile(r"<!-- table:([A-Za-z0-9_-]+) -->\n(.*?)<!-- /table -->", re.S)
+FIGURE_RE = re.compile(r"<!-- figure:([a-z0-9_-]+) -->(.*?)<!-- /figure -->")
+TABLE_RE = re.compile(r"<!-- table:([a-z0-9_-]+) -->\n(.*?)<!-- /table -->", re.S)
 NUMBER_RE = re.compile(r"[-+−]?\d+(?:\.\d+)?")
 
 
@@ -228,7 +228,7 @@ def set_values(values: dict[str, float], path: Path = REGISTRY) -> None:
     lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
     section, done = None, set()
     for i, line in enumerate(lines):
-        head = re.match(r"\[figure\.([A-Za-z0-9_-]+)\]\s*$", line.strip())
+        head = re.match(r"\[figure\.([a-z0-9_-]+)\]\s*$", line.strip())
         if head or line.startswith("["):
             section = head.group(1) if head else None
             continue
