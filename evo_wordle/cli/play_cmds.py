@@ -154,6 +154,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         logbook = getattr(solver, "logbook", None)
         if logbook is not None:
             payload["logbook"] = [dict(entry) for entry in logbook]
+        hof = getattr(solver, "hall_of_fame_words", None)
+        if hof is not None:  # words with their fitness, best first (never indices)
+            payload["hall_of_fame"] = [{"word": w, "fitness": f} for w, f in hof()]
         _write_log(args.log, payload)
     return 0
 
