@@ -41,7 +41,8 @@ def test_description_option_help_and_examples(path, parser, monkeypatch, capsys)
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
             continue
-        assert action.help and action.help != argparse.SUPPRESS, f"{path}: {action.option_strings or action.dest} has no help"
+        what = action.option_strings or action.dest
+        assert action.help and action.help != argparse.SUPPRESS, f"{path}: {what} has no help"
         assert action.metavar is None or not str(action.metavar).endswith("_"), f"{path}: metavar {action.metavar}"
     text = parser.format_help()
     assert "%%" not in text and "LAMBDA_" not in text

@@ -7,7 +7,15 @@ import shlex
 import time
 
 from ..errors import EvoWordleError
-from .common import add_command, add_word_args, context_from_args, nonnegative_int, positive_int, print_json, probability
+from .common import (
+    add_command,
+    add_word_args,
+    context_from_args,
+    nonnegative_int,
+    positive_int,
+    print_json,
+    probability,
+)
 from .settings_args import add_settings_args, settings_from_args
 
 
@@ -40,13 +48,15 @@ def register(sub) -> None:
     add_word_args(p)
     add_settings_args(p, daily=False, boards=False)
     g = p.add_argument_group("meta-GA")
-    g.add_argument("--generations", type=nonnegative_int, default=12, metavar="N", help="generations (default: %(default)s)")
+    g.add_argument("--generations", type=nonnegative_int, default=12, metavar="N",
+                   help="generations (default: %(default)s)")
     g.add_argument("--mu", type=positive_int, default=10, metavar="N", help="parents kept (default: %(default)s)")
     g.add_argument("--lambda", dest="lambda_", type=positive_int, default=20, metavar="N",
                    help="offspring per generation (default: %(default)s)")
     g.add_argument("--cxpb", type=probability, default=0.4, metavar="P", help="crossover share (default: %(default)s)")
     g.add_argument("--mutpb", type=probability, default=0.6, metavar="P", help="mutation share (default: %(default)s)")
-    g.add_argument("--train", type=positive_int, default=400, metavar="N", help="training answers (default: %(default)s)")
+    g.add_argument("--train", type=positive_int, default=400, metavar="N",
+                   help="training answers (default: %(default)s)")
     g.add_argument("--holdout", type=nonnegative_int, default=400, metavar="N",
                    help="held-out answers for selection (default: %(default)s)")
     g.add_argument("--penalty", type=float, default=1.0, metavar="X",

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 from .. import patterns
-from ..assist import AssistSession, run_assist
+from ..assist import AssistSession, run_assist, terminal_reader
 from ..boards import POLICY_NAME, SummedEntropy, play_boards
 from ..errors import EvoWordleError, ImpossibleFeedback
 from ..game import GameState, Settings, play
@@ -217,7 +217,13 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
 def cmd_assist(args: argparse.Namespace) -> int:
     ctx = context_from_args(args)
     settings = settings_from_args(args)
-    solver = make_solver(args.solver, ctx, settings, **solver_params(args.solver, args))
-    solver.reset(_game_rng(args.seed))
-    session = AssistSession(ctx, settings, solver)
-    return run_assist(session, sys.stdin, sys.stdout, color=color_enabled(), top=args.top, show=args.show)
+    params = solver_params(args.solver, args)
+
+    def build(s: Settings):
+        solver = make_solver(args.solver, ctx, s, **params)
+        solver.reset(_game_rng(args.seed))
+        return solver
+
+    session = AssistSession(ctx, settings, build(settings), make_solver=build)
+    read = terminal_reader() if sys.stdin.isatty() else None  # piped: plain lines, as tests drive it
+    return run_assist(session, sys.stdin, sys.stdout, color=color_enabled(), top=args.top, show=args.show, read=read)

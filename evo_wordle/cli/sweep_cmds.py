@@ -47,7 +47,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="seeds per configuration (default: %(default)s)")
     p.add_argument("--seed", type=nonnegative_int, default=0, metavar="S",
                    help="base seed of the SeedSequence (default: 0)")
-    p.add_argument("--games", type=positive_int, metavar="K", help="a seeded sample of K answers per bench (default: all)")
+    p.add_argument("--games", type=positive_int, metavar="K",
+                   help="a seeded sample of K answers per bench (default: all)")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for sweep.json and results.csv")
     p.add_argument("--executor", choices=["local", "dask"], default="local",
                    help="a local process pool, or Dask (default: %(default)s)")
@@ -97,7 +98,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     q = add_command(kinds, "lines", help="sweep: mean ± 95 %% interval against population, a line per mutation",
                     description="A sweep's mean guesses ± 95 % interval over seeds against one parameter, "
                     "one line per value of another (lower is better).",
-                    examples=[("evo-wordle plot lines runs/pop --out pop.png", "against population, a line per mutation"),
+                    examples=[("evo-wordle plot lines runs/pop --out pop.png",
+                               "against population, a line per mutation"),
                               ("evo-wordle plot lines runs/pop --x mutation --hue population --out mut.png",
                                "against mutation, a line per population")])
     _sweep_plot_args(q, "lines")
@@ -152,10 +154,12 @@ def _game_plot_args(q: argparse.ArgumentParser, solver: bool = True) -> None:
     from .common import add_solver_options
 
     if solver:
-        q.add_argument("--solver", default="ga-thesis", metavar="NAME", help="the solver studied (default: %(default)s)")
+        q.add_argument("--solver", default="ga-thesis", metavar="NAME",
+                       help="the solver studied (default: %(default)s)")
     q.add_argument("--out", required=True, metavar="FILE", help="image file (.png, .svg or .pdf)")
     q.add_argument("--games", type=positive_int, metavar="K", help="a seeded sample of K answers (default: all)")
-    q.add_argument("--seed", type=nonnegative_int, default=0, metavar="S", help="seed of the sample and the runs (default: 0)")
+    q.add_argument("--seed", type=nonnegative_int, default=0, metavar="S",
+                   help="seed of the sample and the runs (default: 0)")
     q.add_argument("--jobs", type=positive_int, default=2, metavar="J", help="worker processes (default: %(default)s)")
     add_settings_args(q, boards=False)
     add_solver_options(q)

@@ -10,8 +10,8 @@ import numpy as np
 from .. import patterns
 from ..table import cache_paths, load_table
 from .common import (
-    add_command,
     add_candidates_arg,
+    add_command,
     add_word_args,
     color_enabled,
     context_from_args,
@@ -66,7 +66,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Show the coloured feedback of GUESS against ANSWER and its code in every text form "
         "(code number, digits 2 green / 1 yellow / 0 grey, letters G/Y/B, emoji); any words of the "
         "list's length, allowed or not.",
-        examples=[("evo-wordle pattern asses passe", "code 129  11210  YYGYB: duplicate letters coloured as Wordle does"),
+        examples=[("evo-wordle pattern asses passe",
+                   "code 129  11210  YYGYB: duplicate letters coloured as Wordle does"),
                   ("evo-wordle pattern roars euler", "one R green, the other grey")],
     )
     p.add_argument("guess", help="the word guessed")

@@ -10,7 +10,6 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..game import GameState, Settings
 
-
 #: The one baseline opener: greedy and ``ga`` open with it when any allowed word may be the
 #: answer.  TALES, not the greedy's own best-scoring RATES, because it is the thesis's baseline
 #: and plays better over a whole benchmark (3.7713 against 3.8437 mean guesses, all 2,309
