@@ -7,11 +7,13 @@ same game on the same answers; all-answers figures follow. Settings: P0 with any
 genome, which already rewards words that may be the answer), strict P0 (guesses among possible
 words only: greedy TALES, the tuned ``ga``), answers known, hard mode, original answers.
 
-Prints a markdown table, writes experiments/results/evolved_strategies.{json,md} and two
-figures: docs/figures/evolve_hist.png (guess histograms) and docs/figures/evolve_convergence.png
-(the meta-GA's best and mean training fitness and the validation fitness per generation).
+Prints a markdown table and writes evolved_strategies.{json,md} and two figures,
+evolve_hist.png (guess histograms) and evolve_convergence.png (the meta-GA's best and mean
+training fitness and the validation fitness per generation) to --out DIR (default
+experiments/out/evolved_strategies/); --write-docs writes the tracked copies the docs cite
+(experiments/results/, docs/figures/).
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/evolved_strategies.py [--rebuild DIR]
+    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/evolved_strategies.py [--out DIR | --write-docs] [--rebuild DIR]
 
 The shipped strategies come from data/strategies/*.json (their provenance holds the command,
 seed and runtime that produced them); ``--rebuild DIR`` first re-runs the three ga-search tree
@@ -26,6 +28,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _study import add_output_args, output_dirs, write_json
 
 from evo_wordle import Context
 from evo_wordle.bench import run_bench
@@ -42,7 +45,7 @@ HARD = KNOWN.with_(hard=True)
 
 #: Published figures (mean guesses) quoted for comparison, never computed here.
 PUBLISHED = {
-    "P0": ("thesis greedy", 3.773),
+    "P0 strict": ("thesis greedy", 3.773),
     "known": ("proven optimum, SALET (Selby)", 3.4201),
     "hard": ("best known, SALET", 3.5076),
     "original": ("proven optimum, SALET, 2,315 answers", 3.4212),
@@ -63,7 +66,7 @@ def bench(ctx: Context, label: str, solver: str, settings: Settings, params: dic
 
 def short(label: str) -> str:
     """Legend text: the label up to its first parenthesis or comma detail."""
-    return label.replace(" (tree replay)", ", tree").split(" (")[0][:34]
+    return label.replace(" (tree replay)", ", tree").split(" (")[0][:40]
 
 
 def test_answers(ctx: Context, path: Path) -> np.ndarray:
@@ -96,7 +99,9 @@ def main() -> None:
     ap.add_argument("--quick", action="store_true", help="skip the slow all-allowed naive baselines")
     ap.add_argument("--rebuild", metavar="DIR", type=Path,
                     help="first re-run the ga-search tree builds into DIR and compare with the shipped files")
+    add_output_args(ap, "evolved_strategies")
     args = ap.parse_args()
+    res, figs = output_dirs(args)
     rebuilt = rebuild(args.rebuild) if args.rebuild else None
     ctx = Context()
     orig = Context(answers="original")
@@ -105,7 +110,8 @@ def main() -> None:
     p0 = STRATS / "p0-evolved.json"
     strict = STRATS / "p0-strict.json"
     test = test_answers(ctx, p0)
-    assert (test == test_answers(ctx, strict)).all(), "both P0 strategies share one split"
+    if not np.array_equal(test, test_answers(ctx, strict)):
+        raise SystemExit("p0-evolved.json and p0-strict.json must share one split to be compared")
     # P0, any allowed guess: the evolved strategy beside the best baselines of that game, on its test answers
     if not args.quick:
         rows.append(bench(ctx, "naive max entropy (any allowed guess)", "naive", P0X, {}, "P0 any guess", test, "test"))
@@ -119,11 +125,11 @@ def main() -> None:
     rows.append(bench(ctx, "ga (tuned, TALES)", "ga", P0, {}, "P0 strict", test, "test"))
     rows.append(bench(ctx, "evolved strategy p0-strict.json", "strategy", P0, {"strategy": strict},
                       "P0 strict", test, "test"))
-    # the same on every answer (includes the answers the strategies trained and validated on)
+    # every answer (includes the answers the strategies trained and were validated on)
     rows.append(bench(ctx, "greedy (TALES, candidates only)", "greedy", P0, {"opener": "tales"}, "P0 strict"))
-    rows.append(bench(ctx, "evolved strategy p0-strict.json (incl. training answers)", "strategy", P0,
+    rows.append(bench(ctx, "evolved strategy p0-strict.json (incl. its training answers)", "strategy", P0,
                       {"strategy": strict}, "P0 strict"))
-    rows.append(bench(ctx, "evolved strategy p0-evolved.json (incl. training answers)", "strategy", P0X,
+    rows.append(bench(ctx, "evolved strategy p0-evolved.json (incl. its training answers)", "strategy", P0X,
                       {"strategy": p0}, "P0 any guess"))
     if not args.quick:
         rows.append(bench(ctx, "naive max entropy (SALET, any allowed guess)", "naive", KNOWN,
@@ -148,27 +154,27 @@ def main() -> None:
            "p0_provenance": {k: v for k, v in prov.items() if k not in ("logbook", "split")},
            "p0_strict_means": read_strategy_file(strict).provenance["means"], "p0_logbook": log,
            "rebuilt": rebuilt}
-    res = ROOT / "experiments" / "results"
-    res.mkdir(parents=True, exist_ok=True)
-    (res / "evolved_strategies.json").write_text(json.dumps(out, indent=1) + "\n")
-    md = ["| setting | answers | solver | mean | over 6 | max | seconds |", "|---|---|---|---|---|---|---|"]
-    md += [f"| {r['group']} | {r['on']} ({r['games']}) | {r['label']} | {r['mean']:.4f} | {r['over_6']} | {r['max']} "
-           f"| {r['seconds']} |" for r in rows]
-    md += [f"| {g} | all | published: {label} | {v:.4f} | | | |" for g, (label, v) in PUBLISHED.items()]
+    write_json(res / "evolved_strategies.json", out)
+    # seconds stay in the JSON: a table the docs cite holds only figures that a rerun reproduces
+    md = ["| setting | answers | solver | mean | over 6 | max |", "|---|---|---|---|---|---|"]
+    md += [f"| {r['group']} | {r['on']} ({r['games']}) | {r['label']} | {r['mean']:.4f} | {r['over_6']} | {r['max']} |"
+           for r in rows]
+    md += [f"| {g} | all | published: {label} | {v:.4f} | | |" for g, (label, v) in PUBLISHED.items()]
     md += ["", f"Evolved P0 genome in words: {genome.describe()}"]
     (res / "evolved_strategies.md").write_text("\n".join(md) + "\n")
     print("\n" + genome.describe())
 
-    figs = ROOT / "docs" / "figures"
+    figs.mkdir(parents=True, exist_ok=True)
     fig, axes = new_figure(11, 4, ncols=2)
     for ax, group in zip(axes, ("P0 any guess", "known")):
-        chosen = [r for r in rows if r["group"] == group and r["on"] == ("test" if group.startswith("P0") else "all")]
+        on = "test" if group.startswith("P0") else "all"
+        chosen = [r for r in rows if r["group"] == group and r["on"] == on]
         width = 0.8 / max(len(chosen), 1)
         for i, r in enumerate(chosen):
             ks = np.array(sorted(int(k) for k in r["histogram"]))
             ax.bar(ks + (i - (len(chosen) - 1) / 2) * width, [r["histogram"][str(k)] for k in ks], width,
                    color=COLOURS[i % len(COLOURS)], label=f"{short(r['label'])} ({r['mean']:.3f})")
-        ax.set_title("answers unknown (P0), any allowed guess: test answers" if group.startswith("P0")
+        ax.set_title("answers unknown (P0), any allowed guess: test answers" if on == "test"
                      else "answer list known, any allowed guess: all answers")
         ax.set_xlabel("guesses")
         ax.set_ylabel("answers")
