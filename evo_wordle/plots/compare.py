@@ -46,8 +46,9 @@ def compare_data(
     """Bench every solver on the same answers (all, or the seeded sample of ``games``, by the
     one sampling rule :func:`evo_wordle.bench.game_plan`, as ``compare`` does).
 
-    Every solver not given an opener in ``params`` opens with ``opener``, by default the first
-    fixed opener among the solvers (e.g. the GA's TALES), so no curve differs by its opener alone.
+    Every solver not given an opener in ``params`` opens with ``opener``, by default the fixed
+    opener of the first GA (stochastic) solver that has one, so a baseline's curve does not
+    differ from the GA's by its opener alone.
 
     Keys: ``k`` (guess counts 1..max), and per solver in ``solvers``: ``share`` (fraction of
     games with each score, failures at the cap), ``within`` (fraction solved within k),
@@ -60,7 +61,11 @@ def compare_data(
     answers = sample_answers(ctx.words.answer_index, games, seed)
     params = {s: dict((params or {}).get(s, {})) for s in solvers}
     if opener is None:
-        opener = next((o for s in solvers if (o := fixed_opener(ctx, s, settings, params[s]))), None)
+        from ..solvers import SOLVERS, load_all
+
+        load_all()
+        opener = next((o for s in solvers if SOLVERS[s].stochastic
+                       and (o := fixed_opener(ctx, s, settings, params[s]))), None)
     for s in solvers:
         if opener and not params[s].get("opener"):
             params[s]["opener"] = opener
