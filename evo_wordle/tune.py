@@ -262,7 +262,9 @@ def training_plan(spec: TuneSpec, train: np.ndarray) -> list[tuple[np.ndarray, i
     return plan
 
 
-def _scores(ctx: Context, spec: TuneSpec, params: dict, answers: np.ndarray, seed: int, jobs: int = 1) -> np.ndarray:
+def play_scores(ctx: Context, spec: TuneSpec, params: dict, answers: np.ndarray, seed: int,
+                jobs: int = 1) -> np.ndarray:
+    """Each game's score for ``params`` (on top of the spec's fixed ones), one bench."""
     result = run_bench(ctx, spec.solver, spec.game_settings(), answers, seed, {**spec.fixed, **params}, jobs=jobs)
     return result.scores().astype(float)
 
@@ -276,7 +278,7 @@ def make_objective(spec: TuneSpec, ctx: Context) -> Callable:
         params = {p.name: p.suggest(trial) for p in spec.space.values()}
         played: list[np.ndarray] = []
         for answers, seed in plan:
-            played.append(_scores(ctx, spec, params, answers, seed))
+            played.append(play_scores(ctx, spec, params, answers, seed))
             games = sum(len(p) for p in played)
             mean = float(np.concatenate(played).mean())
             trial.set_user_attr("games", games)
@@ -442,12 +444,12 @@ def honest_report(spec: TuneSpec, study, *, top: int = 5, repeats: int = 3, jobs
         raise EvoWordleError("the study has no finished trial yet")
     vseeds = derived_seeds(spec.seed, repeats)
     entrants = [*best, (-1, {}, float("nan"))]  # -1: the solver's defaults (with the fixed parameters)
-    rows = [Finalist(n, p, m, [float(_scores(ctx, spec, p, split.validation, s, jobs).mean()) for s in vseeds])
+    rows = [Finalist(n, p, m, [float(play_scores(ctx, spec, p, split.validation, s, jobs).mean()) for s in vseeds])
             for n, p, m in entrants]
     winner = min(rows, key=lambda r: (r.validation_ci[0], r.number < 0, r.number))
     test_seed = int(np.random.SeedSequence([spec.seed, _SALT, 3]).generate_state(1)[0])
-    default = _scores(ctx, spec, {}, split.test, test_seed, jobs)
-    won = default if winner.number < 0 else _scores(ctx, spec, winner.params, split.test, test_seed, jobs)
+    default = play_scores(ctx, spec, {}, split.test, test_seed, jobs)
+    won = default if winner.number < 0 else play_scores(ctx, spec, winner.params, split.test, test_seed, jobs)
     return {
         "solver": spec.solver,
         "settings": spec.settings,
