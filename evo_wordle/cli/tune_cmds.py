@@ -8,16 +8,17 @@ import sys
 from pathlib import Path
 
 from ..errors import EvoWordleError
-from .common import add_word_args, nonnegative_int, positive_int
+from .common import add_command, add_word_args, nonnegative_int, positive_int
 from .settings_args import add_settings_args, settings_from_args
 
-EXAMPLES = """examples:
-  evo-wordle tune --solver ga --space population=10:500:log,mutation=0:0.5,pressure=1:100:log \\
-      --trials 100 --seed 0 --study ga-default --out tune-ga
-  evo-wordle tune --solver ga-thesis --space space.toml --trials 30 --pruner halving --jobs 2 --out tune-thesis
-  evo-wordle bench --params tune-ga/best-params.json          replay the winner on every answer
-  evo-wordle report sqlite:///tune-ga/study.db --study ga-default
-"""
+EXAMPLES = [
+    ("evo-wordle tune --solver ga --space population=10:500:log,mutation=0:0.5,pressure=1:100:log "
+     "--trials 100 --seed 0 --study ga-default --out tune-ga",
+     "the issue's study: TPE over three GA parameters, median pruning, SQLite in tune-ga/study.db"),
+    ("evo-wordle tune --solver ga-thesis --space space.toml --trials 30 --pruner halving --jobs 2 --out tune-thesis",
+     "a space from a TOML file, successive halving, two processes sharing the study"),
+    ("evo-wordle bench --params tune-ga/best-params.json", "replay the winner on every answer"),
+]
 
 
 def _steps(text: str) -> tuple[int, ...]:
@@ -31,18 +32,18 @@ def _steps(text: str) -> tuple[int, ...]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "tune",
+    p = add_command(
+        sub, "tune",
         help="tune a solver's parameters with Optuna (TPE, pruning, resumable study, held-out report)",
         description="Search a solver's parameters with Optuna's TPE sampler. A trial benches the solver "
         "on the training answers of a seeded train/validation/test split, reporting its running mean "
         "after each --steps count so the pruner stops bad trials early; every trial plays the same "
         "games with the same seeds. The study is stored in --storage (SQLite by default) and a re-run "
-        "resumes it. Then the --top best trials are re-benched on the validation answers (--repeats "
-        "seeds), and the winner and the solver's defaults are benched once on the test answers, "
-        "game by game; the winner's parameters are written to OUT/best-params.json for bench --params.",
-        epilog=EXAMPLES,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        "resumes it. Then the --top best trials and the defaults are re-benched on the validation "
+        "answers (--repeats seeds), and the winner and the defaults are benched once on the test "
+        "answers, game by game; the winner's parameters go to OUT/best-params.json for bench --params. "
+        "Lower mean guesses is better.",
+        examples=EXAMPLES,
     )
     p.add_argument("--solver", default="ga", metavar="NAME", help="solver to tune (default: %(default)s)")
     p.add_argument("--space", required=True, metavar="SPEC|FILE",
