@@ -17,7 +17,10 @@ EXAMPLES = [
      "the issue's study: TPE over three GA parameters, median pruning, SQLite in tune-ga/study.db"),
     ("evo-wordle tune --solver ga-thesis --space space.toml --trials 30 --pruner halving --jobs 2 --out tune-thesis",
      "a space from a TOML file, successive halving, two processes sharing the study"),
-    ("evo-wordle bench --params tune-ga/best-params.json", "replay the winner on every answer"),
+    ("evo-wordle tune --solver ga-thesis --space population=10:500:log,mutation=0:0.4 --candidates answers "
+     "--trials 30 --fix init=best --out tune-thesis-p1",
+     "the thesis GA with the answer list known, its init held fixed; then: evo-wordle bench --params "
+     "tune-thesis-p1/best-params.json --candidates answers"),
 ]
 
 
