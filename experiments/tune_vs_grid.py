@@ -6,9 +6,10 @@ grid point's value is exactly what a trial with those parameters scores.  Then t
 (TPE + median pruning, several seeds) search the same ranges; for each we count the training
 games played until a finished trial scores at or below the grid's best point.
 
-    python experiments/tune_vs_grid.py --out /tmp/tune-vs-grid         # ≈ 5–10 min on 2 cores
+    python experiments/tune_vs_grid.py [--out DIR] [--write-docs]    # ≈ 10–30 min on 2 cores
 
-Writes only into --out (an untracked folder): grid.json, one study per seed, summary.json.
+Writes into --out (default experiments/out/tune_vs_grid, untracked): grid.json, one study per
+seed, summary.json; --write-docs also copies summary.json to experiments/results/tune-vs-grid.json.
 """
 
 from __future__ import annotations
@@ -29,7 +30,10 @@ MUTATIONS = (0.0, 0.1, 0.2, 0.3, 0.4)
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--out", type=Path, required=True, help="folder for the results (created)")
+    p.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "out" / "tune_vs_grid",
+                   help="folder for the results (created; default: experiments/out/tune_vs_grid, untracked)")
+    p.add_argument("--write-docs", action="store_true",
+                   help="also write the tracked copy experiments/results/tune-vs-grid.json")
     p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="tune seeds (default: 0 1 2)")
     p.add_argument("--trials", type=int, default=30, help="trials per tune study (default: 30)")
     p.add_argument("--split-seed", type=int, default=0)
@@ -91,6 +95,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"tune seed {r['sampler_seed']}: did not reach the grid's best in {r['trials']} trials "
                   f"({r['games_played']} games)")
     print(f"wrote {args.out / 'summary.json'}", file=sys.stderr)
+    if args.write_docs:
+        tracked = Path(__file__).resolve().parent / "results" / "tune-vs-grid.json"
+        tracked.write_text(json.dumps(summary, indent=2) + "\n")
+        print(f"wrote {tracked}", file=sys.stderr)
     return 0
 
 
