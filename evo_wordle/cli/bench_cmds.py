@@ -139,6 +139,10 @@ def pooled(results: list[BenchResult]) -> BenchResult:
 def cmd_bench(args: argparse.Namespace) -> int:
     if settings_from_args(args).boards > 1 and args.solver:
         raise EvoWordleError("--boards plays the summed-entropy policy; leave out --solver")
+    if args.params and not args.solver:
+        from ..tune import load_params
+
+        args.solver = load_params(args.params)["solver"]
     args.solver = args.solver or "greedy"
     solver_params(args.solver, args)  # unknown solver / bad options fail before any work
     ctx, settings = run_context(args, [args.solver])
