@@ -107,6 +107,7 @@ def test_no_history_allows_every_word(ctx):
 def test_letter_counts_count_every_letter(ctx):
     counts = letter_counts(ctx)
     assert letter_counts(ctx) is counts  # cached on the context
+    assert counts.shape == (len(ctx.words), 26)  # one column per letter a…z
     for w in ("geese", "crate", "mamma", "fuzzy"):
         row = counts[ctx.words.index(w)]
         assert {chr(97 + i): int(k) for i, k in enumerate(row) if k} == dict(Counter(w))
