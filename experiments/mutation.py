@@ -17,7 +17,8 @@ How one run works:
      hard links to that unmutated table, so no cached opener or fitness computed by one mutant
      (or by the unmutated code) hides another;
   4. the result is scored: killed / (total − equivalent), where equivalent mutants are listed
-     with a reason in experiments/mutation_equivalent.toml and matched by operator and line text.
+     with a reason in experiments/mutation_equivalent.toml, matched by operator and source line
+     (both regular expressions), so the list survives edits elsewhere in the module.
 
 Runs under ``nice -n 10`` are expected (the machine is shared); not part of CI.
 """
@@ -28,6 +29,7 @@ import argparse
 import contextlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -163,7 +165,7 @@ def load_equivalent(module: str) -> list[dict]:
     if not EQUIVALENT_FILE.exists():
         return []
     data = tomllib.loads(EQUIVALENT_FILE.read_text())
-    return [e for e in data.get("equivalent", []) if e["module"] == module]
+    return [e for e in data.get("equivalent", []) if e["module"] in (module, "*")]
 
 
 def line_text(source_lines: list[str], pos: tuple[int, int]) -> str:
@@ -197,7 +199,8 @@ def score(session: Path, module: str, source: str) -> dict:
                 incompetent += 1
                 continue
             match = next(
-                (i for i, e in enumerate(equivalent) if e["operator"] == mutation.operator_name and e["line"] == text),
+                (i for i, e in enumerate(equivalent)
+                 if re.fullmatch(e["operator"], mutation.operator_name) and re.search(e["line"], text)),
                 None,
             )
             entry = {"operator": mutation.operator_name, "occurrence": mutation.occurrence,
