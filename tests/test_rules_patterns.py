@@ -80,7 +80,7 @@ def test_decode_range_and_order():
     assert decode(0) == [0] * 5 and decode(242) == [2] * 5
     assert decode(81) == [1, 0, 0, 0, 0] and decode(1) == [0, 0, 0, 0, 1]
     assert decode(3**6 - 1, 6) == [2] * 6 and decode(5, 2) == [1, 2]
-    for bad, length in [(-1, 5), (243, 5), (9, 2)]:
+    for bad, length in [(-1, 5), (243, 5), (300, 5), (9, 2), (10**6, 5)]:
         with pytest.raises(EvoWordleError, match="out of range"):
             decode(bad, length)
 
