@@ -276,7 +276,7 @@ def run(module: str, jobs: int, timeout: float, workdir: Path, tests: list[str])
             proc.wait()
             log.close()
     seconds = time.perf_counter() - start
-    result = score(session, module, (ROOT / module).read_text())
+    result = score(session, module, (copies[0] / module).read_text())
     result.update(seconds=round(seconds, 1), jobs=jobs, tests=tests,
                   load=os.getloadavg()[0])
     return result
@@ -321,6 +321,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json-out", type=Path, help="also write the full result (survivor diffs included) here")
     ap.add_argument("--workdir", type=Path, help="scratch folder to keep (default: a temporary one)")
     ap.add_argument("--tests", help="comma-separated pytest targets instead of the module's own list")
+    ap.add_argument("--rescore", type=Path, metavar="WORKDIR",
+                    help="score a finished run kept with --workdir again (after editing the equivalent list)")
     ap.add_argument("--test-mutant", metavar="MODULE", help=argparse.SUPPRESS)
     ap.add_argument("--pristine", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
@@ -330,6 +332,14 @@ def main(argv: list[str] | None = None) -> int:
     tests = args.tests.split(",") if args.tests else MODULES[module]["tests"]
     if args.test_mutant:
         return test_mutant(module, args.pristine, tests)
+    if args.rescore:
+        session = args.rescore / "session.sqlite"
+        if not session.is_file():
+            fail(f"no cosmic-ray session in {args.rescore}")
+        result = score(session, module, (args.rescore / "src0" / module).read_text())
+        result.update(seconds=float("nan"), jobs=0, tests=tests, load=os.getloadavg()[0])
+        print(report_text(result))
+        return 0
     if args.jobs < 1:
         fail("--jobs must be at least 1")
     try:

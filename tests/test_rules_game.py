@@ -260,3 +260,17 @@ def test_play_ends_when_the_feedback_leaves_no_candidate(ctx):
 def test_record_score_is_guesses_used_or_the_cap():
     assert GameRecord(0, [1, 2, 3], True).score(9) == 3
     assert GameRecord(0, [1, 2, 3], False).score(9) == 9
+
+
+def test_settings_and_states_are_immutable_and_hashable_settings(ctx):
+    """Settings travel between runs and solvers memoise on states: neither may change after creation."""
+    import dataclasses
+
+    s = Settings()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.max_guesses = 3  # type: ignore[misc]
+    assert hash(s) == hash(Settings()) and len({s, Settings(), Settings(hard=True)}) == 2
+    state = GameState(ctx, np.arange(3, dtype=np.int64))
+    assert state.hard is False and state.history == ()  # a state built by hand is easy mode, turn 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.hard = True  # type: ignore[misc]
