@@ -179,13 +179,14 @@ def score(session: Path, module: str, source: str) -> dict:
 
     lines = source.splitlines()
     equivalent = load_equivalent(module)
+    outside = re.compile("|".join(f"(?:{e})" for e in excluded_operators()))
     used = [0] * len(equivalent)
     killed = survived = incompetent = filtered = 0
     survivors, equivalents = [], []
     with use_db(str(session), WorkDB.Mode.open) as db:
         for item, result in db.completed_work_items:
             mutation = item.mutations[0]
-            if result.worker_outcome == WorkerOutcome.SKIPPED:
+            if result.worker_outcome == WorkerOutcome.SKIPPED or outside.match(mutation.operator_name):
                 filtered += 1  # an operator outside the set (KEEP_BINARY / KEEP_COMPARISON)
                 continue
             if result.worker_outcome != WorkerOutcome.NORMAL:
