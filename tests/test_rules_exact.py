@@ -14,7 +14,7 @@ from evo_wordle.words import WordSet, load_words
 IGHT = ["bight", "eight", "fight", "light", "might", "night", "right", "sight", "tight", "wight"]
 ATCH = ["batch", "catch", "hatch", "latch", "match", "natch", "patch", "watch"]
 OTHERS = ["flows", "bench", "sword", "whisk", "nerds", "tubes", "clamp", "whelp", "chalk", "plumb", "world", "flame",
-          "mummy", "dozen"]
+          "mummy", "dozen", "crane", "crate", "trace"]
 
 
 @pytest.fixture(scope="module")
@@ -138,6 +138,13 @@ def test_one_outside_guess_that_splits_everything_gives_a_two_level_tree(ctx):
     assert solver.best(answers) == (8, flame)
     assert solver.depth(answers) == 2
     assert ExactSolver(ctx, answers).depth(answers) == 4  # without FLAME: a chain
+
+
+def test_three_answers_one_guess_separates_need_only_two_levels(ctx):
+    # CRANE tells CRATE and TRACE apart: 1 + 2 + 2 = 5 guesses, depth 2 (not 3 as a chain would be)
+    answers = _ids(ctx, ["crane", "crate", "trace"])
+    solver = ExactSolver(ctx, answers)
+    assert solver.cost(answers) == 5 and solver.depth(answers) == 2
 
 
 def test_a_list_nothing_separates_is_an_error(ctx):
