@@ -147,6 +147,30 @@ def test_three_answers_one_guess_separates_need_only_two_levels(ctx):
     assert solver.cost(answers) == 5 and solver.depth(answers) == 2
 
 
+@pytest.mark.parametrize(("family", "extra"), [(IGHT[:6], ["flows", "whisk"]), (ATCH, ["clamp", "whelp"]),
+                                              (["crane", "crate", "trace"], [])])
+def test_ties_go_to_the_best_bound_then_the_earlier_word(ctx, family, extra):
+    """Trees must be reproducible: among optimal first guesses the one with the lowest bound
+    (3n − [guess is an answer] − classes), then the earliest in the list, is chosen."""
+    answers = _ids(ctx, family)
+    guesses = np.union1d(answers, _ids(ctx, extra)) if extra else answers
+    memo: dict = {}
+    n = len(answers)
+    totals, bounds = {}, {}
+    for g in guesses.tolist():
+        parts: dict[int, list[int]] = {}
+        for a in answers.tolist():
+            parts.setdefault(int(ctx.table[g, a]), []).append(a)
+        if len(parts) == 1 and g not in answers:
+            continue
+        totals[g] = n + sum(brute_force(ctx, frozenset(p), tuple(guesses.tolist()), memo)
+                            for code, p in parts.items() if code != ctx.words.solved)
+        bounds[g] = 3 * n - int(g in answers) - len(parts)
+    best = min(totals.values())
+    want = min((bounds[g], i, g) for i, g in enumerate(guesses.tolist()) if totals.get(g) == best)[2]
+    assert ExactSolver(ctx, guesses).best(answers) == (best, want)
+
+
 def test_a_list_nothing_separates_is_an_error(ctx):
     answers = _ids(ctx, ["fight", "light"])
     with pytest.raises(EvoWordleError, match="separates"):
