@@ -116,6 +116,29 @@ def test_the_rejection_loop_mutates_with_the_thesis_probability(ctx, tries, lett
     assert set(out[out != word].tolist()) <= set(index.of(word).tolist())
 
 
+def test_the_rejection_loop_draws_from_26_letters_by_default(ctx):
+    index = ops.neighbour_index(ctx)
+    word = ctx.words.index("cares")
+    n = 20_000
+    out = ops.mutate_words(np.full(n, word), index, np.random.default_rng(12), tries=2)
+    p = _thesis_probability(index.degree(word), 5, 26, 2)
+    assert abs((out != word).mean() - p) < 5 * np.sqrt(p * (1 - p) / n)
+
+
+def test_a_list_without_neighbours_has_an_empty_index_and_nothing_mutates(cache_dir):
+    from evo_wordle import Context
+    from evo_wordle.words import WordSet
+
+    words = ("abcde", "fghij", "klmno")
+    small = Context(words=WordSet(words, words, label="no-neighbours"))
+    index = ops.neighbour_index(small)
+    assert len(index.words) == 0 and index.start.tolist() == [0, 0, 0, 0]
+    assert [index.degree(w) for w in range(3)] == [0, 0, 0]
+    rng = np.random.default_rng(0)
+    assert ops.mutate_words(np.array([0, 1, 2, 1]), index, rng).tolist() == [0, 1, 2, 1]
+    assert ops.mutate_words(np.array([0, 2]), index, rng, tries=5).tolist() == [0, 2]
+
+
 def test_the_rejection_loop_counts_only_valid_neighbours(ctx):
     index = ops.neighbour_index(ctx)
     word = ctx.words.index("cares")
