@@ -91,6 +91,15 @@ def test_optimum_with_outside_guesses_equals_brute_force(ctx, family, extra):
     assert cost == want and all(p[0] == first for p in tree.values())
 
 
+@pytest.mark.parametrize("family", [IGHT[:6], ATCH[:6], ["fight", "light", "catch", "latch", "match"]])
+def test_guessing_only_outside_words_equals_brute_force(ctx, family):
+    # an answer is guessed only once it is known: a pair still together costs 2 + 2, not 1 + 2
+    answers = _ids(ctx, family)
+    outside = _ids(ctx, ["flame", "bench", "sword", "whisk", "nerds", "clamp", "whelp", "plumb", "mummy", "tubes"])
+    want = brute_force(ctx, frozenset(answers.tolist()), tuple(outside.tolist()), {})
+    assert ExactSolver(ctx, outside).cost(answers) == want
+
+
 def test_tree_paths_are_consistent_with_their_answer(ctx):
     answers = _ids(ctx, ATCH + ["fight", "light", "night"])
     guesses = np.union1d(answers, _ids(ctx, ["chalk", "plumb"]))
