@@ -233,6 +233,8 @@ def run(module: str, jobs: int, timeout: float, workdir: Path, tests: list[str])
     copies = [workdir / f"src{i}" for i in range(jobs)]
     for c in copies:
         copy_checkout(c)
+    # the unmutated source, for scoring (the copies are mutated in place while the run goes on)
+    (workdir / "source.py").write_text((copies[0] / module).read_text())
     pristine = None
     if MODULES[module]["pristine_table"]:
         pristine = workdir / "pristine-cache"
@@ -277,7 +279,7 @@ def run(module: str, jobs: int, timeout: float, workdir: Path, tests: list[str])
             proc.wait()
             log.close()
     seconds = time.perf_counter() - start
-    result = score(session, module, (copies[0] / module).read_text())
+    result = score(session, module, (workdir / "source.py").read_text())
     result.update(seconds=round(seconds, 1), jobs=jobs, tests=tests,
                   load=os.getloadavg()[0])
     return result
@@ -337,7 +339,8 @@ def main(argv: list[str] | None = None) -> int:
         session = args.rescore / "session.sqlite"
         if not session.is_file():
             fail(f"no cosmic-ray session in {args.rescore}")
-        result = score(session, module, (args.rescore / "src0" / module).read_text())
+        source = args.rescore / "source.py"
+        result = score(session, module, (source if source.is_file() else ROOT / module).read_text())
         result.update(seconds=float("nan"), jobs=0, tests=tests, load=os.getloadavg()[0])
         print(report_text(result))
         return 0
