@@ -17,8 +17,8 @@ How one run works:
      hard links to that unmutated table, so no cached opener or fitness computed by one mutant
      (or by the unmutated code) hides another;
   4. the result is scored: killed / (total − equivalent), where equivalent mutants are listed
-     with a reason in experiments/mutation_equivalent.toml, matched by operator and source line
-     (both regular expressions), so the list survives edits elsewhere in the module.
+     with a reason in experiments/mutation_equivalent.toml, matched by operator, source line and
+     (optionally) the mutated line, all regular expressions, so the list survives edits elsewhere.
 
 Runs under ``nice -n 10`` are expected (the machine is shared); not part of CI.
 """
@@ -199,9 +199,12 @@ def score(session: Path, module: str, source: str) -> dict:
             if result.test_outcome == TestOutcome.INCOMPETENT:
                 incompetent += 1
                 continue
+            added = "\n".join(x[1:].strip() for x in (result.diff or "").splitlines()
+                               if x.startswith("+") and not x.startswith("+++"))
             match = next(
                 (i for i, e in enumerate(equivalent)
-                 if re.fullmatch(e["operator"], mutation.operator_name) and re.search(e["line"], text)),
+                 if re.fullmatch(e["operator"], mutation.operator_name) and re.search(e["line"], text)
+                 and re.search(e.get("mutant", ""), added)),
                 None,
             )
             entry = {"operator": mutation.operator_name, "occurrence": mutation.occurrence,
