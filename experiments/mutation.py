@@ -207,7 +207,7 @@ def score(session: Path, module: str, source: str) -> dict:
                  and re.search(e.get("mutant", ""), added)),
                 None,
             )
-            entry = {"operator": mutation.operator_name, "occurrence": mutation.occurrence,
+            entry = {"job_id": item.job_id, "operator": mutation.operator_name, "occurrence": mutation.occurrence,
                      "line_no": mutation.start_pos[0], "line": text, "diff": result.diff}
             if match is None:
                 survived += 1
@@ -288,6 +288,49 @@ def run(module: str, jobs: int, timeout: float, workdir: Path, tests: list[str])
     return result
 
 
+def retest_survivors(module: str, workdir: Path, tests: list[str], timeout: float) -> dict:
+    """Run each surviving non-equivalent mutant of a kept run again, against today's targeted tests.
+
+    Tests are only ever added, so a killed mutant stays killed; re-running the survivors makes a
+    full run's score current without running every mutant again.  Refused if the module's source
+    differs from the one the run mutated (occurrences would point elsewhere)."""
+    from cosmic_ray.mutating import mutate_and_test
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import MutationSpec
+
+    session = workdir / "session.sqlite"
+    source_file = workdir / "source.py" if (workdir / "source.py").is_file() else workdir / "src0" / module
+    source = source_file.read_text()
+    fresh = workdir / "retest"
+    if fresh.exists():
+        shutil.rmtree(fresh)
+    copy_checkout(fresh)
+    if (fresh / module).read_text() != source:
+        fail(f"{module} changed since that run: run it again in full")
+    pristine = workdir / "pristine-cache" if MODULES[module]["pristine_table"] else None
+    test_cmd = [sys.executable, "experiments/mutation.py", "--test-mutant", module, "--tests", ",".join(tests)]
+    if pristine:
+        test_cmd += ["--pristine", str(pristine)]
+    check = subprocess.run(test_cmd, cwd=fresh, capture_output=True, text=True)
+    if check.returncode != 0:
+        fail(f"the targeted tests fail on the unmutated code:\n{check.stdout[-3000:]}")
+    before = score(session, module, source)
+    here = os.getcwd()
+    os.chdir(fresh)
+    try:
+        for s in before["survivors"]:
+            spec = MutationSpec(module, s["operator"], s["occurrence"], (s["line_no"], 0), (s["line_no"], 1))
+            result = mutate_and_test([spec], " ".join(test_cmd), timeout)
+            with use_db(str(session), WorkDB.Mode.open) as db:
+                db.set_result(s["job_id"], result)
+            print(f"  retested {s['operator']} line {s['line_no']}: {result.test_outcome}", flush=True)
+    finally:
+        os.chdir(here)
+    after = score(session, module, source)
+    after["retested"] = len(before["survivors"])
+    return after
+
+
 def _toml(data: dict, prefix: str = "") -> str:
     """The tiny TOML writer the config needs (strings, numbers, lists, nested tables)."""
     simple, tables = [], []
@@ -327,6 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json-out", type=Path, help="also write the full result (survivor diffs included) here")
     ap.add_argument("--workdir", type=Path, help="scratch folder to keep (default: a temporary one)")
     ap.add_argument("--tests", help="comma-separated pytest targets instead of the module's own list")
+    ap.add_argument("--retest-survivors", type=Path, metavar="WORKDIR",
+                    help="run the survivors of a kept run again against the current tests, then score it")
     ap.add_argument("--rescore", type=Path, metavar="WORKDIR",
                     help="score a finished run kept with --workdir again (after editing the equivalent list)")
     ap.add_argument("--test-mutant", metavar="MODULE", help=argparse.SUPPRESS)
@@ -338,6 +383,14 @@ def main(argv: list[str] | None = None) -> int:
     tests = args.tests.split(",") if args.tests else MODULES[module]["tests"]
     if args.test_mutant:
         return test_mutant(module, args.pristine, tests)
+    if args.retest_survivors:
+        result = retest_survivors(module, args.retest_survivors, tests, args.timeout)
+        result.update(seconds=float("nan"), jobs=0, tests=tests, load=os.getloadavg()[0])
+        print(report_text(result))
+        if args.json_out:
+            args.json_out.write_text(json.dumps(result, indent=1))
+            print(f"wrote {args.json_out}")
+        return 0
     if args.rescore:
         session = args.rescore / "session.sqlite"
         if not session.is_file():
