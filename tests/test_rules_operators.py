@@ -215,6 +215,13 @@ def test_tournament_winner_is_the_fittest_aspirant():
     assert np.allclose(np.bincount(two, minlength=3) / 30_000, [5 / 9, 1 / 9, 3 / 9], atol=0.015)
 
 
+def test_tournament_size_defaults_to_three():
+    f = np.array([3.0, 1.0, 2.0, 0.5])
+    wins = ops.tournament(f, 40_000, np.random.default_rng(3))
+    p = 1 - (3 / 4) ** 3  # the best of three draws with replacement is word 0
+    assert abs((wins == 0).mean() - p) < 5 * np.sqrt(p * (1 - p) / 40_000)
+
+
 def test_best_takes_the_fittest_first_and_repeats():
     f = np.array([2.0, 5.0, 2.0, 1.0])
     assert ops.best(f, 3).tolist() == [1, 0, 2]  # ties keep list order

@@ -94,6 +94,15 @@ def test_checksum_sees_every_byte():
     assert 0 <= ref < 2**64
 
 
+def test_checksum_format_is_stable():
+    """Sidecars written earlier must still validate: the sum of the 8-byte words, plus the sum of
+    the leftover bytes times 0x9E3779B97F4A7C15, mod 2^64."""
+    data = np.arange(8 * 5 + 3, dtype=np.uint8) * 7
+    words = data[:40].view(np.uint64)
+    want = (int(words.sum(dtype=np.uint64)) + int(data[40:].sum()) * 0x9E3779B97F4A7C15) % 2**64
+    assert tbl._checksum(data) == want
+
+
 def test_default_cache_dir_follows_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("EVO_WORDLE_CACHE", str(tmp_path / "c"))
     assert tbl.default_cache_dir() == tmp_path / "c"
