@@ -82,6 +82,8 @@ def test_no_candidates_and_no_guesses():
     assert entropies(table, np.array([0, 1]), np.array([], dtype=np.int64)).tolist() == [0.0, 0.0]
     none = entropies(table, np.array([], dtype=np.int64), np.array([0, 1]), n_patterns=3)
     assert none.shape == (0,)
+    empty = pattern_counts(table, np.array([0, 1]), np.array([], dtype=np.int64), n_patterns=3)
+    assert empty.tolist() == [[0, 0, 0], [0, 0, 0]]
     counts = pattern_counts(table, np.array([], dtype=np.int64), np.arange(3), n_patterns=3)
     assert counts.shape == (0, 3) and counts.dtype == np.int64
     wcounts = pattern_counts(table, np.array([], dtype=np.int64), np.arange(3), weights=np.ones(3), n_patterns=3)

@@ -97,7 +97,11 @@ def test_guessing_only_outside_words_equals_brute_force(ctx, family):
     answers = _ids(ctx, family)
     outside = _ids(ctx, ["flame", "bench", "sword", "whisk", "nerds", "clamp", "whelp", "plumb", "mummy", "tubes"])
     want = brute_force(ctx, frozenset(answers.tolist()), tuple(outside.tolist()), {})
-    assert ExactSolver(ctx, outside).cost(answers) == want
+    solver = ExactSolver(ctx, outside)
+    assert solver.cost(answers) == want
+    tree = solver.tree(answers)  # a lone answer is guessed even though it is not in the list
+    assert sorted(tree) == answers.tolist() and sum(len(p) for p in tree.values()) == want
+    assert all(p[-1] == a and set(p[:-1]) <= set(outside.tolist()) for a, p in tree.items())
 
 
 def test_tree_paths_are_consistent_with_their_answer(ctx):

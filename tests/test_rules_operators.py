@@ -33,7 +33,7 @@ def _children(ctx, w1: str, w2: str, consistent, candidates, n: int, seed: int =
 
 
 @pytest.mark.parametrize(("w1", "w2"), [("black", "slick"), ("crane", "slate"), ("house", "mouse"),
-                                        ("tares", "lines"), ("fight", "sound")])
+                                        ("tares", "lines"), ("fight", "sound"), ("ached", "rahed")])
 def test_children_are_uniform_over_the_brute_force_recombinants(ctx, w1, w2):
     everything = np.ones(len(ctx.words), dtype=bool)
     want = recombinants(ctx, ctx.words.index(w1), ctx.words.index(w2), everything)
