@@ -346,6 +346,17 @@ def _toml(data: dict, prefix: str = "") -> str:
     return out
 
 
+def equivalents_markdown() -> str:
+    """experiments/mutation_equivalent.toml as a Markdown table (module, operator, line, why)."""
+    rows = tomllib.loads(EQUIVALENT_FILE.read_text())["equivalent"]
+    out = ["| module | operator | source line (regex) | why it is equivalent |", "|---|---|---|---|"]
+    for e in rows:
+        line = f"`{e['line']}`" + (f" → `{e['mutant']}`" if e.get("mutant") else "")
+        cells = [e["module"].replace("evo_wordle/", ""), e["operator"].replace("core/", ""), line, e["reason"]]
+        out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(out)
+
+
 def report_text(r: dict) -> str:
     lines = [
         f"{r['module']}: killed {r['killed']} / {r['killed'] + r['survived']} non-equivalent "
@@ -374,9 +385,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="run the survivors of a kept run again against the current tests, then score it")
     ap.add_argument("--rescore", type=Path, metavar="WORKDIR",
                     help="score a finished run kept with --workdir again (after editing the equivalent list)")
+    ap.add_argument("--equivalents-markdown", action="store_true",
+                    help="print the equivalent-mutant list as the Markdown table docs/testing.md quotes")
     ap.add_argument("--test-mutant", metavar="MODULE", help=argparse.SUPPRESS)
     ap.add_argument("--pristine", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
+    if args.equivalents_markdown:
+        print(equivalents_markdown())
+        return 0
     module = args.test_mutant or args.module
     if not module:
         fail("--module is required")
