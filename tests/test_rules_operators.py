@@ -167,6 +167,39 @@ def test_without_tries_every_word_with_a_valid_neighbour_mutates(ctx):
             assert o == w
 
 
+def test_neighbours_across_the_whole_alphabet(ctx):
+    # A and Z are 25 letters apart: ZEROS and AEROS are still one-letter neighbours
+    index = ops.neighbour_index(ctx)
+    zeros, aeros = ctx.words.index("zeros"), ctx.words.index("aeros")
+    assert aeros in index.of(zeros).tolist() and zeros in index.of(aeros).tolist()
+
+
+def test_a_full_alphabet_of_neighbours_is_found(cache_dir):
+    # 26 words differing only in the first letter: each has the other 25 as neighbours
+    from evo_wordle import Context
+    from evo_wordle.words import WordSet
+
+    words = tuple(chr(97 + i) + "ab" for i in range(26))
+    small = Context(words=WordSet(words, words, label="alphabet"))
+    index = ops.neighbour_index(small)
+    assert [index.degree(w) for w in range(26)] == [25] * 26
+    assert sorted(index.of(0).tolist()) == list(range(1, 26))
+
+
+def test_masked_mutation_picks_each_words_own_neighbours(ctx):
+    # a one-neighbour word first, so the second word's list starts at entry 1
+    index = ops.neighbour_index(ctx)
+    aarti, black = ctx.words.index("aarti"), ctx.words.index("black")
+    assert index.degree(aarti) == 1
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        out = ops.mutate_words(np.array([aarti, black]), index, rng, skip_letter=25)
+        assert out[0] in index.of(aarti).tolist() and out[1] in index.of(black).tolist()
+    only_isolated = ops.mutate_words(np.array([ctx.words.index("ivory")] * 3), index, rng,
+                                     word_mask=np.ones(len(ctx.words), dtype=bool))
+    assert only_isolated.tolist() == [ctx.words.index("ivory")] * 3
+
+
 def test_skip_letter_and_mask_leave_isolated_words_alone(ctx):
     index = ops.neighbour_index(ctx)
     ivory = ctx.words.index("ivory")
