@@ -1,7 +1,7 @@
 """Mutation testing of one core module with cosmic-ray: how many changed operators, comparisons
 and constants does that module's targeted test set notice?
 
-    python experiments/mutation.py --module evo_wordle/game.py [--jobs 2] [--json-out FILE]
+    python experiments/mutation.py --module evo_wordle/game.py [--jobs 2] [--out DIR] [--write-docs]
 
 Why cosmic-ray (docs/testing.md has the long form): it mutates the whole module, module-level
 tables included (mutmut 3 only mutates inside functions), runs any test command we give it, and
@@ -41,6 +41,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 EQUIVALENT_FILE = ROOT / "experiments" / "mutation_equivalent.toml"
+DOCS = ROOT / "docs" / "testing.md"
 
 #: The core modules and the tests that target each (fast ones; the run stops at the first failure).
 MODULES: dict[str, dict] = {
@@ -184,6 +185,7 @@ def score(session: Path, module: str, source: str) -> dict:
     killed = survived = incompetent = filtered = 0
     survivors, equivalents = [], []
     with use_db(str(session), WorkDB.Mode.open) as db:
+        pending = sum(1 for _ in db.pending_work_items)
         for item, result in db.completed_work_items:
             mutation = item.mutations[0]
             if result.worker_outcome == WorkerOutcome.SKIPPED or outside.match(mutation.operator_name):
@@ -225,6 +227,7 @@ def score(session: Path, module: str, source: str) -> dict:
         "equivalent": len(equivalents),
         "incompetent": incompetent,
         "filtered": filtered,
+        "pending": pending,  # not run yet (an interrupted run): the score covers the others only
         "score": round(killed / non_equivalent, 4) if non_equivalent else 1.0,
         "survivors": survivors,
         "equivalents": equivalents,
@@ -282,6 +285,8 @@ def run(module: str, jobs: int, timeout: float, workdir: Path, tests: list[str])
             proc.wait()
             log.close()
     seconds = time.perf_counter() - start
+    (workdir / "run.json").write_text(json.dumps({"seconds": round(seconds, 1), "jobs": jobs,
+                                                  "load": os.getloadavg()[0]}))
     result = score(session, module, (workdir / "source.py").read_text())
     result.update(seconds=round(seconds, 1), jobs=jobs, tests=tests,
                   load=os.getloadavg()[0])
@@ -378,7 +383,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--module", choices=sorted(MODULES), help="the module to mutate")
     ap.add_argument("--jobs", type=int, default=1, help="parallel cosmic-ray http workers (default 1)")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds before a mutant's tests count as hung")
-    ap.add_argument("--json-out", type=Path, help="also write the full result (survivor diffs included) here")
+    ap.add_argument("--out", type=Path, default=ROOT / "experiments" / "out" / "mutation",
+                    help="folder for the result JSON, survivor diffs included (default experiments/out/mutation)")
+    ap.add_argument("--write-docs", action="store_true",
+                    help="also put the module's score and the equivalent list into docs/testing.md")
     ap.add_argument("--workdir", type=Path, help="scratch folder to keep (default: a temporary one)")
     ap.add_argument("--tests", help="comma-separated pytest targets instead of the module's own list")
     ap.add_argument("--retest-survivors", type=Path, metavar="WORKDIR",
@@ -399,31 +407,28 @@ def main(argv: list[str] | None = None) -> int:
     tests = args.tests.split(",") if args.tests else MODULES[module]["tests"]
     if args.test_mutant:
         return test_mutant(module, args.pristine, tests)
-    if args.retest_survivors:
-        result = retest_survivors(module, args.retest_survivors, tests, args.timeout)
-        result.update(seconds=float("nan"), jobs=0, tests=tests, load=os.getloadavg()[0])
-        print(report_text(result))
-        if args.json_out:
-            args.json_out.write_text(json.dumps(result, indent=1))
-            print(f"wrote {args.json_out}")
-        return 0
-    if args.rescore:
-        session = args.rescore / "session.sqlite"
-        if not session.is_file():
-            fail(f"no cosmic-ray session in {args.rescore}")
-        source = args.rescore / "source.py"
-        result = score(session, module, (source if source.is_file() else ROOT / module).read_text())
-        result.update(seconds=float("nan"), jobs=0, tests=tests, load=os.getloadavg()[0])
-        print(report_text(result))
-        return 0
+    if args.out.exists() and not args.out.is_dir():
+        fail(f"--out {args.out} is not a folder")
+    if args.retest_survivors or args.rescore:
+        workdir = args.retest_survivors or args.rescore
+        if not (workdir / "session.sqlite").is_file():
+            fail(f"no cosmic-ray session in {workdir}")
+        if args.retest_survivors:
+            result = retest_survivors(module, workdir, tests, args.timeout)
+        else:
+            source = workdir / "source.py"
+            source = source if source.is_file() else ROOT / module
+            result = score(workdir / "session.sqlite", module, source.read_text())
+        meta = json.loads((workdir / "run.json").read_text()) if (workdir / "run.json").is_file() else {}
+        result.update(seconds=meta.get("seconds", float("nan")), jobs=meta.get("jobs", 0), tests=tests,
+                      load=meta.get("load", float("nan")))
+        return finish(result, args)
     if args.jobs < 1:
         fail("--jobs must be at least 1")
     try:
         import cosmic_ray  # noqa: F401
     except ImportError:
         fail("cosmic-ray is not installed: pip install -e '.[mutation]'")
-    if args.json_out and not args.json_out.parent.is_dir():
-        fail(f"cannot write {args.json_out}: no such folder")
     with contextlib.ExitStack() as stack:
         if args.workdir:
             args.workdir.mkdir(parents=True, exist_ok=False)
@@ -431,11 +436,45 @@ def main(argv: list[str] | None = None) -> int:
         else:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="evo-wordle-mutation-")))
         result = run(module, args.jobs, args.timeout, workdir, tests)
+    return finish(result, args)
+
+
+def finish(result: dict, args: argparse.Namespace) -> int:
+    """Print the report, write the JSON into --out and, if asked, the docs."""
     print(report_text(result))
-    if args.json_out:
-        args.json_out.write_text(json.dumps(result, indent=1))
-        print(f"wrote {args.json_out}")
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / (Path(result["module"]).stem + ".json")
+    path.write_text(json.dumps(result, indent=1, default=str))
+    print(f"wrote {path}")
+    if args.write_docs:
+        write_docs(result)
+        print(f"wrote {DOCS}")
     return 0
+
+
+def score_row(r: dict) -> str:
+    run = r["killed"] + r["survived"] + r["equivalent"]
+    partial = f" of {run + r['pending']} (interrupted)" if r["pending"] else ""
+    took = f"{r['seconds']:.0f} s, {r['jobs']} jobs, load {r['load']:.0f}" if r.get("jobs") else "n/a"
+    return (f"| `{r['module']}` | {run}{partial} | {r['equivalent']} | {r['killed']} / {r['killed'] + r['survived']} | "
+            f"**{100 * r['score']:.1f} %** | {took} |")
+
+
+def write_docs(r: dict) -> None:
+    """Replace the module's row of the score table and the equivalent list in docs/testing.md."""
+    text = DOCS.read_text()
+    head, rest = text.split("<!-- mutation:scores -->\n", 1)
+    table, tail = rest.split("<!-- /mutation:scores -->", 1)
+    rows = [x for x in table.splitlines() if x.strip()]
+    mine = f"| `{r['module']}` |"
+    rows = [score_row(r) if x.startswith(mine) else x for x in rows]
+    if not any(x.startswith(mine) for x in rows):
+        rows.append(score_row(r))
+    text = head + "<!-- mutation:scores -->\n" + "\n".join(rows) + "\n<!-- /mutation:scores -->" + tail
+    head, rest = text.split("<!-- mutation:equivalents -->\n", 1)
+    _, tail = rest.split("<!-- /mutation:equivalents -->", 1)
+    DOCS.write_text(head + "<!-- mutation:equivalents -->\n" + equivalents_markdown()
+                    + "\n<!-- /mutation:equivalents -->" + tail)
 
 
 if __name__ == "__main__":
