@@ -293,6 +293,40 @@ def run(module: str, jobs: int, timeout: float, workdir: Path, tests: list[str])
     return result
 
 
+def resume(module: str, workdir: Path) -> dict:
+    """Go on with an interrupted run kept with --workdir: restore the module in each copy (a killed
+    worker may have left a mutant there), then let cosmic-ray run the mutants still pending."""
+    source_file = workdir / "source.py" if (workdir / "source.py").is_file() else ROOT / module
+    copies = sorted(workdir.glob("src[0-9]*"))
+    for c in copies:
+        (c / module).write_text(source_file.read_text())
+    config = tomllib.loads((workdir / "cosmic-ray.toml").read_text())["cosmic-ray"]
+    workers = []
+    if len(copies) > 1:
+        ports = [free_port() for _ in copies]
+        config["distributor"] = {"name": "http", "http": {"worker-urls": [f"http://127.0.0.1:{p}" for p in ports]}}
+        for c, p in zip(copies, ports):
+            log = open(workdir / f"worker-{p}.log", "w")  # noqa: SIM115 - closed with the worker
+            workers.append((subprocess.Popen([sys.executable, "-m", "cosmic_ray.cli", "http-worker", "--port", str(p)],
+                                             cwd=c, stdout=log, stderr=subprocess.STDOUT), log))
+        time.sleep(2)
+    cfg = workdir / "cosmic-ray.toml"
+    cfg.write_text(_toml({"cosmic-ray": config}))
+    start = time.perf_counter()
+    try:
+        subprocess.run([sys.executable, "-m", "cosmic_ray.cli", "exec", str(cfg), str(workdir / "session.sqlite")],
+                       cwd=copies[0], check=True)
+    finally:
+        for proc, log in workers:
+            proc.terminate()
+            proc.wait()
+            log.close()
+    seconds = time.perf_counter() - start
+    (workdir / "run.json").write_text(json.dumps({"seconds": round(seconds, 1), "jobs": len(copies),
+                                                  "load": os.getloadavg()[0], "resumed": True}))
+    return score(workdir / "session.sqlite", module, source_file.read_text())
+
+
 def retest_survivors(module: str, workdir: Path, tests: list[str], timeout: float) -> dict:
     """Run each surviving non-equivalent mutant of a kept run again, against today's targeted tests.
 
@@ -391,6 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tests", help="comma-separated pytest targets instead of the module's own list")
     ap.add_argument("--retest-survivors", type=Path, metavar="WORKDIR",
                     help="run the survivors of a kept run again against the current tests, then score it")
+    ap.add_argument("--resume", type=Path, metavar="WORKDIR", help="go on with an interrupted run kept with --workdir")
     ap.add_argument("--rescore", type=Path, metavar="WORKDIR",
                     help="score a finished run kept with --workdir again (after editing the equivalent list)")
     ap.add_argument("--equivalents-markdown", action="store_true",
@@ -409,11 +444,13 @@ def main(argv: list[str] | None = None) -> int:
         return test_mutant(module, args.pristine, tests)
     if args.out.exists() and not args.out.is_dir():
         fail(f"--out {args.out} is not a folder")
-    if args.retest_survivors or args.rescore:
-        workdir = args.retest_survivors or args.rescore
+    if args.retest_survivors or args.rescore or args.resume:
+        workdir = args.retest_survivors or args.rescore or args.resume
         if not (workdir / "session.sqlite").is_file():
             fail(f"no cosmic-ray session in {workdir}")
-        if args.retest_survivors:
+        if args.resume:
+            result = resume(module, workdir)
+        elif args.retest_survivors:
             result = retest_survivors(module, workdir, tests, args.timeout)
         else:
             source = workdir / "source.py"
