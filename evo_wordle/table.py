@@ -165,7 +165,7 @@ def checksum(table: np.ndarray) -> str:
     single changed word changes its row sum, and moving a value to another place changes a
     row sum (other row) or a column sum (same row), so swapped cells or rows are detected.
     """
-    flat = np.ascontiguousarray(table).reshape(-1).view(np.uint8)
+    flat = np.ascontiguousarray(table).reshape(-1).view(np.uint8)  # no copy for a mapped table
     full = len(flat) // (8 * CHECK_WIDTH) * (8 * CHECK_WIDTH)
     m = flat[:full].view(np.uint64).reshape(-1, CHECK_WIDTH)
     rows = np.empty(len(m), dtype=np.uint64)
@@ -211,8 +211,8 @@ def _open(words: WordSet, npy: Path, meta: Path) -> np.ndarray:
         table = np.lib.format.open_memmap(npy, mode="r")
     except (ValueError, EOFError, SyntaxError, TypeError) as exc:
         raise ValueError(f"not a table file: {str(exc)[:60]}") from None
-    if table.shape != (n, n) or table.dtype != pattern_dtype(words.length):
-        raise ValueError(f"it has shape {table.shape} and dtype {table.dtype}")
+    if table.shape != (n, n) or table.dtype != pattern_dtype(words.length) or not table.flags.c_contiguous:
+        raise ValueError(f"it has shape {table.shape}, dtype {table.dtype}, not the table's")
     if npy.stat().st_size != table.offset + table.nbytes:
         raise ValueError("it has trailing bytes")
     if checksum(table) != info["checksum"]:
@@ -245,11 +245,12 @@ def write_table(words: WordSet, npy: Path, meta: Path) -> np.ndarray:
     n, dtype = len(words), pattern_dtype(words.length)
     header = {"descr": np.lib.format.dtype_to_descr(np.dtype(dtype)), "fortran_order": False, "shape": (n, n)}
     need = table_bytes(n, words.length)
-    _check_space(npy.parent, need + 4096)
+    folder = npy.parent
+    _check_space(folder, need + 4096)
     try:
         fd, tmp = make_temp(npy)
     except OSError as exc:
-        raise EvoWordleError(f"cache folder {npy.parent} is not writable: {exc.strerror}") from None
+        raise EvoWordleError(f"cache folder {folder} is not writable: {exc.strerror}") from None
     try:
         with os.fdopen(fd, "r+b") as fh:
             np.lib.format.write_array_header_1_0(fh, header)
@@ -257,12 +258,11 @@ def write_table(words: WordSet, npy: Path, meta: Path) -> np.ndarray:
             try:
                 os.posix_fallocate(fh.fileno(), 0, offset + need)
             except OSError as exc:
-                if exc.errno == errno.ENOSPC:
+                if exc.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
                     raise EvoWordleError(
-                        f"not enough free space in {npy.parent} to build the pattern table "
-                        f"({need / 1e6:.0f} MB needed)"
+                        f"cannot reserve {need / 1e6:.0f} MB for the pattern table in {folder}: {exc.strerror}"
                     ) from None
-                fh.truncate(offset + need)  # no fallocate here: the free-space check must do
+                fh.truncate(offset + need)  # no fallocate on this file system: the free-space check must do
         mm = np.memmap(tmp, dtype=dtype, mode="r+", offset=offset, shape=(n, n))
         with _progress_bar(n) as bar:
             build_table(words.letters, out=mm, progress=bar.update)
@@ -271,6 +271,9 @@ def write_table(words: WordSet, npy: Path, meta: Path) -> np.ndarray:
         del mm
         atomic_write_text(meta, json.dumps(_meta(words, check)))
         os.replace(tmp, npy)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise EvoWordleError(f"cannot write the pattern table in {folder}: {exc.strerror}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -307,11 +310,12 @@ def load_table(words: WordSet, cache_dir: Path | None = None, rebuild: bool = Fa
 
 
 def _build(words: WordSet, npy: Path, meta: Path, quiet: bool) -> np.ndarray:
-    if npy.is_dir() and not npy.is_symlink():
-        try:
-            npy.rmdir()
-        except OSError:
-            raise EvoWordleError(f"the pattern-table path {npy} is a folder that is not empty; remove it") from None
+    for path in (npy, meta):
+        if path.is_dir() and not path.is_symlink():
+            try:
+                path.rmdir()
+            except OSError:
+                raise EvoWordleError(f"the cache path {path} is a folder that is not empty; remove it") from None
     start = time.perf_counter()
     table = write_table(words, npy, meta)
     if not quiet:
