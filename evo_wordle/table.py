@@ -21,6 +21,7 @@ import json
 import math
 import os
 import shutil
+import stat
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -30,7 +31,7 @@ import numpy as np
 
 from .cachedir import default_cache_dir, lock, notice, prepare
 from .errors import EvoWordleError
-from .files import atomic_write_text, make_temp, read_capped
+from .files import atomic_write_text, make_temp, read_json
 from .words import WordSet
 
 __all__ = ["build_table", "cache_paths", "checksum", "default_cache_dir", "load_table"]
@@ -193,12 +194,12 @@ def _meta(words: WordSet, check: str) -> dict:
 
 def _open(words: WordSet, npy: Path, meta: Path) -> np.ndarray:
     """Map and verify a cached table; ValueError says what is wrong with it."""
-    if npy.is_symlink():
-        raise ValueError("it is a symlink")
-    if npy.is_dir():
-        raise ValueError("it is a folder")
+    mode = os.lstat(npy).st_mode
+    if not stat.S_ISREG(mode):
+        kind = "symlink" if stat.S_ISLNK(mode) else "folder" if stat.S_ISDIR(mode) else "special file"
+        raise ValueError(f"it is a {kind}")
     try:
-        info = json.loads(read_capped(meta, 4096, "cache file"))
+        info = read_json(meta, 4096, "sidecar")
     except EvoWordleError as exc:
         raise ValueError(f"sidecar: {exc}") from None
     expected = _meta(words, "")
@@ -206,15 +207,21 @@ def _open(words: WordSet, npy: Path, meta: Path) -> np.ndarray:
         raise ValueError("its sidecar is not a table description")
     if any(info.get(k) != v for k, v in expected.items() if k != "checksum"):
         raise ValueError("it was built for another word list or version")
-    n = len(words)
-    try:
-        table = np.lib.format.open_memmap(npy, mode="r")
-    except (ValueError, EOFError, SyntaxError, TypeError) as exc:
-        raise ValueError(f"not a table file: {str(exc)[:60]}") from None
-    if table.shape != (n, n) or table.dtype != pattern_dtype(words.length) or not table.flags.c_contiguous:
-        raise ValueError(f"it has shape {table.shape}, dtype {table.dtype}, not the table's")
-    if npy.stat().st_size != table.offset + table.nbytes:
-        raise ValueError("it has trailing bytes")
+    n, dtype = len(words), np.dtype(pattern_dtype(words.length))
+    with open(npy, "rb") as fh:
+        try:  # the header is checked before anything is mapped
+            major, _ = np.lib.format.read_magic(fh)
+            read = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
+            shape, fortran, found = read(fh)
+        except (ValueError, EOFError, SyntaxError, TypeError, OverflowError) as exc:
+            raise ValueError(f"not a table file: {str(exc)[:60]}") from None
+        offset = fh.tell()
+        size = os.fstat(fh.fileno()).st_size
+    if shape != (n, n) or fortran or found != dtype:
+        raise ValueError(f"it holds a {shape} {found} array{' in Fortran order' if fortran else ''}")
+    if size != offset + n * n * dtype.itemsize:
+        raise ValueError(f"it has {size} bytes, not {offset + n * n * dtype.itemsize}")
+    table = np.memmap(npy, dtype=dtype, mode="r", offset=offset, shape=(n, n))
     if checksum(table) != info["checksum"]:
         raise ValueError("its checksum does not match")
     return table
@@ -277,7 +284,7 @@ def write_table(words: WordSet, npy: Path, meta: Path) -> np.ndarray:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return np.lib.format.open_memmap(npy, mode="r")
+    return np.memmap(npy, dtype=dtype, mode="r", offset=offset, shape=(n, n))
 
 
 def load_table(words: WordSet, cache_dir: Path | None = None, rebuild: bool = False) -> np.ndarray:

@@ -4,7 +4,7 @@ Prints a markdown table, writes experiments/results/evolved_strategies.{json,md}
 figures: docs/figures/evolve_hist.png (guess histograms) and docs/figures/evolve_convergence.png
 (the meta-GA's best and mean training fitness and the held-out fitness per generation).
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/evolved_strategies.py
+    python experiments/evolved_strategies.py
 
 The shipped strategies come from data/strategies/*.json (their provenance holds the command,
 seed and runtime that produced them); ``--rebuild`` re-runs the ga-search trees first.

@@ -1,6 +1,6 @@
 """Timings of the word GAs: full 2,309-puzzle benches and the per-generation operators.
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_timings.py [--repeat 3] [--jobs 1 2]
+    python experiments/ga_timings.py [--repeat 3] [--jobs 1 2]
 
 Prints medians.  Targets (issue 4): ga-thesis N = 100, mutation 0.3 ≤ 5 s on 2 cores;
 N = 500 ≤ 15 s.  Timings depend on machine load: say how loaded the machine was.

@@ -1,7 +1,7 @@
 """The thesis's mutation table (Figure 5.7) and the full population x mutation grid:
 ga-thesis, populations 10-500 x mutation 0-0.4, all 2,309 answers, 3 seeds (90 benches).
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/mutation_table.py [--jobs 2] [--games K]
+    python experiments/mutation_table.py [--jobs 2] [--games K]
 
 Writes experiments/results/mutation/{…, comparison.md} and docs/figures/mutation_heatmap.png,
 docs/figures/mutation_lines.png.  Games are capped at 30 guesses (the thesis played until solved).

@@ -141,6 +141,11 @@ def _empty_dir(npy: Path, meta: Path, good: np.ndarray) -> None:
     npy.mkdir()
 
 
+def _fifo(npy: Path, meta: Path, good: np.ndarray) -> None:
+    npy.unlink()
+    os.mkfifo(npy)
+
+
 def _symlink(npy: Path, meta: Path, good: np.ndarray) -> None:
     victim = npy.parent.parent / "victim.npy"
     np.save(victim, good)
@@ -185,6 +190,7 @@ DAMAGE = {
     "fortran-order": _fortran,
     "empty-folder": _empty_dir,
     "symlink": _symlink,
+    "fifo": _fifo,
     "text-file": _write("npy", "patterns\n"),
     "sidecar-list": _write("meta", "[]"),
     "sidecar-string": _write("meta", '"x"'),
@@ -197,6 +203,7 @@ DAMAGE = {
     "sidecar-wrong-checksum": _sidecar(lambda i: {**i, "checksum": "0" * 64}),
     "sidecar-huge": _write("meta", json.dumps({"pad": "x" * 10_000})),
     "sidecar-nested": _write("meta", "[" * 100_000 + "]" * 100_000),
+    "sidecar-nested-small": _write("meta", "[" * 2000 + "]" * 2000),
     "sidecar-not-utf8": _write("meta", b"\xff\xfe{}"),
 }
 
