@@ -68,11 +68,24 @@ def check_trusted(root: Path) -> None:
             f"cache folder {root} belongs to another user (uid {st.st_uid}); "
             "use a folder of your own (EVO_WORDLE_CACHE)"
         )
-    if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+    if st.st_mode & stat.S_IWOTH or (st.st_mode & stat.S_IWGRP and not _private_group(st.st_gid)):
         raise EvoWordleError(
             f"cache folder {root} is writable by {'others' if st.st_mode & stat.S_IWOTH else 'its group'}; "
             f"chmod go-w {root} or use a folder of your own"
         )
+
+
+def _private_group(gid: int) -> bool:
+    """True for a user-private group (named after the user, no other member), as with umask 002."""
+    try:
+        import grp
+        import pwd
+
+        user = pwd.getpwuid(os.geteuid()).pw_name
+        group = grp.getgrgid(gid)
+    except (ImportError, KeyError):
+        return False
+    return group.gr_name == user and set(group.gr_mem) <= {user}
 
 
 def prepare(root: Path | None = None) -> Path:
@@ -82,7 +95,7 @@ def prepare(root: Path | None = None) -> Path:
         try:
             root.mkdir(parents=True, mode=0o700, exist_ok=True)
         except OSError as exc:
-            raise EvoWordleError(f"cannot create cache folder {root}: {exc.strerror}") from None
+            raise EvoWordleError(f"cache folder {root} is not writable: {exc.strerror}") from None
     check_trusted(root)
     remove_stale_temps(root)
     return root

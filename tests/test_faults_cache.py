@@ -473,13 +473,38 @@ def _cli_table(cache: Path, allowed: Path, capsys) -> tuple[int, str]:
     return code, capsys.readouterr().err
 
 
+def _group(monkeypatch, members: list[str], name: str | None = None) -> None:
+    """Make the folder's group look shared (other members) or user-private."""
+    import grp
+    import pwd
+
+    user = pwd.getpwuid(os.geteuid()).pw_name
+    monkeypatch.setattr(grp, "getgrgid", lambda gid: grp.struct_group((name or user, "x", gid, members)))
+
+
 @pytest.mark.parametrize("mode,words", [(0o777, "writable by others"), (0o770, "writable by its group"),
-                                        (0o1777, "writable by others")])
-def test_shared_cache_folder_refused(small, capsys, mode, words):
+                                        (0o1777, "writable by others"), (0o2775, "writable by its group")])
+def test_shared_cache_folder_refused(small, capsys, monkeypatch, mode, words):
     _, cache, _ = small
     cache.chmod(mode)
+    _group(monkeypatch, ["mallory"])
     code, err = _cli_table(cache, cache.parent / "allowed.txt", capsys)
     assert code == 2 and err.count("\n") == 1 and words in err
+
+
+def test_group_named_otherwise_refused(small, capsys, monkeypatch):
+    _, cache, _ = small
+    cache.chmod(0o770)
+    _group(monkeypatch, [], name="staff")
+    assert _cli_table(cache, cache.parent / "allowed.txt", capsys)[0] == 2
+
+
+def test_user_private_group_may_write(small, capsys, monkeypatch):
+    """umask 002 systems: a group-writable folder whose group is the user's own is fine."""
+    _, cache, _ = small
+    cache.chmod(0o775)
+    _group(monkeypatch, [])
+    assert _cli_table(cache, cache.parent / "allowed.txt", capsys)[0] == 0
 
 
 def test_cache_folder_of_another_user_refused(small, capsys, monkeypatch):

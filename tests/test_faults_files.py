@@ -63,6 +63,21 @@ def _sparse(path: Path, size: int) -> Path:
     return path
 
 
+#: What a file that is not a readable one of its kind is refused with.
+SOURCES = {"huge": "too large", "folder": "is a folder", "fifo": "not a regular file"}
+
+
+def _source(path: Path, kind: str, cap: int) -> Path:
+    """A file bigger than ``cap`` (sparse: no disk used), a folder or a FIFO with no writer."""
+    if kind == "huge":
+        _sparse(path, cap + 1)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        os.mkfifo(path)
+    return path
+
+
 LISTS = {
     "utf16-bom": ("\n".join(WORDS).encode("utf-16"), "UTF-16"),
     "nul-bytes": (GOOD[:60] + b"\0\0\0" + GOOD[60:], "NUL bytes"),
@@ -145,18 +160,12 @@ def test_bad_strategy_file_one_line(tmp_path, capsys, kind):
     assert message in one_line(capsys)
 
 
-@pytest.mark.parametrize("kind", ["huge", "folder", "fifo"])
+@pytest.mark.parametrize("kind", sorted(SOURCES))
 def test_strategy_file_sources_capped(tmp_path, capsys, kind):
-    path = tmp_path / "s.json"
-    if kind == "huge":
-        _sparse(path, 17 * 2**20)
-    elif kind == "folder":
-        path.mkdir()
-    else:
-        os.mkfifo(path)
+    path = _source(tmp_path / "s.json", kind, 16 * 2**20)
     with Budget():
         assert main(["bench", "--strategy", str(path), "--games", "5"]) == 2
-    assert {"huge": "too large", "folder": "is a folder", "fifo": "not a regular file"}[kind] in one_line(capsys)
+    assert SOURCES[kind] in one_line(capsys)
 
 
 def test_strategy_file_round_trip_still_works(tmp_path):
@@ -203,17 +212,10 @@ def test_bad_tree_file(ctx, tmp_path, kind):
     assert "\x1b" not in str(err.value)
 
 
-@pytest.mark.parametrize("kind", ["huge", "folder", "fifo"])
+@pytest.mark.parametrize("kind", sorted(SOURCES))
 def test_tree_sources_capped(ctx, tmp_path, kind):
-    path = tmp_path / "t.txt"
-    if kind == "huge":
-        _sparse(path, 5 * 2**20)
-    elif kind == "folder":
-        path.mkdir()
-    else:
-        os.mkfifo(path)
-    with Budget(), pytest.raises(EvoWordleError, match={"huge": "too large", "folder": "is a folder",
-                                                        "fifo": "not a regular file"}[kind]):
+    path = _source(tmp_path / "t.txt", kind, 4 * 2**20)
+    with Budget(), pytest.raises(EvoWordleError, match=SOURCES[kind]):
         load_tree(ctx, path)
 
 
@@ -478,20 +480,19 @@ def test_damaged_checkpoint_refused(ctx, ckpt, tmp_path, kind):
         MetaGA.resume(ctx, cfg, path)
 
 
-@pytest.mark.parametrize("kind", ["nested", "huge", "folder", "fifo"])
+@pytest.mark.parametrize("kind", sorted(SOURCES))
 def test_checkpoint_sources_capped(ctx, ckpt, tmp_path, kind):
     cfg, _, _ = ckpt
+    path = _source(tmp_path / "bad.ckpt", kind, checkpoint.MAX_BYTES)
+    with Budget(), pytest.raises(EvoWordleError, match=SOURCES[kind]):
+        MetaGA.resume(ctx, cfg, path)
+
+
+def test_deeply_nested_checkpoint(ctx, ckpt, tmp_path):
+    cfg, _, _ = ckpt
     path = tmp_path / "bad.ckpt"
-    if kind == "nested":
-        path.write_text("[" * 200_000 + "]" * 200_000)
-    elif kind == "huge":
-        _sparse(path, checkpoint.MAX_BYTES + 1)
-    elif kind == "folder":
-        path.mkdir()
-    else:
-        os.mkfifo(path)
-    with Budget(), pytest.raises(EvoWordleError, match={"nested": "nested too deeply", "huge": "too large",
-                                                        "folder": "is a folder", "fifo": "not a regular"}[kind]):
+    path.write_text("[" * 200_000 + "]" * 200_000)
+    with Budget(), pytest.raises(EvoWordleError, match="nested too deeply"):
         MetaGA.resume(ctx, cfg, path)
 
 
