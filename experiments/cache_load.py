@@ -1,11 +1,12 @@
 """Cached pattern-table load time (map + verify), median and spread over repeats, with the load.
 
-    python experiments/cache_load.py [--repeats 21] [--cache DIR]
+    python experiments/cache_load.py [--repeats 21] [--cache DIR] [--out DIR]
 
 Each repeat runs ``load_table`` on the bundled lists in a fresh process (the table file stays
 in the page cache, as on any second run).  The reference, measured in the same processes, is one
 plain pass over the mapped file (``sum`` of its 64-bit words): the ratio says what the
-verification costs beyond reading the bytes once, whatever the machine's load.
+verification costs beyond reading the bytes once, whatever the machine's load.  Writes
+DIR/cache_load.json (default experiments/out/cache_load/).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import statistics
 import subprocess
 import sys
 import tempfile
+
+from _study import add_output_args, output_dirs, write_json
 
 CHILD = r"""
 import json, sys, time
@@ -45,7 +48,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeats", type=int, default=21)
     parser.add_argument("--cache", help="cache folder (default: a fresh temporary one)")
+    add_output_args(parser, "cache_load")
     args = parser.parse_args()
+    results, _ = output_dirs(args)
     with tempfile.TemporaryDirectory() as tmp:
         cache = args.cache or os.path.join(tmp, "cache")
         build = "import sys; from pathlib import Path; from evo_wordle.words import load_words; " \
@@ -64,6 +69,9 @@ def main() -> None:
           f" min {secs[0] * 1000:.1f} ms over {len(secs)} processes")
     print(f"reference (one pass over the mapped file): median {ref * 1000:.1f} ms; ratio {med / ref:.2f}")
     print(f"load average (1 min): {load:.2f}")
+    write_json(results / "cache_load.json", {
+        "median": med, "quartiles": [q[0], q[2]], "min": secs[0], "max": secs[-1], "repeats": len(secs),
+        "reference_median": ref, "ratio": med / ref, "load": load, "seconds": secs, "reference": refs})
 
 
 if __name__ == "__main__":
