@@ -501,3 +501,37 @@ def test_checkpoint_is_json_and_resumes(ctx, ckpt):
     assert doc["format"] == checkpoint.FORMAT and isinstance(doc["np_rng"], dict) and len(doc["py_rng"][1]) == 625
     ga = MetaGA.resume(ctx, cfg, path)
     assert ga.generation == 1 and ga.np_rng.bit_generator.state == doc["np_rng"]
+
+
+# ------------------------------------------------------------------------- tune's input files
+
+
+@pytest.mark.parametrize("kind", sorted(SOURCES))
+def test_tune_space_and_parameter_files_capped(tmp_path, kind):
+    from evo_wordle.tune import load_params, load_space
+
+    for loader, name in ((load_space, "space.json"), (load_params, "params.json")):
+        path = _source(tmp_path / name, kind, 64 * 1024)
+        with Budget(), pytest.raises(EvoWordleError, match=SOURCES[kind]):
+            loader(path)
+
+
+@pytest.mark.parametrize("text,message", [("[" * 100_000 + "]" * 100_000, "too large"),
+                                          ("[" * 30_000 + "]" * 30_000, "nested too deeply"),
+                                          ('{"\\u001b[2Jpop": [1, 2]}', "control character")])
+def test_tune_space_file_hostile_json(tmp_path, text, message):
+    from evo_wordle.tune import load_space
+
+    path = tmp_path / "space.json"
+    path.write_text(text)
+    with Budget(), pytest.raises(EvoWordleError, match=re.escape(message)):
+        load_space(path)
+
+
+def test_tune_space_toml_escape_refused(tmp_path):
+    from evo_wordle.tune import load_space
+
+    path = tmp_path / "space.toml"
+    path.write_text('"\\u001b]0;x\\u0007" = [1, 2]\n')
+    with pytest.raises(EvoWordleError, match="control character"):
+        load_space(path)
