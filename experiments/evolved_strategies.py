@@ -13,7 +13,7 @@ training fitness and the validation fitness per generation) to --out DIR (defaul
 experiments/out/evolved_strategies/); --write-docs writes the tracked copies the docs cite
 (experiments/results/, docs/figures/).
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/evolved_strategies.py [--out DIR | --write-docs] [--rebuild DIR]
+    python experiments/evolved_strategies.py [--out DIR | --write-docs] [--rebuild DIR]
 
 The shipped strategies come from data/strategies/*.json (their provenance holds the command,
 seed and runtime that produced them); ``--rebuild DIR`` first re-runs the three ga-search tree

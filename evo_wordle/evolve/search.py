@@ -22,8 +22,9 @@ import numpy as np
 
 from ..context import Context
 from ..errors import EvoWordleError
-from ..files import atomic_write_text
+from ..files import atomic_write_text, decode_utf8, read_capped
 from ..game import GameState, Settings, illegal_move
+from ..patterns import to_digits
 from ..solvers.base import Solver, register
 from .exact import ExactSolver
 from .strategy import explore_pool, history_key, weighted_entropies
@@ -235,8 +236,6 @@ class GASearchSolver(Solver):
 
 #: Header line of a tree file: the game it was made for (``artefacts.made_for``) as JSON.
 HEADER = "# made_for: "
-#: Largest tree file read (the shipped ones are ~65 kB).
-MAX_TREE_BYTES = 20 << 20
 
 
 def write_tree(ctx: Context, path: str | Path, paths: dict[int, list[int]], settings: Settings | None = None) -> None:
@@ -250,17 +249,15 @@ def write_tree(ctx: Context, path: str | Path, paths: dict[int, list[int]], sett
     atomic_write_text(path, "\n".join(lines) + "\n")
 
 
+#: Largest tree file read (bytes), longest line (characters) and most guesses on a line (one
+#: answer's path).  With one line per answer these bound the tree's memory too.
+MAX_TREE_BYTES = 4 * 2**20
+MAX_TREE_LINE = 1000
+MAX_TREE_GUESSES = 24
+
+
 def _read_tree_text(path: Path) -> str:
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_TREE_BYTES + 1)
-        if len(raw) > MAX_TREE_BYTES:
-            raise EvoWordleError(f"tree file {path} is larger than {MAX_TREE_BYTES >> 20} MB")
-        return raw.decode("utf-8")
-    except FileNotFoundError:
-        raise EvoWordleError(f"tree file {path} does not exist") from None
-    except (OSError, UnicodeDecodeError):
-        raise EvoWordleError(f"cannot read tree file {path}") from None
+    return decode_utf8(read_capped(path, MAX_TREE_BYTES, "tree file"), path, "tree file")
 
 
 def tree_made_for(path: str | Path) -> dict | None:
@@ -282,6 +279,7 @@ def tree_made_for(path: str | Path) -> dict | None:
 def load_tree(ctx: Context, path: str | Path, settings: Settings | None = None) -> dict[str, int]:
     """History key → guess, rebuilt from a tree file; one-line errors on bad files.
 
+    Linear in the file's size: each line's keys are built incrementally, lines are capped.
     With ``settings``, every move is checked against the rules of that game (hard mode,
     guessing only possible words) and every answer must be a possible answer in it: a tree that
     breaks them is refused, never played."""
@@ -290,29 +288,38 @@ def load_tree(ctx: Context, path: str | Path, settings: Settings | None = None) 
     path = Path(path)
     text = _read_tree_text(path)
     if text.startswith(HEADER):
-        record = tree_made_for(path)
-        why = list_mismatch(record, ctx.words)
+        why = list_mismatch(tree_made_for(path), ctx.words)
         if why:
             raise EvoWordleError(f"tree file {path} cannot be replayed: {why}")
     possible = set(ctx.candidates(settings.candidates).tolist()) if settings is not None else None
+    n = ctx.words.length
     tree: dict[str, int] = {}
+    answers: set[int] = set()
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
+        if len(line) > MAX_TREE_LINE:
+            raise EvoWordleError(f"tree file {path} line {lineno}: longer than {MAX_TREE_LINE} characters")
         head, sep, rest = line.partition(":")
         try:
             if not sep:
                 raise EvoWordleError("missing ':'")
             answer = ctx.words.index(head.strip())
-            guesses = [ctx.words.index(w) for w in rest.split()]
+            if answer in answers:
+                raise EvoWordleError(f"a second path for {ctx.words.allowed[answer]!r}")
+            answers.add(answer)
+            guesses = rest.split()
+            if len(guesses) > MAX_TREE_GUESSES:
+                raise EvoWordleError(f"more than {MAX_TREE_GUESSES} guesses")
+            guesses = [ctx.words.index(w) for w in guesses]
         except EvoWordleError as exc:
             raise EvoWordleError(f"tree file {path} line {lineno}: {exc}") from None
         if possible is not None and answer not in possible:
             raise EvoWordleError(f"tree file {path} line {lineno}: {head.strip()} cannot be the answer "
                                  f"with --candidates {settings.candidates}")
+        key = ""
         history: list[tuple[int, int]] = []
         for g in guesses:
-            key = history_key(ctx, history)
             if settings is not None:
                 why = illegal_move(ctx, settings, tuple(history), g)
                 if why:
@@ -320,7 +327,10 @@ def load_tree(ctx: Context, path: str | Path, settings: Settings | None = None) 
                                          f" after {key or 'the start'}")
             if tree.setdefault(key, g) != g:
                 raise EvoWordleError(f"tree file {path} line {lineno}: two guesses after the same feedback")
-            history.append((g, int(ctx.table[g, answer])))
+            pattern = int(ctx.table[g, answer])
+            history.append((g, pattern))
+            step = f"{ctx.words.allowed[g]}:{to_digits(pattern, n)}"
+            key = f"{key},{step}" if key else step
         if not guesses or guesses[-1] != answer:
             raise EvoWordleError(f"tree file {path} line {lineno}: the path does not end with the answer")
     return tree

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..context import Context
 from ..errors import EvoWordleError
-from ..files import atomic_write_text
+from ..files import atomic_write_text, read_json
 from ..frequency import priority_paper
 from ..game import GameState, Settings
 from ..patterns import to_digits
@@ -113,6 +113,10 @@ class Strategy:
 # ---------------------------------------------------------------------------------- files
 
 
+#: Largest strategy file read (bytes); one with a tree for every NYT answer is ≈ 0.5 MB.
+MAX_FILE_BYTES = 16 * 2**20
+
+
 def save_strategy(path: str | Path, strategy: Strategy, provenance: dict | None = None,
                   tree: dict[str, str] | None = None, settings: Settings | None = None,
                   words=None) -> None:
@@ -141,10 +145,6 @@ class StrategyFile:
     made_for: dict | None
 
 
-#: Largest strategy file read (a shipped one with its tree is ~120 kB).
-MAX_FILE_BYTES = 20 << 20
-
-
 def resolve_strategy_path(name: str | Path) -> Path:
     """A path as given, else a strategy shipped in the package (``answers-known-salet``)."""
     path = Path(name)
@@ -168,21 +168,10 @@ def shipped_strategies() -> list[str]:
 def read_strategy_file(name: str | Path) -> StrategyFile:
     """Load a strategy file (a path or a shipped name); one-line EvoWordleError if unusable."""
     path = resolve_strategy_path(name)
-    try:
-        with open(path, "rb") as fh:
-            raw = fh.read(MAX_FILE_BYTES + 1)
-        if len(raw) > MAX_FILE_BYTES:
-            raise EvoWordleError(f"strategy file {path} is larger than {MAX_FILE_BYTES >> 20} MB")
-        text = raw.decode("utf-8")
-    except FileNotFoundError:
+    if not path.exists() and not path.is_symlink():
         known = ", ".join(shipped_strategies())
-        raise EvoWordleError(f"strategy file {name} does not exist (shipped strategies: {known})") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise EvoWordleError(f"cannot read strategy file {path}: {exc.__class__.__name__}") from None
-    try:
-        doc = json.loads(text)
-    except ValueError as exc:
-        raise EvoWordleError(f"strategy file {path} is not valid JSON (line {getattr(exc, 'lineno', '?')})") from None
+        raise EvoWordleError(f"strategy file {name} does not exist (shipped strategies: {known})")
+    doc = read_json(path, MAX_FILE_BYTES, "strategy file")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise EvoWordleError(f"{path} is not an evo-wordle strategy file (no \"format\": \"{FORMAT}\")")
     if doc.get("version") != VERSION:
