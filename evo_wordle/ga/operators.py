@@ -29,8 +29,30 @@ def word_codes(ctx: Context) -> np.ndarray:
     return cached
 
 
+#: Up to this many possible codes (26**5 for five letters) a dense code → word table is kept.
+DENSE_CODES = 26**5
+
+
+def _code_index(ctx: Context) -> np.ndarray | None:
+    """Dense table: the allowed-word index of every code, −1 for a non-word (≈24 MB for five
+    letters, built once per context in ≈20 ms); None for longer words, which use a search."""
+    cached = ctx.__dict__.get("_ga_code_index")
+    if cached is None:
+        length = ctx.words.letters.shape[1]
+        if 26**length > DENSE_CODES:
+            return None
+        dtype = np.int16 if len(ctx.words) < np.iinfo(np.int16).max else np.int32
+        cached = np.full(26**length, -1, dtype=dtype)
+        cached[word_codes(ctx)] = np.arange(len(ctx.words), dtype=dtype)
+        ctx.__dict__["_ga_code_index"] = cached
+    return cached
+
+
 def lookup_codes(ctx: Context, codes: np.ndarray) -> np.ndarray:
     """Allowed-word index of each code, or −1 where the code is not an allowed word."""
+    dense = _code_index(ctx)
+    if dense is not None:
+        return dense[codes].astype(np.int64)
     table = word_codes(ctx)
     pos = np.searchsorted(table, codes)
     pos = np.minimum(pos, len(table) - 1)
@@ -192,6 +214,42 @@ def uniform_children(candidates: np.ndarray, n: int, rng: np.random.Generator) -
     return candidates[rng.integers(len(candidates), size=n)]
 
 
+def _recombinations(ctx: Context, p1: np.ndarray, p2: np.ndarray, consistent: np.ndarray) -> tuple:
+    """(found, valid), both (n, 2**L): the word made by letter mask m (bit p set: position p
+    from the second parent), and whether it is a consistent allowed word other than a parent.
+    A mask's code is the first parent's code plus the masked letter differences, so all masks
+    cost one small matrix product and one table gather."""
+    letters = ctx.words.letters
+    length = letters.shape[1]
+    powers = 26 ** np.arange(length - 1, -1, -1, dtype=np.int64)
+    masks = (np.arange(2**length)[:, None] >> np.arange(length)[None, :]) & 1  # (M, L)
+    l1, l2 = letters[p1].astype(np.int64), letters[p2].astype(np.int64)
+    codes = (l1 @ powers)[:, None] + ((l2 - l1) * powers) @ masks.T  # (n, M)
+    found = lookup_codes(ctx, codes)
+    valid = found >= 0
+    valid &= consistent[np.maximum(found, 0)]
+    valid &= (found != p1[:, None]) & (found != p2[:, None])
+    return found, valid
+
+
+def _pick_child(
+    found: np.ndarray, valid: np.ndarray, candidates: np.ndarray, rng: np.random.Generator, reverse: bool = False
+) -> np.ndarray:
+    """Per row, a uniformly chosen valid word (a uniform consistent word for rows with none):
+    the pick-th valid mask in mask order (from the last mask backwards with ``reverse``)."""
+    n = len(found)
+    count = valid.sum(axis=1)
+    pick = np.floor(rng.random(n) * np.maximum(count, 1)).astype(np.int64)
+    hits = np.flatnonzero(valid)  # row-major: each row's valid cells in mask order
+    start = np.cumsum(count) - count
+    at = start + (count - 1 - pick if reverse else pick)
+    child = found.ravel()[hits[np.minimum(at, max(len(hits) - 1, 0))]] if len(hits) else np.zeros(n, np.int64)
+    none = count == 0
+    if none.any():
+        child[none] = uniform_children(candidates, int(none.sum()), rng)
+    return child
+
+
 def recombine_children(
     ctx: Context,
     parents1: np.ndarray,
@@ -205,25 +263,26 @@ def recombine_children(
     exists, a uniform consistent word.  All 2**L letter masks are looked up at once."""
     p1 = np.asarray(parents1, dtype=np.int64)
     p2 = np.asarray(parents2, dtype=np.int64)
-    n = len(p1)
-    if n == 0:
+    if len(p1) == 0:
         return p1.copy()
-    letters = ctx.words.letters.astype(np.int64)
-    length = letters.shape[1]
-    powers = 26 ** np.arange(length - 1, -1, -1, dtype=np.int64)
-    masks = ((np.arange(2**length)[:, None] >> np.arange(length)[None, :]) & 1).astype(bool)  # (M, L)
-    l1, l2 = letters[p1], letters[p2]  # (n, L)
-    combo = np.where(masks[None, :, :], l2[:, None, :], l1[:, None, :])  # (n, M, L)
-    found = lookup_codes(ctx, combo @ powers)  # (n, M)
-    valid = found >= 0
-    valid &= consistent[np.maximum(found, 0)]
-    valid &= (found != p1[:, None]) & (found != p2[:, None])
-    count = valid.sum(axis=1)
-    pick = np.floor(rng.random(n) * np.maximum(count, 1)).astype(np.int64)
-    cum = np.cumsum(valid, axis=1)
-    col = np.argmax(cum > pick[:, None], axis=1)
-    child = found[np.arange(n), col]
-    none = count == 0
-    if none.any():
-        child[none] = uniform_children(candidates, int(none.sum()), rng)
-    return child
+    return _pick_child(*_recombinations(ctx, p1, p2, consistent), candidates, rng)
+
+
+def recombine_pairs(
+    ctx: Context,
+    parents1: np.ndarray,
+    parents2: np.ndarray,
+    consistent: np.ndarray,
+    candidates: np.ndarray,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Both children of each pair, as ``recombine_children(p1, p2)`` then
+    ``recombine_children(p2, p1)`` would draw them, looking the recombinations up once:
+    swapping the parents complements the letter mask, i.e. reverses the mask axis."""
+    p1 = np.asarray(parents1, dtype=np.int64)
+    p2 = np.asarray(parents2, dtype=np.int64)
+    if len(p1) == 0:
+        return p1.copy(), p2.copy()
+    found, valid = _recombinations(ctx, p1, p2, consistent)
+    first = _pick_child(found, valid, candidates, rng)
+    return first, _pick_child(found, valid, candidates, rng, reverse=True)
