@@ -33,7 +33,7 @@ def word_codes(ctx: Context) -> np.ndarray:
 DENSE_CODES = 26**5
 
 
-def _code_index(ctx: Context) -> np.ndarray | None:
+def code_index(ctx: Context) -> np.ndarray | None:
     """Dense table: the allowed-word index of every code, −1 for a non-word (≈24 MB for five
     letters, built once per context in ≈20 ms); None for longer words, which use a search."""
     cached = ctx.__dict__.get("_ga_code_index")
@@ -50,7 +50,7 @@ def _code_index(ctx: Context) -> np.ndarray | None:
 
 def lookup_codes(ctx: Context, codes: np.ndarray) -> np.ndarray:
     """Allowed-word index of each code, or −1 where the code is not an allowed word."""
-    dense = _code_index(ctx)
+    dense = code_index(ctx)
     if dense is not None:
         return dense[codes].astype(np.int64)
     table = word_codes(ctx)
@@ -232,22 +232,29 @@ def _recombinations(ctx: Context, p1: np.ndarray, p2: np.ndarray, consistent: np
     return found, valid
 
 
-def _pick_child(
-    found: np.ndarray, valid: np.ndarray, candidates: np.ndarray, rng: np.random.Generator, reverse: bool = False
-) -> np.ndarray:
+def _pick_children(
+    found: np.ndarray, valid: np.ndarray, candidates: np.ndarray, rng: np.random.Generator, both: bool = False
+) -> list[np.ndarray]:
     """Per row, a uniformly chosen valid word (a uniform consistent word for rows with none):
-    the pick-th valid mask in mask order (from the last mask backwards with ``reverse``)."""
+    the pick-th valid mask in mask order; with ``both`` also a second child, counted from the
+    last mask backwards (the same rows with the parents swapped).  Draws as one call per child."""
     n = len(found)
     count = valid.sum(axis=1)
-    pick = np.floor(rng.random(n) * np.maximum(count, 1)).astype(np.int64)
     hits = np.flatnonzero(valid)  # row-major: each row's valid cells in mask order
     start = np.cumsum(count) - count
-    at = start + (count - 1 - pick if reverse else pick)
-    child = found.ravel()[hits[np.minimum(at, max(len(hits) - 1, 0))]] if len(hits) else np.zeros(n, np.int64)
+    last = max(len(hits) - 1, 0)
+    flat = found.ravel()
     none = count == 0
-    if none.any():
-        child[none] = uniform_children(candidates, int(none.sum()), rng)
-    return child
+    n_none = int(none.sum())
+    children = []
+    for reverse in (False, True) if both else (False,):
+        pick = np.floor(rng.random(n) * np.maximum(count, 1)).astype(np.int64)
+        at = start + (count - 1 - pick if reverse else pick)
+        child = flat[hits[np.minimum(at, last)]] if len(hits) else np.zeros(n, np.int64)
+        if n_none:
+            child[none] = uniform_children(candidates, n_none, rng)
+        children.append(child)
+    return children
 
 
 def recombine_children(
@@ -265,7 +272,7 @@ def recombine_children(
     p2 = np.asarray(parents2, dtype=np.int64)
     if len(p1) == 0:
         return p1.copy()
-    return _pick_child(*_recombinations(ctx, p1, p2, consistent), candidates, rng)
+    return _pick_children(*_recombinations(ctx, p1, p2, consistent), candidates, rng)[0]
 
 
 def recombine_pairs(
@@ -283,6 +290,5 @@ def recombine_pairs(
     p2 = np.asarray(parents2, dtype=np.int64)
     if len(p1) == 0:
         return p1.copy(), p2.copy()
-    found, valid = _recombinations(ctx, p1, p2, consistent)
-    first = _pick_child(found, valid, candidates, rng)
-    return first, _pick_child(found, valid, candidates, rng, reverse=True)
+    first, second = _pick_children(*_recombinations(ctx, p1, p2, consistent), candidates, rng, both=True)
+    return first, second
