@@ -29,34 +29,20 @@ def word_codes(ctx: Context) -> np.ndarray:
     return cached
 
 
-#: Up to this many possible codes (26**5 for five letters) a dense code → word table is kept.
-DENSE_CODES = 26**5
-
-
-def code_index(ctx: Context) -> np.ndarray | None:
-    """Dense table: the allowed-word index of every code, −1 for a non-word (≈24 MB for five
-    letters, built once per context in ≈20 ms); None for longer words, which use a search."""
-    cached = ctx.__dict__.get("_ga_code_index")
-    if cached is None:
-        length = ctx.words.letters.shape[1]
-        if 26**length > DENSE_CODES:
-            return None
-        dtype = np.int16 if len(ctx.words) < np.iinfo(np.int16).max else np.int32
-        cached = np.full(26**length, -1, dtype=dtype)
-        cached[word_codes(ctx)] = np.arange(len(ctx.words), dtype=dtype)
-        ctx.__dict__["_ga_code_index"] = cached
-    return cached
-
-
-def lookup_codes(ctx: Context, codes: np.ndarray) -> np.ndarray:
-    """Allowed-word index of each code, or −1 where the code is not an allowed word."""
-    dense = code_index(ctx)
-    if dense is not None:
-        return dense[codes].astype(np.int64)
+def lookup_codes(ctx: Context, codes: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
+    """Allowed-word index of each code, or −1 where the code is not an allowed word (or not
+    one of the sorted word indices ``among``: a small set is searched much faster)."""
     table = word_codes(ctx)
+    if among is not None:
+        table = table[among]
+    if len(table) == 0:
+        return np.full(np.shape(codes), -1, dtype=np.int64)
     pos = np.searchsorted(table, codes)
     pos = np.minimum(pos, len(table) - 1)
-    return np.where(table[pos] == codes, pos, -1)
+    hit = table[pos] == codes
+    if among is not None:
+        pos = among[pos]
+    return np.where(hit, pos, -1)
 
 
 # --------------------------------------------------------------------------- neighbour index
@@ -214,21 +200,33 @@ def uniform_children(candidates: np.ndarray, n: int, rng: np.random.Generator) -
     return candidates[rng.integers(len(candidates), size=n)]
 
 
-def _recombinations(ctx: Context, p1: np.ndarray, p2: np.ndarray, consistent: np.ndarray) -> tuple:
+def _letter_masks(length: int) -> tuple[np.ndarray, np.ndarray]:
+    """(place values 26**(L−1−p), the 2**L letter masks as an (L, M) 0/1 matrix), built once."""
+    cached = _MASKS.get(length)
+    if cached is None:
+        powers = 26 ** np.arange(length - 1, -1, -1, dtype=np.int64)
+        masks = (np.arange(2**length)[None, :] >> np.arange(length)[:, None]) & 1
+        cached = _MASKS[length] = (powers, masks.astype(np.int64))
+    return cached
+
+
+_MASKS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _recombinations(
+    ctx: Context, p1: np.ndarray, p2: np.ndarray, consistent: np.ndarray, members: np.ndarray | None = None
+) -> tuple:
     """(found, valid), both (n, 2**L): the word made by letter mask m (bit p set: position p
-    from the second parent), and whether it is a consistent allowed word other than a parent.
-    A mask's code is the first parent's code plus the masked letter differences, so all masks
-    cost one small matrix product and one table gather."""
+    from the second parent) if it is a consistent allowed word, and whether it is one other
+    than a parent.  A mask's code is the first parent's code plus the masked letter
+    differences, so all masks cost one small matrix product and one search among the
+    consistent words' codes (few, once there is feedback)."""
     letters = ctx.words.letters
-    length = letters.shape[1]
-    powers = 26 ** np.arange(length - 1, -1, -1, dtype=np.int64)
-    masks = (np.arange(2**length)[:, None] >> np.arange(length)[None, :]) & 1  # (M, L)
+    powers, masks = _letter_masks(letters.shape[1])
     l1, l2 = letters[p1].astype(np.int64), letters[p2].astype(np.int64)
-    codes = (l1 @ powers)[:, None] + ((l2 - l1) * powers) @ masks.T  # (n, M)
-    found = lookup_codes(ctx, codes)
-    valid = found >= 0
-    valid &= consistent[np.maximum(found, 0)]
-    valid &= (found != p1[:, None]) & (found != p2[:, None])
+    codes = (l1 @ powers)[:, None] + ((l2 - l1) * powers) @ masks  # (n, M)
+    found = lookup_codes(ctx, codes, np.flatnonzero(consistent) if members is None else members)
+    valid = (found >= 0) & (found != p1[:, None]) & (found != p2[:, None])
     return found, valid
 
 
@@ -239,7 +237,7 @@ def _pick_children(
     the pick-th valid mask in mask order; with ``both`` also a second child, counted from the
     last mask backwards (the same rows with the parents swapped).  Draws as one call per child."""
     n = len(found)
-    count = valid.sum(axis=1)
+    count = valid.view(np.uint8).sum(axis=1, dtype=np.int64)
     hits = np.flatnonzero(valid)  # row-major: each row's valid cells in mask order
     start = np.cumsum(count) - count
     last = max(len(hits) - 1, 0)
@@ -282,13 +280,16 @@ def recombine_pairs(
     consistent: np.ndarray,
     candidates: np.ndarray,
     rng: np.random.Generator,
+    members: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Both children of each pair, as ``recombine_children(p1, p2)`` then
     ``recombine_children(p2, p1)`` would draw them, looking the recombinations up once:
-    swapping the parents complements the letter mask, i.e. reverses the mask axis."""
+    swapping the parents complements the letter mask, i.e. reverses the mask axis.
+    ``members``, if given, are the sorted indices where ``consistent`` is True."""
     p1 = np.asarray(parents1, dtype=np.int64)
     p2 = np.asarray(parents2, dtype=np.int64)
     if len(p1) == 0:
         return p1.copy(), p2.copy()
-    first, second = _pick_children(*_recombinations(ctx, p1, p2, consistent), candidates, rng, both=True)
+    found_valid = _recombinations(ctx, p1, p2, consistent, members)
+    first, second = _pick_children(*found_valid, candidates, rng, both=True)
     return first, second

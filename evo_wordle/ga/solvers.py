@@ -22,7 +22,6 @@ from ..solvers.base import Solver, register
 from .config import CROSSOVERS, FITNESSES, INITS, SCOPES, SELECTIONS, GAConfig
 from .creator import individual
 from .fitness import static_fitness
-from .operators import code_index
 from .toolbox import GAState, _first_occurrences, make_toolbox
 
 #: The constructor keywords every GA solver takes (the CLI flags, and what sweeps pass).
@@ -91,8 +90,6 @@ class GASolver(Solver):
         self.toolbox = make_toolbox(self.config, ctx, self.state)
         # Warm the per-context caches now, so bench worker processes inherit them.
         static_fitness(ctx, self.state.start_candidates)
-        if self.config.crossover == "recombine":
-            code_index(ctx)
         self._new_game()
 
     # ----------------------------------------------------------------- game loop
