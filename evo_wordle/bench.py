@@ -8,7 +8,6 @@ process or in ``jobs`` processes, in any chunking.
 from __future__ import annotations
 
 import multiprocessing as mp
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -20,6 +19,7 @@ import numpy as np
 from .context import Context
 from .errors import EvoWordleError
 from .game import GameRecord, GameState, Settings, play
+from .progress import progress_bar
 from .solvers import make_solver
 
 #: How past answers affect later games in daily mode (P2/P3).
@@ -139,14 +139,6 @@ def _play_chunk(chunk: list[tuple[int, int, np.random.SeedSequence]]) -> tuple[l
     return out, engine.describe()
 
 
-def _progress(total: int, enabled: bool):
-    """A tqdm bar on stderr, shown only when asked and stderr is a terminal."""
-    from tqdm import tqdm
-
-    return tqdm(total=total, file=sys.stderr, unit="game", leave=False,
-                disable=not (enabled and sys.stderr.isatty()))
-
-
 def run_bench(
     ctx: Context,
     solver: str,
@@ -164,6 +156,7 @@ def run_bench(
 
     Each game gets its own generator from ``SeedSequence(seed).spawn``, indexed by its
     position in ``answers``, so results do not depend on ``jobs`` or on chunking.
+    ``progress`` shows progress with an ETA on stderr (:mod:`evo_wordle.progress`).
     In daily mode games run sequentially in a seeded random order; ``daily_rule`` says what
     past answers do to later games (see :data:`DAILY_RULES`).
     """
@@ -178,7 +171,7 @@ def run_bench(
     seeds = np.random.SeedSequence(seed).spawn(len(answers))
     records: list[GameRecord | None] = [None] * len(answers)
     start = time.perf_counter()
-    with _progress(len(answers), progress) as bar:
+    with progress_bar(len(answers), f"bench {engine.name}", "games", progress) as bar:
         if settings.daily or jobs <= 1 or len(answers) < 2:
             order = _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_rule, bar, on_game)
             extra = engine.describe()

@@ -18,7 +18,6 @@ depend on ``jobs``.
 from __future__ import annotations
 
 import multiprocessing as mp
-import sys
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from .context import Context
 from .entropy import entropies
 from .errors import EvoWordleError
 from .game import Settings
+from .progress import progress_bar
 
 #: Candidate sets up to PAIR_MAX are scored by pairwise comparison, up to SORT_MAX by sorting,
 #: larger ones by counting patterns (the fastest way for each size, measured).
@@ -290,16 +290,6 @@ def _run_chunk(chunk: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, list[B
     return idx, [play_boards(policy, tuple(s), cap) for s in sets]
 
 
-def _progress(total: int, enabled: bool | None):
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="set", file=sys.stderr, leave=False)
-
-
 def run_boards_bench(
     ctx: Context,
     settings: Settings,
@@ -308,15 +298,15 @@ def run_boards_bench(
     jobs: int = 1,
     opener: str | None = None,
     cache_size: int = 2048,
-    progress: bool | None = False,
+    progress: bool = False,
     ties: str = "candidates",
 ):
     """Play ``games`` random board sets of ``settings.boards`` boards with the summed-entropy policy.
 
     Returns a :class:`~evo_wordle.bench.BenchResult` whose records are :class:`BoardsRecord`;
     a set is won when every board is solved within N + 5 guesses.  ``ties="alphabetical"`` is
-    the paper's plain rule (its figures); the default prefers words still possible.  ``progress=None`` shows a bar
-    on stderr when it is a terminal.
+    the paper's plain rule (its figures); the default prefers words still possible.  ``progress`` shows progress
+    with an ETA on stderr (:mod:`evo_wordle.progress`).
     """
     from .bench import BenchResult
 
@@ -331,12 +321,11 @@ def run_boards_bench(
     policy.choose([policy.full_board()], 0)
     opener_word = ctx.words.allowed[policy.opener]
     records: list[BoardsRecord | None] = [None] * games
-    bar = _progress(games, progress)
+    bar = progress_bar(games, f"bench {POLICY_NAME}, {settings.boards} boards", "sets", bool(progress))
     if jobs == 1 or games < 2 * jobs:
         for k, s in enumerate(sets):
             records[k] = play_boards(policy, tuple(s), settings.max_guesses)
-            if bar is not None:
-                bar.update(1)
+            bar.update(1)
     else:
         size = max(1, min(200, games // (jobs * 8)))
         chunks = [(np.arange(i, min(i + size, games)), sets[i : i + size]) for i in range(0, games, size)]
@@ -346,10 +335,8 @@ def run_boards_bench(
             for idx, recs in pool.imap_unordered(_run_chunk, chunks):
                 for k, r in zip(idx, recs):
                     records[k] = r
-                if bar is not None:
-                    bar.update(len(idx))
-    if bar is not None:
-        bar.close()
+                bar.update(len(idx))
+    bar.close()
     params = {"solver": POLICY_NAME, "opener": opener_word, "ties": ties, "seed": seed}
     return BenchResult(POLICY_NAME, settings, records, time.perf_counter() - start, params)
 

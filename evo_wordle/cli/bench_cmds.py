@@ -45,6 +45,8 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=nonnegative_int, default=0, metavar="S", help="seed (default 0)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="J",
                    help="processes; games are seeded by position, so results do not depend on J")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress on stderr (otherwise a bar on a terminal, a line every few seconds when piped)")
     add_solver_options(p)
 
 
@@ -91,10 +93,13 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
     if settings.boards > 1:
         from ..boards import run_boards_bench  # lazy: its own module
 
-        return run_boards_bench(ctx, settings, args.games or 1000, seed, args.jobs, opener=args.opener, progress=None)
+        return run_boards_bench(
+            ctx, settings, args.games or 1000, seed, args.jobs, opener=args.opener, progress=not args.quiet
+        )
     answers = sample_answers(ctx.words.answer_index, args.games, args.seed)
     return run_bench(
-        ctx, name, settings, answers, seed, params, jobs=args.jobs, progress=True, daily_rule=args.daily_rule
+        ctx, name, settings, answers, seed, params, jobs=args.jobs, progress=not args.quiet,
+        daily_rule=args.daily_rule,
     )
 
 
