@@ -5,10 +5,48 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from pathlib import Path
 
 from ..context import Context
 from ..errors import EvoWordleError
+
+
+def add_command(
+    sub: argparse._SubParsersAction,
+    name: str,
+    help: str,
+    description: str,
+    examples: list[tuple[str, str]],
+    extra: str = "",
+) -> argparse.ArgumentParser:
+    """A sub-command parser with a wrapped description and an ``examples:`` epilog.
+
+    ``examples`` are (command line, what it does) pairs; ``extra`` is more epilog text
+    (e.g. the solver list).  tests/test_cli_help.py parses every example with the real parser.
+    """
+    lines = ["examples:"]
+    for command, what in examples:
+        lines.append(f"  {command}")
+        lines.append(textwrap.fill(what, 88, initial_indent=" " * 6, subsequent_indent=" " * 6))
+    epilog = "\n".join(lines) + ("\n\n" + extra if extra else "")
+    return sub.add_parser(
+        name,
+        help=help,
+        description="\n\n".join(textwrap.fill(par, 88) for par in description.split("\n\n")),
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def solver_list() -> str:
+    """Every registered solver with its one-line summary (for ``--help``)."""
+    from ..solvers import SOLVERS, load_all
+
+    load_all()
+    width = max(len(name) for name in SOLVERS)
+    rows = [f"  {name:<{width}}  {SOLVERS[name].summary()}" for name in sorted(SOLVERS)]
+    return "solvers (--solver NAME):\n" + "\n".join(rows)
 
 
 def add_word_args(parser: argparse.ArgumentParser) -> None:
@@ -93,6 +131,9 @@ def add_solver_options(parser: argparse.ArgumentParser) -> None:
 
     load_all()
     parser.add_argument("--opener", metavar="WORD", help="first guess (default: the solver's own best)")
+    parser.add_argument("--params", metavar="FILE",
+                        help="solver parameters from a file written by `evo-wordle tune` (best-params.json); "
+                        "flags given on the command line override them")
     seen = set()
     for cls in SOLVERS.values():
         fn = cls.add_options.__func__
@@ -108,7 +149,26 @@ def solver_params(name: str, args: argparse.Namespace) -> dict:
     load_all()
     if name not in SOLVERS:
         raise EvoWordleError(f"unknown solver {name!r} (choose from {', '.join(sorted(SOLVERS))})")
-    params = SOLVERS[name].options_from_args(args)
+    params = {**params_file_for(name, args), **SOLVERS[name].options_from_args(args)}
     if getattr(args, "opener", None):
         params["opener"] = args.opener
     return params
+
+
+def params_file_for(name: str, args: argparse.Namespace) -> dict:
+    """The parameters ``--params FILE`` holds for solver ``name`` ({} without the flag).
+
+    A file made for another solver is refused for a bench of that one solver; in ``compare``
+    it applies to its own solver's row only.
+    """
+    path = getattr(args, "params", None)
+    if not path:
+        return {}
+    from ..tune import load_params
+
+    data = load_params(path)
+    if data["solver"] != name:
+        if getattr(args, "solvers", None):
+            return {}
+        raise EvoWordleError(f"{path} holds parameters for solver {data['solver']!r}, not {name!r}")
+    return dict(data["params"])
