@@ -1,109 +1,88 @@
-"""Timings of the README's main job and of the ``ga`` solver per game, under whatever load.
+"""Timings of the README's main job and of the ``ga`` solver per game, as ratios to the greedy
+bench timed in the same run.
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/main_job_timing.py [--repeat 5] [--games 300]
-
-The machine is shared, so every figure comes with its spread, the load average and a ratio
-to a reference measured in the same run, interleaved with it (so both see the same load):
+    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/main_job_timing.py [--repeat 3] [--games 300] [--out DIR]
 
 * main job: ``evo-wordle compare --solvers greedy,ga --opener tales --seed 0 --jobs 2`` as a
-  subprocess, warm (pattern table cached); wall seconds, CPU seconds (user + sys, all
-  processes) and the peak resident memory of any one process.  Reference: the greedy bench
-  ``evo-wordle bench --solver greedy --opener tales --jobs 1`` (startup and one full bench).
+  subprocess, warm (the pattern table cached): wall seconds, CPU seconds of all its processes
+  (user + sys) and the peak resident memory of its largest process;
 * ``ga`` per game: ``run_bench`` in this process on a seeded sample of ``--games`` answers
-  (seed 0), CPU and wall milliseconds per game.  Reference: greedy on all answers.
+  (seed 0): wall and CPU milliseconds per game.
 
-Prints medians with [min–max]; nothing is written.
+Each repeat runs right after the reference (greedy TALES, all answers, one process; see
+``_timing.py``): median, min and max, the load average and the median ratio.  Goals (issue
+16): main job ≤ 8 s warm on 2 cores, ``ga`` ≤ 3 ms per game, peak RSS ≤ 400 MB.
+Writes DIR/main_job_timing.json (default experiments/out/main_job_timing/).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import statistics
 import subprocess
 import sys
 import time
 
-MAIN_JOB = ["compare", "--solvers", "greedy,ga", "--opener", "tales", "--seed", "0", "--jobs", "2"]
-REFERENCE = ["bench", "--solver", "greedy", "--opener", "tales", "--jobs", "1"]
+from _study import add_output_args, output_dirs, write_json
+from _timing import Reference, header, line, load_average, paired
+
+from evo_wordle import Context
+from evo_wordle.bench import run_bench, sample_answers
+from evo_wordle.game import Settings
+
+MAIN_JOB = ["compare", "--solvers", "greedy,ga", "--opener", "tales", "--seed", "0", "--jobs", "2", "--quiet"]
 
 
-def _cli(args: list[str]) -> tuple[float, float]:
-    """(wall, CPU) seconds of one ``evo-wordle`` run as a child process."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "evo_wordle", *args], check=True, stdout=subprocess.DEVNULL)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
-
-
-def _spread(values: list[float], fmt: str = "{:.2f}") -> str:
-    return f"{fmt.format(statistics.median(values))} [{fmt.format(min(values))}–{fmt.format(max(values))}]"
-
-
-def main_job(repeat: int) -> None:
-    _cli(["table"])  # the cache is warm from here on
-    rows: dict[str, list[float]] = {"job wall": [], "job cpu": [], "ref wall": [], "ref cpu": []}
-    loads = [os.getloadavg()[0]]
-    for _ in range(repeat):
-        wall, cpu = _cli(MAIN_JOB)
-        rows["job wall"].append(wall)
-        rows["job cpu"].append(cpu)
-        wall, cpu = _cli(REFERENCE)
-        rows["ref wall"].append(wall)
-        rows["ref cpu"].append(cpu)
-        loads.append(os.getloadavg()[0])
-    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-    ratio = [j / r for j, r in zip(rows["job wall"], rows["ref wall"])]
-    print(f"main job  (evo-wordle {' '.join(MAIN_JOB)}), {repeat} warm runs:")
-    print(f"  wall {_spread(rows['job wall'])} s, CPU {_spread(rows['job cpu'])} s, peak RSS {peak:.0f} MB")
-    print(f"  reference (evo-wordle {' '.join(REFERENCE)}): wall {_spread(rows['ref wall'])} s, "
-          f"CPU {_spread(rows['ref cpu'])} s")
-    print(f"  wall ratio main job / reference: {_spread(ratio)}")
-    print(f"  load average (1 min) during: {_spread(loads)} on {os.cpu_count()} CPUs")
-
-
-def per_game(repeat: int, games: int) -> None:
-    from evo_wordle import Context
-    from evo_wordle.bench import run_bench, sample_answers
-    from evo_wordle.game import Settings
-
-    ctx = Context()
-    answers = sample_answers(ctx.words.answer_index, games, 0)
-    run_bench(ctx, "greedy", Settings(), seed=0)  # warm every cache both solvers use
-    run_bench(ctx, "ga", Settings(), answers[:5], seed=0)
-    ga_cpu, ga_wall, ref_cpu, ratio = [], [], [], []
-    loads = [os.getloadavg()[0]]
-    for _ in range(repeat):
-        cpu = time.process_time()
-        run_bench(ctx, "greedy", Settings(), seed=0)
-        ref = (time.process_time() - cpu) * 1000 / len(ctx.words.answer_index)
-        cpu, wall = time.process_time(), time.perf_counter()
-        run_bench(ctx, "ga", Settings(), answers, seed=0)
-        ga_cpu.append((time.process_time() - cpu) * 1000 / games)
-        ga_wall.append((time.perf_counter() - wall) * 1000 / games)
-        ref_cpu.append(ref)
-        ratio.append(ga_cpu[-1] / ref)
-        loads.append(os.getloadavg()[0])
-    print(f"ga per game ({games} answers, seed 0, one process), {repeat} runs:")
-    print(f"  CPU {_spread(ga_cpu)} ms, wall {_spread(ga_wall)} ms")
-    print(f"  reference greedy (all {len(ctx.words.answer_index)} answers): CPU {_spread(ref_cpu, '{:.3f}')} ms/game")
-    print(f"  CPU ratio ga / greedy: {_spread(ratio, '{:.1f}')}")
-    print(f"  load average (1 min) during: {_spread(loads)} on {os.cpu_count()} CPUs")
+def _children_cpu() -> float:
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=5, help="runs of each timing (default 5)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each timing (default 3)")
     parser.add_argument("--games", type=int, default=300, help="answers in the per-game sample (default 300)")
-    parser.add_argument("--skip-main-job", action="store_true", help="only the per-game timing")
+    add_output_args(parser, "main_job_timing")
     args = parser.parse_args()
-    per_game(args.repeat, args.games)
-    if not args.skip_main_job:
-        main_job(args.repeat)
+    results, _ = output_dirs(args)
+    ctx = Context()
+    facts = header(ctx)
+    answers = sample_answers(ctx.words.answer_index, args.games, 0)
+    run_bench(ctx, "ga", Settings(), answers[:5], seed=0)  # warm the GA's caches
+    ref = Reference(ctx)
+
+    cpu: list[float] = []
+
+    def ga_sample() -> None:
+        start = time.process_time()
+        run_bench(ctx, "ga", Settings(), answers, seed=0)
+        cpu.append(time.process_time() - start)
+
+    per_game = paired(f"ga, {args.games} answers, 1 process", ga_sample, ref, args.repeat, games=args.games)
+    per_game.update(ms_per_game=1000 * per_game["median"] / args.games,
+                    cpu_ms_per_game=1000 * statistics.median(cpu) / args.games)
+    print(line(per_game))
+    print(f"  ga per game: {per_game['ms_per_game']:.2f} ms wall, {per_game['cpu_ms_per_game']:.2f} ms CPU (medians)")
+
+    command = [sys.executable, "-m", "evo_wordle", *MAIN_JOB]
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)  # warm: caches built, files in the page cache
+    job_cpu: list[float] = []
+
+    def job() -> None:
+        before = _children_cpu()
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+        job_cpu.append(_children_cpu() - before)
+
+    main_job = paired("main job: evo-wordle " + " ".join(MAIN_JOB), job, ref, args.repeat)
+    main_job.update(cpu_seconds=statistics.median(job_cpu),
+                    peak_rss_mb=resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024)
+    print(line(main_job))
+    print(f"  main job: {main_job['cpu_seconds']:.1f} s CPU (median), peak RSS {main_job['peak_rss_mb']:.0f} MB")
+    reference = ref.summary()
+    print(line(reference))
+    write_json(results / "main_job_timing.json", {**facts, "load_after": load_average(), "reference": reference,
+                                                  "rows": [per_game, main_job]})
 
 
 if __name__ == "__main__":
