@@ -275,19 +275,17 @@ def recombine_children(
 
 def recombine_pairs(
     ctx: Context,
-    parents1: np.ndarray,
-    parents2: np.ndarray,
+    parents: tuple[np.ndarray, np.ndarray],
     consistent: np.ndarray,
     candidates: np.ndarray,
     rng: np.random.Generator,
     members: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Both children of each pair, as ``recombine_children(p1, p2)`` then
+    """Both children of each pair ``parents = (p1, p2)``, as ``recombine_children(p1, p2)`` then
     ``recombine_children(p2, p1)`` would draw them, looking the recombinations up once:
     swapping the parents complements the letter mask, i.e. reverses the mask axis.
     ``members``, if given, are the sorted indices where ``consistent`` is True."""
-    p1 = np.asarray(parents1, dtype=np.int64)
-    p2 = np.asarray(parents2, dtype=np.int64)
+    p1, p2 = (np.asarray(p, dtype=np.int64) for p in parents)
     if len(p1) == 0:
         return p1.copy(), p2.copy()
     found_valid = _recombinations(ctx, p1, p2, consistent, members)

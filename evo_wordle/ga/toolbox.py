@@ -227,7 +227,7 @@ def mate(parents1, parents2, *, ctx: Context, state: GAState, kind: str):
     if kind == "weak":
         return ops.uniform_children(state.weak_pool, n, rng), ops.uniform_children(state.weak_pool, n, rng)
     cand, mask = state.candidates, state.consistent
-    return ops.recombine_pairs(ctx, p1, p2, mask, cand, rng, members=cand)  # the mask is made of cand
+    return ops.recombine_pairs(ctx, (p1, p2), mask, cand, rng, members=cand)  # the mask is made of cand
 
 
 def mutate(population, *, state: GAState, index: ops.NeighbourIndex, config: GAConfig):
