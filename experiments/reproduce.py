@@ -101,9 +101,9 @@ def compare(reg: Registry, runs: list[reg_mod.Run], out: Path, values: dict) -> 
     problems = []
     for fid, v in values.items():
         fig = reg.figures[fid]
-        if abs(v - fig.value) > fig.tolerance + 1e-12:
+        if not fig.agrees(v):
             problems.append(f"{fid}: docs say {fig.text()}, regenerated {fig.text(v)} "
-                            f"(tolerance {fig.tolerance:g}; {reg.runs[fig.run].command})")
+                            f"(tolerance {fig.tolerance_text()}; {reg.runs[fig.run].command})")
     ids = {r.id for r in runs}
     for tab in reg.tables.values():
         if tab.run not in ids:
