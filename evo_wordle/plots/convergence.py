@@ -235,7 +235,7 @@ def plot_convergence(data: dict, path: str | Path) -> Plotted:
         ax.fill_between(f["gen"], f["best_p10"], f["best_p90"], color=SERIES[2], alpha=0.3, linewidth=0,
                         label="best: 10-90 % of runs")
         ax.plot(f["gen"], f["best"], color=SERIES[2], marker="o", label="best (median of runs)")
-        ax.plot(f["gen"], f["mean"], color=SERIES[4], marker="^", label="population mean (median of runs)")
+        ax.plot(f["gen"], f["mean"], color=SERIES[3], marker="^", label="population mean (median of runs)")
         ax.set_xlabel("generation of the game")
         ax.set_ylabel("fitness (higher is better within a generation)")
         ax.set_title(f"{data['solver']}: fitness per generation (Logbook)")

@@ -6,8 +6,9 @@ deficiencies.  Each colour means one thing everywhere:
 
 * blue — the GA or the solver studied;  orange — the baseline (greedy);
 * bluish green — games solved within the win limit;  vermillion — games over it (failures);
-* further series take sky blue, reddish purple, black.  Yellow is not used (it reads as
-  Wordle's "right letter, wrong place" and is too light on white).
+* further series take reddish purple, sky blue, black — never bluish green or vermillion,
+  which keep their solved/failed meaning.  Yellow is not used (it reads as Wordle's "right
+  letter, wrong place" and is too light on white).
 """
 
 from __future__ import annotations
@@ -31,9 +32,9 @@ BASELINE = OKABE_ITO["orange"]
 SOLVED = OKABE_ITO["bluish_green"]
 FAILED = OKABE_ITO["vermillion"]
 NEUTRAL = "#7f7f7f"
-#: Series colours in order (the studied solver first, the baseline second); no yellow.
-SERIES = (STUDIED, BASELINE, OKABE_ITO["bluish_green"], OKABE_ITO["vermillion"], OKABE_ITO["reddish_purple"],
-          OKABE_ITO["sky_blue"], OKABE_ITO["black"])
+#: Series colours in order (the studied solver first, the baseline second); no yellow, and not
+#: the solved/failed colours.  More series than colours repeat them with other markers.
+SERIES = (STUDIED, BASELINE, OKABE_ITO["reddish_purple"], OKABE_ITO["sky_blue"], OKABE_ITO["black"])
 #: Marker per series, so lines stay apart in grey print too.
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 BASELINE_SOLVERS = ("greedy",)

@@ -135,7 +135,7 @@ def plot_lines(
         err = [e if math.isfinite(e) and s_seeds > 1 else np.nan
                for e, s_seeds in zip(s["ci95"], _seeds(summary, spec, x, hue, s))]
         label = "" if s["hue"] is None else f"{hue.replace('_', ' ')} {format_value(s['hue'])}"
-        colour, marker = SERIES[k % len(SERIES)], MARKERS[k % len(MARKERS)]
+        colour, marker = SERIES[k % len(SERIES)], MARKERS[k % len(MARKERS)]  # colours repeat, markers differ
         ax.plot(xs, s["mean"], marker=marker, color=colour, label=label or None)
         if any(math.isfinite(e) for e in err):
             ax.errorbar(xs, s["mean"], yerr=[0 if math.isnan(e) else e for e in err], fmt="none", capsize=3,
