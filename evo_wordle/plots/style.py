@@ -35,6 +35,8 @@ NEUTRAL = "#7f7f7f"
 #: Series colours in order (the studied solver first, the baseline second); no yellow, and not
 #: the solved/failed colours.  More series than colours repeat them with other markers.
 SERIES = (STUDIED, BASELINE, OKABE_ITO["reddish_purple"], OKABE_ITO["sky_blue"], OKABE_ITO["black"])
+#: Colours for the values of one parameter (a sweep's lines): no baseline orange either.
+HUES = (STUDIED, OKABE_ITO["reddish_purple"], OKABE_ITO["sky_blue"], OKABE_ITO["black"], NEUTRAL)
 #: Marker per series, so lines stay apart in grey print too.
 MARKERS = ("o", "s", "^", "D", "v", "P", "X")
 BASELINE_SOLVERS = ("greedy",)

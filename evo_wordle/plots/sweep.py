@@ -11,7 +11,7 @@ import numpy as np
 from ..errors import EvoWordleError
 from ..sweep import SweepSpec, format_value
 from .common import Plotted, new_figure, save
-from .style import MARKERS, SERIES, caption_text, styled
+from .style import HUES, MARKERS, caption_text, styled
 
 
 def _axis_values(spec: SweepSpec, summary: list[dict], key: str) -> list:
@@ -71,14 +71,14 @@ def plot_heatmap(
     data = heatmap_data(spec, summary, x, y)
     mean, fail = data["mean"], data["fail_rate"]
     fig, (ax,) = new_figure(1.2 * len(data["x_values"]) + 2.8, 0.75 * len(data["y_values"]) + 1.8)
-    image = ax.imshow(np.ma.masked_invalid(mean), cmap="viridis_r", aspect="auto", origin="lower")
+    image = ax.imshow(np.ma.masked_invalid(mean), cmap="cividis", aspect="auto", origin="lower")
     ax.grid(False)
     finite = mean[np.isfinite(mean)]
     mid = (finite.min() + finite.max()) / 2 if finite.size else 0.0
     for r in range(mean.shape[0]):
         for c in range(mean.shape[1]):
             if math.isfinite(mean[r, c]):
-                colour = "white" if mean[r, c] > mid else "black"
+                colour = "white" if mean[r, c] < mid else "black"  # cividis: dark = few guesses
                 ax.text(c, r, f"{mean[r, c]:.3f}\n{100 * fail[r, c]:.1f} %", ha="center", va="center",
                         fontsize=8, color=colour)
     ax.set_xticks(range(len(data["x_values"])), [format_value(v) for v in data["x_values"]])
@@ -135,7 +135,7 @@ def plot_lines(
         err = [e if math.isfinite(e) and s_seeds > 1 else np.nan
                for e, s_seeds in zip(s["ci95"], _seeds(summary, spec, x, hue, s))]
         label = "" if s["hue"] is None else f"{hue.replace('_', ' ')} {format_value(s['hue'])}"
-        colour, marker = SERIES[k % len(SERIES)], MARKERS[k % len(MARKERS)]  # colours repeat, markers differ
+        colour, marker = HUES[k % len(HUES)], MARKERS[k % len(MARKERS)]  # colours may repeat, markers differ
         ax.plot(xs, s["mean"], marker=marker, color=colour, label=label or None)
         if any(math.isfinite(e) for e in err):
             ax.errorbar(xs, s["mean"], yerr=[0 if math.isnan(e) else e for e in err], fmt="none", capsize=3,
@@ -151,7 +151,7 @@ def plot_lines(
     ax.set_ylabel("mean guesses ± 95 % interval over seeds\n(lower is better)")
     ax.set_title(f"Mean guesses against {x.replace('_', ' ')}: {_describe(spec, summary)}")
     if any(s["hue"] is not None for s in data["series"]):
-        ax.legend()
+        ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5))  # beside the axes: never over the data
     return save(fig, path, data, _caption(spec, summary))
 
 
