@@ -66,8 +66,7 @@ def main() -> None:
             a.grid(axis="x", visible=False)
         ax.set_ylim(0, None)  # bars from zero; the differences are the right panel, not a cut axis
         ax.set_ylabel("mean guesses (lower is better)")
-        ax.set_title("Mean guesses per opener (axis from 0)")
-        ax.legend(loc="lower right")
+        ax.set_title("Mean guesses per opener (axis from 0; colours as on the right)")
         dx.axhline(0, color="black", linewidth=0.8)
         dx.set_ylabel(f"mean guesses minus the same solver with {base.upper()}\n(below 0: better than {base.upper()})")
         dx.set_title(f"Difference to the baseline opener {base.upper()}")
