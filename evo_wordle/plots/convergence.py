@@ -236,14 +236,11 @@ def plot_convergence(data: dict, path: str | Path) -> Plotted:
                         label="best: 10-90 % of runs")
         ax.plot(f["gen"], f["best"], color=SERIES[2], marker="o", label="best (median of runs)")
         ax.plot(f["gen"], f["mean"], color=SERIES[3], marker="^", label="population mean (median of runs)")
-        ax.set_xlabel("generation of the game")
+        ax.set_xlabel("generation of the game\nValues from different turns are NOT comparable: each generation "
+                      "is scored\nover its own turn's candidates, so fitness falls as they shrink,\n"
+                      "not because the GA gets worse.", fontsize=8)
         ax.set_ylabel("fitness (higher is better within a generation)")
         ax.set_title(f"{data['solver']}: fitness per generation (Logbook)")
-        ax.text(0.02, 0.02, "Each generation is scored over the candidates of its own turn.\n"
-                "Values from different turns are NOT comparable: fitness falls\nas the candidates "
-                "(and their entropy) shrink, not because\nthe GA gets worse.", transform=ax.transAxes,
-                fontsize=7.5, va="bottom", ha="left", color="#333333",
-                bbox={"facecolor": "white", "edgecolor": "#bbbbbb", "alpha": 0.9})
         ax.legend(loc="upper right")
     games = "1 puzzle" if data["answer"] else f"{data['games']:,} puzzles"
     caption = caption_text(solver=f"{data['solver']} against {base_label}", seed=data.get("seed"),
