@@ -39,7 +39,7 @@ def main() -> None:
         for i, (solver, _, seeds) in enumerate(SOLVERS):
             means = [results[solver][p]["mean"] for p in PROBLEMS]
             bars = ax.bar(x + (i - 1) * 0.27, means, width=0.27, color=colours[solver], label=solver)
-            ax.bar_label(bars, labels=[f"{m:.2f}" for m in means], fontsize=7, padding=2)
+            ax.bar_label(bars, labels=[f"{m:.2f}" for m in means], fontsize=7, padding=-11, color="white")
             if seeds > 1:  # error bars only from repeated seeds (greedy and naive run once)
                 errs = [results[solver][p]["ci95"] for p in PROBLEMS]
                 ax.errorbar(x + (i - 1) * 0.27, means, yerr=errs, fmt="none", capsize=3, color="black",

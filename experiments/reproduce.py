@@ -124,10 +124,10 @@ def write_docs(reg: Registry, runs: list[reg_mod.Run], out: Path, values: dict, 
         reg_mod.set_values({fid: round(v, reg.figures[fid].digits + 3) for fid, v in values.items()}, path)
     for run in runs:
         for src, dst in run.outputs.items():
-            path = out / "runs" / run.id / src
-            if path.exists():
+            made = out / "runs" / run.id / src  # not ``path``: that is the registry, read below
+            if made.exists():
                 (ROOT / dst).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(path, ROOT / dst)
+                shutil.copyfile(made, ROOT / dst)
                 print(f"wrote {dst}")
     for doc in reg_mod.render_docs(reg_mod.load(path)):
         print(f"wrote {doc.relative_to(ROOT)}")

@@ -11,6 +11,7 @@ from ..context import Context
 from ..game import Settings
 from .common import Plotted, new_figure, save
 from .style import MARKERS, caption_text, solver_colours, styled
+from .style import legend_below as style_legend_below
 
 
 def _bench(payload: dict) -> dict:
@@ -105,7 +106,7 @@ def plot_histograms(data: dict, path: str | Path) -> Plotted:
     left.set_xlabel("guesses (failures count as the cap; fewer is better)")
     left.set_ylabel("% of games")
     left.set_title(f"Guess counts over {games:,} puzzles")
-    left.legend()
+    style_legend_below(left)
     right.axvline(data["win_limit"], color="grey", linestyle=":", linewidth=1, label=f"win limit {data['win_limit']}")
     right.set_xticks(ks)
     right.set_ylim(0, 101)
@@ -115,5 +116,6 @@ def plot_histograms(data: dict, path: str | Path) -> Plotted:
     right.legend(loc="lower right")
     openers = {name: (data[name].get("opener") or "per game") for name in data["solvers"]}
     caption = caption_text(seed=data.get("seed"), n=f"{games:,} puzzles", settings=data.get("settings"),
-                           extra="openers " + ", ".join(f"{k} {str(v).upper()}" for k, v in openers.items()))
+                           extra="openers: " + ", ".join(f"{k} {v.upper() if v != 'per game' else v}"
+                                                          for k, v in openers.items()))
     return save(fig, path, data, caption)

@@ -236,10 +236,10 @@ def plot_convergence(data: dict, path: str | Path) -> Plotted:
                         label="best: 10-90 % of runs")
         ax.plot(f["gen"], f["best"], color=SERIES[2], marker="o", label="best (median of runs)")
         ax.plot(f["gen"], f["mean"], color=SERIES[3], marker="^", label="population mean (median of runs)")
-        ax.set_xlabel("generation of the game\nValues from different turns are NOT comparable: each turn breeds "
-                      "from the words\nstill consistent with the feedback (a dynamic fitness is also re-scored "
-                      "over\nthat turn's candidates), so fitness falls as that pool shrinks, not because\n"
-                      "the GA gets worse.", fontsize=8)
+        ax.set_xlabel("generation of the game\nValues from different turns are NOT comparable:\n"
+                      "each turn breeds from the words still consistent\nwith the feedback (a dynamic fitness is "
+                      "also re-scored\nover that turn's candidates), so fitness falls as that\n"
+                      "pool shrinks, not because the GA gets worse.", fontsize=8)
         ax.set_ylabel("fitness (higher is better within a generation)")
         ax.set_title(f"{data['solver']}: fitness per generation (Logbook)")
         ax.legend(loc="upper right")

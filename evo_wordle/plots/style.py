@@ -127,7 +127,7 @@ def caption_text(*, solver: str | None = None, seed=None, n: str | None = None, 
     if solver:
         parts.append(solver)
     if opener:
-        parts.append(f"opener {opener.upper()}")
+        parts.append(f"opener {opener.upper() if opener.isalpha() else opener}")
     if seed is not None:
         parts.append(f"seed {seed}")
     if n:
@@ -140,9 +140,14 @@ def caption_text(*, solver: str | None = None, seed=None, n: str | None = None, 
 
 
 def add_caption(fig, text: str) -> None:
-    """Write ``text`` as a small grey line at the foot of ``fig`` (room kept by the layout)."""
-    fig.get_layout_engine().set(rect=(0, 0.045, 1, 0.955))
-    fig.text(0.005, 0.008, text, ha="left", va="bottom", fontsize=7.5, color="#444444")
+    """Write ``text`` as small grey lines at the foot of ``fig`` (wrapped to its width; room
+    kept by the layout)."""
+    import textwrap
+
+    lines = textwrap.wrap(text, width=max(40, int(fig.get_figwidth() * 16)))
+    foot = (0.012 + 0.022 * len(lines)) * 4.4 / fig.get_figheight()
+    fig.get_layout_engine().set(rect=(0, foot, 1, 1 - foot))
+    fig.text(0.005, 0.008, "\n".join(lines), ha="left", va="bottom", fontsize=7.5, color="#444444")
 
 
 def legend_below(ax, ncol: int = 2) -> None:
