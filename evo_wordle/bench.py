@@ -7,12 +7,10 @@ process or in ``jobs`` processes, in any chunking.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import sys
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -222,14 +220,10 @@ def _run_parallel(ctx, solver, settings, params, answers, seeds, records, jobs, 
         [(k, int(answers[k]), seeds[k]) for k in range(lo, hi)] for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo
     ]
     ctx.table  # noqa: B018 - load (memory-mapped) before forking so workers share it
-    method = "fork" if "fork" in mp.get_all_start_methods() else None
-    with ProcessPoolExecutor(
-        max_workers=jobs,
-        mp_context=mp.get_context(method),
-        initializer=_worker_init,
-        initargs=(ctx, solver, settings, params),
-    ) as pool:
-        described: dict = {}
+    from .executors import process_pool, running
+
+    described: dict = {}
+    with running(process_pool(jobs, _worker_init, (ctx, solver, settings, params))) as pool:
         for done, about in pool.map(_play_chunk, chunks):
             described = about  # any worker's view: the opener is the same everywhere
             for k, rec in done:

@@ -17,10 +17,10 @@ depend on ``jobs``.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import sys
 import time
 from collections import OrderedDict
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 
 import numpy as np
@@ -340,10 +340,13 @@ def run_boards_bench(
     else:
         size = max(1, min(200, games // (jobs * 8)))
         chunks = [(np.arange(i, min(i + size, games)), sets[i : i + size]) for i in range(0, games, size)]
-        mpctx = mp.get_context("fork")
+        from .executors import process_pool, running
+
         init = (ctx, settings, opener_word, cache_size, ties)
-        with mpctx.Pool(jobs, initializer=_init_worker, initargs=init) as pool:
-            for idx, recs in pool.imap_unordered(_run_chunk, chunks):
+        with running(process_pool(jobs, _init_worker, init)) as pool:
+            futures = [pool.submit(_run_chunk, chunk) for chunk in chunks]
+            for fut in as_completed(futures):
+                idx, recs = fut.result()
                 for k, r in zip(idx, recs):
                     records[k] = r
                 if bar is not None:

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from ..context import Context
 from ..errors import EvoWordleError
+from ..outputs import check_file
+from ..params import arg_type, as_float, as_int, as_seed
 
 
 def add_word_args(parser: argparse.ArgumentParser) -> None:
@@ -41,46 +43,30 @@ def print_json(obj) -> None:
     sys.stdout.write("\n")
 
 
-def probability(text: str) -> float:
-    """argparse type: a float in [0, 1]."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text} is outside [0, 1]")
-    return value
+#: argparse ``type=`` converters: every typed flag goes through :mod:`evo_wordle.params`.
+probability = arg_type(as_float, 0.0, 1.0)
+positive_int = arg_type(as_int, 1, None)
+nonnegative_int = arg_type(as_int, 0, None)
+finite_float = arg_type(as_float, None, None)
+nonnegative_float = arg_type(as_float, 0.0, None)
+seed_int = arg_type(as_seed)
 
 
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} must be at least 1")
-    return value
+def output_file(*suffixes: str, flag: str = "--out"):
+    """argparse ``type=`` for a file to write, checked up front (see :mod:`evo_wordle.outputs`)."""
+
+    def parse(text: str) -> Path:
+        try:
+            return check_file(text, flag, suffixes or None)
+        except EvoWordleError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{flag} ")) from None
+
+    parse.__name__ = "file"
+    return parse
 
 
-def nonnegative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} must be 0 or more")
-    return value
-
-
-class _PathError(EvoWordleError, argparse.ArgumentTypeError):
-    """Both kinds: argparse turns it into a one-line usage error when output_path is a ``type=``."""
-
-
-def output_path(text: str) -> Path:
-    path = Path(text)
-    if path.parent and not path.parent.exists():
-        raise _PathError(f"folder {path.parent} does not exist")
-    return path
+#: Any file to write (``--log``, ``--csv``, …).
+output_path = output_file()
 
 
 def color_enabled() -> bool:
