@@ -18,6 +18,7 @@ import numpy as np
 from .context import Context
 from .errors import EvoWordleError
 from .game import GameRecord, GameState, Settings, play
+from .params import as_choice, as_int, as_seed
 from .solvers import make_solver
 
 #: How past answers affect later games in daily mode (P2/P3).
@@ -104,13 +105,21 @@ class ForbidState(GameState):
         return GameState.key(self) + b"|" + self.forbidden.tobytes()
 
 
+def check_games(games, available: int) -> int:
+    """``--games`` as a whole number from 1 to the ``available`` answers (a larger sample
+    without replacement cannot exist: refused rather than silently shrunk)."""
+    games = as_int("games", games, 1, None)
+    if games > available:
+        raise EvoWordleError(f"--games {games} is more than the {available} answers (leave it out to play all)")
+    return games
+
+
 def sample_answers(answers: np.ndarray, games: int | None, seed: int) -> np.ndarray:
     """A seeded sample of ``games`` answers without replacement (all of them if None)."""
     if games is None:
         return answers
-    if games < 1:
-        raise EvoWordleError("--games must be at least 1")
-    if games >= len(answers):
+    games = check_games(games, len(answers))
+    if games == len(answers):
         return answers
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0x5A3]))
     return np.sort(rng.choice(answers, size=games, replace=False))
@@ -145,6 +154,22 @@ def _progress(total: int, enabled: bool):
                 disable=not (enabled and sys.stderr.isatty()))
 
 
+def check_run_args(ctx, solver, settings, params=None) -> Settings:
+    """The arguments every public entry point that plays games shares, checked at the boundary
+    (one-line errors instead of an AttributeError deep inside); returns the settings."""
+    if not isinstance(ctx, Context):
+        raise EvoWordleError(f"ctx must be a Context, not {type(ctx).__name__}")
+    if not isinstance(solver, str):
+        raise EvoWordleError(f"solver must be a solver name, not {type(solver).__name__}")
+    if settings is None:
+        return Settings()
+    if not isinstance(settings, Settings):
+        raise EvoWordleError(f"settings must be a Settings (e.g. Settings.problem('P1')), not {settings!r}")
+    if params is not None and not isinstance(params, dict):
+        raise EvoWordleError(f"solver parameters must be a dict, not {type(params).__name__}")
+    return settings
+
+
 def run_bench(
     ctx: Context,
     solver: str,
@@ -165,10 +190,11 @@ def run_bench(
     In daily mode games run sequentially in a seeded random order; ``daily_rule`` says what
     past answers do to later games (see :data:`DAILY_RULES`).
     """
-    settings = settings or Settings()
-    if daily_rule not in DAILY_RULES:
-        raise EvoWordleError(f"daily rule must be one of {', '.join(DAILY_RULES)}, not {daily_rule!r}")
-    answers = ctx.words.answer_index if answers is None else np.asarray(answers, dtype=np.int64)
+    settings = check_run_args(ctx, solver, settings, solver_params)
+    as_choice("daily_rule", daily_rule, DAILY_RULES)
+    seed = as_seed("seed", seed)
+    jobs = as_int("jobs", jobs, 1, None)
+    answers = ctx.words.answer_index if answers is None else ctx.word_indices(answers, "answer")
     if len(answers) == 0:
         raise EvoWordleError("no answers to play")
     params = dict(solver_params or {})

@@ -29,6 +29,7 @@ from .context import Context
 from .entropy import entropies
 from .errors import EvoWordleError
 from .game import Settings
+from .params import as_int, as_seed
 
 #: Candidate sets up to PAIR_MAX are scored by pairwise comparison, up to SORT_MAX by sorting,
 #: larger ones by counting patterns (the fastest way for each size, measured).
@@ -318,12 +319,17 @@ def run_boards_bench(
     the paper's plain rule (its figures); the default prefers words still possible.  ``progress=None`` shows a bar
     on stderr when it is a terminal.
     """
-    from .bench import BenchResult
+    from .bench import BenchResult, check_run_args
 
-    if games < 1:
-        raise EvoWordleError("--games must be at least 1")
-    if jobs < 1:
-        raise EvoWordleError("--jobs must be at least 1")
+    settings = check_run_args(ctx, POLICY_NAME, settings)
+    games = as_int("games", games, 1, None)
+    jobs = as_int("jobs", jobs, 1, None)
+    seed = as_seed("seed", seed)
+    pool = len(ctx.words.answer_index)
+    if pool < 2:
+        raise EvoWordleError(
+            f"--boards {settings.boards} needs an answer list of at least 2 words (this one has {pool})"
+        )
     sets = draw_answers(ctx, settings.boards, games, seed)
     start = time.perf_counter()
     policy = SummedEntropy(ctx, settings, opener=opener, cache_size=cache_size, ties=ties)

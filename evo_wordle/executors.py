@@ -163,29 +163,47 @@ def _import_distributed():
     return distributed
 
 
+def check_executor(kind: str, scheduler: str | None = None) -> None:
+    """Refuse an unknown executor, a scheduler without dask, or a missing dask: before any work
+    or folder exists."""
+    if kind not in EXECUTORS:
+        raise EvoWordleError(f"unknown executor {kind!r} (choose from {', '.join(EXECUTORS)})")
+    if kind == "local" and scheduler:
+        raise EvoWordleError("--scheduler only applies to --executor dask")
+    if kind == "dask":
+        _import_distributed()
+        if not scheduler:
+            try:
+                import cryptography  # noqa: F401 - the local cluster's temporary TLS credentials
+            except ImportError:
+                raise EvoWordleError(
+                    "--executor dask needs the cryptography package for its TLS credentials: "
+                    "pip install 'evo-wordle[dask]'"
+                ) from None
+
+
 def make_executor(kind: str = "local", jobs: int = 2, scheduler: str | None = None) -> cf.Executor:
     """A concurrent.futures executor of ``kind``.
 
-    ``local``: a :class:`~concurrent.futures.ProcessPoolExecutor` with ``jobs`` processes.
+    ``local``: a process pool of ``jobs`` workers that die with this process (:func:`process_pool`).
     ``dask``: a dask.distributed client connected to ``scheduler`` (``tcp://host:8786``), or,
-    without a scheduler, to a new ``LocalCluster`` of ``jobs`` single-threaded workers.
-    Use it as a context manager so the pool or client is closed.
+    without a scheduler, to a new ``LocalCluster`` of ``jobs`` single-threaded workers that
+    speaks TLS with temporary credentials only this process holds, so other local users
+    cannot submit work to it.  Use it as a context manager so the pool or client is closed.
     """
+    check_executor(kind, scheduler)
     if kind == "local":
-        if scheduler:
-            raise EvoWordleError("--scheduler only applies to --executor dask")
-        jobs = max(1, int(jobs or os.cpu_count() or 1))
-        return process_pool(jobs)
-    if kind == "dask":
-        distributed = _import_distributed()
-        if scheduler:
-            try:
-                client = distributed.Client(scheduler, timeout="10s")
-            except OSError as exc:
-                raise EvoWordleError(f"cannot reach the dask scheduler at {scheduler}: {exc}") from None
-            return DaskExecutor(client)
-        cluster = distributed.LocalCluster(
-            n_workers=max(1, int(jobs or 1)), threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        return DaskExecutor(distributed.Client(cluster), cluster)
-    raise EvoWordleError(f"unknown executor {kind!r} (choose from {', '.join(EXECUTORS)})")
+        return process_pool(max(1, int(jobs or os.cpu_count() or 1)))
+    distributed = _import_distributed()
+    if scheduler:
+        try:
+            client = distributed.Client(scheduler, timeout="10s")
+        except OSError as exc:
+            raise EvoWordleError(f"cannot reach the dask scheduler at {scheduler}: {exc}") from None
+        return DaskExecutor(client)
+    security = distributed.security.Security.temporary()
+    cluster = distributed.LocalCluster(
+        n_workers=max(1, int(jobs or 1)), threads_per_worker=1, processes=True, dashboard_address=None,
+        protocol="tls://", security=security,
+    )
+    return DaskExecutor(distributed.Client(cluster, security=security), cluster)

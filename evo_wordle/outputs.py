@@ -10,10 +10,14 @@ been printed.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import EvoWordleError, OutputError
 
+#: Image formats matplotlib writes for every figure command.
+IMAGE_FORMATS = (".png", ".svg", ".pdf")
 #: Pseudo file systems nothing should be written to.
 _FORBIDDEN = ("/proc", "/sys")
 
@@ -73,3 +77,12 @@ def write_failed(path: str | Path, exc: OSError) -> OutputError:
     """The one-line error for a write that failed at the end (the result is already printed)."""
     reason = exc.strerror or exc.__class__.__name__
     return OutputError(f"cannot write {path}: {reason} (the result above is complete)")
+
+
+@contextmanager
+def writing() -> Iterator[None]:
+    """Writes at the end of a command (after its result is printed): a failure is one line."""
+    try:
+        yield
+    except OSError as exc:
+        raise write_failed(exc.filename or "the output", exc) from None

@@ -88,7 +88,10 @@ def as_choice(name: str, value, choices: Iterable[str]) -> str:
 
 def as_seed(name: str, value, *, text: bool = False) -> int:
     """A seed: a whole number from 0 to 2**63 - 1 (numpy's SeedSequence refuses negatives)."""
-    return as_int(name, value, 0, 2**63 - 1, text=text)
+    value = as_int(name, value, text=text)
+    if not 0 <= value < 2**63:
+        raise EvoWordleError(f"{_label(name)} must be a whole number from 0 to 2**63 - 1, not {value}")
+    return value
 
 
 def arg_type(convert: Callable, *bounds, name: str = "value") -> Callable[[str], object]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -12,15 +13,18 @@ from ..bench import DAILY_RULES, BenchResult, derived_seeds, run_bench, sample_a
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import Settings
+from ..outputs import IMAGE_FORMATS, writing
 from ..stats import mean_ci
 from .common import (
     add_solver_options,
     add_word_args,
+    check_solver_flags,
     context_from_args,
-    nonnegative_int,
+    output_file,
     output_path,
     positive_int,
     print_json,
+    seed_int,
     solver_params,
 )
 from .settings_args import add_settings_args, settings_from_args
@@ -42,7 +46,7 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     add_word_args(p)
     p.add_argument("--games", type=positive_int, metavar="K",
                    help="play a seeded sample of K answers (default: all); K board sets with --boards")
-    p.add_argument("--seed", type=nonnegative_int, default=0, metavar="S", help="seed (default 0)")
+    p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="seed (default 0)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="J",
                    help="processes; games are seeded by position, so results do not depend on J")
     add_solver_options(p)
@@ -62,7 +66,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="R runs with seeds derived from --seed; report mean ± 95 %% interval")
     p.add_argument("--json", action="store_true", help="print one JSON object (BenchResult.summary)")
     p.add_argument("--csv", type=output_path, metavar="FILE", help="write one row per game")
-    p.add_argument("--plot", type=output_path, metavar="FILE", help="save the histogram as an image")
+    p.add_argument("--plot", type=output_file(*IMAGE_FORMATS, flag="--plot"), metavar="FILE",
+                   help="save the histogram as an image (.png, .svg or .pdf)")
     p.set_defaults(func=cmd_bench)
 
     p = sub.add_parser(
@@ -87,7 +92,7 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
     The answer sample always comes from ``--seed``; ``seed`` drives the games (solver
     randomness, daily order), so repeats differ only where chance plays a part.
     """
-    params = solver_params(name, args)
+    params = solver_params(name, args, check=False)  # flags were checked by the command
     if settings.boards > 1:
         from ..boards import run_boards_bench  # lazy: its own module
 
@@ -131,16 +136,18 @@ def cmd_bench(args: argparse.Namespace) -> int:
         summary["settings"].update(repeat=len(results), seeds=seeds, run_means=means, mean_ci95=half)
     elif args.repeat > 1:
         summary["settings"]["repeat_asked"] = args.repeat
-    if args.csv:
-        write_csv(ctx, results, seeds, args.csv)
-    if args.plot:
-        from ..plots.histogram import plot_histogram
-
-        plot_histogram(summary, args.plot)
-    if args.json:
+    if args.json:  # the result first: a late write failure cannot lose it
         print_json(summary)
     else:
         print_summary(summary, mean, half, len(results))
+    sys.stdout.flush()
+    with writing():
+        if args.csv:
+            write_csv(ctx, results, seeds, args.csv)
+        if args.plot:
+            from ..plots.histogram import plot_histogram
+
+            plot_histogram(summary, args.plot)
     return 0
 
 
@@ -152,17 +159,14 @@ def _word(ctx: Context, answer) -> str:
 
 def write_csv(ctx: Context, results: list[BenchResult], seeds: list[int], path: Path) -> None:
     """One row per game: answer, guesses used, solved, the guess sequence, the run's seed."""
-    try:
-        with open(path, "w", newline="") as fh:
-            out = csv.writer(fh)
-            out.writerow(["answer", "guesses", "solved", "sequence", "seed"])
-            for seed, res in zip(seeds, results):
-                cap = res.settings.max_guesses
-                for rec in res.records:
-                    seq = " ".join(ctx.words.allowed[int(g)] for g in rec.guesses)
-                    out.writerow([_word(ctx, rec.answer), rec.score(cap), int(rec.solved), seq, seed])
-    except OSError as exc:
-        raise EvoWordleError(f"cannot write {path}: {exc}") from None
+    with open(path, "w", newline="") as fh:
+        out = csv.writer(fh)
+        out.writerow(["answer", "guesses", "solved", "sequence", "seed"])
+        for seed, res in zip(seeds, results):
+            cap = res.settings.max_guesses
+            for rec in res.records:
+                seq = " ".join(ctx.words.allowed[int(g)] for g in rec.guesses)
+                out.writerow([_word(ctx, rec.answer), rec.score(cap), int(rec.solved), seq, seed])
 
 
 def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
@@ -211,8 +215,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise EvoWordleError("--solvers needs at least one solver name")
     if len(set(names)) != len(names):
         raise EvoWordleError("--solvers lists a solver twice")
+    check_solver_flags(names, args)  # every flag must serve one of them
     for name in names:
-        solver_params(name, args)  # validate all before running any
+        solver_params(name, args, check=False)  # validate all before running any
     ctx = context_from_args(args)
     settings = settings_from_args(args)
     if settings.boards > 1:

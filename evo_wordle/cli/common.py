@@ -74,26 +74,54 @@ def color_enabled() -> bool:
 
 
 def add_solver_options(parser: argparse.ArgumentParser) -> None:
-    """``--opener`` plus every registered solver family's own flags (GA, strategy, …)."""
+    """``--opener`` plus every registered solver family's own flags (GA, strategy, …).
+
+    Which family added which flag is remembered, so a flag given to a solver that has no use
+    for it (``--population`` with greedy) is refused instead of ignored.
+    """
     from ..solvers import SOLVERS, load_all
 
     load_all()
     parser.add_argument("--opener", metavar="WORD", help="first guess (default: the solver's own best)")
+    owners: dict[str, tuple] = {}
     seen = set()
     for cls in SOLVERS.values():
         fn = cls.add_options.__func__
         if fn not in seen:
             seen.add(fn)
+            before = len(parser._actions)
             cls.add_options(parser)
+            for action in parser._actions[before:]:
+                owners[action.dest] = (fn, action.option_strings[0], action.default)
+    parser.set_defaults(_solver_flags=owners)
 
 
-def solver_params(name: str, args: argparse.Namespace) -> dict:
-    """Keyword arguments for ``make_solver(name, …)`` from parsed flags."""
+def check_solver_flags(names: list[str], args: argparse.Namespace) -> None:
+    """Refuse a solver flag that none of the solvers ``names`` takes, naming the flags they do take."""
     from ..solvers import SOLVERS, load_all
 
     load_all()
-    if name not in SOLVERS:
-        raise EvoWordleError(f"unknown solver {name!r} (choose from {', '.join(sorted(SOLVERS))})")
+    owners = getattr(args, "_solver_flags", None) or {}
+    unknown = [n for n in names if n not in SOLVERS]
+    if unknown:
+        raise EvoWordleError(f"unknown solver {unknown[0]!r} (choose from {', '.join(sorted(SOLVERS))})")
+    families = {SOLVERS[n].add_options.__func__ for n in names}
+    for dest, (fn, flag, default) in owners.items():
+        if fn not in families and getattr(args, dest, default) not in (default, None):
+            own = sorted(f for f, *_ in (v[1:] for v in owners.values() if v[0] in families))
+            takes = ", ".join(["--opener", *own])
+            if len(names) == 1:
+                raise EvoWordleError(f"solver {names[0]} has no {flag} (its flags: {takes})")
+            raise EvoWordleError(f"none of the solvers {', '.join(names)} takes {flag} (their flags: {takes})")
+
+
+def solver_params(name: str, args: argparse.Namespace, check: bool = True) -> dict:
+    """Keyword arguments for ``make_solver(name, …)`` from parsed flags (with ``check``, flags
+    that ``name`` does not take are refused first)."""
+    from ..solvers import SOLVERS
+
+    if check:
+        check_solver_flags([name], args)
     params = SOLVERS[name].options_from_args(args)
     if getattr(args, "opener", None):
         params["opener"] = args.opener

@@ -7,7 +7,18 @@ import shlex
 import time
 
 from ..errors import EvoWordleError
-from .common import add_word_args, context_from_args, nonnegative_int, positive_int, print_json, probability
+from ..outputs import writing
+from .common import (
+    add_word_args,
+    context_from_args,
+    nonnegative_float,
+    nonnegative_int,
+    output_path,
+    positive_int,
+    print_json,
+    probability,
+    seed_int,
+)
 from .settings_args import add_settings_args, settings_from_args
 
 
@@ -42,20 +53,20 @@ def register(sub) -> None:
     g.add_argument("--train", type=positive_int, default=400, help="training answers (default: %(default)s)")
     g.add_argument("--holdout", type=nonnegative_int, default=400,
                    help="held-out answers for selection (default: %(default)s)")
-    g.add_argument("--penalty", type=float, default=1.0,
+    g.add_argument("--penalty", type=nonnegative_float, default=1.0,
                    help="fitness penalty per game over 6 (default: %(default)s)")
     g.add_argument("--pool", type=nonnegative_int, default=300,
                    help="non-candidate guesses scored per decision, 0 = all (default: %(default)s)")
     g.add_argument("--init", metavar="FILE", help="strategy file the first individual starts from")
-    g.add_argument("--seed", type=int, default=0, help="seed of the samples and the GA (default: 0)")
-    g.add_argument("--checkpoint", metavar="FILE", help="pickle written after every generation")
+    g.add_argument("--seed", type=seed_int, default=0, help="seed of the samples and the GA (default: 0)")
+    g.add_argument("--checkpoint", type=output_path, metavar="FILE", help="pickle written after every generation")
     g.add_argument("--resume", action="store_true", help="continue from --checkpoint")
     g.add_argument("--executor", choices=["local", "dask"], default="local",
                    help="where evaluations run (default: local)")
     g.add_argument("--jobs", type=positive_int, default=1, help="parallel evaluations (default: 1)")
     g.add_argument("--scheduler", metavar="ADDR", help="dask scheduler address (with --executor dask)")
-    p.add_argument("--out", metavar="FILE", help="strategy file to write (JSON)")
-    p.add_argument("--log", metavar="FILE", help="write the per-generation logbook (JSON)")
+    p.add_argument("--out", type=output_path, metavar="FILE", help="strategy file to write (JSON)")
+    p.add_argument("--log", type=output_path, metavar="FILE", help="write the per-generation logbook (JSON)")
     p.add_argument("--final", action="store_true",
                    help="score the winner on all answers at the end (its decision tree goes into --out, "
                    "so replays under the same settings are instant)")
@@ -131,15 +142,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
             "seconds": round(time.perf_counter() - t0, 2),
         }
     result["total_seconds"] = round(time.perf_counter() - start, 1)
-    if args.log:
-        save_logbook(args.log, ga.logbook)
-    if args.out:
-        prov = {"command": command_line(args),
-                "seed": args.seed, "settings": settings.as_dict(), "runtime_seconds": result["total_seconds"],
-                "train": result["train"], "holdout": result["holdout"],
-                "all_answers": result.get("all_answers"), "logbook": list(ga.logbook)}
-        save_strategy(args.out, best, prov, tree, settings if tree else None)
-    if args.json:
+    if args.json:  # the result first: a late write failure cannot lose it
         print_json(result)
     else:
         print(best.describe())
@@ -147,6 +150,15 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
             a = result["all_answers"]
             print(f"all {a['games']} answers: mean {a['mean_guesses']:.4f}, over 6: {a['over_6']}, "
                   f"max {a['max']} ({a['seconds']} s)")
+    with writing():
+        if args.log:
+            save_logbook(args.log, ga.logbook)
+        if args.out:
+            prov = {"command": command_line(args),
+                    "seed": args.seed, "settings": settings.as_dict(), "runtime_seconds": result["total_seconds"],
+                    "train": result["train"], "holdout": result["holdout"],
+                    "all_answers": result.get("all_answers"), "logbook": list(ga.logbook)}
+            save_strategy(args.out, best, prov, tree, settings if tree else None)
     return 0
 
 
@@ -164,10 +176,10 @@ def register_tree(sub) -> None:
     p.add_argument("--search-population", type=positive_int, default=16, metavar="N")
     p.add_argument("--search-generations", type=nonnegative_int, default=4, metavar="N")
     p.add_argument("--exact-limit", type=nonnegative_int, default=6, metavar="N")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=seed_int, default=0)
     p.add_argument("--games", type=positive_int, help="only a seeded sample of N answers")
-    p.add_argument("--tree", metavar="FILE", required=True, help="tree file to write")
-    p.add_argument("--out", metavar="FILE", help="also write a strategy file carrying the tree")
+    p.add_argument("--tree", type=output_path, metavar="FILE", required=True, help="tree file to write")
+    p.add_argument("--out", type=output_path, metavar="FILE", help="also write a strategy file carrying the tree")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_ga_tree)
 
@@ -175,7 +187,7 @@ def register_tree(sub) -> None:
 def cmd_ga_tree(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from ..bench import run_bench
+    from ..bench import check_games, run_bench
     from ..evolve.search import tree_json, tree_paths, write_tree
     from ..evolve.strategy import Strategy, save_strategy
 
@@ -183,8 +195,9 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
     ctx = context_from_args(args)
     answers = ctx.words.answer_index
     if args.games:
+        check_games(args.games, len(answers))
         rng = np.random.default_rng(np.random.SeedSequence(args.seed))
-        answers = np.sort(rng.choice(answers, min(args.games, len(answers)), replace=False))
+        answers = np.sort(rng.choice(answers, args.games, replace=False))
     params = {"population": args.search_population, "generations": args.search_generations,
               "exact_limit": args.exact_limit, "seed": args.seed}
     if args.opener:
@@ -193,18 +206,19 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
     result = run_bench(ctx, "ga-search", settings, answers, args.seed, params)
     seconds = time.perf_counter() - start
     paths = tree_paths(result.records)
-    write_tree(ctx, args.tree, paths)
-    summary = {**result.summary(), "build_seconds": round(seconds, 1), "tree": args.tree}
-    if args.out:
-        opener = ctx.words.allowed[result.records[0].guesses[0]]
-        genome = Strategy(opener=opener, steepness=0.0)
-        prov = {"command": command_line(args), "seed": args.seed,
-                "settings": settings.as_dict(), "runtime_seconds": round(seconds, 1),
-                "mean_guesses": result.mean_guesses, "histogram": result.histogram}
-        save_strategy(args.out, genome, prov, tree_json(ctx, paths), settings)
-    if args.json:
+    summary = {**result.summary(), "build_seconds": round(seconds, 1), "tree": str(args.tree)}
+    if args.json:  # the result first: a late write failure cannot lose it
         print_json(summary)
     else:
         print(f"{result.games} answers: mean {result.mean_guesses:.4f}, max {result.max_guesses}, "
               f"histogram {result.histogram}; built in {seconds:.0f} s -> {args.tree}")
+    with writing():
+        write_tree(ctx, args.tree, paths)
+        if args.out:
+            opener = ctx.words.allowed[result.records[0].guesses[0]]
+            genome = Strategy(opener=opener, steepness=0.0)
+            prov = {"command": command_line(args), "seed": args.seed,
+                    "settings": settings.as_dict(), "runtime_seconds": round(seconds, 1),
+                    "mean_guesses": result.mean_guesses, "histogram": result.histogram}
+            save_strategy(args.out, genome, prov, tree_json(ctx, paths), settings)
     return 0

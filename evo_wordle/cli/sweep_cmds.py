@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import EvoWordleError
-from .common import add_word_args, nonnegative_int, positive_int
+from .common import add_word_args, positive_int, seed_int
 from .settings_args import add_settings_args, settings_from_args
 
 PLOT_KINDS = ("heatmap", "lines", "convergence", "histograms", "evolution")
@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(problem, candidates, guess_from, hard, daily, max_guesses); repeatable",
     )
     p.add_argument("--seeds", type=positive_int, default=3, help="seeds per configuration (default: %(default)s)")
-    p.add_argument("--seed", type=nonnegative_int, default=0, help="base seed of the SeedSequence (default: 0)")
+    p.add_argument("--seed", type=seed_int, default=0, help="base seed of the SeedSequence (default: 0)")
     p.add_argument("--games", type=positive_int, help="a seeded sample of K answers per bench (default: all)")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for sweep.json and results.csv")
     p.add_argument("--executor", choices=["local", "dask"], default="local")
@@ -102,7 +102,7 @@ def _game_plot_args(q: argparse.ArgumentParser, solver: bool = True) -> None:
         q.add_argument("--solver", default="ga-thesis", help="the solver studied (default: %(default)s)")
     q.add_argument("--out", required=True, metavar="FILE", help="image file (.png or .svg)")
     q.add_argument("--games", type=positive_int, help="a seeded sample of K answers (default: all)")
-    q.add_argument("--seed", type=nonnegative_int, default=0)
+    q.add_argument("--seed", type=seed_int, default=0)
     q.add_argument("--jobs", type=positive_int, default=2, help="worker processes (default: %(default)s)")
     add_settings_args(q, boards=False)
     add_solver_options(q)
@@ -184,7 +184,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
         else:
             plot_lines(spec, summary, out, x=args.x, hue=args.hue)
     else:
-        from .common import context_from_args, solver_params
+        from .common import check_solver_flags, context_from_args, solver_params
 
         ctx = context_from_args(args)
         settings = settings_from_args(args)
@@ -199,7 +199,8 @@ def cmd_plot(args: argparse.Namespace) -> int:
         elif args.kind == "histograms":
             from ..plots.compare import compare_data, plot_histograms
 
-            params = {name: solver_params(name, args) for name in args.solvers}
+            check_solver_flags(args.solvers, args)
+            params = {name: solver_params(name, args, check=False) for name in args.solvers}
             data = compare_data(ctx, args.solvers, settings, params, games=args.games, seed=args.seed, jobs=args.jobs,
                                 lists=(args.allowed, args.answers))
             plot_histograms(data, out)

@@ -241,6 +241,10 @@ class GASolver(Solver):
     def options_from_args(cls, args) -> dict:
         return {k: getattr(args, k) for k in PARAMS + EXTRA_FLAGS if getattr(args, k, None) is not None}
 
+    @classmethod
+    def check_params(cls, params: dict) -> None:
+        GAConfig().with_(**cls.defaults).with_(**{k: v for k, v in params.items() if k != "opener" and v is not None})
+
 
 @register("ga-thesis")
 class ThesisGA(GASolver):

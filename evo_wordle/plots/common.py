@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import EvoWordleError
+from ..outputs import IMAGE_FORMATS, check_file
 
-FORMATS = (".png", ".svg", ".pdf")
+FORMATS = IMAGE_FORMATS
 #: Wordle's colours, used consistently: GA green, baseline yellow, then neutrals.
 COLOURS = ("#538d4e", "#c9b458", "#3a7ca5", "#d1495b", "#6d6875", "#edae49", "#00798c", "#30638e")
 
@@ -26,13 +26,8 @@ class Plotted:
 
 
 def check_output(path: str | Path) -> Path:
-    """An image path with a known extension whose folder exists (else a one-line error)."""
-    path = Path(path)
-    if path.suffix.lower() not in FORMATS:
-        raise EvoWordleError(f"--out must end in {', '.join(FORMATS)}, not {path.name!r}")
-    if not path.parent.exists():
-        raise EvoWordleError(f"folder {path.parent} does not exist")
-    return path
+    """An image path with a known extension in an existing writable folder (else a one-line error)."""
+    return check_file(path, "--out", FORMATS)
 
 
 def new_figure(width: float, height: float, ncols: int = 1, nrows: int = 1):

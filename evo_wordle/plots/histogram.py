@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..errors import EvoWordleError
+from ..errors import OutputError
 
 
 def plot_histogram(summary: dict, path: str | Path, title: str | None = None) -> Path:
@@ -44,7 +44,7 @@ def plot_histogram(summary: dict, path: str | Path, title: str | None = None) ->
         try:
             fig.savefig(path, dpi=120)
         except (OSError, ValueError) as exc:
-            raise EvoWordleError(f"cannot write plot {path}: {exc}") from None
+            raise OutputError(f"cannot write plot {path}: {exc}") from None
     finally:
         plt.close(fig)
     return path
