@@ -80,9 +80,10 @@ def write_failed(path: str | Path, exc: OSError) -> OutputError:
 
 
 @contextmanager
-def writing() -> Iterator[None]:
-    """Writes at the end of a command (after its result is printed): a failure is one line."""
+def writing(path: str | Path | None = None) -> Iterator[None]:
+    """Writes at the end of a command (after its result is printed): a failure is one line
+    naming ``path`` (or the file the error names)."""
     try:
         yield
     except OSError as exc:
-        raise write_failed(exc.filename or "the output", exc) from None
+        raise write_failed(exc.filename or path or "the output", exc) from None

@@ -141,12 +141,13 @@ def cmd_bench(args: argparse.Namespace) -> int:
     else:
         print_summary(summary, mean, half, len(results))
     sys.stdout.flush()
-    with writing():
-        if args.csv:
+    if args.csv:
+        with writing(args.csv):
             write_csv(ctx, results, seeds, args.csv)
-        if args.plot:
-            from ..plots.histogram import plot_histogram
+    if args.plot:
+        from ..plots.histogram import plot_histogram
 
+        with writing(args.plot):
             plot_histogram(summary, args.plot)
     return 0
 

@@ -150,9 +150,10 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
             a = result["all_answers"]
             print(f"all {a['games']} answers: mean {a['mean_guesses']:.4f}, over 6: {a['over_6']}, "
                   f"max {a['max']} ({a['seconds']} s)")
-    with writing():
-        if args.log:
+    if args.log:
+        with writing(args.log):
             save_logbook(args.log, ga.logbook)
+    with writing(args.out):
         if args.out:
             prov = {"command": command_line(args),
                     "seed": args.seed, "settings": settings.as_dict(), "runtime_seconds": result["total_seconds"],
@@ -212,8 +213,9 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
     else:
         print(f"{result.games} answers: mean {result.mean_guesses:.4f}, max {result.max_guesses}, "
               f"histogram {result.histogram}; built in {seconds:.0f} s -> {args.tree}")
-    with writing():
+    with writing(args.tree):
         write_tree(ctx, args.tree, paths)
+    with writing(args.out):
         if args.out:
             opener = ctx.words.allowed[result.records[0].guesses[0]]
             genome = Strategy(opener=opener, steepness=0.0)

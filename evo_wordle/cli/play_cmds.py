@@ -76,7 +76,7 @@ def _jsonable(obj):
 def _write_log(path, payload: dict) -> None:
     """Write the game log (after the game was printed, so a failure loses nothing)."""
     sys.stdout.flush()
-    with writing(), open(path, "w", encoding="utf-8") as fh:
+    with writing(path), open(path, "w", encoding="utf-8") as fh:
         json.dump(payload, fh, indent=2, default=_jsonable)
         fh.write("\n")
 
