@@ -71,11 +71,26 @@ def die_with_parent(parent: int) -> None:
 
 def _worker_start(parent: int, initializer: Callable | None, initargs: tuple) -> None:
     """Pool initializer: die with the parent, leave Ctrl-C to it (it cancels and terminates
-    the pool), then run the pool's own initializer."""
+    the pool), then run the pool's own initializer.  SIGINT arrives blocked (see
+    :class:`_Pool`): it is ignored before it is unblocked, so a Ctrl-C during the fork is
+    the parent's alone."""
     die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     if initializer is not None:
         initializer(*initargs)
+
+
+class _Pool(cf.ProcessPoolExecutor):
+    """A process pool that forks its workers with SIGINT blocked: a Ctrl-C landing during a
+    fork would otherwise interrupt the half-made child and be lost to the parent."""
+
+    def _spawn_process(self) -> None:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            super()._spawn_process()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def process_pool(jobs: int, initializer: Callable | None = None, initargs: tuple = ()) -> cf.ProcessPoolExecutor:
@@ -85,7 +100,7 @@ def process_pool(jobs: int, initializer: Callable | None = None, initargs: tuple
     a killed worker makes the pool raise ``BrokenProcessPool`` instead of hanging.
     """
     method = "fork" if "fork" in mp.get_all_start_methods() else None
-    return cf.ProcessPoolExecutor(
+    return _Pool(
         max_workers=max(1, int(jobs)),
         mp_context=mp.get_context(method),
         initializer=_worker_start,
