@@ -161,12 +161,12 @@ def check_run_args(ctx, solver, settings, params=None) -> Settings:
         raise EvoWordleError(f"ctx must be a Context, not {type(ctx).__name__}")
     if not isinstance(solver, str):
         raise EvoWordleError(f"solver must be a solver name, not {type(solver).__name__}")
+    if params is not None and not isinstance(params, dict):
+        raise EvoWordleError(f"solver parameters must be a dict, not {type(params).__name__}")
     if settings is None:
         return Settings()
     if not isinstance(settings, Settings):
         raise EvoWordleError(f"settings must be a Settings (e.g. Settings.problem('P1')), not {settings!r}")
-    if params is not None and not isinstance(params, dict):
-        raise EvoWordleError(f"solver parameters must be a dict, not {type(params).__name__}")
     return settings
 
 
