@@ -18,7 +18,7 @@ from deap import tools
 from ..context import Context
 from ..game import GameState, Settings
 from ..patterns import to_digits
-from ..solvers.base import Solver, register
+from ..solvers.base import Solver, baseline_opener, register
 from .config import CROSSOVERS, FITNESSES, INITS, SCOPES, SELECTIONS, GAConfig
 from .creator import individual
 from .fitness import static_fitness
@@ -252,6 +252,7 @@ class ThesisGA(GASolver):
     roulette picks the guess, N uniform consistent children, thesis mutation (not filtered by
     the feedback, but never to an already-guessed word: thesis Fig. 3.8 and §3.2.2; the
     thesis's published code lacks that check, ``--no-exclude-guessed`` restores it)."""
+    blurb = "The thesis's GA: static entropy × priority fitness, roulette picks the guess"
 
     defaults: ClassVar[dict] = dict(
         population=100,
@@ -272,6 +273,7 @@ class ThesisGA(GASolver):
 class FirstGA(GASolver):
     """The thesis's first GA: fitness H + 5G + 2A − 2N, the best individual is the guess,
     crossover draws a random word passing the green/yellow filter, thesis mutation."""
+    blurb = "The thesis's first GA: fitness H + 5G + 2A − 2N, the best individual is guessed"
 
     defaults: ClassVar[dict] = dict(
         population=50,
@@ -296,13 +298,10 @@ class CardGA(GASolver):
     Like the greedy baseline it is compared with, it opens with TALES when the answer may be
     any allowed word (``opener=""`` lets the population choose the first guess too).
     """
-
-    default_opener_word: ClassVar[str] = "tales"
+    blurb = "The tuned GA: expected-guesses fitness, roulette, recombining crossover"
 
     def __init__(self, ctx: Context, settings: Settings, opener: str | None = None, **params) -> None:
-        if opener is None and settings.candidates == "allowed" and ctx.words.contains(self.default_opener_word):
-            opener = self.default_opener_word
-        super().__init__(ctx, settings, opener, **params)
+        super().__init__(ctx, settings, opener if opener is not None else baseline_opener(ctx, settings), **params)
 
     defaults: ClassVar[dict] = dict(
         population=300,
