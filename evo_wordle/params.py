@@ -26,18 +26,24 @@ def _label(name: str) -> str:
     return name if name.startswith("-") or " " in name else "--" + name.replace("_", "-")
 
 
-def as_int(name: str, value, lo: int | None = None, hi: int | None = None, *, text: bool = False) -> int:
-    """A whole number in [lo, hi] (``2.5``, ``True`` refused); with ``text``, also a string
-    spelling one (command-line values)."""
+def _number(name: str, value, kind: type, abstract: type, what: str, text: bool):
+    """``value`` as ``kind`` if it is an ``abstract`` number (never a bool), or, with ``text``,
+    a string spelling one; else the one-line error naming ``what`` was expected."""
     if isinstance(value, str) and text:
         spelled = value.strip()
         try:
-            value = int(spelled)
+            return kind(spelled)
         except ValueError:
-            raise EvoWordleError(f"{_label(name)} must be a whole number, not {spelled!r}") from None
-    elif isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise EvoWordleError(f"{_label(name)} must be a whole number, not {value!r}")
-    value = int(value)
+            raise EvoWordleError(f"{_label(name)} must be {what}, not {spelled!r}") from None
+    if isinstance(value, bool) or not isinstance(value, abstract):
+        raise EvoWordleError(f"{_label(name)} must be {what}, not {value!r}")
+    return kind(value)
+
+
+def as_int(name: str, value, lo: int | None = None, hi: int | None = None, *, text: bool = False) -> int:
+    """A whole number in [lo, hi] (``2.5``, ``True`` refused); with ``text``, also a string
+    spelling one (command-line values)."""
+    value = _number(name, value, int, numbers.Integral, "a whole number", text)
     _check_range(name, value, lo, hi)
     return value
 
@@ -45,15 +51,7 @@ def as_int(name: str, value, lo: int | None = None, hi: int | None = None, *, te
 def as_float(name: str, value, lo: float | None = None, hi: float | None = None, *, text: bool = False) -> float:
     """A finite number in [lo, hi] (``nan``, ``inf``, ``True`` refused); with ``text``, also a
     string spelling one."""
-    if isinstance(value, str) and text:
-        spelled = value.strip()
-        try:
-            value = float(spelled)
-        except ValueError:
-            raise EvoWordleError(f"{_label(name)} must be a number, not {spelled!r}") from None
-    elif isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise EvoWordleError(f"{_label(name)} must be a number, not {value!r}")
-    value = float(value)
+    value = _number(name, value, float, numbers.Real, "a number", text)
     if not math.isfinite(value):
         raise EvoWordleError(f"{_label(name)} must be a finite number, not {value}")
     _check_range(name, value, lo, hi)
