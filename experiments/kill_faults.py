@@ -1,6 +1,7 @@
 """SIGKILL the main process of `bench --jobs 2` and `sweep --jobs 2` part-way, then measure how
 long its pool workers outlive it and whether the sweep's re-run resumes to the uninterrupted
-result.  Prints one line per trial and a summary; writes nothing but temporary folders.
+result.  Prints one line per trial and a summary, and writes them to OUT/kill_faults.json
+(default experiments/out/kill_faults/, untracked).
 
     python experiments/kill_faults.py --trials 5
 """
@@ -17,6 +18,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from _study import add_output_args, output_dirs, write_json
 
 PY = [sys.executable, "-m", "evo_wordle"]
 BENCH = ["bench", "--solver", "ga-thesis", "--games", "2000", "--jobs", "2"]
@@ -71,7 +74,9 @@ def trial(argv: list[str], ready) -> tuple[float, subprocess.Popen]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=5)
+    add_output_args(parser, "kill_faults")
     args = parser.parse_args()
+    results, _ = output_dirs(args)
     tmp = Path(tempfile.mkdtemp(prefix="kill-faults-"))
     try:
         ref = tmp / "ref"
@@ -100,6 +105,11 @@ def main() -> None:
         print(f"sweep --jobs 2: max {max(sweep):.2f} s until no worker is left; {same}/{args.trials} re-runs "
               "resumed to the uninterrupted rows")
         print(f"load average: {os.getloadavg()[0]:.1f}")
+        write_json(results / "kill_faults.json", {
+            "bench_command": " ".join(["evo-wordle", *BENCH]), "sweep_command": " ".join(["evo-wordle", *SWEEP]),
+            "trials": args.trials, "bench_seconds_until_no_worker": bench, "sweep_seconds_until_no_worker": sweep,
+            "resumed_to_uninterrupted_rows": same, "load_average": os.getloadavg()[0],
+        })
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
