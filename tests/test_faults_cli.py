@@ -53,7 +53,7 @@ BAD_INPUT = [
     ("bench --max-guesses 2.5", "whole number"),
     ("bench --boards 0", "must be at least 1"),
     # bench: solver flags that do not belong to the solver, bad GA values
-    ("bench --population 5", "solver greedy has no --population (its flags: --opener)"),
+    ("bench --population 5", "solver greedy has no --population (its flags: --opener, --params)"),
     ("bench --solver random --mutation 0.2", "solver random has no --mutation"),
     ("bench --solver greedy --fitness dynamic", "has no --fitness"),
     ("bench --solver ga --mutation nan --games 3", "finite number"),

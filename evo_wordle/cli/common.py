@@ -121,6 +121,9 @@ def add_solver_options(parser: argparse.ArgumentParser) -> None:
 
     load_all()
     parser.add_argument("--opener", metavar="WORD", help="first guess (default: the solver's own best)")
+    parser.add_argument("--params", metavar="FILE",
+                        help="solver parameters from a file written by `evo-wordle tune` (best-params.json); "
+                        "flags given on the command line override them")
     owners: dict[str, tuple] = {}
     seen = set()
     for cls in SOLVERS.values():
@@ -147,20 +150,39 @@ def check_solver_flags(names: list[str], args: argparse.Namespace) -> None:
     for dest, (fn, flag, default) in owners.items():
         if fn not in families and getattr(args, dest, default) not in (default, None):
             own = sorted(f for f, *_ in (v[1:] for v in owners.values() if v[0] in families))
-            takes = ", ".join(["--opener", *own])
+            takes = ", ".join(["--opener", "--params", *own])
             if len(names) == 1:
                 raise EvoWordleError(f"solver {names[0]} has no {flag} (its flags: {takes})")
             raise EvoWordleError(f"none of the solvers {', '.join(names)} takes {flag} (their flags: {takes})")
 
 
 def solver_params(name: str, args: argparse.Namespace, check: bool = True) -> dict:
-    """Keyword arguments for ``make_solver(name, …)`` from parsed flags (with ``check``, flags
-    that ``name`` does not take are refused first)."""
+    """Keyword arguments for ``make_solver(name, …)`` from parsed flags and ``--params FILE``
+    (with ``check``, flags that ``name`` does not take are refused first)."""
     from ..solvers import SOLVERS
 
     if check:
         check_solver_flags([name], args)
-    params = SOLVERS[name].options_from_args(args)
+    params = {**params_file_for(name, args), **SOLVERS[name].options_from_args(args)}
     if getattr(args, "opener", None):
         params["opener"] = args.opener
     return params
+
+
+def params_file_for(name: str, args: argparse.Namespace) -> dict:
+    """The parameters ``--params FILE`` holds for solver ``name`` ({} without the flag).
+
+    A file made for another solver is refused for a bench of that one solver; in ``compare``
+    it applies to its own solver's row only.
+    """
+    path = getattr(args, "params", None)
+    if not path:
+        return {}
+    from ..tune import load_params
+
+    data = load_params(path)
+    if data["solver"] != name:
+        if getattr(args, "solvers", None):
+            return {}
+        raise EvoWordleError(f"{path} holds parameters for solver {data['solver']!r}, not {name!r}")
+    return dict(data["params"])
