@@ -147,6 +147,12 @@ BAD_INPUT = [
     ("ga-tree --tree {d}/adir", "is a folder"),
     ("ga-tree --games 5000 --tree {d}/t.txt", "more than the 2309 answers"),
     ("ga-tree --tree {d}/t.txt --out ", "empty string"),
+    # tune
+    ("tune --solver ga --space population=10:50 --out /proc/x", "under /proc or /sys"),
+    ("tune --solver ga --space population=10:50 --out {d}/afile", "is a file, not a folder"),
+    ("tune --solver ga --space population=10:50 --out ", "empty string"),
+    ("tune --solver ga --space population=10:50 --seed -1 --out {d}/t", "from 0 to 2**63"),
+    ("tune --solver ga --space population=10:50 --trials 0 --out {d}/t", "must be at least 1"),
     # solve
     ("solve fibre --problem P1", "'fibre' is not in the answer list"),
     ("solve fibre spill --candidates answers", "'fibre' is not in the answer list"),

@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from ..errors import EvoWordleError
+from ..outputs import check_folder
 from .common import add_command, add_word_args, positive_int, seed_int
 from .settings_args import add_settings_args, settings_from_args
 
@@ -98,9 +99,7 @@ def _fixed(items: list[str]) -> dict:
 def cmd_tune(args: argparse.Namespace) -> int:
     from .. import tune
 
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise EvoWordleError(f"--out {out} exists and is not a folder")
+    out = check_folder(args.out)  # not '', not a file, not under /proc, writable: before any work
     if not out.parent.is_dir():
         raise EvoWordleError(f"folder {out.parent} does not exist")
     space = tune.load_space(args.space) if Path(args.space).suffix.lower() in (".json", ".toml") \
