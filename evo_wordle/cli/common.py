@@ -81,6 +81,12 @@ def print_json(obj) -> None:
     sys.stdout.write("\n")
 
 
+def wrote(path, json_on_stdout: bool = False) -> None:
+    """Tell the user a file was written: ``wrote FILE`` on stdout, or on stderr when stdout
+    carries JSON (so ``--json`` output stays parseable)."""
+    print(f"wrote {path}", file=sys.stderr if json_on_stdout else sys.stdout)
+
+
 #: argparse ``type=`` converters: every typed flag goes through :mod:`evo_wordle.params`.
 probability = arg_type(as_float, 0.0, 1.0)
 positive_int = arg_type(as_int, 1, None)

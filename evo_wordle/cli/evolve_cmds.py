@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import sys
 import time
 
 from ..errors import EvoWordleError
@@ -19,6 +20,7 @@ from .common import (
     print_json,
     probability,
     seed_int,
+    wrote,
 )
 from .settings_args import add_settings_args, settings_from_args
 
@@ -148,7 +150,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
         tree = tree_json(ctx, tree_paths(records))
         result["all_answers"] = {
             "games": len(scores), "mean_guesses": float(scores.mean()),
-            "over_6": int((scores > settings.win_limit).sum()), "max": int(scores.max()),
+            "over_6": int((scores > settings.win_limit).sum()), "worst_guesses": int(scores.max()),
             "seconds": round(time.perf_counter() - t0, 2),
         }
     result["total_seconds"] = round(time.perf_counter() - start, 1)
@@ -159,17 +161,20 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
         if "all_answers" in result:
             a = result["all_answers"]
             print(f"all {a['games']} answers: mean {a['mean_guesses']:.4f}, over 6: {a['over_6']}, "
-                  f"max {a['max']} ({a['seconds']} s)")
+                  f"worst {a['worst_guesses']} ({a['seconds']} s)")
+    sys.stdout.flush()
     if args.log:
         with writing(args.log):
             save_logbook(args.log, ga.logbook)
-    with writing(args.out):
-        if args.out:
-            prov = {"command": command_line(args),
-                    "seed": args.seed, "settings": settings.as_dict(), "runtime_seconds": result["total_seconds"],
-                    "train": result["train"], "holdout": result["holdout"],
-                    "all_answers": result.get("all_answers"), "logbook": list(ga.logbook)}
+        wrote(args.log, args.json)
+    if args.out:
+        prov = {"command": command_line(args),
+                "seed": args.seed, "settings": settings.as_dict(), "runtime_seconds": result["total_seconds"],
+                "train": result["train"], "holdout": result["holdout"],
+                "all_answers": result.get("all_answers"), "logbook": list(ga.logbook)}
+        with writing(args.out):
             save_strategy(args.out, best, prov, tree, settings if tree else None)
+        wrote(args.out, args.json)
     return 0
 
 
@@ -229,16 +234,19 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
     if args.json:  # the result first: a late write failure cannot lose it
         print_json(summary)
     else:
-        print(f"{result.games} answers: mean {result.mean_guesses:.4f}, max {result.max_guesses}, "
-              f"histogram {result.histogram}; built in {seconds:.0f} s -> {args.tree}")
+        print(f"{result.games} answers: mean {result.mean_guesses:.4f}, worst {result.worst_guesses}, "
+              f"histogram {result.histogram}; built in {seconds:.0f} s")
+    sys.stdout.flush()
     with writing(args.tree):
         write_tree(ctx, args.tree, paths)
-    with writing(args.out):
-        if args.out:
-            opener = ctx.words.allowed[result.records[0].guesses[0]]
-            genome = Strategy(opener=opener, steepness=0.0)
-            prov = {"command": command_line(args), "seed": args.seed,
-                    "settings": settings.as_dict(), "runtime_seconds": round(seconds, 1),
-                    "mean_guesses": result.mean_guesses, "histogram": result.histogram}
+    wrote(args.tree, args.json)
+    if args.out:
+        opener = ctx.words.allowed[result.records[0].guesses[0]]
+        genome = Strategy(opener=opener, steepness=0.0)
+        prov = {"command": command_line(args), "seed": args.seed,
+                "settings": settings.as_dict(), "runtime_seconds": round(seconds, 1),
+                "mean_guesses": result.mean_guesses, "histogram": result.histogram}
+        with writing(args.out):
             save_strategy(args.out, genome, prov, tree_json(ctx, paths), settings)
+        wrote(args.out, args.json)
     return 0
