@@ -198,10 +198,12 @@ def test_ctrl_c_while_modules_load_is_one_line_exit_130(module):
 
 
 def test_ctrl_c_at_a_real_moment_of_start_up():
+    """A real SIGINT while the modules load (numpy's C extension just mapped, the rest to come)."""
     proc = subprocess.Popen([*PY, "rank", "--top", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
-        time.sleep(0.3)
+        maps = Path(f"/proc/{proc.pid}/maps")
+        wait_for(lambda: "_multiarray_umath" in maps.read_text(), 60, "numpy to load")
         proc.send_signal(signal.SIGINT)
         code = proc.wait(timeout=60)
         err = proc.stderr.read()
