@@ -65,6 +65,8 @@ def unexpected(exc: BaseException) -> int:
     """Anything that is not the user's input: a lost worker, a full disk, a closed pipe, a bug."""
     from concurrent.futures.process import BrokenProcessPool
 
+    if _interrupted:
+        return fail("interrupted", 130, prefix="evo-wordle: ")
     if isinstance(exc, BrokenPipeError):
         _silence_stdout()
         return 0
@@ -88,12 +90,31 @@ def unexpected(exc: BaseException) -> int:
                 "(a bug: set EVO_WORDLE_DEBUG=1 for the traceback and report it)", 1)
 
 
+#: Set by the SIGINT handler: a Ctrl-C that a library turned into another error (numpy's C
+#: extension reports an interrupted import as ImportError) still ends as "interrupted", 130.
+_interrupted = False
+
+
+def _on_sigint(signum, frame) -> None:
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
 def run() -> int:
     """The ``evo-wordle`` console script: Ctrl-C even while the modules load exits 130 in one line."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_sigint)
     try:
         from .cli import main
     except KeyboardInterrupt:
         return fail("interrupted", 130, prefix="evo-wordle: ")
+    except ImportError:
+        if _interrupted:
+            return fail("interrupted", 130, prefix="evo-wordle: ")
+        raise
     try:
         return main()
     except KeyboardInterrupt:  # between main's handlers (e.g. while it reports)
