@@ -8,7 +8,6 @@ import pytest
 
 from evo_wordle import Context, EvoWordleError
 from evo_wordle.bench import run_bench
-from evo_wordle.boards import run_boards_bench
 from evo_wordle.evolve.metaga import EvolveConfig
 from evo_wordle.executors import make_executor
 from evo_wordle.ga.config import GAConfig
@@ -95,9 +94,12 @@ BAD_CALLS = [
     ("EvolveConfig train=0", lambda ctx, tmp: EvolveConfig(train_size=0), "--train must be at least 1"),
     ("EvolveConfig cxpb=2", lambda ctx, tmp: EvolveConfig(cxpb=2.0), "--cxpb must be between"),
     # multi-board
-    ("boards games=0", lambda ctx, tmp: run_boards_bench(ctx, Settings(boards=2), 0), "--games must be at least 1"),
-    ("boards seed=-3", lambda ctx, tmp: run_boards_bench(ctx, Settings(boards=2), 2, seed=-3), "--seed must be"),
-    ("boards jobs=0", lambda ctx, tmp: run_boards_bench(ctx, Settings(boards=2), 2, jobs=0), "--jobs must be"),
+    ("boards, negative index", lambda ctx, tmp: run_bench(ctx, "summed-entropy", Settings(boards=2),
+                                                           answers=[[0, -1]]), "index -1 is outside"),
+    ("boards, float answers", lambda ctx, tmp: run_bench(ctx, "summed-entropy", Settings(boards=2),
+                                                          answers=[[0.5, 1.0]]), "whole-number word indices"),
+    ("boards seed=-3", lambda ctx, tmp: run_bench(ctx, "summed-entropy", Settings(boards=2), seed=-3),
+     "--seed must be"),
     # sweeps: refused before any folder exists
     ("SweepSpec from a list", lambda ctx, tmp: SweepSpec.from_dict(["x"]), "not a sweep specification"),
     ("SweepSpec unknown field", lambda ctx, tmp: SweepSpec.from_dict({"solver": "ga", "grid": {}, "x": 1}),

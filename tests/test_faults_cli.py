@@ -62,7 +62,7 @@ BAD_INPUT = [
     ("bench --solver ga --population 0 --games 3", "--population must be between 1"),
     ("bench --solver ga --elite 500 --games 3", "--elite must be between 0 and 300"),
     ("bench --solver ga --tournament-size -1 --games 3", "--tournament-size must be between 1"),
-    ("bench --boards 2 --solver greedy", "leave out --solver"),
+    ("bench --boards 2 --solver greedy", "needs the summed-entropy solver"),
     ("bench --solver nope", "unknown solver 'nope'"),
     ("bench --opener zzzzz --games 3", "'zzzzz' is not an allowed word"),
     ("bench --opener toolong --games 3", "is not a 5-letter word"),
@@ -86,7 +86,7 @@ BAD_INPUT = [
     ("compare --solvers ,", "at least one solver"),
     ("compare --solvers greedy,nope", "unknown solver 'nope'"),
     ("compare --solvers greedy,random --population 10", "none of the solvers greedy, random takes --population"),
-    ("compare --solvers greedy --boards 2", "single-board"),
+    ("compare --solvers greedy --boards 2", "needs the summed-entropy solver"),
     ("compare --solvers greedy --games 9999", "more than the 2309 answers"),
     # sweep: bad specs never leave a folder behind
     ("sweep --solver greedy --set max_guesses=2.5 --out {d}/s", "--max-guesses must be a whole number, not 2.5"),
