@@ -174,6 +174,32 @@ def test_neighbours_across_the_whole_alphabet(ctx):
     assert aeros in index.of(zeros).tolist() and zeros in index.of(aeros).tolist()
 
 
+def test_the_consistency_mask_is_read_for_the_recombinant_itself(ctx):
+    # AAHED (word 0) is the only recombinant of ACHED and RAHED; it must count iff it is consistent
+    consistent = np.ones(len(ctx.words), dtype=bool)
+    consistent[1] = False  # a neighbouring index must not stand in for word 0
+    kids = _children(ctx, "ached", "rahed", consistent, ctx.all_words, 50)
+    assert kids.tolist() == [0] * 50
+    consistent[0], consistent[1] = False, True
+    kids = _children(ctx, "ached", "rahed", consistent, ctx.words.answer_index, 50)
+    assert 0 not in kids.tolist()
+
+
+def test_a_population_with_a_single_neighbour_entry_still_mutates(ctx):
+    index = ops.neighbour_index(ctx)
+    aarti = ctx.words.index("aarti")
+    everything = np.ones(len(ctx.words), dtype=bool)
+    out = ops.mutate_words(np.array([aarti]), index, np.random.default_rng(0), word_mask=everything)
+    assert out.tolist() == index.of(aarti).tolist()
+
+
+def test_the_neighbour_index_is_immutable(ctx):
+    import dataclasses
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ops.neighbour_index(ctx).length = 4  # type: ignore[misc]
+
+
 def test_a_full_alphabet_of_neighbours_is_found(cache_dir):
     # 26 words differing only in the first letter: each has the other 25 as neighbours
     from evo_wordle import Context
