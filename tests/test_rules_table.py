@@ -116,7 +116,10 @@ def test_cache_is_written_once_then_loaded(tmp_path, capsys):
     words = load_words(allowed=path, answers=path)
     cache = tmp_path / "cache"
     built = np.array(load_table(words, cache))
-    assert "built pattern table" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "built pattern table" in err and "unusable" not in err  # no cache yet is not a damaged cache
+    npy, _ = tbl.cache_paths(words, cache)
+    assert npy.name.startswith("patterns-v1-")  # the on-disk name: version 1 caches stay valid
     assert built.tolist() == _reference(words.allowed)
     npy, meta = tbl.cache_paths(words, cache)
     info = json.loads(meta.read_text())
@@ -124,5 +127,7 @@ def test_cache_is_written_once_then_loaded(tmp_path, capsys):
     again = load_table(words, cache)
     assert capsys.readouterr().err == "" and np.array_equal(again, built)
     assert sorted(os.listdir(cache)) == sorted([npy.name, meta.name])
-    rebuilt = load_table(words, cache, rebuild=True)  # asked for: rebuilt silently
+    inode = npy.stat().st_ino
+    rebuilt = load_table(words, cache, rebuild=True)  # asked for: rebuilt silently, even from a good cache
     assert capsys.readouterr().err == "" and np.array_equal(rebuilt, built)
+    assert npy.stat().st_ino != inode  # a new file was written and renamed into place
