@@ -119,7 +119,7 @@ def test_cache_is_written_once_then_loaded(tmp_path, capsys):
     err = capsys.readouterr().err
     assert "built pattern table" in err and "unusable" not in err  # no cache yet is not a damaged cache
     npy, _ = tbl.cache_paths(words, cache)
-    assert npy.name.startswith("patterns-v1-")  # the on-disk name: version 1 caches stay valid
+    assert npy.name == f"patterns-v1-{words.digest[:16]}.npy"  # the on-disk name: existing caches stay valid
     assert built.tolist() == _reference(words.allowed)
     npy, meta = tbl.cache_paths(words, cache)
     info = json.loads(meta.read_text())
@@ -131,3 +131,14 @@ def test_cache_is_written_once_then_loaded(tmp_path, capsys):
     rebuilt = load_table(words, cache, rebuild=True)  # asked for: rebuilt silently, even from a good cache
     assert capsys.readouterr().err == "" and np.array_equal(rebuilt, built)
     assert npy.stat().st_ino != inode  # a new file was written and renamed into place
+
+
+def test_a_failed_write_reports_its_own_error(tmp_path):
+    path = tmp_path / "w.txt"
+    path.write_text("\n".join(NYT.allowed[:50]) + "\n")
+    words = load_words(allowed=path, answers=path)
+    npy, meta = tbl.cache_paths(words, tmp_path / "cache")
+    meta.mkdir(parents=True)  # the sidecar cannot be renamed onto a folder
+    with pytest.raises(IsADirectoryError):
+        tbl.write_table(words, npy, meta)
+    assert not [f for f in npy.parent.iterdir() if f.name.startswith(".patterns-")]  # no temporary left
