@@ -114,7 +114,7 @@ def test_cache_is_written_once_then_loaded(tmp_path, capsys):
     path = tmp_path / "w.txt"
     path.write_text("\n".join(NYT.allowed[:120]) + "\n")
     words = load_words(allowed=path, answers=path)
-    cache = tmp_path / "cache"
+    cache = tmp_path / "not" / "yet" / "cache"  # missing parents are created
     built = np.array(load_table(words, cache))
     err = capsys.readouterr().err
     assert "built pattern table" in err and "unusable" not in err  # no cache yet is not a damaged cache
