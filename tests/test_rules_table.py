@@ -142,3 +142,31 @@ def test_a_failed_write_reports_its_own_error(tmp_path):
     with pytest.raises(IsADirectoryError):
         tbl.write_table(words, npy, meta)
     assert not [f for f in npy.parent.iterdir() if f.name.startswith(".patterns-")]  # no temporary left
+
+
+def test_a_cache_of_the_wrong_shape_is_rebuilt_even_with_a_matching_checksum(tmp_path, capsys):
+    path = tmp_path / "w.txt"
+    path.write_text("\n".join(NYT.allowed[:60]) + "\n")
+    words = load_words(allowed=path, answers=path)
+    cache = tmp_path / "cache"
+    good = np.array(load_table(words, cache))
+    npy, meta = tbl.cache_paths(words, cache)
+    np.save(npy, good[:-1, :-1])  # same dtype, wrong shape, and a sidecar that vouches for it
+    info = json.loads(meta.read_text())
+    info["checksum"] = tbl._checksum(good[:-1, :-1])
+    meta.write_text(json.dumps(info))
+    capsys.readouterr()
+    again = load_table(words, cache)
+    assert "unusable" in capsys.readouterr().err and again.shape == (60, 60)
+
+
+def test_an_unwritable_cache_folder_is_a_clear_error(tmp_path):
+    from evo_wordle.errors import EvoWordleError
+
+    path = tmp_path / "w.txt"
+    path.write_text("\n".join(NYT.allowed[:30]) + "\n")
+    words = load_words(allowed=path, answers=path)
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(EvoWordleError, match="not writable"):
+        load_table(words, blocker / "cache")
