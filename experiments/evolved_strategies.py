@@ -106,7 +106,7 @@ def main() -> None:
     ctx = Context()
     orig = Context(answers="original")
     rows = []
-    print("| setting | answers | solver | mean | over 6 | max | seconds |\n|---|---|---|---|---|---|---|")
+    print("| setting | answers | solver | mean | over 6 | worst | seconds |\n|---|---|---|---|---|---|---|")
     p0 = STRATS / "p0-evolved.json"
     strict = STRATS / "p0-strict.json"
     test = test_answers(ctx, p0)

@@ -26,6 +26,7 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text
 from ..game import GameState, Settings, play
+from ..params import as_float, as_int, as_seed
 from ..split import split_answers
 from .checkpoint import read_checkpoint, write_checkpoint
 from .strategy import DEFAULT_POOL, REAL_GENES, Strategy, StrategySolver
@@ -61,8 +62,15 @@ class EvolveConfig:
     init: dict | None = None  # genome the first individual starts from (default: Strategy())
 
     def __post_init__(self) -> None:
-        if self.train_size < 1 or self.holdout_size < 1 or (self.test_size is not None and self.test_size < 1):
-            raise EvoWordleError("--train, --validation and --test must each be ≥ 1")
+        self.penalty = as_float("penalty", self.penalty, 0.0, None)
+        self.seed = as_seed("seed", self.seed)
+        for name, lo in (("train_size", 1), ("holdout_size", 1), ("mu", 2), ("lambda_", 1), ("generations", 0),
+                         ("pool", 0), ("openers", 1), ("hof_size", 1)):
+            setattr(self, name, as_int(name.removesuffix("_size").rstrip("_"), getattr(self, name), lo, None))
+        for name in ("cxpb", "mutpb", "sigma", "indpb"):
+            setattr(self, name, as_float(name, getattr(self, name), 0.0, 1.0))
+        if self.test_size is not None:
+            self.test_size = as_int("test", self.test_size, 1, None)
         if self.mu < 2 or self.lambda_ < 1 or self.generations < 0:
             raise EvoWordleError("--mu must be ≥ 2, --lambda ≥ 1, --generations ≥ 0")
         if self.cxpb + self.mutpb > 1.0:
