@@ -234,6 +234,7 @@ def test_sweep_made_under_the_old_sampling_rule_is_not_resumed(tmp_path):
     spec = SweepSpec(solver="random", grid={"max_guesses": [6]}, seeds=1, games=5)
     old = {k: v for k, v in spec.as_dict().items() if k != "sampling"}
     (tmp_path / SPEC_FILE).write_text(json.dumps(old))
+    (tmp_path / "results.csv").write_text("max_guesses,seed\n6,0\n")  # a row made under the old rule
     with pytest.raises(EvoWordleError, match="sampling"):
         run_sweep(spec, tmp_path, jobs=1)
     assert SweepSpec.from_dict(old).sampling == 1
