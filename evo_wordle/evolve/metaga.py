@@ -179,6 +179,10 @@ class MetaGA:
         self.executor = executor
         self.words_spec = words_spec or (None, "nyt")
         ga_seq = np.random.SeedSequence(config.seed).spawn(2)[1]
+        n = len(ctx.words.answer_index)
+        if config.train_size + config.holdout_size >= n:
+            raise EvoWordleError(f"--train {config.train_size} + --validation {config.holdout_size} exceed the {n} "
+                                 "answers (the test answers would be empty)")
         self.split = split_answers(ctx.words.answer_index, config.seed, config.train_size,
                                    config.holdout_size, config.test_size)
         self.train, self.holdout = self.split.train, self.split.validation
