@@ -22,7 +22,7 @@ from ..solvers.base import Solver, baseline_opener, register
 from .config import CROSSOVERS, FITNESSES, INITS, SCOPES, SELECTIONS, GAConfig
 from .creator import individual
 from .fitness import static_fitness
-from .toolbox import GAState, make_toolbox
+from .toolbox import GAState, _first_occurrences, make_toolbox
 
 #: The constructor keywords every GA solver takes (the CLI flags, and what sweeps pass).
 PARAMS = (
@@ -103,18 +103,18 @@ class GASolver(Solver):
         self.state.reset(self.rng)
         self.population: np.ndarray | None = None
         self.fitness: np.ndarray | None = None
-        self.logbook = tools.Logbook()
-        self.logbook.header = LOG_FIELDS
-        self._hof_words = np.zeros(0, dtype=np.int64)
-        self._hof_fit = np.zeros(0)
-        self._gen = 0
-        self._last_guess_record: dict | None = None
+        # One raw entry per generation: [guess_no, candidates, population, fitness, guess, pattern];
+        # the logbook and hall of fame are summarised from them only when asked for (a bench
+        # never asks, and summarising every generation cost a sixth of a game's time).
+        self._generations: list[list] = []
+        self._summarised: tuple[int, tools.Logbook, np.ndarray, np.ndarray] | None = None
+        self._last_guess_record: list | None = None
 
     def choose(self, state: GameState) -> int:
         tb = self.toolbox
         self.state.observe(state)
         if self._last_guess_record is not None and state.history:
-            self._last_guess_record["pattern"] = to_digits(state.history[-1][1], self.ctx.words.length)
+            self._last_guess_record[5] = to_digits(state.history[-1][1], self.ctx.words.length)
         if self.population is None:
             self.population = tb.init_population(self.config.population)
             self.fitness = tb.evaluate(self.population)
@@ -140,7 +140,7 @@ class GASolver(Solver):
     def finish(self, state: GameState, guess: int, pattern: int) -> None:
         """The last guess's feedback completes the logbook's last record."""
         if self._last_guess_record is not None:
-            self._last_guess_record["pattern"] = to_digits(pattern, self.ctx.words.length)
+            self._last_guess_record[5] = to_digits(pattern, self.ctx.words.length)
 
     def _hard_guess(self, state: GameState) -> int:
         """In hard mode the guess is chosen among the population's legal words (mutants that
@@ -153,47 +153,64 @@ class GASolver(Solver):
         cand = state.candidates
         return self.toolbox.choose_guess(cand, self.toolbox.evaluate(cand))
 
-    def _record(self, state: GameState, guess: int | None) -> dict:
-        pop, fit = self.population, self.fitness
-        words, first = np.unique(pop, return_index=True)
-        mean = float(fit.mean())
-        self.logbook.record(
-            gen=self._gen,
-            guess_no=state.turn + 1,
-            candidates=int(len(state.candidates)),
-            best=float(fit.max()),
-            mean=mean,
-            std=float(np.sqrt(max(float(np.dot(fit, fit)) / len(fit) - mean * mean, 0.0))),
-            diversity=int(len(words)),
-            guess=None if guess is None else self.ctx.words.allowed[guess],
-            pattern=None,
-        )
-        self._gen += 1
-        size = self.config.hof_size
-        if size:
-            best = fit[first]
-            if len(self._hof_fit) < size or best.max() > self._hof_fit[-1]:
-                self._merge_hof(words, best, size)
-        return self.logbook[-1]
+    def _record(self, state: GameState, guess: int | None) -> list:
+        """Keep this generation (population and fitness) for the logbook and hall of fame."""
+        entry = [state.turn + 1, int(len(state.candidates)), self.population, self.fitness, guess, None]
+        self._generations.append(entry)
+        return entry
 
-    def _merge_hof(self, words: np.ndarray, fit: np.ndarray, size: int) -> None:
-        """Keep the ``size`` best distinct words seen this game (best fitness each), in numpy;
-        :attr:`hall_of_fame` turns them into a DEAP HallOfFame when asked."""
-        allw = np.concatenate([self._hof_words, words])
-        allf = np.concatenate([self._hof_fit, fit])
-        order = np.lexsort((allw, -allf))
-        allw, allf = allw[order], allf[order]
-        _, first = np.unique(allw, return_index=True)
-        keep = np.sort(first)[:size]
-        self._hof_words, self._hof_fit = allw[keep], allf[keep]
+    def _summarise(self) -> tuple[tools.Logbook, np.ndarray, np.ndarray]:
+        """(logbook, hall-of-fame words, their fitness) of the game so far, built once per
+        generation count: one logbook record per generation, and the ``hof_size`` best
+        distinct words seen (best fitness each)."""
+        done = self._summarised
+        if done is not None and done[0] == len(self._generations):
+            self._fill_patterns(done[1])
+            return done[1:]
+        logbook = tools.Logbook()
+        logbook.header = LOG_FIELDS
+        hof_words, hof_fit = np.zeros(0, dtype=np.int64), np.zeros(0)
+        size = self.config.hof_size
+        for gen, (guess_no, n_cand, pop, fit, guess, pattern) in enumerate(self._generations):
+            words, first = _first_occurrences(pop)
+            mean = float(fit.mean())
+            logbook.record(
+                gen=gen,
+                guess_no=guess_no,
+                candidates=n_cand,
+                best=float(fit.max()),
+                mean=mean,
+                std=float(np.sqrt(max(float(np.dot(fit, fit)) / len(fit) - mean * mean, 0.0))),
+                diversity=int(len(words)),
+                guess=None if guess is None else self.ctx.words.allowed[guess],
+                pattern=pattern,
+            )
+            if size:
+                best = fit[first]
+                if len(hof_fit) < size or best.max() > hof_fit[-1]:
+                    hof_words, hof_fit = _merge_hof(hof_words, hof_fit, words, best, size)
+        self._summarised = (len(self._generations), logbook, hof_words, hof_fit)
+        return logbook, hof_words, hof_fit
+
+    def _fill_patterns(self, logbook: tools.Logbook) -> None:
+        """Feedback that arrived after the logbook was built (the last guess's pattern)."""
+        for record, entry in zip(logbook, self._generations):
+            record["pattern"] = entry[5]
+
+    @property
+    def logbook(self) -> tools.Logbook:
+        """A DEAP ``tools.Logbook`` of this game, one record per generation: the guess number,
+        candidates left, best/mean/std fitness, distinct words, and the guess and its feedback."""
+        return self._summarise()[0]
 
     @property
     def hall_of_fame(self) -> tools.HallOfFame | None:
         """A DEAP ``tools.HallOfFame`` of this game's best words (None when hof_size is 0)."""
         if not self.config.hof_size:
             return None
+        _, words, fit = self._summarise()
         hof = tools.HallOfFame(self.config.hof_size)
-        hof.update([individual(w, f) for w, f in zip(self._hof_words.tolist(), self._hof_fit.tolist())])
+        hof.update([individual(w, f) for w, f in zip(words.tolist(), fit.tolist())])
         return hof
 
     # ----------------------------------------------------------------- reporting, CLI
@@ -203,7 +220,8 @@ class GASolver(Solver):
 
     def hall_of_fame_words(self) -> list[tuple[str, float]]:
         """The hall of fame as (word, fitness) pairs, best first."""
-        return [(self.ctx.words.allowed[w], float(f)) for w, f in zip(self._hof_words, self._hof_fit)]
+        _, words, fit = self._summarise()
+        return [(self.ctx.words.allowed[w], float(f)) for w, f in zip(words, fit)]
 
     @classmethod
     def add_options(cls, parser) -> None:
@@ -240,6 +258,19 @@ class GASolver(Solver):
     @classmethod
     def options_from_args(cls, args) -> dict:
         return {k: getattr(args, k) for k in PARAMS + EXTRA_FLAGS if getattr(args, k, None) is not None}
+
+
+def _merge_hof(
+    hof_words: np.ndarray, hof_fit: np.ndarray, words: np.ndarray, fit: np.ndarray, size: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``size`` best distinct words of both lists (best fitness each; ties: lower index)."""
+    allw = np.concatenate([hof_words, words])
+    allf = np.concatenate([hof_fit, fit])
+    order = np.lexsort((allw, -allf))
+    allw, allf = allw[order], allf[order]
+    _, first = _first_occurrences(allw)
+    keep = np.sort(first)[:size]
+    return allw[keep], allf[keep]
 
 
 @register("ga-thesis")
