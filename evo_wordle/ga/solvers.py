@@ -19,9 +19,10 @@ from ..context import Context
 from ..game import GameState, Settings
 from ..patterns import to_digits
 from ..solvers.base import Solver, register
+from . import adapter
 from .config import CROSSOVERS, FITNESSES, INITS, SCOPES, SELECTIONS, GAConfig
 from .creator import individual
-from .fitness import static_fitness
+from .fitness import static_entropy, static_fitness
 from .toolbox import GAState, make_toolbox
 
 #: The constructor keywords every GA solver takes (the CLI flags, and what sweeps pass).
@@ -38,9 +39,32 @@ PARAMS = (
     "crossover",
 )
 #: Further GAConfig fields reachable from the CLI.
-EXTRA_FLAGS = ("mutation_scope", "tournament_size", "distinct", "exclude_guessed")
+EXTRA_FLAGS = ("choice", "mutation_scope", "tournament_size", "distinct", "exclude_guessed")
 
-LOG_FIELDS = ("gen", "guess_no", "candidates", "best", "mean", "std", "diversity", "guess", "pattern")
+#: Logbook columns: ``nevals`` = fitness evaluations since the previous record (the parents
+#: are re-scored under new feedback), ``guess`` / ``guess_fitness`` = the word played and its
+#: fitness under the same feedback (None for generations bred between guesses).
+LOG_FIELDS = (
+    "gen", "guess_no", "nevals", "candidates", "best", "mean", "std", "diversity", "guess", "guess_fitness", "pattern",
+)
+
+
+class WordHallOfFame(tools.HallOfFame):
+    """A DEAP hall of fame of one decision (``turn``: guesses made before it) that prints
+    words, not indices."""
+
+    def __init__(self, maxsize: int, allowed: tuple[str, ...], turn: int) -> None:
+        super().__init__(maxsize)
+        self.allowed = allowed
+        self.turn = turn
+
+    def words(self) -> list[tuple[str, float]]:
+        """(word, fitness) pairs, best first."""
+        return [(self.allowed[ind[0]], ind.fitness.values[0]) for ind in self]
+
+    def __str__(self) -> str:
+        body = ", ".join(f"{w.upper()} {f:.4g}" for w, f in self.words())
+        return f"turn {self.turn}: {body}"
 
 
 class GASolver(Solver):
@@ -105,24 +129,32 @@ class GASolver(Solver):
         self.fitness: np.ndarray | None = None
         self.logbook = tools.Logbook()
         self.logbook.header = LOG_FIELDS
+        self.halls_of_fame: list[WordHallOfFame] = []
         self._hof_words = np.zeros(0, dtype=np.int64)
         self._hof_fit = np.zeros(0)
         self._gen = 0
+        self._nevals = 0
         self._last_guess_record: dict | None = None
+
+    def _evaluate(self, words: np.ndarray) -> np.ndarray:
+        """Fitness through the toolbox (either operator style), counted for ``nevals``."""
+        self._nevals += len(words)
+        return adapter.evaluate(self.toolbox, words)
 
     def choose(self, state: GameState) -> int:
         tb = self.toolbox
         self.state.observe(state)
         if self._last_guess_record is not None and state.history:
             self._last_guess_record["pattern"] = to_digits(state.history[-1][1], self.ctx.words.length)
+        self._hof_words, self._hof_fit = np.zeros(0, dtype=np.int64), np.zeros(0)  # a new decision
         if self.population is None:
             self.population = tb.init_population(self.config.population)
-            self.fitness = tb.evaluate(self.population)
+            self.fitness = self._evaluate(self.population)
         else:
-            self.fitness = tb.evaluate(self.population)  # the parents, under the new feedback
+            self.fitness = self._evaluate(self.population)  # the parents, under the new feedback
             for g in range(self.config.generations_per_guess):
                 self.population = tb.breed(self.population, self.fitness)
-                self.fitness = tb.evaluate(self.population)
+                self.fitness = self._evaluate(self.population)
                 if g < self.config.generations_per_guess - 1:
                     self._record(state, None)
         if state.turn == 0 and self.fixed_opener is not None:
@@ -130,8 +162,8 @@ class GASolver(Solver):
         elif state.hard and state.history:
             guess = self._hard_guess(state)
         else:
-            guess = tb.choose_guess(self.population, self.fitness)
-        self._last_guess_record = self._record(state, guess)
+            guess = adapter.choose(tb, self.population, self.fitness)
+        self._last_guess_record = self._record(state, int(guess))
         return int(guess)
 
     def pick(self, state: GameState) -> int:
@@ -147,38 +179,54 @@ class GASolver(Solver):
         ignore a revealed hint are not playable); with none, among the candidates."""
         legal = self.state.hard_legal[self.population]
         if legal.all():
-            return self.toolbox.choose_guess(self.population, self.fitness)
+            return adapter.choose(self.toolbox, self.population, self.fitness)
         if legal.any():
-            return self.toolbox.choose_guess(self.population[legal], self.fitness[legal])
+            return adapter.choose(self.toolbox, self.population[legal], self.fitness[legal])
         cand = state.candidates
-        return self.toolbox.choose_guess(cand, self.toolbox.evaluate(cand))
+        return adapter.choose(self.toolbox, cand, self._evaluate(cand))
+
+    def _guess_fitness(self, guess: int) -> float:
+        """The played word's fitness under the current feedback (looked up in the population,
+        evaluated when it is not there, e.g. a fixed opener)."""
+        at = np.flatnonzero(self.population == guess)
+        if len(at):
+            return float(self.fitness[at[0]])
+        return float(self._evaluate(np.array([guess], dtype=np.int64))[0])
 
     def _record(self, state: GameState, guess: int | None) -> dict:
         pop, fit = self.population, self.fitness
         words, first = np.unique(pop, return_index=True)
         mean = float(fit.mean())
+        guess_fit = None if guess is None else self._guess_fitness(guess)
         self.logbook.record(
             gen=self._gen,
             guess_no=state.turn + 1,
+            nevals=self._nevals,
             candidates=int(len(state.candidates)),
             best=float(fit.max()),
             mean=mean,
             std=float(np.sqrt(max(float(np.dot(fit, fit)) / len(fit) - mean * mean, 0.0))),
             diversity=int(len(words)),
             guess=None if guess is None else self.ctx.words.allowed[guess],
+            guess_fitness=guess_fit,
             pattern=None,
         )
         self._gen += 1
+        self._nevals = 0
         size = self.config.hof_size
         if size:
             best = fit[first]
+            if guess is not None and not len(np.flatnonzero(words == guess)):
+                words, best = np.append(words, guess), np.append(best, guess_fit)  # a fixed opener
             if len(self._hof_fit) < size or best.max() > self._hof_fit[-1]:
                 self._merge_hof(words, best, size)
+            if guess is not None:
+                self.halls_of_fame.append(self._decision_hof(state.turn))
         return self.logbook[-1]
 
     def _merge_hof(self, words: np.ndarray, fit: np.ndarray, size: int) -> None:
-        """Keep the ``size`` best distinct words seen this game (best fitness each), in numpy;
-        :attr:`hall_of_fame` turns them into a DEAP HallOfFame when asked."""
+        """Keep the ``size`` best distinct words of this decision (best fitness each), in
+        numpy; every value compared was computed under the same feedback."""
         allw = np.concatenate([self._hof_words, words])
         allf = np.concatenate([self._hof_fit, fit])
         order = np.lexsort((allw, -allf))
@@ -187,23 +235,40 @@ class GASolver(Solver):
         keep = np.sort(first)[:size]
         self._hof_words, self._hof_fit = allw[keep], allf[keep]
 
-    @property
-    def hall_of_fame(self) -> tools.HallOfFame | None:
-        """A DEAP ``tools.HallOfFame`` of this game's best words (None when hof_size is 0)."""
-        if not self.config.hof_size:
-            return None
-        hof = tools.HallOfFame(self.config.hof_size)
+    def _decision_hof(self, turn: int) -> WordHallOfFame:
+        hof = WordHallOfFame(self.config.hof_size, self.ctx.words.allowed, turn)
         hof.update([individual(w, f) for w, f in zip(self._hof_words.tolist(), self._hof_fit.tolist())])
         return hof
+
+    @property
+    def hall_of_fame(self) -> WordHallOfFame | None:
+        """The last decision's hall of fame (a DEAP ``tools.HallOfFame`` of the best words
+        bred under the feedback of that turn, and the word played); None when hof_size is 0.
+        :attr:`halls_of_fame` holds one per decision of the game, in turn order."""
+        if not self.config.hof_size:
+            return None
+        if self.halls_of_fame:
+            return self.halls_of_fame[-1]
+        return WordHallOfFame(self.config.hof_size, self.ctx.words.allowed, 0)
 
     # ----------------------------------------------------------------- reporting, CLI
 
     def describe(self) -> dict:
-        return {**super().describe(), **{k: getattr(self.config, k) for k in PARAMS + EXTRA_FLAGS}}
+        """The solver name, opener, class, every GAConfig field and the toolbox's operators."""
+        return {
+            **super().describe(),
+            **self.config.as_dict(),
+            "operators": adapter.describe(self.toolbox),
+        }
 
-    def hall_of_fame_words(self) -> list[tuple[str, float]]:
-        """The hall of fame as (word, fitness) pairs, best first."""
-        return [(self.ctx.words.allowed[w], float(f)) for w, f in zip(self._hof_words, self._hof_fit)]
+    def hall_of_fame_words(self) -> list[dict]:
+        """The game's halls of fame as rows ``{turn, rank, word, fitness}`` (turn 0 = the
+        opener), best first within each turn; fitness values compare only within a turn."""
+        return [
+            {"turn": hof.turn, "rank": rank, "word": word, "fitness": fit}
+            for hof in self.halls_of_fame
+            for rank, (word, fit) in enumerate(hof.words(), start=1)
+        ]
 
     @classmethod
     def add_options(cls, parser) -> None:
@@ -214,7 +279,8 @@ class GASolver(Solver):
         g.add_argument("--init", choices=INITS, help="initial population: random words or the N of most entropy")
         g.add_argument("--elite", type=int, metavar="K", help="best words carried to the next generation")
         g.add_argument("--generations-per-guess", type=int, metavar="G", help="generations bred between guesses")
-        g.add_argument("--selection", choices=SELECTIONS, help="how parents and the guess are chosen")
+        g.add_argument("--selection", choices=SELECTIONS, help="how parents are chosen")
+        g.add_argument("--choice", choices=SELECTIONS, help="how the word played is chosen from the population")
         g.add_argument("--pressure", type=float, metavar="X", help="roulette weight = fitness**X (0: random)")
         g.add_argument(
             "--fitness",
@@ -275,6 +341,7 @@ class FirstGA(GASolver):
         crossover_rate=1.0,
         init="random",
         selection="best",
+        choice="best",
         fitness="first",
         crossover="weak",
         mutation_kind="thesis",
@@ -296,9 +363,18 @@ class CardGA(GASolver):
     default_opener_word: ClassVar[str] = "tales"
 
     def __init__(self, ctx: Context, settings: Settings, opener: str | None = None, **params) -> None:
-        if opener is None and settings.candidates == "allowed" and ctx.words.contains(self.default_opener_word):
-            opener = self.default_opener_word
+        if opener is None and settings.candidates == "allowed":
+            opener = self.opener_for(ctx, settings)
         super().__init__(ctx, settings, opener, **params)
+
+    @classmethod
+    def opener_for(cls, ctx: Context, settings: Settings) -> str:
+        """TALES when the list has it, else the starting candidate of most entropy (ties: first
+        alphabetically), e.g. for a six-letter list."""
+        if ctx.words.contains(cls.default_opener_word):
+            return cls.default_opener_word
+        start = ctx.candidates(settings.candidates)
+        return ctx.words.allowed[int(start[np.argmax(static_entropy(ctx, start)[start])])]
 
     defaults: ClassVar[dict] = dict(
         population=300,

@@ -69,9 +69,11 @@ class Solver:
         return {}
 
     def describe(self) -> dict:
-        """Parameters worth recording next to results."""
+        """Parameters worth recording next to results: the name, the opener, the class (so a
+        subclass or a modified object is told apart from the registered solver)."""
         opener = self.ctx.words.allowed[self.opener] if self.opener is not None else None
-        return {"solver": self.name, "opener": opener}
+        cls = type(self)
+        return {"solver": self.name, "opener": opener, "class": f"{cls.__module__}.{cls.__qualname__}"}
 
 
 class ScoringSolver(Solver):
