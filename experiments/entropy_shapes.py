@@ -54,7 +54,8 @@ def measure(ctx: Context, m: int, n: int, repeats: int, rng: np.random.Generator
     med = {p: statistics.median(v) for p, v in rounds.items()}
     best = min(med[p] for p in PATHS)
     return {"m": m, "n": n, "chosen": gather_path(m, n, table.shape[0]), "seconds": med[None],
-            "best_path": min(PATHS, key=med.__getitem__), "best": best, "ratio": med[None] / best, **{p: med[p] for p in PATHS}}
+            "best_path": min(PATHS, key=med.__getitem__), "best": best, "ratio": med[None] / best,
+            **{p: med[p] for p in PATHS}}
 
 
 def main() -> None:

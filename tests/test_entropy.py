@@ -75,7 +75,7 @@ def test_paper_curve_and_prior():
 
 @pytest.mark.parametrize(
     "m, n",
-    [(99, 100), (101, 100), (6485, 128), (6487, 128), (6487, 129), (300, 3), (1, 12972)],
+    [(99, 100), (101, 100), (6485, 128), (6487, 128), (6487, 129), (300, 3), (1, 3000)],
 )
 def test_every_path_is_bitwise_identical_across_the_cut_offs(ctx, m, n):
     """The shapes on both sides of each cut-off of ``gather_path`` (more guesses than half
