@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 
@@ -9,8 +10,13 @@ import numpy as np
 
 from . import frequency
 from .entropy import entropies
+from .errors import EvoWordleError
 from .table import default_cache_dir, load_table
 from .words import WordSet, load_words
+
+#: A word list: a file path, a bundled name (``"allowed"``, ``"nyt"``, ``"original"``) or a
+#: Python sequence of words.
+WordSource = str | Path | Sequence[str]
 
 
 class Context:
@@ -18,17 +24,30 @@ class Context:
 
     >>> ctx = Context()                      # bundled allowed list, NYT answers
     >>> ctx.entropy(["tares"])               # bits over all allowed words
+    >>> six = Context(allowed=["planet", "plants", "stripe", "string"])   # any length, from Python
+
+    Lists given as Python sequences (or as a ready :class:`WordSet` through ``words``) get the
+    same checks as list files: no duplicates, one word length, letters only.
     """
 
     def __init__(
         self,
-        allowed: str | Path | None = None,
-        answers: str | Path | None = None,
+        allowed: WordSource | None = None,
+        answers: WordSource | None = None,
         cache_dir: Path | None = None,
         words: WordSet | None = None,
     ) -> None:
+        if words is not None and (allowed is not None or answers is not None):
+            raise EvoWordleError("give either words=WordSet(...) or allowed/answers lists, not both")
+        if words is not None and not isinstance(words, WordSet):
+            raise EvoWordleError(f"words must be a WordSet, not {type(words).__name__}")
         self.words = words if words is not None else load_words(allowed, answers)
         self.cache_dir = cache_dir
+
+    def __getstate__(self) -> dict:
+        """Only the word lists and the cache folder travel to other processes: the table is
+        memory-mapped again from the cache there, derived memos are rebuilt on demand."""
+        return {"words": self.words, "cache_dir": self.cache_dir}
 
     @property
     def cache_root(self) -> Path:
