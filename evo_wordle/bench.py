@@ -20,7 +20,7 @@ import numpy as np
 from .context import Context
 from .errors import EvoWordleError
 from .game import GameRecord, GameState, Settings, play
-from .solvers import make_solver
+from .solvers.base import SolverSpec, build_solver, pack_solver, unpack_solver
 
 #: How past answers affect later games in daily mode (P2/P3).
 #: ``remove``: they leave later games' candidates (the issue's definition, default).
@@ -123,11 +123,14 @@ def sample_answers(answers: np.ndarray, games: int | None, seed: int) -> np.ndar
 _WORKER: dict = {}
 
 
-def _worker_init(ctx: Context, solver: str, settings: Settings, params: dict) -> None:
-    _WORKER["ctx"] = ctx
-    _WORKER["engine"] = make_solver(solver, ctx, settings, **params)
+def _worker_init(ctx: Context, solver: str | bytes, settings: Settings, params: dict) -> None:
+    """Build the worker's engine: a registered name, or a solver object / factory sent
+    pickled by :func:`~evo_wordle.solvers.base.pack_solver` (no reliance on fork)."""
+    engine = build_solver(unpack_solver(solver), ctx, settings, **params)
+    _WORKER["ctx"] = engine.ctx
+    _WORKER["engine"] = engine
     _WORKER["settings"] = settings
-    _WORKER["base"] = GameState.start(ctx, settings)
+    _WORKER["base"] = GameState.start(engine.ctx, settings)
 
 
 def _play_chunk(chunk: list[tuple[int, int, np.random.SeedSequence]]) -> tuple[list[tuple[int, GameRecord]], dict]:
@@ -149,7 +152,7 @@ def _progress(total: int, enabled: bool):
 
 def run_bench(
     ctx: Context,
-    solver: str,
+    solver: SolverSpec,
     settings: Settings | None = None,
     answers: np.ndarray | None = None,
     seed: int = 0,
@@ -162,29 +165,39 @@ def run_bench(
 ) -> BenchResult:
     """Play ``solver`` on every answer index in ``answers`` (default: the answer list).
 
+    ``solver`` is a registered name (``solver_params`` go to its constructor), a ready
+    :class:`~evo_wordle.solvers.base.Solver` object (e.g. a GA whose toolbox you changed;
+    ``settings`` default to its own) or a factory ``callable(ctx, settings, **solver_params)``
+    such as a Solver subclass.  With ``jobs > 1`` an object or factory is pickled to the
+    workers, so it must be defined at module top level.  The result's ``params`` (and the
+    summary) record the solver's class and parameters (:meth:`Solver.describe`).
+
     Each game gets its own generator from ``SeedSequence(seed).spawn``, indexed by its
     position in ``answers``, so results do not depend on ``jobs`` or on chunking.
     In daily mode games run sequentially in a seeded random order; ``daily_rule`` says what
     past answers do to later games (see :data:`DAILY_RULES`).
     """
-    settings = settings or Settings()
+    if settings is None:
+        settings = solver.settings if isinstance(getattr(solver, "settings", None), Settings) else Settings()
     if daily_rule not in DAILY_RULES:
         raise EvoWordleError(f"daily rule must be one of {', '.join(DAILY_RULES)}, not {daily_rule!r}")
     answers = ctx.words.answer_index if answers is None else np.asarray(answers, dtype=np.int64)
     if len(answers) == 0:
         raise EvoWordleError("no answers to play")
     params = dict(solver_params or {})
-    engine = make_solver(solver, ctx, settings, **params)
+    engine = build_solver(solver, ctx, settings, **params)
+    parallel = not (settings.daily or jobs <= 1 or len(answers) < 2)
+    packed = pack_solver(solver) if parallel else None  # fails here, not in a worker
     seeds = np.random.SeedSequence(seed).spawn(len(answers))
     records: list[GameRecord | None] = [None] * len(answers)
     start = time.perf_counter()
     with _progress(len(answers), progress) as bar:
-        if settings.daily or jobs <= 1 or len(answers) < 2:
+        if not parallel:
             order = _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_rule, bar, on_game)
             extra = engine.describe()
         else:
             order = None
-            extra = _run_parallel(ctx, solver, settings, params, answers, seeds, records, jobs, bar, on_game)
+            extra = _run_parallel(ctx, packed, settings, params, answers, seeds, records, jobs, bar, on_game)
     seconds = time.perf_counter() - start
     if settings.daily:
         extra = {**extra, "daily_rule": daily_rule}

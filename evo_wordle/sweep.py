@@ -26,7 +26,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import product
 from pathlib import Path
 
@@ -34,6 +34,7 @@ import numpy as np
 
 from .errors import EvoWordleError
 from .game import PROBLEMS, Settings
+from .solvers.base import SolverSpec, build_solver, pack_solver, solver_identity, solver_label, unpack_solver
 from .stats import mean_ci, t975
 
 SPEC_FILE = "sweep.json"
@@ -91,9 +92,17 @@ def parse_grid_arg(text: str) -> tuple[str, list]:
 
 @dataclass
 class SweepSpec:
-    """Everything that determines a sweep's rows (saved as ``sweep.json``)."""
+    """Everything that determines a sweep's rows (saved as ``sweep.json``).
 
-    solver: str
+    ``solver`` is a registered name, a factory ``callable(ctx, settings, **params) ->
+    Solver`` (a Solver subclass, or a function; the grid's solver keys are its keyword
+    arguments) or a ready Solver object (then the grid may only vary nothing but the seeds,
+    and its settings must be the sweep's).  An object or factory travels to the workers
+    pickled, so define it at module top level; ``sweep.json`` records its module path (and,
+    for an object, a digest of its parameters), so resuming with another one is refused.
+    """
+
+    solver: SolverSpec
     grid: dict[str, list]
     seeds: int = 3
     games: int | None = None
@@ -103,7 +112,10 @@ class SweepSpec:
     base_seed: int = 0
 
     def as_dict(self) -> dict:
-        return json.loads(json.dumps(asdict(self)))
+        """The JSON form (``sweep.json``): an object or factory solver by its identity."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["solver"] = solver_identity(self.solver)
+        return json.loads(json.dumps(data))
 
     @classmethod
     def from_dict(cls, data: dict) -> SweepSpec:
@@ -141,8 +153,10 @@ class SweepSpec:
 
     def tasks(self) -> list[dict]:
         """One task per (configuration, seed), the costliest configurations first."""
+        spec = self.as_dict()
+        extra = {} if isinstance(self.solver, str) else {"packed": pack_solver(self.solver)}
         out = [
-            {"spec": self.as_dict(), "config": config, "seed": i}
+            {"spec": spec, "config": config, "seed": i, **extra}
             for config in self.configs()
             for i in range(self.seeds)
         ]
@@ -151,11 +165,13 @@ class SweepSpec:
 
     def validate(self) -> None:
         """Refuse unknown solvers, parameters and settings before anything runs."""
-        from .solvers import SOLVERS, load_all
+        from .solvers import SOLVERS, Solver, load_all
 
         load_all()
-        if self.solver not in SOLVERS:
+        if isinstance(self.solver, str) and self.solver not in SOLVERS:
             raise EvoWordleError(f"unknown solver {self.solver!r} (choose from {', '.join(sorted(SOLVERS))})")
+        if not isinstance(self.solver, str | Solver) and not callable(self.solver):
+            raise EvoWordleError(f"a sweep's solver is a name, a Solver object or a factory, not {self.solver!r}")
         if self.seeds < 1:
             raise EvoWordleError("--seeds must be at least 1")
         if self.games is not None and self.games < 1:
@@ -165,23 +181,41 @@ class SweepSpec:
                 raise EvoWordleError(f"no values for {key}")
             if len(set(map(format_value, values))) != len(values):
                 raise EvoWordleError(f"repeated value in {key}")
-        accepted = _accepted_params(SOLVERS[self.solver])
+        if isinstance(self.solver, Solver):
+            accepted: set[str] | None = set()
+        else:
+            accepted = _accepted_params(SOLVERS[self.solver] if isinstance(self.solver, str) else self.solver)
         unknown = [k for k in self.grid if k not in SETTING_KEYS and accepted is not None and k not in accepted]
         if unknown:
+            if isinstance(self.solver, Solver):
+                raise EvoWordleError(
+                    f"a solver object's parameters are fixed (grid key {unknown[0]!r}); sweep a factory instead"
+                )
             raise EvoWordleError(
-                f"solver {self.solver} has no parameter {unknown[0]!r} "
+                f"solver {solver_label(self.solver)} has no parameter {unknown[0]!r} "
                 f"(it takes: {', '.join(sorted(accepted)) or 'none'})"
             )
         for config in self.configs():
-            self.settings_for(config)
+            settings = self.settings_for(config)
+            if isinstance(self.solver, Solver) and settings != self.solver.settings:
+                raise EvoWordleError(
+                    f"the solver object was built for settings {self.solver.settings}, the sweep asks for {settings}"
+                )
 
 
-def _accepted_params(cls) -> set[str] | None:
-    """Constructor keywords a solver class takes (None if it accepts **kwargs)."""
-    params = inspect.signature(cls.__init__).parameters
-    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+def _accepted_params(factory) -> set[str] | None:
+    """Keywords a solver class's constructor or a factory function takes after
+    ``(ctx, settings)`` (None if it accepts **kwargs)."""
+    target = factory.__init__ if isinstance(factory, type) else factory
+    try:
+        params = list(inspect.signature(target).parameters.values())
+    except (TypeError, ValueError):
         return None
-    return {n for n in params if n not in ("self", "ctx", "settings")}
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return None
+    if params and params[0].name == "self":
+        params = params[1:]
+    return {p.name for p in params[2:]}
 
 
 def _cost(config: dict) -> float:
@@ -211,6 +245,11 @@ def task_seeds(base_seed: int, index: int) -> tuple[int, np.random.Generator]:
 
 
 # ------------------------------------------------------------------------------------------ work
+
+
+def _task_solver(task: dict, spec: SweepSpec):
+    """The task's solver: its name, or the object / factory sent pickled with it."""
+    return unpack_solver(task["packed"]) if "packed" in task else spec.solver
 
 
 def _task_setup(task: dict):
@@ -254,7 +293,8 @@ def run_task(task: dict) -> dict:
     from .bench import run_bench
 
     spec, config, index, ctx, settings, bench_seed, answers = _task_setup(task)
-    result = run_bench(ctx, spec.solver, settings, answers, seed=bench_seed, solver_params=spec.solver_params(config))
+    result = run_bench(ctx, _task_solver(task, spec), settings, answers, seed=bench_seed,
+                       solver_params=spec.solver_params(config))
     return _row(spec, config, index, bench_seed, result)
 
 
@@ -265,13 +305,12 @@ def run_chunk(task: dict) -> dict:
     the chunks of a bench add up to the same games as the whole bench.
     """
     from .game import GameState, play
-    from .solvers import make_solver
 
     spec, config, index, ctx, settings, bench_seed, answers = _task_setup(task)
     lo, hi = task["chunk"]
     start = time.perf_counter()
-    engine = make_solver(spec.solver, ctx, settings, **spec.solver_params(config))
-    base = GameState.start(ctx, settings)
+    engine = build_solver(_task_solver(task, spec), ctx, settings, **spec.solver_params(config))
+    base = GameState.start(engine.ctx, settings)
     records = []
     for k in range(lo, hi):
         engine.reset(np.random.default_rng(np.random.SeedSequence(bench_seed, spawn_key=(k,))))

@@ -8,7 +8,9 @@ from pathlib import Path
 import numpy as np
 
 from ..context import Context
+from ..errors import EvoWordleError
 from ..game import Settings
+from ..solvers.base import SolverSpec, pack_solver, solver_label, unpack_solver
 from .common import COLOURS, Plotted, new_figure, save
 
 
@@ -19,10 +21,10 @@ def _bench(payload: dict) -> dict:
 
     ctx = payload.get("ctx") or worker_context(*payload["lists"])
     settings = Settings(**payload["settings"])
-    res = run_bench(ctx, payload["solver"], settings, np.asarray(payload["answers"]), seed=payload["seed"],
-                    solver_params=payload["params"])
+    res = run_bench(ctx, unpack_solver(payload["solver"]), settings, np.asarray(payload["answers"]),
+                    seed=payload["seed"], solver_params=payload["params"])
     return {
-        "solver": payload["solver"],
+        "solver": payload["label"],
         "games": res.games,
         "scores": res.scores().tolist(),
         "solved_in": [len(r.guesses) for r in res.records if r.solved],
@@ -34,7 +36,7 @@ def _bench(payload: dict) -> dict:
 
 def compare_data(
     ctx: Context,
-    solvers: list[str],
+    solvers: list[SolverSpec],
     settings: Settings,
     params: dict[str, dict] | None = None,
     games: int | None = None,
@@ -47,17 +49,28 @@ def compare_data(
     Keys: ``k`` (guess counts 1..max), and per solver in ``solvers``: ``share`` (fraction of
     games with each score, failures at the cap), ``within`` (fraction solved within k),
     ``mean``, ``fail_rate``, ``games``, ``histogram``.
+
+    Each solver is a registered name, a Solver object or a factory (as for
+    :func:`evo_wordle.bench.run_bench`), keyed by :func:`~evo_wordle.solvers.base.solver_label`
+    (set a ``label`` attribute to tell two objects of one class apart); ``params`` is keyed
+    by label too.
     """
     from ..sweep import task_seeds
+
+    labels = [solver_label(s) for s in solvers]
+    if len(set(labels)) != len(labels):
+        raise EvoWordleError(f"two solvers share a label ({', '.join(labels)}); give them a `label` attribute")
+    parallel = jobs > 1 and len(solvers) > 1 and lists is not None
 
     answers = ctx.words.answer_index
     bench_seed, sample = task_seeds(seed, 0)
     if games is not None and games < len(answers):
         answers = sample.choice(answers, size=games, replace=False)
-    payloads = [{"lists": lists or (None, "nyt"), "settings": settings.as_dict(), "solver": s,
-                 "params": (params or {}).get(s, {}), "answers": answers.tolist(), "seed": bench_seed}
-                for s in solvers]
-    if jobs > 1 and len(solvers) > 1 and lists is not None:
+    payloads = [{"lists": lists or (None, "nyt"), "settings": settings.as_dict(),
+                 "solver": pack_solver(s) if parallel else s, "label": label,
+                 "params": (params or {}).get(label, {}), "answers": answers.tolist(), "seed": bench_seed}
+                for s, label in zip(solvers, labels)]
+    if parallel:
         from ..executors import make_executor
 
         with make_executor("local", jobs=min(jobs, len(solvers))) as ex:
@@ -66,7 +79,7 @@ def compare_data(
         results = [_bench({**p, "ctx": ctx}) for p in payloads]
     kmax = max(max(r["scores"]) for r in results)
     ks = np.arange(1, kmax + 1)
-    data: dict = {"k": ks.tolist(), "solvers": list(solvers), "win_limit": settings.win_limit}
+    data: dict = {"k": ks.tolist(), "solvers": labels, "win_limit": settings.win_limit}
     for r in results:
         scores = np.asarray(r["scores"])
         solved = np.asarray(r["solved_in"], dtype=int)

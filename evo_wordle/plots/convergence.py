@@ -16,21 +16,22 @@ import numpy as np
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import GameRecord, GameState, Settings, play
-from ..solvers import make_solver
+from ..solvers.base import SolverSpec, build_solver, pack_solver, solver_label, unpack_solver
 from .common import COLOURS, Plotted, new_figure, save
 
 
 def play_games(
-    ctx: Context, solver: str, settings: Settings, params: dict | None, answers, seed: int = 0
+    ctx: Context, solver: SolverSpec, settings: Settings, params: dict | None, answers, seed: int = 0
 ) -> list[tuple[GameRecord, list[dict]]]:
     """Play like :func:`evo_wordle.bench.run_bench` (same per-game seeds, so the same games)
-    and keep each game's Logbook records (empty for solvers without one)."""
+    and keep each game's Logbook records (empty for solvers without one).  ``solver``: a
+    name, a Solver object or a factory, as for ``run_bench``."""
     if settings.daily:
         raise EvoWordleError("this figure plays independent games; drop --daily / P2 / P3")
     answers = np.asarray(answers, dtype=np.int64)
-    engine = make_solver(solver, ctx, settings, **(params or {}))
+    engine = build_solver(solver, ctx, settings, **(params or {}))
     seeds = np.random.SeedSequence(seed).spawn(len(answers))
-    base = GameState.start(ctx, settings)
+    base = GameState.start(engine.ctx, settings)
     out = []
     for k, answer in enumerate(answers):
         engine.reset(np.random.default_rng(seeds[k]))
@@ -74,7 +75,8 @@ def _run_all(payload: dict) -> dict:
 
     ctx = worker_context(*payload["lists"])
     settings = Settings(**payload["settings"])
-    games = play_games(ctx, payload["solver"], settings, payload["params"], payload["answers"], payload["seed"])
+    solver = unpack_solver(payload["solver"])
+    games = play_games(ctx, solver, settings, payload["params"], payload["answers"], payload["seed"])
     return _summarise_run(ctx, settings, games)
 
 
@@ -91,7 +93,7 @@ def _summarise_run(ctx: Context, settings: Settings, games) -> dict:
 
 def convergence_data(
     ctx: Context,
-    solver: str,
+    solver: SolverSpec,
     settings: Settings,
     params: dict | None = None,
     answer: str | None = None,
@@ -108,7 +110,9 @@ def convergence_data(
     remaining bits, runs × guesses), ``ga_bits`` / ``ga_candidates`` (``median``, ``p10``,
     ``p90`` per guess), ``baseline_bits`` / ``baseline_candidates``, ``fitness`` (``gen``,
     ``best``, ``mean``, ``best_p10``, ``best_p90`` per generation, or None), ``answer``,
-    ``games``, and the solver names.
+    ``games``, and the solver names.  ``solver`` is a registered name, a Solver object or a
+    factory (as for :func:`evo_wordle.bench.run_bench`; with ``jobs > 1`` it is pickled to
+    the workers); ``baseline`` likewise.
     """
     from ..sweep import task_seeds
 
@@ -128,13 +132,15 @@ def convergence_data(
         answers = ctx.words.answer_index
         if games is not None:
             answers = task_seeds(seed, 0)[1].choice(answers, size=min(games, len(answers)), replace=False)
+        parallel = jobs > 1 and runs > 1 and lists is not None
+        packed = pack_solver(solver) if parallel else solver
         payloads = [
-            {"lists": lists or (None, "nyt"), "settings": settings.as_dict(), "solver": solver, "params": params,
+            {"lists": lists or (None, "nyt"), "settings": settings.as_dict(), "solver": packed, "params": params,
              "answers": answers.tolist(),
              "seed": int(np.random.SeedSequence(seed, spawn_key=(r,)).generate_state(1)[0])}
             for r in range(runs)
         ]
-        if jobs > 1 and runs > 1 and lists is not None:
+        if parallel:
             from ..executors import make_executor
 
             with make_executor("local", jobs=min(jobs, runs)) as ex:
@@ -149,8 +155,8 @@ def convergence_data(
         fitness = [row for r in results for row in r["fitness"]]
         n_games = len(answers)
     data = {
-        "solver": solver,
-        "baseline": baseline,
+        "solver": solver_label(solver),
+        "baseline": solver_label(baseline),
         "answer": answer.lower() if answer else None,
         "games": n_games,
         "guess": list(range(curves.shape[1])),
