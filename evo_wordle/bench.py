@@ -45,6 +45,7 @@ class BenchResult:
         return len(self.records)
 
     def scores(self) -> np.ndarray:
+        """Guesses per game in ``records`` order, a failure counting as the guess cap."""
         return np.array([r.score(self.settings.max_guesses) for r in self.records])
 
     @property
@@ -170,7 +171,7 @@ def run_bench(
     ``settings`` default to its own) or a factory ``callable(ctx, settings, **solver_params)``
     such as a Solver subclass.  With ``jobs > 1`` an object or factory is pickled to the
     workers, so it must be defined at module top level.  The result's ``params`` (and the
-    summary) record the solver's class and parameters (:meth:`Solver.describe`).
+    summary) record the solver's class and parameters (:meth:`~evo_wordle.solvers.base.Solver.describe`).
 
     Each game gets its own generator from ``SeedSequence(seed).spawn``, indexed by its
     position in ``answers``, so results do not depend on ``jobs`` or on chunking.

@@ -162,6 +162,7 @@ class SummedEntropy:
         self.misses = 0
 
     def full_board(self) -> np.ndarray:
+        """Every universe position: a board before any feedback."""
         return np.arange(len(self.universe), dtype=np.int32)
 
     def board_entropy(self, board: np.ndarray) -> np.ndarray:
@@ -201,6 +202,7 @@ class SummedEntropy:
         return pos.astype(np.int32)
 
     def words_of(self, board: np.ndarray) -> np.ndarray:
+        """Allowed-word indices of a board's universe positions."""
         return self.universe[board]
 
     def choose(self, boards: list[np.ndarray], turn: int) -> int:

@@ -119,6 +119,7 @@ class SweepSpec:
 
     @classmethod
     def from_dict(cls, data: dict) -> SweepSpec:
+        """A specification from its JSON form (``sweep.json``)."""
         try:
             return cls(**data)
         except TypeError as exc:
@@ -138,6 +139,7 @@ class SweepSpec:
         return [dict(zip(keys, values)) for values in product(*(self.grid[k] for k in keys))]
 
     def settings_for(self, config: dict) -> Settings:
+        """The game settings of one configuration: the spec's, then its problem, then its setting keys."""
         base = dict(self.settings)
         if "problem" in config:
             name = str(config["problem"]).upper()
@@ -149,6 +151,7 @@ class SweepSpec:
 
     @staticmethod
     def solver_params(config: dict) -> dict:
+        """The configuration's solver parameters (every key that is not a setting)."""
         return {k: v for k, v in config.items() if k not in SETTING_KEYS}
 
     def tasks(self) -> list[dict]:
@@ -234,6 +237,7 @@ def task_key(config: dict, seed, keys: list[str]) -> tuple[str, ...]:
 
 
 def row_key(row: dict, keys: list[str]) -> tuple[str, ...]:
+    """The identity of a CSV row, comparable with :func:`task_key`."""
     return (*(row[k] for k in keys), str(row["seed"]))
 
 
@@ -468,6 +472,7 @@ def _check_spec(out: Path, spec: SweepSpec) -> None:
 
 @dataclass
 class SweepOutcome:
+    """What a :func:`run_sweep` call did: tasks in the grid, already stored, run now, and its seconds."""
     total: int
     skipped: int
     ran: int

@@ -33,6 +33,7 @@ CHUNK_ROWS = 192
 
 
 def pattern_dtype(length: int) -> type[np.unsignedinteger]:
+    """The smallest unsigned dtype that holds every pattern code of ``length`` letters."""
     return np.uint8 if 3**length <= 256 else np.uint16
 
 
@@ -125,6 +126,7 @@ def build_table(
 
 
 def default_cache_dir() -> Path:
+    """The cache folder: ``$EVO_WORDLE_CACHE``, else the user cache folder."""
     env = os.environ.get("EVO_WORDLE_CACHE")
     if env:
         return Path(env).expanduser()
@@ -143,6 +145,7 @@ def _checksum(table: np.ndarray) -> int:
 
 
 def cache_paths(words: WordSet, cache_dir: Path | None = None) -> tuple[Path, Path]:
+    """(table .npy, metadata .json) paths of a word list's pattern table in the cache."""
     root = cache_dir or default_cache_dir()
     stem = f"patterns-v{CACHE_VERSION}-{words.digest[:16]}"
     return root / f"{stem}.npy", root / f"{stem}.json"

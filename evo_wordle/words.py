@@ -134,6 +134,7 @@ class WordSet:
         return hashlib.sha256(("\n".join(self.allowed) + "\n").encode()).hexdigest()
 
     def contains(self, word: str) -> bool:
+        """True if ``word`` (any case) is an allowed word."""
         return word.lower() in self._index
 
     def index(self, word: str) -> int:
@@ -147,6 +148,7 @@ class WordSet:
             raise EvoWordleError(f"{word!r} is not an allowed word") from None
 
     def indices(self, words: list[str] | tuple[str, ...]) -> np.ndarray:
+        """Indices of ``words`` in the allowed list (a clear error for a bad word)."""
         return np.array([self.index(w) for w in words], dtype=np.int64)
 
 

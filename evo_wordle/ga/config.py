@@ -93,10 +93,12 @@ class GAConfig:
         _choice("mutation_scope", self.mutation_scope, SCOPES)
 
     def with_(self, **changes) -> GAConfig:
+        """A copy with ``changes`` applied (validated; unknown names are an error)."""
         unknown = set(changes) - {f.name for f in fields(self)}
         if unknown:
             raise EvoWordleError(f"unknown GA parameter {sorted(unknown)[0]!r}")
         return replace(self, **changes)
 
     def as_dict(self) -> dict:
+        """The fields by name."""
         return asdict(self)

@@ -142,6 +142,7 @@ class GASolver(Solver):
         return adapter.evaluate(self.toolbox, words)
 
     def choose(self, state: GameState) -> int:
+        """Evolve under the feedback in ``state`` and return the word to play (logged in :attr:`logbook`)."""
         tb = self.toolbox
         self.state.observe(state)
         if self._last_guess_record is not None and state.history:
@@ -167,6 +168,7 @@ class GASolver(Solver):
         return int(guess)
 
     def pick(self, state: GameState) -> int:
+        """Same as :meth:`choose`: the GA decides the opener too unless one is fixed."""
         return self.choose(state)
 
     def finish(self, state: GameState, guess: int, pattern: int) -> None:

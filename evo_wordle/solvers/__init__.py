@@ -11,6 +11,7 @@ SOLVER_MODULES = ["evo_wordle.solvers.entropy_solvers", "evo_wordle.evolve.strat
 
 
 def load_all() -> None:
+    """Import every solver module so that :data:`SOLVERS` is complete."""
     for module in SOLVER_MODULES:
         importlib.import_module(module)
 

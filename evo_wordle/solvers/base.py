@@ -37,6 +37,7 @@ class Solver:
             self.rng = rng
 
     def choose(self, state: GameState) -> int:
+        """The guess for ``state``: the opener on the first turn (its default when none is set), else :meth:`pick`."""
         if state.turn == 0:
             if self.opener is None:
                 self.opener = self._first_guess(state)
@@ -60,6 +61,7 @@ class Solver:
         return self.pick(state)
 
     def pick(self, state: GameState) -> int:
+        """The guess after the first turn; what a subclass implements."""
         raise NotImplementedError
 
     @classmethod
@@ -94,9 +96,11 @@ class ScoringSolver(Solver):
         self._memo: dict[bytes, int] = {}
 
     def scores(self, guesses: np.ndarray, state: GameState) -> np.ndarray:
+        """A score per word of ``guesses`` in ``state``; the highest is played."""
         raise NotImplementedError
 
     def pick(self, state: GameState) -> int:
+        """The best-scoring guessable word (memoised per state)."""
         if len(state.candidates) == 1:
             return int(state.candidates[0])
         key = state.key()
@@ -129,6 +133,7 @@ def register(name: str):
 
 
 def make_solver(name: str, ctx: Context, settings: Settings, **params) -> Solver:
+    """A new solver registered as ``name`` (see :data:`SOLVERS`), built with ``params``."""
     from . import load_all
 
     load_all()
