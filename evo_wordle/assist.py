@@ -7,7 +7,8 @@ is exact and impossible feedback never loses what came before) and answers quest
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -17,10 +18,11 @@ from . import patterns
 from .context import Context
 from .entropy import entropies
 from .errors import EvoWordleError, ImpossibleFeedback
-from .game import GameState, Settings, hard_mode_mask
+from .game import GameState, Settings, hard_mode_mask, play
 
 UNDO = {"undo", "u", "back"}
 QUIT = {"quit", "exit", "q"}
+LISTS = ("answers", "allowed")
 
 
 @dataclass(frozen=True)
@@ -36,13 +38,16 @@ class Alternative:
 class AssistSession:
     """One puzzle being played with help from ``solver`` (any registered solver, already built)."""
 
-    def __init__(self, ctx: Context, settings: Settings, solver) -> None:
+    def __init__(self, ctx: Context, settings: Settings, solver, make_solver: Callable | None = None) -> None:
         self.ctx = ctx
         self.settings = settings
         self.solver = solver
+        #: ``make_solver(settings)`` builds the solver again when the candidate list switches.
+        self.make_solver = make_solver
         self.states: list[GameState] = [GameState.start(ctx, settings)]
         self.solved = False
         self._suggested: dict[tuple, int] = {}
+        self._expected: dict[tuple, tuple[float, int]] = {}
 
     @property
     def state(self) -> GameState:
@@ -94,6 +99,61 @@ class AssistSession:
         self.solved = False
         return True
 
+    def switch_candidates(self, candidates: str) -> None:
+        """Let ``candidates`` ("answers" or "allowed") be who may be the answer, keeping every guess
+        entered; refused (EvoWordleError, nothing changed) if the feedback so far rules that list out."""
+        if candidates not in LISTS:
+            raise EvoWordleError(f"unknown list {candidates!r} (answers or allowed)")
+        if candidates == self.settings.candidates:
+            return
+        settings = self.settings.with_(candidates=candidates)
+        states = [GameState.start(self.ctx, settings)]
+        try:
+            for guess, pattern in self.state.history:
+                states.append(states[-1].after(guess, pattern))
+        except ImpossibleFeedback:
+            raise EvoWordleError(f"no {candidates}-list word fits the colours entered so far; kept the "
+                                 f"{self.settings.candidates} list") from None
+        solver = self.make_solver(settings) if self.make_solver else self.solver
+        self.settings, self.states, self.solver = settings, states, solver
+        self._suggested.clear()
+
+    def expected_to_finish(self, sample: int = 100, budget: float = 1.5) -> tuple[float, int]:
+        """(mean guesses still needed when every suggestion is followed, answers it averages over).
+
+        The solver (built afresh, so the session's own is untouched) plays on from the current
+        state against the candidates left, each weighted by the answer prior of the list (uniform
+        for answers, word frequency for allowed); above ``sample`` candidates a seeded draw of
+        ``sample`` stands for them, and play stops after ``budget`` seconds with what it has."""
+        key = (self.settings.candidates, self.state.history)
+        if key in self._expected:
+            return self._expected[key]
+        from .ga.fitness import answer_weights
+
+        cand = self.state.candidates
+        w = answer_weights(self.ctx, self.settings.candidates)[cand].astype(float)
+        w /= w.sum()
+        rng = np.random.default_rng(np.random.SeedSequence([len(self.state.history), len(cand)]))
+        if len(cand) > sample:
+            answers, weights = rng.choice(cand, size=sample, replace=False, p=w), np.ones(sample)
+        else:
+            answers, weights = cand, w
+        left = self.settings.max_guesses - self.turn
+        settings = self.settings.with_(max_guesses=max(left, 1))
+        solver = self.make_solver(self.settings) if self.make_solver else self.solver
+        scores, used = [], []
+        start = time.perf_counter()
+        for answer, weight in zip(answers, weights):
+            solver.reset(np.random.default_rng(rng.integers(2**63)))
+            record = play(solver, self.state, int(answer), settings)
+            scores.append(record.score(settings.max_guesses))
+            used.append(weight)
+            if time.perf_counter() - start > budget:
+                break
+        result = (float(np.average(scores, weights=used)), len(scores))
+        self._expected[key] = result
+        return result
+
     def remaining(self, limit: int | None = None) -> list[str]:
         """Remaining candidates, most common words first (by the thesis's frequency priority)."""
         cand = self.state.candidates
@@ -118,9 +178,38 @@ class AssistSession:
         ]
 
 
-def _lines(stream: TextIO) -> Iterator[str]:
-    for line in stream:
-        yield line.rstrip("\r\n")
+Reader = Callable[[str], "str | None"]
+
+
+def stream_reader(stdin: TextIO, stdout: TextIO) -> Reader:
+    """Read answers line by line from any stream (piped input, tests): the prompt is written,
+    end of input gives None."""
+    lines = (line.rstrip("\r\n") for line in stdin)
+
+    def read(prompt: str) -> str | None:
+        stdout.write(prompt)
+        stdout.flush()
+        line = next(lines, None)
+        if line is None:
+            stdout.write("\n")
+        return line
+
+    return read
+
+
+def terminal_reader() -> Reader:
+    """Read from the terminal with the stdlib's readline: arrow keys edit the line, up and down
+    recall earlier answers of this session; Ctrl-D (end of input) gives None."""
+    import readline  # noqa: F401  (importing it gives input() line editing and history)
+
+    def read(prompt: str) -> str | None:
+        try:
+            return input(prompt)
+        except EOFError:
+            print()
+            return None
+
+    return read
 
 
 def run_assist(
@@ -130,34 +219,30 @@ def run_assist(
     color: bool = False,
     top: int = 5,
     show: int = 8,
+    read: Reader | None = None,
 ) -> int:
-    """The dialogue: suggest, read a word (Enter accepts), read its colours, report; returns 0.
+    """The dialogue: suggest, read a word (Enter accepts), read its colours, redraw; returns 0.
 
-    Commands at either prompt: ``undo`` (at the colours prompt it drops the word just chosen;
-    otherwise it takes back the last guess) and ``quit``.  End of input ends cleanly.
+    Commands at the word prompt: ``undo`` (take back the last guess), ``list answers`` /
+    ``list allowed`` (switch who may be the answer), ``help``, ``quit``; at the colours prompt
+    ``undo`` drops the word just chosen.  After every change the board is drawn again.  End of
+    input ends cleanly.  ``read`` (default: lines of ``stdin``) asks one question.
     """
     ctx = session.ctx
     n = ctx.words.length
-    lines = _lines(stdin)
+    ask = read or stream_reader(stdin, stdout)
 
     def say(text: str = "") -> None:
         stdout.write(text + "\n")
         stdout.flush()
 
-    def ask(prompt: str) -> str | None:
-        stdout.write(prompt)
-        stdout.flush()
-        line = next(lines, None)
-        if line is None:
-            stdout.write("\n")
-        return line
-
     say(
         f"evo-wordle assist: {session.solver.name} solver, {len(session.state.candidates):,} possible answers"
-        f"{', hard mode' if session.settings.hard else ''}."
+        f" ({session.settings.candidates} list){', hard mode' if session.settings.hard else ''}."
     )
     say("Type a word or press Enter for the suggestion, then its colours as 20110, GYBBY or 🟩🟨⬛.")
-    say("'undo' takes back a guess, 'quit' or end of input stops.")
+    say("'undo' takes back a guess, 'list answers' or 'list allowed' switches who may be the answer,")
+    say("'help' shows this again, 'quit' or end of input stops.")
     while not session.solved:
         suggestion = session.suggest()
         say()
@@ -166,12 +251,19 @@ def run_assist(
         if line is None or line.strip().lower() in QUIT:
             say("Bye.")
             return 0
-        text = line.strip().lower()
+        text = " ".join(line.strip().lower().split())
         if text in UNDO:
             if session.undo():
                 say(f"Took back guess {session.turn + 1}; {len(session.state.candidates):,} candidates again.")
+                draw_board(session, color, top, show, say)
             else:
                 say("Nothing to undo.")
+            continue
+        if text in HELP:
+            say(HELP_TEXT)
+            continue
+        if text.split()[:1] == ["list"]:
+            _switch(session, text, color, top, show, say)
             continue
         try:
             guess = session.check_guess(text) if text else ctx.words.index(suggestion)
@@ -204,14 +296,40 @@ def run_assist(
                     f"({_kept(session.turn)}), "
                     "or 'undo'."
                     + (" (Only answer-list words are considered, but an allowed word fits: "
-                       "try --candidates allowed.)"
+                       "type 'list allowed'.)"
                        if session.settings.candidates == "answers" and session.fits_any_allowed(guess, pattern)
                        else "")
                 )
                 continue
-            _report(session, word, pattern, color, top, show, say)
+            draw_board(session, color, top, show, say)
             break
     return 0
+
+
+HELP = {"help", "h", "?"}
+HELP_TEXT = """commands at the word prompt:
+  Enter                play the suggested word
+  WORD                 play another allowed word
+  undo                 take back the last guess
+  list answers         only answer-list words may be the answer (2,309 NYT answers)
+  list allowed         any allowed word may be the answer
+  help                 this text
+  quit                 stop (so does end of input)
+at the colours prompt: 20110 / GYBBY / 🟩🟨⬛⬛⬛ (2 G 🟩 green, 1 Y 🟨 yellow, 0 B ⬛ grey), or undo"""
+
+
+def _switch(session: AssistSession, text: str, color: bool, top: int, show: int, say) -> None:
+    parts = text.split()
+    if len(parts) != 2 or parts[1] not in LISTS:
+        say("! type 'list answers' or 'list allowed'")
+        return
+    try:
+        session.switch_candidates(parts[1])
+    except EvoWordleError as exc:
+        say(f"! {exc}")
+        return
+    say(f"Now any {'answer-list' if parts[1] == 'answers' else 'allowed'} word may be the answer.")
+    draw_board(session, color, top, show, say)
 
 
 def _kept(turns: int) -> str:
@@ -220,23 +338,31 @@ def _kept(turns: int) -> str:
     return f"your earlier guess{'es are' if turns != 1 else ' is'} kept"
 
 
-def _report(session: AssistSession, word: str, pattern: int, color: bool, top: int, show: int, say) -> None:
-    """Print the row just entered, what is left, and the best alternatives."""
-    say(patterns.tiles(word, pattern, color=color))
+def draw_board(session: AssistSession, color: bool, top: int, show: int, say) -> None:
+    """The whole board so far, what is left, the expected guesses to finish and the best
+    alternatives (drawn after every guess, undo and list switch)."""
+    ctx = session.ctx
+    for k, (guess, pattern) in enumerate(session.state.history, 1):
+        say(f"  {k}  {patterns.tiles(ctx.words.allowed[guess], pattern, color=color)}")
     if session.solved:
         guesses = session.turn
+        word = ctx.words.allowed[session.state.history[-1][0]]
         say(f"Solved in {guesses} guess{'es' if guesses != 1 else ''}: {word.upper()}!")
         return
+    if not color and session.state.history:
+        say("  (each letter followed by G green, Y yellow or B grey)")
     left = len(session.state.candidates)
     names = session.remaining(show)
     more = f" … (+{left - len(names):,})" if left > len(names) else ""
     say(f"{left:,} candidate{'s' if left != 1 else ''} left: {' '.join(w.upper() for w in names)}{more}")
+    mean, games = session.expected_to_finish()
+    over = "every candidate" if games == left else f"{games:,} sampled candidates"
+    say(f"expected guesses to finish: {mean:.2f} following the suggestions ({over})")
     if left == 1:
         return
     alts = session.alternatives(top)
     if alts:
-        say("  best next guesses      entropy   priority×entropy")
+        say("  other guesses       entropy   priority×entropy   could be the answer")
         for alt in alts:
-            mark = "*" if alt.candidate else " "
-            say(f"  {alt.word.upper():<8}{mark}            {alt.entropy:7.4f}   {alt.score:7.4f}")
-        say("  (* could be the answer)")
+            say(f"  {alt.word.upper():<8}          {alt.entropy:7.4f}   {alt.score:16.4f}   "
+                f"{'yes' if alt.candidate else 'no'}")

@@ -1,13 +1,16 @@
-"""Helpers shared by the study scripts: run a sweep (resumable), write its table, draw figures.
+"""Helpers shared by the experiment scripts: output folders, sweeps (resumable), tables, figures.
 
-Every study writes to ``experiments/results/<study>/`` (sweep.json, results.csv, table.md)
-and its figures to ``docs/figures/``.  Rerunning a study resumes its sweeps; ``--fresh``
-starts over.
+A study writes to ``--out DIR`` (default ``experiments/out/<script>/``, untracked):
+``<sweep>/`` (sweep.json, results.csv, table.md, summary.json), its comparison tables and
+``figures/``.  Only ``--write-docs`` writes the tracked copies the docs cite
+(``experiments/results/`` and ``docs/figures/``).  Rerunning a study resumes its sweeps;
+``--fresh`` starts over.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -18,6 +21,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "results"
 FIGURES = ROOT / "docs" / "figures"
+OUT = HERE / "out"
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 
@@ -25,16 +29,43 @@ from evo_wordle.game import Settings  # noqa: E402
 from evo_wordle.sweep import SweepSpec, format_report, load_sweep, run_sweep, summarize  # noqa: E402
 
 
-def parser(doc: str) -> argparse.ArgumentParser:
+def add_output_args(p: argparse.ArgumentParser, name: str) -> None:
+    """``--out DIR`` (default experiments/out/NAME, untracked) and ``--write-docs`` (the tracked copies)."""
+    p.add_argument("--out", type=Path, default=OUT / name,
+                   help=f"folder for tables and figures (default: experiments/out/{name}, untracked)")
+    p.add_argument("--write-docs", action="store_true",
+                   help="write the tracked results the docs cite (experiments/results/, docs/figures/) instead")
+
+
+def output_dirs(args: argparse.Namespace) -> tuple[Path, Path]:
+    """(results folder, figures folder) of a run: the tracked ones only with --write-docs."""
+    if args.write_docs:
+        return RESULTS, FIGURES
+    return args.out, args.out / "figures"
+
+
+def write_json(path: Path, data) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"wrote {path}", file=sys.stderr)
+
+
+def parser(doc: str, name: str) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--jobs", type=int, default=2, help="worker processes (default: 2)")
     p.add_argument("--executor", choices=["local", "dask"], default="local")
     p.add_argument("--scheduler", help="dask scheduler address (default: a LocalCluster)")
     p.add_argument("--games", type=int, help="a seeded sample of K answers per bench (default: all)")
     p.add_argument("--fresh", action="store_true", help="delete this study's earlier results first")
-    p.add_argument("--figures", type=Path, default=FIGURES, help="where figures go (default: docs/figures)")
-    p.add_argument("--results", type=Path, default=RESULTS, help="where tables go (default: experiments/results)")
+    add_output_args(p, name)
     return p
+
+
+def parse(p: argparse.ArgumentParser) -> argparse.Namespace:
+    """Parse and set ``args.results`` / ``args.figures`` from --out / --write-docs."""
+    args = p.parse_args()
+    args.results, args.figures = output_dirs(args)
+    return args
 
 
 def run(
@@ -64,6 +95,7 @@ def run(
     spec, rows = load_sweep(out)
     summary = summarize(spec, rows)
     (out / "table.md").write_text(format_report(spec, summary, "markdown") + "\n")
+    (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str) + "\n")
     print(f"{name}: {outcome.ran} benches run, {outcome.skipped} resumed, {wall:.1f} s wall "
           f"({args.jobs} {args.executor} workers)")
     return spec, summary, out

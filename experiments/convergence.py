@@ -4,7 +4,8 @@ baseline — candidates and entropy left after each guess on MERRY (50 runs) and
 
     EVO_WORDLE_CACHE=/tmp/cache1 python experiments/convergence.py [--jobs 2] [--games K]
 
-Writes docs/figures/convergence_merry.png, convergence_all.png, histograms.png,
+Writes (under --out DIR, default experiments/out/convergence/; with --write-docs the tracked
+experiments/results/ and docs/figures/) convergence_merry.png, convergence_all.png, histograms.png,
 evolution_merry.png and experiments/results/convergence.md.
 """
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from _study import figure, markdown_table, parser
+from _study import figure, markdown_table, parse, parser, write_json
 
 from evo_wordle import Context
 from evo_wordle.game import Settings
@@ -26,7 +27,7 @@ LISTS = (None, "nyt")
 
 
 def main() -> None:
-    args = parser(__doc__).parse_args()
+    args = parse(parser(__doc__, "convergence"))
     ctx, settings = Context(), Settings()
     lines = []
     t = time.perf_counter()
@@ -61,9 +62,12 @@ def main() -> None:
     summary.append(f"- MERRY 50 runs: median candidates after guess 1..3: "
                    f"{np.round(merry['ga_candidates']['median'][1:4], 1).tolist()}, greedy "
                    f"{merry['baseline_candidates'][1:4].tolist()}")
-    text = "\n".join([table, "", *summary, "", *(f"- {x}" for x in lines)]) + "\n"
+    text = "\n".join([table, "", *summary]) + "\n"
     (args.results / "convergence.md").write_text(text)
-    print(text)
+    print(text + "\n" + "\n".join(f"- {x}" for x in lines))
+    write_json(args.results / "convergence.json", {
+        "bench": {name: {"mean": hist[name]["mean"], "fail_rate": hist[name]["fail_rate"]} for name in hist["solvers"]},
+        "merry_200_mean": evo["mean"], "seconds": lines})
 
 
 if __name__ == "__main__":

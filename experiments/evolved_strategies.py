@@ -1,13 +1,15 @@
 """Evolved strategies against greedy, naive and the published optima, on every answer.
 
-Prints a markdown table, writes experiments/results/evolved_strategies.{json,md} and two
-figures: docs/figures/evolve_hist.png (guess histograms) and docs/figures/evolve_convergence.png
-(the meta-GA's best and mean training fitness and the held-out fitness per generation).
+Prints a markdown table and writes evolved_strategies.{json,md} and two figures,
+evolve_hist.png (guess histograms) and evolve_convergence.png (the meta-GA's best and mean
+training fitness and the held-out fitness per generation) to --out DIR (default
+experiments/out/evolved_strategies/); --write-docs writes the tracked copies the docs cite
+(experiments/results/, docs/figures/).
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/evolved_strategies.py
+    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/evolved_strategies.py [--out DIR | --write-docs]
 
 The shipped strategies come from data/strategies/*.json (their provenance holds the command,
-seed and runtime that produced them); ``--rebuild`` re-runs the ga-search trees first.
+seed and runtime that produced them); the ga-tree commands in docs/evolve.md rebuild the trees.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _study import add_output_args, output_dirs, write_json
 
 from evo_wordle import Context
 from evo_wordle.bench import run_bench
@@ -53,13 +56,15 @@ def bench(ctx: Context, label: str, solver: str, settings: Settings, params: dic
 
 def short(label: str) -> str:
     """Legend text: the label up to its first parenthesis or comma detail."""
-    return label.replace(" (tree replay)", ", tree").split(" (")[0][:34]
+    return label.replace(" (tree replay)", ", tree").split(" (")[0][:40]
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--quick", action="store_true", help="skip the slow all-allowed naive baselines")
+    add_output_args(ap, "evolved_strategies")
     args = ap.parse_args()
+    res, figs = output_dirs(args)
     ctx = Context()
     orig = Context(answers="original")
     rows = []
@@ -91,18 +96,16 @@ def main() -> None:
     log = json.loads((STRATS / "p0-evolved.log.json").read_text())
     out = {"rows": rows, "published": PUBLISHED, "p0_genome": genome.as_dict(), "p0_plain": genome.describe(),
            "p0_provenance": {k: v for k, v in prov.items() if k != "logbook"}, "p0_logbook": log}
-    res = ROOT / "experiments" / "results"
-    res.mkdir(parents=True, exist_ok=True)
-    (res / "evolved_strategies.json").write_text(json.dumps(out, indent=1) + "\n")
-    md = ["| setting | solver | mean | over 6 | max | seconds |", "|---|---|---|---|---|---|"]
-    md += [f"| {r['group']} | {r['label']} | {r['mean']:.4f} | {r['over_6']} | {r['max']} | {r['seconds']} |"
-           for r in rows]
-    md += [f"| {g} | published: {label} | {v:.4f} | | | |" for g, (label, v) in PUBLISHED.items()]
+    write_json(res / "evolved_strategies.json", out)
+    # seconds stay in the JSON: a table the docs cite holds only figures that a rerun reproduces
+    md = ["| setting | solver | mean | over 6 | max |", "|---|---|---|---|---|"]
+    md += [f"| {r['group']} | {r['label']} | {r['mean']:.4f} | {r['over_6']} | {r['max']} |" for r in rows]
+    md += [f"| {g} | published: {label} | {v:.4f} | | |" for g, (label, v) in PUBLISHED.items()]
     md += ["", f"Evolved P0 genome in words: {genome.describe()}"]
     (res / "evolved_strategies.md").write_text("\n".join(md) + "\n")
     print("\n" + genome.describe())
 
-    figs = ROOT / "docs" / "figures"
+    figs.mkdir(parents=True, exist_ok=True)
     fig, axes = new_figure(11, 4, ncols=2)
     for ax, group in zip(axes, ("P0", "known")):
         chosen = [r for r in rows if r["group"] == group]

@@ -1,20 +1,21 @@
-"""Timings of the word GAs: full 2,309-puzzle benches and the per-generation operators.
+"""Timings of the word GAs as ratios to the greedy bench timed in the same run.
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_timings.py [--repeat 3] [--jobs 1 2]
+    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_timings.py [--repeat 3] [--jobs 1 2] [--out DIR]
 
-Prints medians.  Targets (issue 4): ga-thesis N = 100, mutation 0.3 ≤ 5 s on 2 cores;
-N = 500 ≤ 15 s.  Timings depend on machine load: say how loaded the machine was.
+Full 2,309-puzzle benches and the per-generation operators: median, min and max over the
+repeats, the load average, and each bench's ratio to the reference (greedy TALES, one
+process).  Targets (issue 4): ga-thesis N = 100, mutation 0.3 ≤ 5 s on 2 cores; N = 500
+≤ 15 s.  Writes DIR/ga_timings.json (default experiments/out/ga_timings/).
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import statistics
-import time
 from functools import partial
 
 import numpy as np
+from _study import add_output_args, output_dirs, write_json
+from _timing import Reference, header, line, load_average, paired, timed
 
 from evo_wordle import Context
 from evo_wordle.bench import run_bench
@@ -22,14 +23,8 @@ from evo_wordle.ga.fitness import answer_weights, dynamic_fitness, expected_fitn
 from evo_wordle.ga.operators import roulette
 from evo_wordle.game import GameState, Settings
 
-
-def median_time(fn, repeat: int) -> float:
-    times = []
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times)
+BENCHES = [("ga-thesis", {"population": 100, "mutation": 0.3}), ("ga-thesis", {"population": 500, "mutation": 0.1}),
+           ("ga-first", {})]
 
 
 def main() -> None:
@@ -37,41 +32,47 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--skip-ga", action="store_true", help="skip the slower card-GA bench")
+    add_output_args(parser, "ga_timings")
     args = parser.parse_args()
+    results, _ = output_dirs(args)
     ctx = Context()
-    ctx.table  # noqa: B018
-    print(f"load average before: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cpus")
-
-    runs = [("ga-thesis", {"population": 100, "mutation": 0.3}), ("ga-thesis", {"population": 500, "mutation": 0.1})]
-    runs.append(("ga-first", {}))
-    if not args.skip_ga:
-        runs.append(("ga", {}))
+    facts = header(ctx)
     run_bench(ctx, "ga-thesis", Settings(), answers=ctx.words.answer_index[:10])  # warm caches
-    for name, params in runs:
+    ref = Reference(ctx)
+    rows = []
+    for name, params in BENCHES + ([] if args.skip_ga else [("ga", {})]):
         for jobs in args.jobs:
             run = partial(run_bench, ctx, name, Settings(), seed=0, solver_params=params, jobs=jobs)
-            sec = median_time(run, args.repeat)
-            print(f"bench {name:9s} {params!s:38s} jobs={jobs}: median {sec:6.2f} s over {args.repeat} runs")
+            label = f"{name} {' '.join(f'{k}={v}' for k, v in params.items()) or 'defaults'} jobs={jobs}"
+            rows.append(paired(label, run, ref, args.repeat, solver=name, params=params, jobs=jobs))
+            print(line(rows[-1]), flush=True)
 
     rng = np.random.default_rng(0)
     pop = rng.integers(len(ctx.words), size=1000)
     state = GameState.start(ctx, Settings()).after(ctx.words.index("tales"), 0)
     fit = rng.random(1000) + 0.01
-    sec = median_time(lambda: dynamic_fitness(ctx, pop, state.candidates), 21)
-    print(f"dynamic fitness, 1,000 individuals × {len(state.candidates)} candidates: {sec * 1e3:.2f} ms")
     weights = answer_weights(ctx, "allowed")
-    sec = median_time(lambda: expected_fitness(ctx, pop, state.candidates, weights), 21)
-    print(f"expected fitness, same: {sec * 1e3:.2f} ms")
-    sec = median_time(lambda: roulette(fit, 1000, rng), 101)
-    print(f"numpy roulette, 1,000 draws from 1,000: {sec * 1e6:.0f} µs")
     from deap import tools
 
     from evo_wordle.ga.creator import individual
 
     inds = [individual(w, f) for w, f in zip(pop.tolist(), fit.tolist())]
-    sec = median_time(lambda: tools.selRoulette(inds, 1000), 5)
-    print(f"deap tools.selRoulette, same: {sec * 1e3:.1f} ms")
-    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    ops = [
+        (f"dynamic fitness, 1,000 individuals x {len(state.candidates)} candidates",
+         lambda: dynamic_fitness(ctx, pop, state.candidates), 21),
+        ("expected fitness, same", lambda: expected_fitness(ctx, pop, state.candidates, weights), 21),
+        ("numpy roulette, 1,000 draws from 1,000", lambda: roulette(fit, 1000, rng), 101),
+        ("deap tools.selRoulette, same", lambda: tools.selRoulette(inds, 1000), 5),
+    ]
+    for label, fn, repeats in ops:
+        rows.append({"label": label, **timed(fn, repeats)})
+        print(line(rows[-1]), flush=True)
+    reference = ref.summary()
+    print(line(reference))
+    deap_ratio = rows[-1]["median"] / rows[-2]["median"]
+    print(f"deap selRoulette / numpy roulette: {deap_ratio:.0f}x")
+    write_json(results / "ga_timings.json", {**facts, "load_after": load_average(), "reference": reference,
+                                             "rows": rows, "deap_over_numpy_roulette": deap_ratio})
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ stochastic selection.  Stage 1 plays a fixed random sample of 500 answers (sampl
 and opener; stage 2 plays every answer with seeds 0, 1, 2 for the finalists, all with the
 issue's ``dynamic`` fitness (the score greedy maximises).  Stage 3 does the same with the
 ``expected`` fitness (exp(−estimated guesses left)).  The greedy baseline is played on the
-same answers for comparison.  Results go to stdout and --json.
+same answers for comparison.  Results go to stdout and DIR/ga-tuning-stage<N>.json (--out DIR,
+default experiments/out/ga_tuning/; the tracked experiments/results/ only with --write-docs).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import json
 import time
 
 import numpy as np
+from _study import add_output_args, markdown_table, output_dirs, write_json
 
 from evo_wordle import Context
 from evo_wordle.bench import run_bench
@@ -116,6 +118,24 @@ def agreement(ctx, pressures: list[float], step: int = 5, seed: int = 0, fitness
               f"({100 * differ / total:.2f} %)")
 
 
+def describe(params: dict) -> str:
+    """A row's configuration: what differs from BASE, greedy for the baseline."""
+    if params.get("solver") == "greedy":
+        return f"greedy, opener {params.get('opener', 'own')} (baseline)"
+    keep = {k: v for k, v in params.items() if BASE.get(k) != v and k not in ("opener", "elite")}
+    names = {"pressure": "pressure", "population": "population", "generations_per_guess": "generations/guess"}
+    return ", ".join(f"{names.get(k, k)} {v:g}" if isinstance(v, float) else f"{names.get(k, k)} {v}"
+                     for k, v in keep.items())
+
+
+def markdown(rows: list[dict]) -> str:
+    """The stage's table as docs/ga.md quotes it (no seconds: those go to the JSON)."""
+    return markdown_table(
+        ["configuration", "mean", "per seed", "over 6 %", "max"],
+        [[describe(r["params"]), f"{r['mean']:.4f}", " ".join(f"{m:.4f}" for m in r["seed_means"]),
+          f"{r['over6']:.2f}", r["max"]] for r in rows])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stage", type=int, choices=(1, 2, 3), default=1)
@@ -128,8 +148,10 @@ def main() -> None:
                         help="instead: how often the default ga at these pressures departs from greedy")
     parser.add_argument("--fitness", choices=("dynamic", "expected"), default="dynamic",
                         help="the GA fitness for --agreement")
-    parser.add_argument("--json", metavar="FILE")
+    parser.add_argument("--json", metavar="FILE", help="also write the rows as JSON to FILE")
+    add_output_args(parser, "ga_tuning")
     args = parser.parse_args()
+    results, _ = output_dirs(args)
     ctx = Context()
     if args.agreement:
         agreement(ctx, args.agreement, fitness=args.fitness)
@@ -157,6 +179,8 @@ def main() -> None:
         label = json.dumps({k: v for k, v in params.items() if k not in BASE or BASE[k] != v})
         print(f"{label:100s} {row['mean']:6.3f} {row['over6']:5.2f} {row['max']:3d} {row['seconds']:6.1f}  "
               f"{' '.join(f'{m:.4f}' for m in row['seed_means'])}  over-6 games {row['over6_games']}", flush=True)
+    write_json(results / f"ga-tuning-stage{args.stage}.json", rows)
+    (results / f"ga-tuning-stage{args.stage}.md").write_text(markdown(rows) + "\n")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(rows, fh, indent=2)

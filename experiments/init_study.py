@@ -4,21 +4,22 @@
 
     EVO_WORDLE_CACHE=/tmp/cache1 python experiments/init_study.py [--jobs 2] [--games K]
 
-Writes experiments/results/init/{…} and docs/figures/init_lines.png (mutation 0.3).
+Writes (under --out DIR, default experiments/out/; with --write-docs the tracked
+experiments/results/ and docs/figures/) init/{…} and docs/figures/init_lines.png (mutation 0.3).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from _study import figure, markdown_table, parser, pm, run
+from _study import figure, markdown_table, parse, parser, pm, run
 
 from evo_wordle.game import Settings
 from evo_wordle.plots.sweep import plot_lines
 
 
 def main() -> None:
-    args = parser(__doc__).parse_args()
+    args = parse(parser(__doc__, "init_study"))
     spec, summary, out = run(args, "init", "ga-thesis",
                              {"init": ["random", "best"], "population": [10, 100, 500], "mutation": [0.1, 0.3]},
                              seeds=3, settings=Settings(max_guesses=30))

@@ -11,6 +11,8 @@ Usage:
   python experiments/multiboard.py --boards 4 --games 2000 --jobs 1 --ties candidates
   python experiments/multiboard.py --repeats 3             # median wall time over 3 runs
 
+Rows also go to DIR/multiboard.json (--out DIR, default experiments/out/multiboard/).
+
 Paper: 1-dle 3.6410 (all answers), 2-dle 4.9477, Quordle 7.0954, Octordle 10.932 (10,000 sets);
 targets here: Quordle ≤ 7.10, Octordle ≤ 10.95.
 """
@@ -21,6 +23,8 @@ import argparse
 import json
 import statistics
 import time
+
+from _study import add_output_args, output_dirs, write_json
 
 from evo_wordle import Context
 from evo_wordle.bench import BenchResult
@@ -48,7 +52,10 @@ def main() -> None:
     parser.add_argument("--ties", choices=TIE_RULES, nargs="+", default=list(TIE_RULES))
     parser.add_argument("--repeats", type=int, default=1, help="runs per row; the median time is shown")
     parser.add_argument("--json", action="store_true", help="print one JSON object per row")
+    add_output_args(parser, "multiboard")
     args = parser.parse_args()
+    results, _ = output_dirs(args)
+    rows = []
 
     ctx = Context()
     ctx.table  # noqa: B018 - load before timing
@@ -73,6 +80,7 @@ def main() -> None:
                 "win_rate": result.win_rate, "max_guesses": result.max_guesses, "median_seconds": round(seconds, 1),
                 "histogram": result.histogram,
             }
+            rows.append(row)
             if args.json:
                 print(json.dumps(row))
                 continue
@@ -82,7 +90,9 @@ def main() -> None:
             hist = " ".join(f"{k}:{v}" for k, v in result.histogram.items())
             print(f"{n:>6} {ties:<13}{result.games:>7}{result.mean_guesses:>9.4f}{paper:>8}{target:>8}"
                   f"{result.win_rate:>8.2%}{result.max_guesses:>5}{seconds:>10.1f}{ms:>8.2f}  {hist}", flush=True)
+    write_json(results / "multiboard.json", rows)
 
 
 if __name__ == "__main__":
     main()
+

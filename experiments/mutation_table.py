@@ -3,13 +3,14 @@ ga-thesis, populations 10-500 x mutation 0-0.4, all 2,309 answers, 3 seeds (90 b
 
     EVO_WORDLE_CACHE=/tmp/cache1 python experiments/mutation_table.py [--jobs 2] [--games K]
 
-Writes experiments/results/mutation/{…, comparison.md} and docs/figures/mutation_heatmap.png,
+Writes (under --out DIR, default experiments/out/; with --write-docs the tracked
+experiments/results/ and docs/figures/) mutation/{…, comparison.md} and docs/figures/mutation_heatmap.png,
 docs/figures/mutation_lines.png.  Games are capped at 30 guesses (the thesis played until solved).
 """
 
 from __future__ import annotations
 
-from _study import figure, markdown_table, parser, pm, run
+from _study import figure, markdown_table, parse, parser, pm, run
 
 from evo_wordle.game import Settings
 from evo_wordle.plots.sweep import plot_heatmap, plot_lines
@@ -20,7 +21,7 @@ POPULATIONS = [10, 25, 50, 100, 250, 500]
 
 
 def main() -> None:
-    args = parser(__doc__).parse_args()
+    args = parse(parser(__doc__, "mutation_table"))
     spec, summary, out = run(args, "mutation", "ga-thesis",
                              {"population": POPULATIONS, "mutation": list(THESIS)}, seeds=3,
                              settings=Settings(max_guesses=30))

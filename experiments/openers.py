@@ -5,14 +5,15 @@ Both solvers are deterministic, so one seed suffices.
 
     EVO_WORDLE_CACHE=/tmp/cache1 python experiments/openers.py [--jobs 2]
 
-Writes experiments/results/openers-greedy/, openers-naive/, openers.md and
+Writes (under --out DIR, default experiments/out/; with --write-docs the tracked
+experiments/results/ and docs/figures/) openers-greedy/, openers-naive/, openers.md and
 docs/figures/openers.png.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from _study import figure, markdown_table, parser, run
+from _study import figure, markdown_table, parse, parser, run
 
 from evo_wordle import Context
 from evo_wordle.plots.common import COLOURS, new_figure, save
@@ -28,7 +29,7 @@ def top_naive_starters(ctx: Context, n: int = 10) -> list[str]:
 
 
 def main() -> None:
-    args = parser(__doc__).parse_args()
+    args = parse(parser(__doc__, "openers"))
     ctx = Context()
     top = top_naive_starters(ctx)
     openers = ["rates", "tales", *[w for w in top if w not in THESIS_GREEDY]]

@@ -3,14 +3,15 @@
 
     EVO_WORDLE_CACHE=/tmp/cache1 python experiments/population_table.py [--jobs 2] [--fresh]
 
-Writes experiments/results/population/{sweep.json,results.csv,table.md,comparison.md} and
+Writes (under --out DIR, default experiments/out/; with --write-docs the tracked
+experiments/results/ and docs/figures/) population/{sweep.json,results.csv,table.md,comparison.md} and
 docs/figures/population_lines.png.  Games are capped at 30 guesses, as the thesis played
 every game until solved (no game comes near the cap).
 """
 
 from __future__ import annotations
 
-from _study import figure, markdown_table, parser, pm, run
+from _study import figure, markdown_table, parse, parser, pm, run
 
 from evo_wordle.game import Settings
 from evo_wordle.plots.sweep import plot_lines
@@ -21,7 +22,7 @@ THESIS = {10: (4.737, 8.7), 25: (4.764, 8.7), 50: (4.718, 9.2), 100: (4.707, 7.5
 
 
 def main() -> None:
-    args = parser(__doc__).parse_args()
+    args = parse(parser(__doc__, "population_table"))
     spec, summary, out = run(args, "population", "ga-thesis",
                              {"population": list(THESIS), "mutation": [0.1]}, seeds=3,
                              settings=Settings(max_guesses=30))

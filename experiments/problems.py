@@ -5,13 +5,14 @@ deterministic (1 seed; in P2/P3 the seed only orders the days), ga-thesis uses 3
 
     EVO_WORDLE_CACHE=/tmp/cache1 python experiments/problems.py [--jobs 2]
 
-Writes experiments/results/problems-*/ and problems.md, docs/figures/problems.png.
+Writes (under --out DIR, default experiments/out/; with --write-docs the tracked
+experiments/results/ and docs/figures/) problems-*/ and problems.md, docs/figures/problems.png.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from _study import figure, markdown_table, parser, pm, run
+from _study import figure, markdown_table, parse, parser, pm, run
 
 from evo_wordle.plots.common import COLOURS, new_figure, save
 
@@ -20,7 +21,7 @@ SOLVERS = [("greedy", {}, 1), ("naive", {}, 1), ("ga-thesis", {"population": [10
 
 
 def main() -> None:
-    args = parser(__doc__).parse_args()
+    args = parse(parser(__doc__, "problems"))
     results = {}
     for solver, grid, seeds in SOLVERS:
         _, summary, _ = run(args, f"problems-{solver}", solver, {"problem": PROBLEMS, **grid}, seeds=seeds)

@@ -113,7 +113,7 @@ def test_impossible_feedback_hints_at_wider_candidates_only_when_useful(ctx):
     # "aahed" is allowed but not an answer: all green is impossible in P1 yet fits an allowed word
     text = dialogue(session(ctx), ["aahed", "22222", "22221"])
     assert text.count("! Impossible feedback") == 2
-    assert text.count("try --candidates allowed") == 1
+    assert text.count("type 'list allowed'") == 1
 
 
 def test_impossible_feedback_session_api(ctx):
@@ -214,3 +214,85 @@ def test_cli_assist_errors_are_one_line(ctx, capsys, monkeypatch, argv, message)
     assert run_cli(argv) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_list_switch_keeps_the_guesses_and_redraws(ctx):
+    """'list allowed' / 'list answers' change who may be the answer without a restart."""
+    sess = AssistSession(ctx, P1, make_solver("greedy", ctx, P1),
+                         make_solver=lambda s: make_solver("greedy", ctx, s))
+    text = dialogue(sess, ["slate", digits("slate", "crane"), "list allowed", "list answers", "list nonsense"])
+    assert text.count("  1  SB LB AG TB EG") == 3  # the board drawn after the guess and each switch
+    assert "Now any allowed word may be the answer." in text
+    assert "! type 'list answers' or 'list allowed'" in text
+    assert sess.settings.candidates == "answers" and [g for g, _ in sess.state.history] == [ctx.words.index("slate")]
+    counts = [int(line.split()[0].replace(",", "")) for line in text.splitlines() if " candidates left: " in line]
+    assert len(counts) == 3 and counts[1] > counts[0] == counts[2]
+    # the allowed list's candidates are exactly the allowed words fitting the same row
+    allowed = sess.ctx.all_words[ctx.table[ctx.words.index("slate"), sess.ctx.all_words]
+                                 == patterns.parse(digits("slate", "crane"), 5)]
+    assert counts[1] == len(allowed)
+
+
+def test_list_switch_refused_when_no_word_of_that_list_fits(ctx):
+    sess = session(ctx, Settings())  # allowed list
+    sess.enter(ctx.words.index("tales"), patterns.parse("22222", 5))  # TALES is solved: not an answer
+    sess.solved = False
+    with pytest.raises(EvoWordleError, match="no answers-list word fits"):
+        sess.switch_candidates("answers")
+    assert sess.settings.candidates == "allowed" and sess.turn == 1
+
+
+def test_undo_redraws_the_board(ctx):
+    sess = session(ctx)
+    text = dialogue(sess, ["slate", digits("slate", "crane"), "crony", digits("crony", "crane"), "undo"])
+    after_undo = text.split("Took back guess 2")[1]
+    assert "  1  SB LB AG TB EG" in after_undo and "CG RG OB NG YB" not in after_undo
+    assert "candidates left:" in after_undo and "expected guesses to finish:" in after_undo
+
+
+def test_expected_guesses_to_finish_is_the_mean_of_playing_on(ctx):
+    """With few candidates the estimate is exact: the greedy played on against each of them."""
+    sess = session(ctx)
+    sess.enter(ctx.words.index("slate"), patterns.parse(digits("slate", "crane"), 5))
+    mean, games = sess.expected_to_finish()
+    left = sess.state.candidates
+    assert games == len(left) < 100
+    solver = make_solver("greedy", ctx, P1)
+    direct = [len(play(solver, sess.state, int(a), P1).guesses) for a in left]
+    assert mean == pytest.approx(np.mean(direct))
+    sess.enter(ctx.words.index("crane"), patterns.parse("22222", 5))
+    assert sess.expected_to_finish() == (0.0, 0) or sess.solved
+
+
+def test_cli_assist_follows_a_strategy_tree(ctx, capsys, monkeypatch):
+    """--strategy FILE: the suggestions are the evolved tree's moves (SALET first)."""
+    from evo_wordle.evolve.strategy import load_strategy_file
+
+    path = "data/strategies/answers-known-salet.json"
+    monkeypatch.chdir(__import__("pathlib").Path(__file__).resolve().parents[1])
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"\n{digits('salet', 'crane')}\nquit\n"))
+    assert main(["assist", "--strategy", path, "--candidates", "answers", "--guess-from", "allowed"]) == 0
+    out = capsys.readouterr().out
+    assert "strategy solver" in out and "Guess 1: suggested SALET" in out
+    settings = Settings(candidates="answers", guess_from="allowed")
+    solver = make_solver("strategy", ctx, settings, strategy=path)
+    state = GameState.start(ctx, settings).after(ctx.words.index("salet"),
+                                                 patterns.parse(digits("salet", "crane"), 5))
+    assert f"Guess 2: suggested {ctx.words.allowed[solver.choose(state)].upper()}" in out
+    assert load_strategy_file  # the file is a real strategy with a tree
+
+
+def test_terminal_reader_ends_on_eof(monkeypatch, capsys):
+    from evo_wordle.assist import terminal_reader
+
+    answers = iter(["slate"])
+
+    def fake_input(prompt):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+
+    monkeypatch.setattr("builtins.input", fake_input)
+    read = terminal_reader()
+    assert read("word> ") == "slate" and read("word> ") is None

@@ -171,10 +171,10 @@ def test_bench_text_csv_and_plot(capsys, tmp_path) -> None:
     assert "mean guesses:" in out and "hard=True" in out
     rows = list(csv.DictReader(out_csv.open()))
     assert len(rows) == 25
-    assert set(rows[0]) == {"answer", "guesses", "solved", "sequence", "seed"}
+    assert set(rows[0]) == {"answer", "guesses", "solved", "sequence", "opener", "seed"}
     for row in rows:
         seq = row["sequence"].split()
-        assert seq[0] == "tares"
+        assert seq[0] == row["opener"] == "tares"
         if row["solved"] == "1":
             assert seq[-1] == row["answer"] and int(row["guesses"]) == len(seq)
     data = out_png.read_bytes()

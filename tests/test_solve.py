@@ -119,3 +119,19 @@ def test_solve_errors_are_one_line_exit_2(ctx, capsys, argv, message):
     captured = capsys.readouterr()
     assert message in captured.err
     assert len(captured.err.strip().splitlines()) == 1 and "Traceback" not in captured.err
+
+
+def test_solve_log_of_a_ga_names_words_not_indices(tmp_path, capsys):
+    """The GA's logbook and hall of fame in --log carry words (and feedback digits), never indices."""
+    log = tmp_path / "ga.json"
+    assert main(["solve", "merry", "--solver", "ga-thesis", "--population", "30", "--seed", "3",
+                 "--log", str(log)]) == 0
+    data = json.loads(log.read_text())
+    guesses = [row["guess"] for row in data["rows"]]
+    assert [rec["guess"] for rec in data["logbook"]] == guesses
+    assert all(isinstance(rec["guess"], str) and rec["guess"].isalpha() for rec in data["logbook"])
+    hof = data["hall_of_fame"]
+    assert 1 <= len(hof) <= 5
+    assert all(isinstance(h["word"], str) and len(h["word"]) == 5 for h in hof)
+    fits = [h["fitness"] for h in hof]
+    assert fits == sorted(fits, reverse=True)

@@ -5,10 +5,48 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from pathlib import Path
 
 from ..context import Context
 from ..errors import EvoWordleError
+
+
+def add_command(
+    sub: argparse._SubParsersAction,
+    name: str,
+    help: str,
+    description: str,
+    examples: list[tuple[str, str]],
+    extra: str = "",
+) -> argparse.ArgumentParser:
+    """A sub-command parser with a wrapped description and an ``examples:`` epilog.
+
+    ``examples`` are (command line, what it does) pairs; ``extra`` is more epilog text
+    (e.g. the solver list).  tests/test_cli_help.py parses every example with the real parser.
+    """
+    lines = ["examples:"]
+    for command, what in examples:
+        lines.append(f"  {command}")
+        lines.append(textwrap.fill(what, 88, initial_indent=" " * 6, subsequent_indent=" " * 6))
+    epilog = "\n".join(lines) + ("\n\n" + extra if extra else "")
+    return sub.add_parser(
+        name,
+        help=help,
+        description="\n\n".join(textwrap.fill(par, 88) for par in description.split("\n\n")),
+        epilog=epilog,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+
+
+def solver_list() -> str:
+    """Every registered solver with its one-line summary (for ``--help``)."""
+    from ..solvers import SOLVERS, load_all
+
+    load_all()
+    width = max(len(name) for name in SOLVERS)
+    rows = [f"  {name:<{width}}  {SOLVERS[name].summary()}" for name in sorted(SOLVERS)]
+    return "solvers (--solver NAME):\n" + "\n".join(rows)
 
 
 def add_word_args(parser: argparse.ArgumentParser) -> None:

@@ -7,7 +7,15 @@ import shlex
 import time
 
 from ..errors import EvoWordleError
-from .common import add_word_args, context_from_args, nonnegative_int, positive_int, print_json, probability
+from .common import (
+    add_command,
+    add_word_args,
+    context_from_args,
+    nonnegative_int,
+    positive_int,
+    print_json,
+    probability,
+)
 from .settings_args import add_settings_args, settings_from_args
 
 
@@ -23,36 +31,45 @@ def command_line(args: argparse.Namespace) -> str:
 
 
 def register(sub) -> None:
-    p = sub.add_parser(
-        "evolve-strategy",
-        help="evolve a strategy genome (meta-GA) and save it as a strategy file",
+    p = add_command(
+        sub, "evolve-strategy", help="evolve a strategy genome (meta-GA) and save it as a strategy file",
         description="Evolve opener, scoring weights and exploration switch of the strategy solver "
         "with a (mu + lambda) GA on a seeded training sample; the hall-of-fame genome best on a "
         "held-out sample is written to --out, and with --final scored on all answers.",
+        examples=[
+            ("evo-wordle evolve-strategy --generations 1 --mu 4 --lambda 4 --train 30 --holdout 30 --out s.json",
+             "a tiny run (seconds) that writes a strategy file"),
+            ("evo-wordle evolve-strategy --problem P0 --guess-from allowed --jobs 2 --final --out s.json",
+             "the full meta-GA (resumable with --checkpoint FILE --resume)"),
+            ("evo-wordle evolve-strategy --init s.json --generations 4 --seed 1 --out s2.json",
+             "start again from an evolved genome; play results with bench --strategy s2.json"),
+        ],
     )
     add_word_args(p)
     add_settings_args(p, daily=False, boards=False)
     g = p.add_argument_group("meta-GA")
-    g.add_argument("--generations", type=nonnegative_int, default=12, help="generations (default: %(default)s)")
-    g.add_argument("--mu", type=positive_int, default=10, help="parents kept (default: %(default)s)")
-    g.add_argument("--lambda", dest="lambda_", type=positive_int, default=20,
+    g.add_argument("--generations", type=nonnegative_int, default=12, metavar="N",
+                   help="generations (default: %(default)s)")
+    g.add_argument("--mu", type=positive_int, default=10, metavar="N", help="parents kept (default: %(default)s)")
+    g.add_argument("--lambda", dest="lambda_", type=positive_int, default=20, metavar="N",
                    help="offspring per generation (default: %(default)s)")
-    g.add_argument("--cxpb", type=probability, default=0.4, help="crossover share (default: %(default)s)")
-    g.add_argument("--mutpb", type=probability, default=0.6, help="mutation share (default: %(default)s)")
-    g.add_argument("--train", type=positive_int, default=400, help="training answers (default: %(default)s)")
-    g.add_argument("--holdout", type=nonnegative_int, default=400,
+    g.add_argument("--cxpb", type=probability, default=0.4, metavar="P", help="crossover share (default: %(default)s)")
+    g.add_argument("--mutpb", type=probability, default=0.6, metavar="P", help="mutation share (default: %(default)s)")
+    g.add_argument("--train", type=positive_int, default=400, metavar="N",
+                   help="training answers (default: %(default)s)")
+    g.add_argument("--holdout", type=nonnegative_int, default=400, metavar="N",
                    help="held-out answers for selection (default: %(default)s)")
-    g.add_argument("--penalty", type=float, default=1.0,
+    g.add_argument("--penalty", type=float, default=1.0, metavar="X",
                    help="fitness penalty per game over 6 (default: %(default)s)")
-    g.add_argument("--pool", type=nonnegative_int, default=300,
+    g.add_argument("--pool", type=nonnegative_int, default=300, metavar="N",
                    help="non-candidate guesses scored per decision, 0 = all (default: %(default)s)")
     g.add_argument("--init", metavar="FILE", help="strategy file the first individual starts from")
-    g.add_argument("--seed", type=int, default=0, help="seed of the samples and the GA (default: 0)")
+    g.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the samples and the GA (default: 0)")
     g.add_argument("--checkpoint", metavar="FILE", help="pickle written after every generation")
     g.add_argument("--resume", action="store_true", help="continue from --checkpoint")
     g.add_argument("--executor", choices=["local", "dask"], default="local",
                    help="where evaluations run (default: local)")
-    g.add_argument("--jobs", type=positive_int, default=1, help="parallel evaluations (default: 1)")
+    g.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="parallel evaluations (default: 1)")
     g.add_argument("--scheduler", metavar="ADDR", help="dask scheduler address (with --executor dask)")
     p.add_argument("--out", metavar="FILE", help="strategy file to write (JSON)")
     p.add_argument("--log", metavar="FILE", help="write the per-generation logbook (JSON)")
@@ -151,24 +168,32 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
 
 
 def register_tree(sub) -> None:
-    p = sub.add_parser(
-        "ga-tree",
-        help="build a ga-search decision tree for every answer and export it",
+    p = add_command(
+        sub, "ga-tree", help="build a ga-search decision tree for every answer and export it",
         description="Play --solver ga-search on every answer (or --games N of them), write the tree "
         "(one line per answer with its guess path) to --tree and, with --out, a strategy file "
         "that bench/solve/assist play instantly with --strategy.",
+        examples=[
+            ("evo-wordle ga-tree --candidates answers --guess-from allowed --games 20 --tree t.txt",
+             "a tree for a seeded sample of 20 answers (seconds)"),
+            ("evo-wordle ga-tree --candidates answers --guess-from allowed --tree t.txt --out t.json",
+             "every answer, plus a strategy file for bench/solve/assist --strategy t.json"),
+        ],
     )
     add_word_args(p)
     add_settings_args(p, daily=False, boards=False)
     p.add_argument("--opener", metavar="WORD", help="first guess (default: salet)")
-    p.add_argument("--search-population", type=positive_int, default=16, metavar="N")
-    p.add_argument("--search-generations", type=nonnegative_int, default=4, metavar="N")
-    p.add_argument("--exact-limit", type=nonnegative_int, default=6, metavar="N")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--games", type=positive_int, help="only a seeded sample of N answers")
+    p.add_argument("--search-population", type=positive_int, default=16, metavar="N",
+                   help="words per decision GA (default: %(default)s)")
+    p.add_argument("--search-generations", type=nonnegative_int, default=4, metavar="N",
+                   help="generations per decision (default: %(default)s)")
+    p.add_argument("--exact-limit", type=nonnegative_int, default=6, metavar="N",
+                   help="parts of at most N answers are finished by exact search (default: %(default)s)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the sample and the GAs (default: 0)")
+    p.add_argument("--games", type=positive_int, metavar="N", help="only a seeded sample of N answers")
     p.add_argument("--tree", metavar="FILE", required=True, help="tree file to write")
     p.add_argument("--out", metavar="FILE", help="also write a strategy file carrying the tree")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the bench summary as JSON")
     p.set_defaults(func=cmd_ga_tree)
 
 

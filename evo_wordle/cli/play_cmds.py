@@ -9,12 +9,13 @@ import sys
 import numpy as np
 
 from .. import patterns
-from ..assist import AssistSession, run_assist
+from ..assist import AssistSession, run_assist, terminal_reader
 from ..boards import POLICY_NAME, SummedEntropy, play_boards
 from ..errors import EvoWordleError, ImpossibleFeedback
 from ..game import GameState, Settings, play
 from ..solvers import make_solver
 from .common import (
+    add_command,
     add_solver_options,
     add_word_args,
     color_enabled,
@@ -22,20 +23,27 @@ from .common import (
     nonnegative_int,
     output_path,
     positive_int,
+    solver_list,
     solver_params,
 )
 from .settings_args import add_settings_args, settings_from_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "solve",
-        help="play one game and show it as coloured tiles",
+    p = add_command(
+        sub, "solve", help="play one game and show it as coloured tiles",
         description="Play one game against ANSWER and print every guess with the candidates left. "
-        "Several answers play a multi-board game (Dordle, Quordle, …) with the summed-entropy policy.",
+        "Several answers play a multi-board game (Dordle, Quordle, …) with the summed-entropy policy. "
+        "Piped output shows the tiles as letters: G green, Y yellow, B grey.",
+        examples=[("evo-wordle solve crane", "the greedy baseline on CRANE"),
+                  ("evo-wordle solve merry --solver ga --seed 3 --log run.json",
+                   "the tuned GA; run.json holds the game, its hall of fame and logbook (as words)"),
+                  ("evo-wordle solve crane spill --boards 2", "a Dordle game")],
+        extra=solver_list(),
     )
     p.add_argument("answer", nargs="+", metavar="ANSWER", help="the hidden word (several: one per board)")
-    p.add_argument("--solver", default=None, help=f"solver name (default: greedy; {POLICY_NAME} for several boards)")
+    p.add_argument("--solver", default=None, metavar="NAME",
+                   help=f"solver name, see the list below (default: greedy; {POLICY_NAME} for several boards)")
     p.add_argument("--seed", type=nonnegative_int, default=0, help="seed for stochastic solvers (default 0)")
     p.add_argument("--log", type=output_path, metavar="FILE",
                    help="write the game (and a GA solver's per-generation logbook) as JSON")
@@ -44,17 +52,24 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_word_args(p)
     p.set_defaults(func=cmd_solve)
 
-    p = sub.add_parser(
-        "assist",
-        help="help play today's puzzle (reads your guesses and colours from stdin)",
+    p = add_command(
+        sub, "assist", help="help play today's puzzle (reads your guesses and colours)",
         description="Suggests each guess; type another word or press Enter to accept, then the colours "
-        "you got (20110, GYBBY or pasted 🟩🟨⬛). Shows the candidates left and the best alternatives; "
-        "'undo' takes back a guess; end of input or 'quit' stops.",
+        "you got (20110, GYBBY or pasted 🟩🟨⬛). After every change the board is drawn again with the "
+        "candidates left and the expected number of guesses to finish. Commands: 'undo' takes back a "
+        "guess, 'list answers' / 'list allowed' switches who may be the answer, 'help' lists the "
+        "commands, 'quit' or end of input stops. On a terminal the prompt has line editing and history.",
+        examples=[("evo-wordle assist --candidates answers", "help with today's puzzle, the answer list known"),
+                  ("evo-wordle assist --strategy data/strategies/answers-known-salet.json --candidates answers "
+                   "--guess-from allowed", "follow the evolved decision tree (3.42 guesses on average)"),
+                  ("evo-wordle assist --hard --top 3", "hard mode, three alternatives per turn")],
+        extra=solver_list(),
     )
-    p.add_argument("--solver", default="greedy", help="solver that makes the suggestions (default: greedy)")
+    p.add_argument("--solver", default="greedy", metavar="NAME",
+                   help="solver that makes the suggestions, see the list below (default: greedy)")
     p.add_argument("--seed", type=nonnegative_int, default=0, help="seed for stochastic solvers (default 0)")
-    p.add_argument("--top", type=positive_int, default=5, help="alternatives to show (default 5)")
-    p.add_argument("--show", type=positive_int, default=8, help="candidates to list (default 8)")
+    p.add_argument("--top", type=positive_int, default=5, metavar="N", help="alternatives to show (default 5)")
+    p.add_argument("--show", type=positive_int, default=8, metavar="N", help="candidates to list (default 8)")
     add_settings_args(p, daily=False, boards=False)
     add_solver_options(p)
     add_word_args(p)
@@ -139,6 +154,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
         logbook = getattr(solver, "logbook", None)
         if logbook is not None:
             payload["logbook"] = [dict(entry) for entry in logbook]
+        hof = getattr(solver, "hall_of_fame_words", None)
+        if hof is not None:  # words with their fitness, best first (never indices)
+            payload["hall_of_fame"] = [{"word": w, "fitness": f} for w, f in hof()]
         _write_log(args.log, payload)
     return 0
 
@@ -199,7 +217,13 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
 def cmd_assist(args: argparse.Namespace) -> int:
     ctx = context_from_args(args)
     settings = settings_from_args(args)
-    solver = make_solver(args.solver, ctx, settings, **solver_params(args.solver, args))
-    solver.reset(_game_rng(args.seed))
-    session = AssistSession(ctx, settings, solver)
-    return run_assist(session, sys.stdin, sys.stdout, color=color_enabled(), top=args.top, show=args.show)
+    params = solver_params(args.solver, args)
+
+    def build(s: Settings):
+        solver = make_solver(args.solver, ctx, s, **params)
+        solver.reset(_game_rng(args.seed))
+        return solver
+
+    session = AssistSession(ctx, settings, build(settings), make_solver=build)
+    read = terminal_reader() if sys.stdin.isatty() else None  # piped: plain lines, as tests drive it
+    return run_assist(session, sys.stdin, sys.stdout, color=color_enabled(), top=args.top, show=args.show, read=read)

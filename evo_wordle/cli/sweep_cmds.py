@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from ..errors import EvoWordleError
-from .common import add_word_args, nonnegative_int, positive_int
+from .common import add_command, add_word_args, nonnegative_int, positive_int
 from .settings_args import add_settings_args, settings_from_args
 
 PLOT_KINDS = ("heatmap", "lines", "convergence", "histograms", "evolution")
@@ -18,14 +18,21 @@ def _csv_list(text: str) -> list[str]:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser(
-        "sweep",
-        help="run a parameter grid x seeds, resumable, on a process pool or dask",
+    p = add_command(
+        sub, "sweep", help="run a parameter grid x seeds, resumable, on a process pool or dask",
         description="Run every configuration of a parameter grid with several seeds, each as a bench; "
         "one row per (configuration, seed) lands in DIR/results.csv as it finishes. Rerunning the "
         "same command resumes; a different specification in DIR is refused.",
+        examples=[
+            ("evo-wordle sweep --solver ga-thesis --population 10,100 --mutation 0,0.1 --seeds 3 --games 50 "
+             "--out runs/pop", "a 2 x 2 grid, 3 seeds each, on 50 answers (resumable)"),
+            ("evo-wordle sweep --solver greedy --set problem=P0,P1 --seeds 1 --out runs/problems",
+             "any setting axis or solver parameter with --set KEY=V1,V2"),
+            ("evo-wordle sweep --population 10,100 --executor dask --scheduler tcp://host:8786 --out runs/pop",
+             "the same on a Dask cluster"),
+        ],
     )
-    p.add_argument("--solver", default="ga-thesis", help="solver to sweep (default: %(default)s)")
+    p.add_argument("--solver", default="ga-thesis", metavar="NAME", help="solver to sweep (default: %(default)s)")
     p.add_argument("--population", type=_csv_list, metavar="N,N,…", help="population sizes (GA solvers)")
     p.add_argument("--mutation", type=_csv_list, metavar="P,P,…", help="mutation rates (GA solvers)")
     p.add_argument(
@@ -36,14 +43,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="any other solver parameter (e.g. init=random,best) or setting axis "
         "(problem, candidates, guess_from, hard, daily, max_guesses); repeatable",
     )
-    p.add_argument("--seeds", type=positive_int, default=3, help="seeds per configuration (default: %(default)s)")
-    p.add_argument("--seed", type=nonnegative_int, default=0, help="base seed of the SeedSequence (default: 0)")
-    p.add_argument("--games", type=positive_int, help="a seeded sample of K answers per bench (default: all)")
+    p.add_argument("--seeds", type=positive_int, default=3, metavar="N",
+                   help="seeds per configuration (default: %(default)s)")
+    p.add_argument("--seed", type=nonnegative_int, default=0, metavar="S",
+                   help="base seed of the SeedSequence (default: 0)")
+    p.add_argument("--games", type=positive_int, metavar="K",
+                   help="a seeded sample of K answers per bench (default: all)")
     p.add_argument("--out", required=True, metavar="DIR", help="folder for sweep.json and results.csv")
-    p.add_argument("--executor", choices=["local", "dask"], default="local")
+    p.add_argument("--executor", choices=["local", "dask"], default="local",
+                   help="a local process pool, or Dask (default: %(default)s)")
     p.add_argument("--scheduler", metavar="ADDRESS", help="dask scheduler, e.g. tcp://host:8786 "
                    "(default with --executor dask: a LocalCluster of --jobs workers)")
-    p.add_argument("--jobs", type=positive_int, default=2, help="worker processes (default: %(default)s)")
+    p.add_argument("--jobs", type=positive_int, default=2, metavar="J", help="worker processes (default: %(default)s)")
     p.add_argument("--chunks", type=positive_int, default=1, metavar="C",
                    help="split each bench into C runs of puzzles as work units (for many workers; "
                    "same rows; default: whole benches)")
@@ -52,45 +63,89 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_word_args(p)
     p.set_defaults(func=cmd_sweep)
 
-    p = sub.add_parser("report", help="mean ± 95 %% interval per configuration of a sweep",
-                       description="Summarise a sweep folder: mean guesses ± 95 % interval over seeds, "
-                       "fail rate, and the best configuration.")
-    p.add_argument("dir", metavar="DIR")
-    p.add_argument("--format", choices=["text", "markdown", "csv", "json"], default="text")
+    p = add_command(
+        sub, "report", help="mean ± 95 %% interval per configuration of a sweep",
+        description="Summarise a sweep folder: mean guesses ± 95 % interval over seeds, fail rate, and "
+        "the best configuration (lower mean is better).",
+        examples=[("evo-wordle report runs/pop", "a text table"),
+                  ("evo-wordle report runs/pop --format markdown", "the same as a Markdown table for docs")],
+    )
+    p.add_argument("dir", metavar="DIR", help="sweep folder (holds sweep.json and results.csv)")
+    p.add_argument("--format", choices=["text", "markdown", "csv", "json"], default="text",
+                   help="output format (default: %(default)s)")
     p.set_defaults(func=cmd_report)
 
-    p = sub.add_parser("plot", help="figures: heatmap, lines, convergence, histograms, evolution",
-                       description="Draw a figure (PNG or SVG by the --out extension).")
+    p = add_command(
+        sub, "plot", help="figures: heatmap, lines, convergence, histograms, evolution",
+        description="Draw a figure (PNG, SVG or PDF by the --out extension). Every figure uses one "
+        "colour-blind-safe style and carries a caption line with the solver, seed, N and setting.",
+        examples=[("evo-wordle plot histograms --solvers ga-thesis,greedy --games 50 --out h.png",
+                   "guess counts of two solvers on 50 answers"),
+                  ("evo-wordle plot convergence --answer merry --runs 10 --out m.png",
+                   "candidates and entropy left after each guess on MERRY, 10 GA runs"),
+                  ("evo-wordle plot heatmap runs/pop --out pop.png", "a sweep's population x mutation grid")],
+    )
     kinds = p.add_subparsers(dest="kind", metavar="KIND", parser_class=type(p))
     kinds.required = True
 
-    q = kinds.add_parser("heatmap", help="sweep: mean guesses over population x mutation")
+    q = add_command(kinds, "heatmap", help="sweep: mean guesses over population x mutation",
+                    description="A sweep's mean guesses (and % over 6) as a grid, one cell per configuration; "
+                    "darker cells are better (fewer guesses).",
+                    examples=[("evo-wordle plot heatmap runs/pop --out pop.png", "population x mutation"),
+                              ("evo-wordle plot heatmap runs/pop --x mutation --y population --out pop.svg",
+                               "axes swapped, as SVG")])
     _sweep_plot_args(q, "heatmap")
-    q = kinds.add_parser("lines", help="sweep: mean ± 95 %% interval against population, a line per mutation")
+    q = add_command(kinds, "lines", help="sweep: mean ± 95 %% interval against population, a line per mutation",
+                    description="A sweep's mean guesses ± 95 % interval over seeds against one parameter, "
+                    "one line per value of another (lower is better).",
+                    examples=[("evo-wordle plot lines runs/pop --out pop.png",
+                               "against population, a line per mutation"),
+                              ("evo-wordle plot lines runs/pop --x mutation --hue population --out mut.png",
+                               "against mutation, a line per population")])
     _sweep_plot_args(q, "lines")
 
-    q = kinds.add_parser("convergence", help="candidates and entropy left after each guess, GA vs greedy")
+    q = add_command(kinds, "convergence", help="candidates and entropy left after each guess, GA vs greedy",
+                    description="Candidates and entropy left after each guess for a GA solver (median and "
+                    "10-90 % band over runs) against a deterministic baseline, and the GA's fitness per "
+                    "generation (fitness values from different turns are not comparable).",
+                    examples=[("evo-wordle plot convergence --answer merry --runs 10 --out merry.png",
+                               "one puzzle, 10 GA runs"),
+                              ("evo-wordle plot convergence --games 30 --runs 3 --out all.png",
+                               "30 puzzles, 3 runs")])
     q.add_argument("--answer", metavar="WORD", help="one puzzle (default: all answers or a --games sample)")
-    q.add_argument("--runs", type=positive_int, default=None, help="GA runs (default: 50 for one answer, 3 else)")
-    q.add_argument("--baseline", default="greedy", help="deterministic baseline solver (default: greedy)")
+    q.add_argument("--runs", type=positive_int, default=None, metavar="R",
+                   help="GA runs (default: 50 for one answer, 3 else)")
+    q.add_argument("--baseline", default="greedy", metavar="NAME",
+                   help="deterministic baseline solver (default: greedy, opener TALES)")
     _game_plot_args(q)
 
-    q = kinds.add_parser("histograms", help="guess-count histograms side by side, cumulative share solved")
-    q.add_argument("--solvers", type=_csv_list, default=["ga-thesis", "greedy"], metavar="A,B,…")
+    q = add_command(kinds, "histograms", help="guess-count histograms side by side, cumulative share solved",
+                    description="Share of games per guess count for several solvers side by side, and the "
+                    "cumulative share of puzzles solved within k guesses (higher is better).",
+                    examples=[("evo-wordle plot histograms --games 50 --out h.png", "ga-thesis against greedy"),
+                              ("evo-wordle plot histograms --solvers naive,greedy,ga --games 50 --out h.png",
+                               "three solvers")])
+    q.add_argument("--solvers", type=_csv_list, default=["ga-thesis", "greedy"], metavar="A,B,…",
+                   help="solvers to compare (default: ga-thesis,greedy)")
     _game_plot_args(q, solver=False)
 
-    q = kinds.add_parser("evolution", help="one puzzle over many seeds: guess counts and frequent sequences")
-    q.add_argument("--answer", required=True, metavar="WORD")
-    q.add_argument("--runs", type=positive_int, default=200)
-    q.add_argument("--top", type=positive_int, default=10, help="sequences shown (default: 10)")
+    q = add_command(kinds, "evolution", help="one puzzle over many seeds: guess counts and frequent sequences",
+                    description="One puzzle played with many seeds: how many guesses each run takes and the "
+                    "guess sequences the GA finds most often.",
+                    examples=[("evo-wordle plot evolution --answer merry --runs 50 --out e.png", "MERRY, 50 seeds"),
+                              ("evo-wordle plot evolution --answer crane --solver ga --runs 20 --top 5 --out e.png",
+                               "the tuned GA on CRANE, 20 seeds, 5 sequences")])
+    q.add_argument("--answer", required=True, metavar="WORD", help="the puzzle")
+    q.add_argument("--runs", type=positive_int, default=200, metavar="R", help="seeds played (default: %(default)s)")
+    q.add_argument("--top", type=positive_int, default=10, metavar="N", help="sequences shown (default: 10)")
     _game_plot_args(q)
 
 
 def _sweep_plot_args(q: argparse.ArgumentParser, kind: str) -> None:
     q.add_argument("dir", metavar="DIR", help="sweep folder")
-    q.add_argument("--out", required=True, metavar="FILE", help="image file (.png or .svg)")
-    q.add_argument("--x", default="population", help="parameter on the x axis (default: population)")
-    q.add_argument("--y" if kind == "heatmap" else "--hue", default="mutation",
+    q.add_argument("--out", required=True, metavar="FILE", help="image file (.png, .svg or .pdf)")
+    q.add_argument("--x", default="population", metavar="KEY", help="parameter on the x axis (default: population)")
+    q.add_argument("--y" if kind == "heatmap" else "--hue", default="mutation", metavar="KEY",
                    help="parameter on the y axis / one line per value (default: mutation)")
     q.set_defaults(func=cmd_plot)
 
@@ -99,11 +154,13 @@ def _game_plot_args(q: argparse.ArgumentParser, solver: bool = True) -> None:
     from .common import add_solver_options
 
     if solver:
-        q.add_argument("--solver", default="ga-thesis", help="the solver studied (default: %(default)s)")
-    q.add_argument("--out", required=True, metavar="FILE", help="image file (.png or .svg)")
-    q.add_argument("--games", type=positive_int, help="a seeded sample of K answers (default: all)")
-    q.add_argument("--seed", type=nonnegative_int, default=0)
-    q.add_argument("--jobs", type=positive_int, default=2, help="worker processes (default: %(default)s)")
+        q.add_argument("--solver", default="ga-thesis", metavar="NAME",
+                       help="the solver studied (default: %(default)s)")
+    q.add_argument("--out", required=True, metavar="FILE", help="image file (.png, .svg or .pdf)")
+    q.add_argument("--games", type=positive_int, metavar="K", help="a seeded sample of K answers (default: all)")
+    q.add_argument("--seed", type=nonnegative_int, default=0, metavar="S",
+                   help="seed of the sample and the runs (default: 0)")
+    q.add_argument("--jobs", type=positive_int, default=2, metavar="J", help="worker processes (default: %(default)s)")
     add_settings_args(q, boards=False)
     add_solver_options(q)
     add_word_args(q)

@@ -11,6 +11,7 @@ from .. import patterns
 from ..table import cache_paths, load_table
 from .common import (
     add_candidates_arg,
+    add_command,
     add_word_args,
     color_enabled,
     context_from_args,
@@ -20,34 +21,57 @@ from .common import (
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("table", help="build or check the pattern-table cache",
-                       description="Build the pattern table, or check and load the cached one.")
+    p = add_command(
+        sub, "table", help="build or check the pattern-table cache",
+        description="Build the pattern table (every guess against every word, one byte per pair), or check "
+        "and load the cached one from $EVO_WORDLE_CACHE (default ~/.cache/evo-wordle).",
+        examples=[("evo-wordle table", "build the table once (about 0.5 s), or load and check it"),
+                  ("evo-wordle table --rebuild", "build it again even if a valid cache exists")],
+    )
     p.add_argument("--rebuild", action="store_true", help="rebuild even if a valid cache exists")
     add_word_args(p)
     p.set_defaults(func=cmd_table)
 
-    p = sub.add_parser("entropy", help="bits of information per guess",
-                       description="Entropy (bits) of each guess's feedback over the candidates.")
-    p.add_argument("word", nargs="+")
+    p = add_command(
+        sub, "entropy", help="bits of information per guess",
+        description="Entropy (bits) of each guess's feedback over the candidates: how much a guess "
+        "tells you on average when every candidate is equally likely.",
+        examples=[("evo-wordle entropy tares black", "TARES 6.19 bits, BLACK 4.14 bits over all allowed words"),
+                  ("evo-wordle entropy salet --candidates answers --json", "over the 2,309 answers, as JSON")],
+    )
+    p.add_argument("word", nargs="+", help="one or more allowed words")
     add_candidates_arg(p)
     p.add_argument("--json", action="store_true", help="print a JSON object word -> bits")
     add_word_args(p)
     p.set_defaults(func=cmd_entropy)
 
-    p = sub.add_parser("rank", help="best opening words",
-                       description="Rank opening words by entropy or by priority x entropy (the greedy score).")
+    p = add_command(
+        sub, "rank", help="best opening words",
+        description="Rank opening words by entropy, or by priority x entropy (the greedy baseline's score: "
+        "the thesis's word-frequency priority times the entropy).",
+        examples=[("evo-wordle rank --top 5", "the five openers of most entropy over all allowed words"),
+                  ("evo-wordle rank --by priority --top 5", "the greedy's openers: RATES, TEARS, RAISE, TALES, CARES"),
+                  ("evo-wordle rank --candidates answers --json", "when the answer list is known, as JSON")],
+    )
     add_candidates_arg(p)
-    p.add_argument("--top", type=positive_int, default=10)
-    p.add_argument("--by", choices=["entropy", "priority"], default="entropy")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--top", type=positive_int, default=10, metavar="N", help="words to list (default: %(default)s)")
+    p.add_argument("--by", choices=["entropy", "priority"], default="entropy",
+                   help="entropy alone, or priority x entropy as the greedy scores (default: %(default)s)")
+    p.add_argument("--json", action="store_true", help="print a JSON list of {word, entropy, priority, score}")
     add_word_args(p)
     p.set_defaults(func=cmd_rank)
 
-    p = sub.add_parser("pattern", help="feedback of a guess against an answer",
-                       description="Show the coloured feedback of GUESS against ANSWER and its code "
-                       "(any words of the list's length, allowed or not).")
-    p.add_argument("guess")
-    p.add_argument("answer")
+    p = add_command(
+        sub, "pattern", help="feedback of a guess against an answer",
+        description="Show the coloured feedback of GUESS against ANSWER and its code in every text form "
+        "(code number, digits 2 green / 1 yellow / 0 grey, letters G/Y/B, emoji); any words of the "
+        "list's length, allowed or not.",
+        examples=[("evo-wordle pattern asses passe",
+                   "code 129  11210  YYGYB: duplicate letters coloured as Wordle does"),
+                  ("evo-wordle pattern roars euler", "one R green, the other grey")],
+    )
+    p.add_argument("guess", help="the word guessed")
+    p.add_argument("answer", help="the hidden word")
     add_word_args(p)
     p.set_defaults(func=cmd_pattern)
 

@@ -18,7 +18,7 @@ from deap import tools
 from ..context import Context
 from ..game import GameState, Settings
 from ..patterns import to_digits
-from ..solvers.base import Solver, register
+from ..solvers.base import Solver, baseline_opener, register
 from . import adapter
 from .config import CROSSOVERS, FITNESSES, INITS, SCOPES, SELECTIONS, GAConfig
 from .creator import individual
@@ -316,6 +316,7 @@ class ThesisGA(GASolver):
     roulette picks the guess, N uniform consistent children, thesis mutation (not filtered by
     the feedback, but never to an already-guessed word: thesis Fig. 3.8 and §3.2.2; the
     thesis's published code lacks that check, ``--no-exclude-guessed`` restores it)."""
+    blurb = "The thesis's GA: static entropy × priority fitness, roulette picks the guess"
 
     defaults: ClassVar[dict] = dict(
         population=100,
@@ -336,6 +337,7 @@ class ThesisGA(GASolver):
 class FirstGA(GASolver):
     """The thesis's first GA: fitness H + 5G + 2A − 2N, the best individual is the guess,
     crossover draws a random word passing the green/yellow filter, thesis mutation."""
+    blurb = "The thesis's first GA: fitness H + 5G + 2A − 2N, the best individual is guessed"
 
     defaults: ClassVar[dict] = dict(
         population=50,
@@ -361,8 +363,7 @@ class CardGA(GASolver):
     Like the greedy baseline it is compared with, it opens with TALES when the answer may be
     any allowed word (``opener=""`` lets the population choose the first guess too).
     """
-
-    default_opener_word: ClassVar[str] = "tales"
+    blurb = "The tuned GA: expected-guesses fitness, roulette, recombining crossover"
 
     def __init__(self, ctx: Context, settings: Settings, opener: str | None = None, **params) -> None:
         if opener is None and settings.candidates == "allowed":
@@ -371,10 +372,11 @@ class CardGA(GASolver):
 
     @classmethod
     def opener_for(cls, ctx: Context, settings: Settings) -> str:
-        """TALES when the list has it, else the starting candidate of most entropy (ties: first
-        alphabetically), e.g. for a six-letter list."""
-        if ctx.words.contains(cls.default_opener_word):
-            return cls.default_opener_word
+        """The baseline opener (TALES) when the list has it, else the starting candidate of most
+        entropy (ties: first alphabetically), e.g. for a six-letter list."""
+        opener = baseline_opener(ctx, settings)
+        if opener is not None:
+            return opener
         start = ctx.candidates(settings.candidates)
         return ctx.words.allowed[int(start[np.argmax(static_entropy(ctx, start)[start])])]
 

@@ -13,6 +13,19 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..game import GameState, Settings
 
+#: The one baseline opener: greedy and ``ga`` open with it when any allowed word may be the
+#: answer.  TALES, not the greedy's own best-scoring RATES, because it is the thesis's baseline
+#: and plays better over a whole benchmark (3.7713 against 3.8437 mean guesses, all 2,309
+#: answers; experiments/openers.py).
+BASELINE_OPENER = "tales"
+
+
+def baseline_opener(ctx: Context, settings: Settings) -> str | None:
+    """BASELINE_OPENER where it applies (answer may be any allowed word, word in the list), else None."""
+    if settings.candidates == "allowed" and ctx.words.contains(BASELINE_OPENER):
+        return BASELINE_OPENER
+    return None
+
 
 class Solver:
     """A guessing policy.  Subclasses set ``name`` and implement :meth:`pick`.
@@ -24,6 +37,8 @@ class Solver:
 
     name = "base"
     stochastic = False
+    #: One line for ``bench --help`` (default: the docstring's first sentence).
+    blurb: str = ""
 
     def __init__(self, ctx: Context, settings: Settings, opener: str | None = None) -> None:
         self.ctx = ctx
@@ -63,6 +78,14 @@ class Solver:
     def pick(self, state: GameState) -> int:
         """The guess after the first turn; what a subclass implements."""
         raise NotImplementedError
+
+    @classmethod
+    def summary(cls) -> str:
+        """One line saying what the solver does (``blurb``, or the docstring's first sentence)."""
+        if cls.__dict__.get("blurb"):  # not inherited: a subclass says what it changes
+            return cls.blurb
+        text = " ".join((cls.__doc__ or "").split()).replace("``", "")
+        return text.split(". ")[0].rstrip(".")
 
     @classmethod
     def add_options(cls, parser) -> None:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..context import Context
 from ..entropy import entropies
-from ..game import GameState
-from .base import ScoringSolver, register
+from ..game import GameState, Settings
+from .base import ScoringSolver, baseline_opener, register
 
 
 class _EntropySolver(ScoringSolver):
@@ -30,6 +31,14 @@ class NaiveSolver(_EntropySolver):
 
 @register("greedy")
 class GreedySolver(_EntropySolver):
-    """The baseline: maximise g(r_w)·H(X_w), g the thesis's frequency-priority curve."""
+    """The baseline: maximise g(r_w)·H(X_w), g the thesis's frequency-priority curve.
 
+    It opens with :data:`~evo_wordle.solvers.base.BASELINE_OPENER` (TALES) when any allowed
+    word may be the answer, otherwise with its own best word (``opener=""`` always asks it).
+    """
+
+    blurb = "The baseline: maximise frequency priority × entropy; opens with TALES"
     use_priority = True
+
+    def __init__(self, ctx: Context, settings: Settings, opener: str | None = None) -> None:
+        super().__init__(ctx, settings, opener if opener is not None else baseline_opener(ctx, settings))

@@ -19,6 +19,7 @@ class LetterFrequencySolver(ScoringSolver):
     """Score each guessable word by the summed frequency of its *distinct* letters, a letter's
     frequency being how many remaining candidates contain it.  Ties go to the alphabetically
     first word.  Deterministic, so decisions are memoised on the state."""
+    blurb = "The word whose distinct letters are most frequent among the candidates"
 
     def __init__(self, ctx, settings, opener=None) -> None:
         super().__init__(ctx, settings, opener)

@@ -10,6 +10,7 @@ from .base import Solver, register
 class RandomSolver(Solver):
     """Guess a uniformly random word from what the settings allow (by default the words still
     consistent with every clue).  Draws only from ``self.rng``, which the bench seeds per game."""
+    blurb = "A uniformly random word among those still consistent with every clue"
 
     stochastic = True
 

@@ -1,0 +1,220 @@
+"""Regenerate the figures the docs quote, from the registry (experiments/figures.toml).
+
+    python experiments/reproduce.py --out DIR            # every run; DIR/figures.json holds the values
+    python experiments/reproduce.py --quick --check      # the < 5 min subset; exit 1 on any difference
+    python experiments/reproduce.py --only greedy-tales naive-tares --check
+    python experiments/reproduce.py --only evolved --write-docs   # store new values, rewrite the docs
+    python experiments/reproduce.py --from DIR --write-docs       # same, from an earlier --out DIR
+    python experiments/reproduce.py --docs-only --write-docs      # docs from the registry, no run
+
+Without --write-docs no tracked file changes (checked with `git status` before and after).
+--check compares every regenerated figure with the registered value (the one the docs
+print) within its tolerance, and every doc marker with the registry, and names each
+difference.  --write-docs stores the measured values in the registry, copies the runs'
+tracked outputs (tables, figures) into place and rewrites every marker in the docs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import registry as reg_mod
+from registry import ROOT, Registry, RegistryError, extract, numbers_differ
+
+
+def git_status() -> str | None:
+    try:
+        out = subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True, check=True)
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return out.stdout
+
+
+def argv_of(command: str, run_dir: Path) -> list[str]:
+    """The command's argv with ``{out}`` filled in; ``evo-wordle`` and ``python`` run in this interpreter."""
+    argv = [a.replace("{out}", str(run_dir)) for a in shlex.split(command)]
+    if argv[0] == "evo-wordle":
+        return [sys.executable, "-m", "evo_wordle", *argv[1:]]
+    if argv[0] == "python":
+        return [sys.executable, *argv[1:]]
+    return argv
+
+
+def do_run(run: reg_mod.Run, out: Path, log) -> dict:
+    """Run one registered command into ``out/runs/ID``; returns its record (parsed JSON or an error)."""
+    run_dir = out / "runs" / run.id
+    if run_dir.exists():
+        shutil.rmtree(run_dir)
+    run_dir.mkdir(parents=True)
+    argv = argv_of(run.command, run_dir)
+    load_before = os.getloadavg()[0]
+    start = time.perf_counter()
+    env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": os.pathsep.join(
+        [str(ROOT / "experiments"), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
+    proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=env)
+    seconds = time.perf_counter() - start
+    (run_dir / "stdout.txt").write_text(proc.stdout)
+    (run_dir / "stderr.txt").write_text(proc.stderr)
+    record = {"command": run.command, "argv": argv, "returncode": proc.returncode, "seconds": round(seconds, 1),
+              "load_before": load_before, "load_after": os.getloadavg()[0]}
+    if proc.returncode != 0:
+        tail = proc.stderr.strip().splitlines()[-1:] or ["(no message)"]
+        record["error"] = f"exit {proc.returncode}: {tail[0]}"
+    print(f"  {run.id}: {seconds:.1f} s{'  FAILED ' + record['error'] if 'error' in record else ''}", file=log,
+          flush=True)
+    return record
+
+
+def run_data(run: reg_mod.Run, out: Path, file: str | None = None):
+    path = out / "runs" / run.id / (file or ("stdout.txt" if run.output == "stdout" else run.output))
+    return reg_mod.read_json(path)
+
+
+def measure(reg: Registry, runs: list[reg_mod.Run], out: Path, records: dict) -> tuple[dict, list[str]]:
+    """Measured value of every figure of these runs, and the problems met reading them."""
+    values, problems = {}, []
+    ids = {r.id for r in runs}
+    for fig in reg.figures.values():
+        if fig.run not in ids:
+            continue
+        if "error" in records.get(fig.run, {}):
+            problems.append(f"{fig.id}: run {fig.run} failed ({records[fig.run]['error']})")
+            continue
+        try:
+            values[fig.id] = extract(run_data(reg.runs[fig.run], out, fig.file), fig.key, fig.id) * fig.scale
+        except (OSError, ValueError) as exc:
+            problems.append(f"{fig.id}: {exc}")
+    return values, problems
+
+
+def compare(reg: Registry, runs: list[reg_mod.Run], out: Path, values: dict) -> list[str]:
+    """Every regenerated figure or table that differs from what the registry (and so the docs) says."""
+    problems = []
+    for fid, v in values.items():
+        fig = reg.figures[fid]
+        if abs(v - fig.value) > fig.tolerance + 1e-12:
+            problems.append(f"{fid}: docs say {fig.text()}, regenerated {fig.text(v)} "
+                            f"(tolerance {fig.tolerance:g}; {reg.runs[fig.run].command})")
+    ids = {r.id for r in runs}
+    for tab in reg.tables.values():
+        if tab.run not in ids:
+            continue
+        new, old = out / "runs" / tab.run / tab.file, ROOT / tab.tracked
+        if not new.exists():
+            problems.append(f"{tab.id}: run {tab.run} wrote no {tab.file}")
+            continue
+        why = numbers_differ(new.read_text(), old.read_text(), tab.tol_units) if old.exists() else "not tracked"
+        if why:
+            problems.append(f"{tab.id}: regenerated {tab.file} differs from {tab.tracked}: {why}")
+    return problems
+
+
+def write_docs(reg: Registry, runs: list[reg_mod.Run], out: Path, values: dict, path: Path) -> None:
+    """Store measured values in the registry ``path``, copy tracked outputs, rewrite the docs' markers."""
+    if values:
+        reg_mod.set_values({fid: round(v, reg.figures[fid].digits + 3) for fid, v in values.items()}, path)
+    for run in runs:
+        for src, dst in run.outputs.items():
+            path = out / "runs" / run.id / src
+            if path.exists():
+                (ROOT / dst).parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, ROOT / dst)
+                print(f"wrote {dst}")
+    for doc in reg_mod.render_docs(reg_mod.load(path)):
+        print(f"wrote {doc.relative_to(ROOT)}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, help="folder for the runs and figures.json (default: a temporary one)")
+    ap.add_argument("--quick", action="store_true", help="only the runs marked quick (< 5 min on 2 cores)")
+    ap.add_argument("--only", nargs="+", metavar="ID", help="only the runs these figures/tables/runs need")
+    ap.add_argument("--check", action="store_true", help="exit 1 naming every figure that differs from the docs")
+    ap.add_argument("--write-docs", action="store_true", help="store the measured values and rewrite the docs")
+    ap.add_argument("--from", dest="source", type=Path, metavar="DIR", help="read an earlier --out DIR, run nothing")
+    ap.add_argument("--docs-only", action="store_true", help="run nothing; with --write-docs render the docs")
+    ap.add_argument("--list", action="store_true", help="list the registered figures and exit")
+    ap.add_argument("--registry", type=Path, default=reg_mod.REGISTRY, help="the registry file (default: %(default)s)")
+    args = ap.parse_args(argv)
+    try:
+        reg = reg_mod.load(args.registry)
+        runs = reg.runs_for(args.only, args.quick)
+    except (RegistryError, OSError) as exc:
+        print(f"reproduce: error: {exc}", file=sys.stderr)
+        return 2
+    if args.list:
+        for fig in reg.figures.values():
+            quick = "quick" if reg.runs[fig.run].quick else "     "
+            print(f"{fig.id:40s} {fig.text():>10s}  {quick}  {reg.runs[fig.run].command}")
+        for tab in reg.tables.values():
+            print(f"{tab.id:40s} {'table':>10s}  {'quick' if reg.runs[tab.run].quick else '     '}  {tab.tracked}")
+        return 0
+    if args.out and args.out.resolve().is_relative_to(ROOT) and not args.out.resolve().is_relative_to(
+            ROOT / "experiments" / "out"):
+        print(f"reproduce: error: --out {args.out} is inside the repository; use a folder outside it "
+              "or under experiments/out/", file=sys.stderr)
+        return 2
+
+    doc_problems = reg_mod.doc_problems(reg)
+    read_problems: list[str] = []
+    diffs: list[str] = []
+    values: dict = {}
+    records: dict = {}
+    before = git_status()
+    tmp = None
+    if args.docs_only:
+        runs = []
+    elif args.source:
+        out = args.source
+        summary = reg_mod.read_json(out / "figures.json")
+        records = summary["runs"]
+        runs = [r for r in runs if r.id in records]
+    else:
+        out = args.out or Path(tmp := tempfile.mkdtemp(prefix="reproduce-"))
+        out.mkdir(parents=True, exist_ok=True)
+        print(f"running {len(runs)} commands into {out} (load {os.getloadavg()[0]:.2f})", file=sys.stderr)
+        start = time.perf_counter()
+        for run in runs:
+            records[run.id] = do_run(run, out, sys.stderr)
+        print(f"done in {time.perf_counter() - start:.1f} s (load {os.getloadavg()[0]:.2f})", file=sys.stderr)
+    if runs:
+        values, read_problems = measure(reg, runs, out, records)
+        diffs = compare(reg, runs, out, values)
+        if not args.source:
+            summary = {"figures": {fid: {"measured": v, "registered": reg.figures[fid].value,
+                                         "text": reg.figures[fid].text(v), "run": reg.figures[fid].run,
+                                         "command": reg.runs[reg.figures[fid].run].command}
+                                   for fid, v in values.items()},
+                       "runs": records}
+            (out / "figures.json").write_text(json.dumps(summary, indent=1) + "\n")
+            if tmp is None:
+                print(f"wrote {out / 'figures.json'}", file=sys.stderr)
+    after = git_status()
+    if before is not None and after != before:
+        read_problems.append("a run changed tracked files: " + after.strip().replace("\n", "; "))
+    if args.write_docs:
+        write_docs(reg, runs, out if runs else Path("."), values, args.registry)
+        doc_problems, diffs = reg_mod.doc_problems(reg_mod.load(args.registry)), []
+    problems = doc_problems + read_problems + diffs
+    if tmp:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for p in problems:
+        print(f"DIFFERS {p}" if args.check else f"note: {p}", file=sys.stderr)
+    n = len(values)
+    if args.check:
+        print(f"check: {n} figures regenerated, {len(problems)} differ" + ("" if problems else " — all agree"))
+        return 1 if problems else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,193 @@
+"""The figure registry: docs agree with it, a hand edit is caught, a fast subset of
+``reproduce.py --check`` regenerates its figures, and no experiment script writes a tracked
+file unless asked (``--write-docs``)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+EXPERIMENTS = ROOT / "experiments"
+sys.path.insert(0, str(EXPERIMENTS))
+
+import registry  # noqa: E402
+
+#: Cheap deterministic figures regenerated in CI (each one bench or less).
+FAST = ["entropy-tares", "naive-tares", "greedy-tales", "greedy-rates", "p1-naive-slate"]
+
+
+def git_status() -> str:
+    return subprocess.run(["git", "status", "--porcelain"], cwd=ROOT, capture_output=True, text=True,
+                          check=True).stdout
+
+
+def reproduce(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(EXPERIMENTS / "reproduce.py"), *args], cwd=ROOT,
+                          capture_output=True, text=True)
+
+
+def test_registry_loads_and_every_figure_names_a_run():
+    reg = registry.load()
+    assert len(reg.figures) > 50
+    assert all(f.run in reg.runs for f in reg.figures.values())
+    assert {f.run for f in reg.figures.values() if reg.runs[f.run].quick} >= {"greedy-tales", "naive-tares"}
+
+
+def test_docs_agree_with_the_registry():
+    """Every marker in README/docs/experiments quotes the registered value, every table its tracked file."""
+    assert registry.doc_problems(registry.load()) == []
+
+
+def copy_docs(tmp: Path) -> Path:
+    for pattern in registry.DOC_GLOBS:
+        for path in ROOT.glob(pattern):
+            (tmp / path.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, tmp / path.relative_to(ROOT))
+    for table in registry.load().tables.values():
+        (tmp / table.tracked).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / table.tracked, tmp / table.tracked)
+    return tmp
+
+
+def test_a_figure_edited_by_hand_is_named(tmp_path):
+    root = copy_docs(tmp_path)
+    readme = root / "README.md"
+    text = readme.read_text()
+    marker = "<!-- figure:greedy-tales -->3.7713<!-- /figure -->"
+    assert marker in text
+    readme.write_text(text.replace(marker, "<!-- figure:greedy-tales -->3.7712<!-- /figure -->", 1))
+    problems = registry.doc_problems(registry.load(), tmp_path)
+    assert problems == ["README.md: figure greedy-tales says '3.7712', the registry '3.7713'"]
+
+
+def test_a_table_edited_by_hand_and_an_unknown_figure_are_named(tmp_path):
+    root = copy_docs(tmp_path)
+    tracked = root / registry.load().tables["openers"].tracked
+    tracked.write_text(tracked.read_text().replace("3.7713", "3.7714"))
+    (root / "docs" / "extra.md").write_text("mean <!-- figure:no-such-figure -->1.0<!-- /figure -->\n")
+    problems = registry.doc_problems(registry.load(), tmp_path)
+    assert "experiments/README.md: table openers differs from experiments/results/openers.md" in problems
+    assert "docs/extra.md: figure no-such-figure is not in the registry" in problems
+
+
+def test_render_docs_restores_a_hand_edit(tmp_path):
+    root = copy_docs(tmp_path)
+    bench = root / "docs" / "bench.md"
+    good = bench.read_text()
+    bench.write_text(good.replace("<!-- figure:naive-tares -->4.2269<!-- /figure -->",
+                                  "<!-- figure:naive-tares -->4.3<!-- /figure -->"))
+    assert registry.render_docs(registry.load(), root) == [bench]
+    assert bench.read_text() == good
+
+
+def test_set_values_rewrites_only_the_value_line(tmp_path):
+    path = tmp_path / "figures.toml"
+    shutil.copyfile(registry.REGISTRY, path)
+    registry.set_values({"greedy-tales": 3.7801}, path)
+    reg = registry.load(path)
+    assert reg.figures["greedy-tales"].value == 3.7801
+    assert reg.figures["greedy-rates"].value == registry.load().figures["greedy-rates"].value
+    assert len(path.read_text().splitlines()) == len(registry.REGISTRY.read_text().splitlines())
+
+
+def test_extract_picks_list_elements_by_fields():
+    data = {"rows": [{"label": "a", "mean": 1.5}, {"label": "b", "mean": 2.5}]}
+    assert registry.extract(data, ("rows", {"label": "b"}, "mean")) == 2.5
+    with pytest.raises(registry.RegistryError, match="0 elements match"):
+        registry.extract(data, ("rows", {"label": "c"}, "mean"))
+    with pytest.raises(registry.RegistryError, match="not a number"):
+        registry.extract(data, ("rows", 0, "label"))
+
+
+def test_table_numbers_compare_within_the_last_digit():
+    old = "| a | 4.753 ± 0.074 | 8.89 |"
+    assert registry.numbers_differ("| a | 4.754 ± 0.074 | 8.89 |", old, 1) is None
+    assert "4.760" in registry.numbers_differ("| a | 4.760 ± 0.074 | 8.89 |", old, 1)
+    assert registry.numbers_differ("| b | 4.753 ± 0.074 | 8.89 |", old, 1) == "the text differs"
+
+
+def test_fast_subset_of_reproduce_check(tmp_path):
+    """The cheap deterministic figures regenerate to the registered values; nothing tracked changes."""
+    before = git_status()
+    proc = reproduce("--only", *FAST, "--check", "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr
+    assert "all agree" in proc.stdout
+    summary = json.loads((tmp_path / "figures.json").read_text())
+    assert {"greedy-tales", "naive-tares", "naive-tares-over6", "entropy-tares", "p1-naive-slate"} <= set(
+        summary["figures"])
+    assert abs(summary["figures"]["greedy-tales"]["measured"] - 3.7713) < 1e-4
+    assert summary["runs"]["greedy-tales"]["command"].startswith("evo-wordle bench --solver greedy")
+    assert git_status() == before
+
+
+def test_check_names_a_figure_that_differs(tmp_path):
+    reg = tmp_path / "figures.toml"
+    shutil.copyfile(registry.REGISTRY, reg)
+    registry.set_values({"entropy-black": 4.2}, reg)
+    proc = reproduce("--registry", str(reg), "--only", "entropy-black", "--check", "--out", str(tmp_path / "out"))
+    assert proc.returncode == 1
+    assert "DIFFERS entropy-black: docs say 4.20000000, regenerated 4.14023705" in proc.stderr
+    # the docs still print 4.14023705, so the doc check names it too
+    assert "figure entropy-black says '4.14023705', the registry '4.20000000'" in proc.stderr
+
+
+def test_reproduce_refuses_an_out_folder_inside_the_repository_and_unknown_ids():
+    proc = reproduce("--out", str(ROOT / "docs"), "--only", "greedy-tales")
+    assert proc.returncode == 2 and "inside the repository" in proc.stderr
+    proc = reproduce("--only", "no-such-figure")
+    assert proc.returncode == 2 and "no figure, table or run called 'no-such-figure'" in proc.stderr
+
+
+# -- experiment scripts write no tracked file unless asked --------------------------------
+
+SCRIPTS = sorted(p.name for p in EXPERIMENTS.glob("*.py")
+                 if not p.name.startswith("_") and p.name not in ("registry.py", "reproduce.py"))
+
+#: Tiny runs of the scripts cheap enough for CI: the sweep machinery (_study.py, shared by every
+#: study script), a standalone script and a board run; the others are checked through --help
+#: and run in full by `reproduce.py`, which fails when `git status` changes.
+TINY = {
+    "population_table.py": ["--games", "3", "--jobs", "1"],
+    "init_study.py": ["--games", "2", "--jobs", "1"],
+    "ga_tuning.py": ["--stage", "1", "--sample", "5", "--only", '"pressure": 1000, "population": 100',
+                     "--no-baseline"],
+    "multiboard.py": ["--boards", "2", "--games", "10", "--jobs", "1", "--ties", "candidates"],
+}
+
+
+def test_the_default_output_folder_is_untracked():
+    from _study import OUT
+
+    assert OUT == EXPERIMENTS / "out"
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(OUT / "any" / "file.json")], cwd=ROOT)
+    assert ignored.returncode == 0
+
+
+@pytest.mark.parametrize("script", SCRIPTS)
+def test_every_script_has_out_and_write_docs(script):
+    proc = subprocess.run([sys.executable, str(EXPERIMENTS / script), "--help"], cwd=ROOT, capture_output=True,
+                          text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert "--out" in proc.stdout and "--write-docs" in proc.stdout
+
+
+@pytest.mark.parametrize("script", sorted(TINY))
+def test_a_tiny_run_writes_only_into_out(script, tmp_path):
+    before = git_status()
+    proc = subprocess.run([sys.executable, str(EXPERIMENTS / script), *TINY[script], "--out", str(tmp_path)],
+                          cwd=ROOT, capture_output=True, text=True, env=_env())
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert git_status() == before
+    assert any(tmp_path.rglob("*.json")) or any(tmp_path.rglob("*.md"))
+
+
+def _env() -> dict:
+    import os
+
+    return {**os.environ, "MPLBACKEND": "Agg"}
