@@ -4,10 +4,10 @@ For each shape (m guesses, n candidates, both drawn with a fixed seed from the a
 words) ``evo_wordle.entropy.entropies`` is timed with the path it picks itself and with each
 forced path (``cells``, ``rows``, ``columns``), repeats interleaved so that load changes hit
 all of them alike.  Printed per shape: the median time of the chosen path and its ratio to
-the fastest path's median (goal ≤ 2), then the worst ratio and the load average.
-Writes nothing.
+the fastest path's median (goal ≤ 2), then the worst ratio and the load average; the rows
+go to OUT/entropy_shapes.json (default experiments/out/entropy_shapes, untracked).
 
-Usage: python experiments/entropy_shapes.py [--repeats 7] [--quick] [--seed 0]
+Usage: python experiments/entropy_shapes.py [--repeats 7] [--quick] [--seed 0] [--out DIR]
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import statistics
 import time
 
 import numpy as np
+from _study import add_output_args, output_dirs, write_json
 
 from evo_wordle import Context
 from evo_wordle.entropy import PATHS, entropies, gather_path
@@ -63,7 +64,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7, help="timings per path and shape (median)")
     parser.add_argument("--quick", action="store_true", help="a few shapes around the old cliff only")
     parser.add_argument("--seed", type=int, default=0, help="seed of the drawn guesses and candidates")
+    add_output_args(parser, "entropy_shapes")
     args = parser.parse_args()
+    results, _ = output_dirs(args)
     ctx = Context()
     rng = np.random.default_rng(args.seed)
     ms, ns = (QUICK_GUESSES, QUICK_CANDIDATES) if args.quick else (GUESSES, CANDIDATES)
@@ -81,8 +84,13 @@ def main() -> None:
     worst = max(rows, key=lambda r: r["ratio"])
     print(f"\nworst chosen/fastest ratio: {worst['ratio']:.2f} at {worst['m']} guesses × {worst['n']} candidates "
           f"(goal ≤ 2); median ratio {statistics.median(r['ratio'] for r in rows):.2f} over {len(rows)} shapes")
-    print(f"load average (1 min): {load_before:.2f} before, {os.getloadavg()[0]:.2f} after; seed {args.seed}, "
+    load_after = os.getloadavg()[0]
+    print(f"load average (1 min): {load_before:.2f} before, {load_after:.2f} after; seed {args.seed}, "
           f"median of {args.repeats} timings per path")
+    write_json(results / "entropy_shapes.json", {
+        "seed": args.seed, "repeats": args.repeats, "load": [load_before, load_after], "rows": rows,
+        "worst_ratio": worst["ratio"], "worst_shape": [worst["m"], worst["n"]],
+    })
 
 
 if __name__ == "__main__":
