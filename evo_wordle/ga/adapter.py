@@ -196,13 +196,14 @@ def mutate(toolbox, words: np.ndarray) -> np.ndarray:
 
 
 def describe(toolbox) -> dict[str, str]:
-    """Each GA operator's function and bound arguments, as text (recorded next to results)."""
+    """Each replaced GA operator's function and bound arguments, as text (recorded next to
+    results; the package's own operators are described by the GAConfig fields already)."""
     out = {}
     for alias in OPERATORS:
         fn = getattr(toolbox, alias, None)
-        if fn is None:
+        inner = _unwrap(fn) if fn is not None else None
+        if inner is None or getattr(inner, "__module__", "") == "evo_wordle.ga.toolbox":
             continue
-        inner = _unwrap(fn)
         name = f"{getattr(inner, '__module__', '?')}.{getattr(inner, '__qualname__', repr(inner))}"
         kw = dict(getattr(fn, "keywords", {}) or {})
         kw = {k: v for k, v in kw.items() if isinstance(v, int | float | str | bool)}

@@ -256,12 +256,10 @@ class GASolver(Solver):
     # ----------------------------------------------------------------- reporting, CLI
 
     def describe(self) -> dict:
-        """The solver name, opener, class, every GAConfig field and the toolbox's operators."""
-        return {
-            **super().describe(),
-            **self.config.as_dict(),
-            "operators": adapter.describe(self.toolbox),
-        }
+        """The solver name, opener, class, every GAConfig field and, under ``operators``, the
+        toolbox entries replaced by other functions."""
+        replaced = adapter.describe(self.toolbox)
+        return {**super().describe(), **self.config.as_dict(), **({"operators": replaced} if replaced else {})}
 
     def hall_of_fame_words(self) -> list[dict]:
         """The game's halls of fame as rows ``{turn, rank, word, fitness}`` (turn 0 = the
