@@ -68,10 +68,15 @@ class WordHallOfFame(tools.HallOfFame):
 
 
 class GASolver(Solver):
-    """A word GA playing Wordle; ``self.toolbox`` holds its swappable DEAP operators.
+    """A word GA playing Wordle; ``self.toolbox`` holds its swappable DEAP operators
+    (:func:`~evo_wordle.ga.toolbox.make_toolbox`), ``self.config`` its :class:`GAConfig`.
 
-    ``self.logbook`` (one record per generation) and ``self.hall_of_fame`` describe the
-    last game; both are reset by :meth:`reset`.
+    ``self.state`` (a :class:`~evo_wordle.ga.toolbox.GAState`) is the game as the operators
+    see it; :meth:`choose` brings it up to date with ``state.observe(game_state)``.
+    ``self.population`` / ``self.fitness`` are the current generation (int array of word
+    indices, fitness array).  ``self.logbook`` (one record per generation) and
+    ``self.halls_of_fame`` (one per decision) describe the last game; :meth:`reset` starts
+    a new one.
     """
 
     stochastic = True
