@@ -6,10 +6,10 @@ import argparse
 import sys
 
 from ..errors import EvoWordleError
-from . import bench_cmds, evolve_cmds, play_cmds, sweep_cmds, table_cmds
+from . import bench_cmds, evolve_cmds, play_cmds, sweep_cmds, table_cmds, tune_cmds
 
 #: Modules with ``register(subparsers)``; each sub-parser sets ``func(args) -> int``.
-COMMAND_MODULES = [table_cmds, sweep_cmds, bench_cmds, play_cmds, evolve_cmds]
+COMMAND_MODULES = [table_cmds, sweep_cmds, bench_cmds, play_cmds, evolve_cmds, tune_cmds]
 
 EPILOG = """examples:
   evo-wordle table                         build or check the pattern-table cache

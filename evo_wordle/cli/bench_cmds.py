@@ -134,6 +134,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     if settings.boards > 1 and args.solver:
         raise EvoWordleError("--boards plays the summed-entropy policy; leave out --solver")
+    if args.params and not args.solver:
+        from ..tune import load_params
+
+        args.solver = load_params(args.params)["solver"]
     args.solver = args.solver or "greedy"
     solver_params(args.solver, args)  # unknown solver / bad options fail before any work
     ctx = context_from_args(args)

@@ -131,6 +131,9 @@ def add_solver_options(parser: argparse.ArgumentParser) -> None:
 
     load_all()
     parser.add_argument("--opener", metavar="WORD", help="first guess (default: the solver's own best)")
+    parser.add_argument("--params", metavar="FILE",
+                        help="solver parameters from a file written by `evo-wordle tune` (best-params.json); "
+                        "flags given on the command line override them")
     seen = set()
     for cls in SOLVERS.values():
         fn = cls.add_options.__func__
@@ -146,7 +149,26 @@ def solver_params(name: str, args: argparse.Namespace) -> dict:
     load_all()
     if name not in SOLVERS:
         raise EvoWordleError(f"unknown solver {name!r} (choose from {', '.join(sorted(SOLVERS))})")
-    params = SOLVERS[name].options_from_args(args)
+    params = {**params_file_for(name, args), **SOLVERS[name].options_from_args(args)}
     if getattr(args, "opener", None):
         params["opener"] = args.opener
     return params
+
+
+def params_file_for(name: str, args: argparse.Namespace) -> dict:
+    """The parameters ``--params FILE`` holds for solver ``name`` ({} without the flag).
+
+    A file made for another solver is refused for a bench of that one solver; in ``compare``
+    it applies to its own solver's row only.
+    """
+    path = getattr(args, "params", None)
+    if not path:
+        return {}
+    from ..tune import load_params
+
+    data = load_params(path)
+    if data["solver"] != name:
+        if getattr(args, "solvers", None):
+            return {}
+        raise EvoWordleError(f"{path} holds parameters for solver {data['solver']!r}, not {name!r}")
+    return dict(data["params"])

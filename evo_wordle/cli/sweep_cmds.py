@@ -43,6 +43,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="any other solver parameter (e.g. init=random,best) or setting axis "
         "(problem, candidates, guess_from, hard, daily, max_guesses); repeatable",
     )
+    p.add_argument("--params", metavar="FILE",
+                   help="fixed solver parameters from a file written by `evo-wordle tune` (grid values override)")
     p.add_argument("--seeds", type=positive_int, default=3, metavar="N",
                    help="seeds per configuration (default: %(default)s)")
     p.add_argument("--seed", type=nonnegative_int, default=0, metavar="S",
@@ -64,13 +66,17 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_sweep)
 
     p = add_command(
-        sub, "report", help="mean ± 95 %% interval per configuration of a sweep",
+        sub, "report", help="mean ± 95 %% interval per configuration of a sweep, or a tune study",
         description="Summarise a sweep folder: mean guesses ± 95 % interval over seeds, fail rate, and "
-        "the best configuration (lower mean is better).",
+        "the best configuration (lower mean is better). Given the storage URL of a `tune` study "
+        "(sqlite:///tune-ga/study.db) and --study, summarise the study instead.",
         examples=[("evo-wordle report runs/pop", "a text table"),
-                  ("evo-wordle report runs/pop --format markdown", "the same as a Markdown table for docs")],
+                  ("evo-wordle report runs/pop --format markdown", "the same as a Markdown table for docs"),
+                  ("evo-wordle report sqlite:///tune-ga/study.db --study ga-default", "a tune study's best trials")],
     )
-    p.add_argument("dir", metavar="DIR", help="sweep folder (holds sweep.json and results.csv)")
+    p.add_argument("dir", metavar="DIR|URL", help="sweep folder (holds sweep.json and results.csv), or the "
+                   "storage URL of a tune study")
+    p.add_argument("--study", default="evo-wordle", help="study name, with a storage URL (default: %(default)s)")
     p.add_argument("--format", choices=["text", "markdown", "csv", "json"], default="text",
                    help="output format (default: %(default)s)")
     p.set_defaults(func=cmd_report)
@@ -182,6 +188,13 @@ def _grid_from_args(args: argparse.Namespace) -> dict[str, list]:
         grid[key] = values
     if not grid:
         raise EvoWordleError("nothing to sweep: give --population, --mutation or --set KEY=V1,V2")
+    if getattr(args, "params", None):
+        from ..tune import load_params
+
+        data = load_params(args.params)
+        if data["solver"] != args.solver:
+            raise EvoWordleError(f"{args.params} holds parameters for solver {data['solver']!r}, not {args.solver!r}")
+        grid = {**{k: [v] for k, v in data["params"].items() if k not in grid}, **grid}
     return grid
 
 
@@ -217,6 +230,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from ..sweep import format_report, load_sweep, summarize
 
+    if "://" in args.dir:
+        return _report_study(args)
     spec, rows = load_sweep(args.dir)
     summary = summarize(spec, rows)
     if not summary:
@@ -267,4 +282,23 @@ def cmd_plot(args: argparse.Namespace) -> int:
                                   runs=args.runs, seed=args.seed)
             plot_evolution(data, out, top=args.top)
     print(f"wrote {out}")
+    return 0
+
+
+def _report_study(args: argparse.Namespace) -> int:
+    """``report URL --study NAME``: trial counts, training games and the best trials of a study."""
+    from ..tune import study_summary
+
+    summary = study_summary(args.dir, args.study)
+    if args.format == "json":
+        import json
+
+        print(json.dumps(summary, indent=2))
+        return 0
+    states = ", ".join(f"{n} {k}" for k, n in summary["states"].items() if n)
+    print(f"study {summary['study']} in {summary['storage']}: {states or 'no trials'}; "
+          f"{summary['games_played']} training games")
+    for b in summary["best"]:
+        ps = " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in b["params"].items())
+        print(f"  trial {b['trial']:>4}  train mean {b['train_mean']:.4f}  {ps}")
     return 0

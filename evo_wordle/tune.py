@@ -1,0 +1,527 @@
+"""Optuna studies over a solver's parameters, reported honestly on answers they never saw.
+
+A trial benches the solver on the *training* answers of a seeded train / validation / test
+split, in growing steps (100, 300, 1,000 games, then all), reporting the running mean after
+each so a pruner can stop bad trials early.  Every trial plays the same answers in the same
+order with the same per-game seeds (common random numbers), so trials differ only by their
+parameters and the comparison between them is paired.  The study lives in an Optuna storage
+(SQLite by default), so a killed run resumes and several processes can share one study.
+
+After the search the best trials are re-benched on the *validation* answers with repeats; the
+winner is benched once on the *test* answers beside the solver's current defaults, game by
+game with the same seeds, and the paired difference gets a 95 % interval.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import warnings
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .bench import derived_seeds, run_bench
+from .context import Context
+from .errors import EvoWordleError
+from .game import Settings
+from .split import Split, split_answers
+from .stats import mean_ci, t975
+
+PRUNERS = ("median", "halving", "none")
+DEFAULT_STEPS = (100, 300, 1000)
+PARAMS_FORMAT = "evo-wordle-params"
+_NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
+_MAX_SPACE_BYTES = 64 * 1024
+_SALT = 0x7E5
+
+
+def _optuna():
+    try:
+        import optuna
+    except ImportError:  # pragma: no cover - optuna is a core dependency
+        raise EvoWordleError("tune needs optuna: pip install optuna") from None
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    warnings.filterwarnings("ignore", category=optuna.exceptions.ExperimentalWarning)
+    return optuna
+
+
+# ------------------------------------------------------------------------------------ the space
+
+
+@dataclass(frozen=True)
+class Param:
+    """One searched parameter: ``int`` / ``float`` in [low, high] (``log`` scale or not), or ``cat``."""
+
+    name: str
+    kind: str
+    low: float | None = None
+    high: float | None = None
+    log: bool = False
+    choices: tuple = ()
+
+    def __post_init__(self) -> None:
+        if not _NAME.match(self.name):
+            raise EvoWordleError(f"bad parameter name {self.name!r} in the search space")
+        if self.kind == "cat":
+            if len(self.choices) < 1 or len(set(map(repr, self.choices))) != len(self.choices):
+                raise EvoWordleError(f"{self.name}: give one or more distinct choices")
+            return
+        if self.kind not in ("int", "float"):
+            raise EvoWordleError(f"{self.name}: unknown kind {self.kind!r}")
+        if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+                   for v in (self.low, self.high)):
+            raise EvoWordleError(f"{self.name}: bounds must be finite numbers")
+        if self.low > self.high:
+            raise EvoWordleError(f"{self.name}: low {self.low} is above high {self.high}")
+        if self.log and self.low <= 0:
+            raise EvoWordleError(f"{self.name}: a log scale needs a low bound above 0, not {self.low}")
+
+    def suggest(self, trial):
+        if self.kind == "int":
+            return trial.suggest_int(self.name, int(self.low), int(self.high), log=self.log)
+        if self.kind == "float":
+            return trial.suggest_float(self.name, float(self.low), float(self.high), log=self.log)
+        return trial.suggest_categorical(self.name, list(self.choices))
+
+    def corner(self):
+        """A legal value (the low end or first choice), used to check the space before any trial."""
+        if self.kind == "cat":
+            return self.choices[0]
+        return int(self.low) if self.kind == "int" else float(self.low)
+
+
+def _number(text: str) -> int | float:
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        value = float(text)
+    except ValueError:
+        raise EvoWordleError(f"{text!r} is not a number") from None
+    if not math.isfinite(value):
+        raise EvoWordleError(f"{text!r} is not a finite number")
+    return value
+
+
+def parse_param(text: str) -> Param:
+    """``name=lo:hi[:log]`` (integers if both bounds are whole numbers) or ``name=a|b|c``."""
+    from .sweep import parse_value
+
+    name, sep, body = text.partition("=")
+    name = name.strip().replace("-", "_")
+    if not sep or not body.strip():
+        raise EvoWordleError(f"--space expects name=low:high[:log] or name=a|b, not {text!r}")
+    if "|" in body or ":" not in body:
+        return Param(name, "cat", choices=tuple(parse_value(v) for v in body.split("|")))
+    parts = body.split(":")
+    if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2].strip() not in ("log", "lin")):
+        raise EvoWordleError(f"--space: {text!r} is not name=low:high or name=low:high:log")
+    low, high = _number(parts[0].strip()), _number(parts[1].strip())
+    kind = "int" if isinstance(low, int) and isinstance(high, int) else "float"
+    return Param(name, kind, low, high, log=len(parts) == 3 and parts[2].strip() == "log")
+
+
+def parse_space(text: str) -> dict[str, Param]:
+    """A comma-separated list of :func:`parse_param` items."""
+    items = [t for t in (s.strip() for s in text.split(",")) if t]
+    if not items:
+        raise EvoWordleError("--space is empty")
+    return _unique([parse_param(t) for t in items])
+
+
+def _unique(params: list[Param]) -> dict[str, Param]:
+    out: dict[str, Param] = {}
+    for p in params:
+        if p.name in out:
+            raise EvoWordleError(f"parameter {p.name!r} appears twice in the search space")
+        out[p.name] = p
+    return out
+
+
+def load_space(path: str | Path) -> dict[str, Param]:
+    """A space from a JSON or TOML file: ``{name: {low, high, log?, int?} | [choice, …]}``."""
+    path = Path(path)
+    try:
+        if not path.is_file():
+            raise EvoWordleError(f"space file {path} is not a file")
+        raw = path.read_bytes()[: _MAX_SPACE_BYTES + 1]
+    except OSError as exc:
+        raise EvoWordleError(f"cannot read space file {path}: {exc.strerror}") from None
+    if len(raw) > _MAX_SPACE_BYTES:
+        raise EvoWordleError(f"space file {path} is larger than {_MAX_SPACE_BYTES // 1024} KB")
+    try:
+        text = raw.decode("utf-8")
+        if path.suffix.lower() == ".toml":
+            import tomllib
+
+            data = tomllib.loads(text)
+        else:
+            data = json.loads(text)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise EvoWordleError(f"space file {path} is not valid {path.suffix.lstrip('.') or 'JSON'}: {exc}") from None
+    if not isinstance(data, dict) or not data:
+        raise EvoWordleError(f"space file {path} must map parameter names to ranges or choices")
+    params = []
+    for name, spec in data.items():
+        if isinstance(spec, list):
+            params.append(Param(str(name), "cat", choices=tuple(spec)))
+        elif isinstance(spec, dict) and {"low", "high"} <= set(spec) <= {"low", "high", "log", "int"}:
+            low, high = spec["low"], spec["high"]
+            is_int = spec.get("int", isinstance(low, int) and isinstance(high, int))
+            params.append(Param(str(name), "int" if is_int else "float", low, high, bool(spec.get("log", False))))
+        else:
+            raise EvoWordleError(f"space file {path}: {name!r} needs {{low, high[, log]}} or a list of choices")
+    return _unique(params)
+
+
+# ------------------------------------------------------------------------------------- the spec
+
+
+@dataclass
+class TuneSpec:
+    """Everything that decides a study's trials (stored in the study; a resume must match)."""
+
+    solver: str
+    space: dict[str, Param]
+    settings: dict = field(default_factory=lambda: Settings().as_dict())
+    fixed: dict = field(default_factory=dict)  # parameters held constant in every trial
+    seed: int = 0
+    split_seed: int = 0
+    steps: tuple[int, ...] = DEFAULT_STEPS
+    pruner: str = "median"
+    allowed: str | None = None
+    answers: str = "nyt"
+
+    def __post_init__(self) -> None:
+        if self.pruner not in PRUNERS:
+            raise EvoWordleError(f"--pruner must be one of {', '.join(PRUNERS)}, not {self.pruner!r}")
+        if any(isinstance(s, bool) or not isinstance(s, int) or s < 1 for s in self.steps):
+            raise EvoWordleError("--steps must be whole numbers ≥ 1")
+        if list(self.steps) != sorted(set(self.steps)):
+            raise EvoWordleError("--steps must increase")
+        for name in ("seed", "split_seed"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise EvoWordleError(f"--{name.replace('_', '-')} must be a whole number ≥ 0, not {value!r}")
+        overlap = set(self.space) & set(self.fixed)
+        if overlap:
+            raise EvoWordleError(f"{sorted(overlap)[0]!r} is both searched and fixed")
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d["space"] = {k: asdict(v) for k, v in self.space.items()}
+        d["steps"] = list(self.steps)
+        return json.loads(json.dumps(d))
+
+    @classmethod
+    def from_dict(cls, data: dict) -> TuneSpec:
+        data = dict(data)
+        data["space"] = {k: Param(**{**v, "choices": tuple(v.get("choices", ()))}) for k, v in data["space"].items()}
+        data["steps"] = tuple(data["steps"])
+        return cls(**data)
+
+    def game_settings(self) -> Settings:
+        return Settings(**self.settings)
+
+    def context(self) -> Context:
+        from .executors import worker_context
+
+        return worker_context(self.allowed, self.answers)
+
+    def split(self, ctx: Context) -> Split:
+        return split_answers(ctx.words.answer_index, self.split_seed)
+
+    def check(self, ctx: Context) -> None:
+        """Refuse an unknown solver or parameter before any trial runs."""
+        from .solvers import make_solver
+
+        settings = self.game_settings()
+        if settings.daily:
+            raise EvoWordleError("tune plays independent games; daily mode (P2/P3) is not supported")
+        make_solver(self.solver, ctx, settings, **{**self.fixed, **{p.name: p.corner() for p in self.space.values()}})
+
+
+def training_plan(spec: TuneSpec, train: np.ndarray) -> list[tuple[np.ndarray, int]]:
+    """The training games in steps: ``(answers, bench seed)`` per step, the same for every trial.
+
+    The order is a seeded shuffle of the training answers, so the first step is a fair sample;
+    each step's per-game seeds derive from ``spec.seed`` and the step index only.
+    """
+    order = np.random.default_rng(np.random.SeedSequence([spec.seed, _SALT])).permutation(train)
+    bounds = [s for s in spec.steps if s < len(order)] + [len(order)]
+    seeds = np.random.SeedSequence([spec.seed, _SALT, 1]).generate_state(len(bounds), dtype=np.uint32)
+    plan, lo = [], 0
+    for hi, s in zip(bounds, seeds):
+        plan.append((order[lo:hi], int(s)))
+        lo = hi
+    return plan
+
+
+def play_scores(ctx: Context, spec: TuneSpec, params: dict, answers: np.ndarray, seed: int,
+                jobs: int = 1) -> np.ndarray:
+    """Each game's score for ``params`` (on top of the spec's fixed ones), one bench."""
+    result = run_bench(ctx, spec.solver, spec.game_settings(), answers, seed, {**spec.fixed, **params}, jobs=jobs)
+    return result.scores().astype(float)
+
+
+def make_objective(spec: TuneSpec, ctx: Context) -> Callable:
+    """The Optuna objective: training mean guesses, reported after every step."""
+    optuna = _optuna()
+    plan = training_plan(spec, spec.split(ctx).train)
+
+    def objective(trial) -> float:
+        params = {p.name: p.suggest(trial) for p in spec.space.values()}
+        played: list[np.ndarray] = []
+        for answers, seed in plan:
+            played.append(play_scores(ctx, spec, params, answers, seed))
+            games = sum(len(p) for p in played)
+            mean = float(np.concatenate(played).mean())
+            trial.set_user_attr("games", games)
+            trial.report(mean, games)
+            if games < sum(len(a) for a, _ in plan) and trial.should_prune():
+                raise optuna.TrialPruned()
+        return mean
+
+    return objective
+
+
+# ------------------------------------------------------------------------------------ the study
+
+
+def check_storage_url(url: str) -> None:
+    """Refuse a storage URL that cannot work, before anything runs or is written."""
+    if not isinstance(url, str) or "://" not in url:
+        raise EvoWordleError(f"--storage must be a database URL such as sqlite:///tune.db, not {url!r}")
+    if url.startswith("sqlite:///"):
+        folder = Path(url[len("sqlite:///"):]).expanduser().parent
+        if not folder.is_dir():
+            raise EvoWordleError(f"the folder of the study database does not exist: {folder}")
+
+
+def _storage(url: str):
+    _optuna()
+    from optuna.storages import RDBStorage, RetryHeartbeatStaleTrialCallback
+
+    check_storage_url(url)
+    try:
+        # Heartbeats let a re-run mark a killed process's trial as failed; the callback enqueues
+        # its parameters again, so no trial is lost or counted twice.
+        return RDBStorage(url, heartbeat_interval=5, grace_period=15,
+                          heartbeat_stale_trial_callback=RetryHeartbeatStaleTrialCallback(max_retry=2))
+    except Exception as exc:  # sqlalchemy/optuna errors: bad URL, unreachable server, unreadable file
+        raise EvoWordleError(f"cannot open the study storage {url}: {str(exc).splitlines()[0]}") from None
+
+
+def _pruner(name: str, first_step: int):
+    optuna = _optuna()
+    if name == "median":
+        return optuna.pruners.MedianPruner(n_startup_trials=5, n_warmup_steps=0)
+    if name == "halving":
+        return optuna.pruners.SuccessiveHalvingPruner(min_resource=first_step, reduction_factor=3)
+    return optuna.pruners.NopPruner()
+
+
+def open_study(spec: TuneSpec, storage: str, name: str, sampler_seed: int | None = None):
+    """Create the study or load it, refusing one made for another spec."""
+    optuna = _optuna()
+    sampler = optuna.samplers.TPESampler(seed=spec.seed if sampler_seed is None else sampler_seed)
+    study = optuna.create_study(
+        study_name=name, storage=_storage(storage), sampler=sampler, direction="minimize",
+        pruner=_pruner(spec.pruner, spec.steps[0]), load_if_exists=True,
+    )
+    stored = study.user_attrs.get("spec")
+    if stored is None:
+        study.set_user_attr("spec", spec.as_dict())
+    elif stored != spec.as_dict():
+        raise EvoWordleError(f"study {name!r} in {storage} was made with other settings; use another --study name")
+    return study
+
+
+def counted(study) -> int:
+    """Trials that count toward ``--trials``: finished or pruned (failed ones are retried)."""
+    optuna = _optuna()
+    states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    return len(study.get_trials(deepcopy=False, states=states))
+
+
+def optimize(spec_dict: dict, storage: str, name: str, trials: int, sampler_seed: int) -> int:
+    """Run trials until the study holds ``trials`` counted ones (one process; picklable)."""
+    optuna = _optuna()
+    spec = TuneSpec.from_dict(spec_dict)
+    ctx = spec.context()
+    study = open_study(spec, storage, name, sampler_seed)
+    states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    stop = optuna.study.MaxTrialsCallback(trials, states=states)
+    if counted(study) < trials:
+        study.optimize(make_objective(spec, ctx), callbacks=[stop], catch=())
+    return counted(study)
+
+
+def run_study(spec: TuneSpec, storage: str, name: str, trials: int, *, jobs: int = 1, executor: str = "local",
+              scheduler: str | None = None):
+    """Run (or resume) the study until ``trials`` trials are finished or pruned; return it."""
+    ctx = spec.context()
+    spec.check(ctx)
+    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
+        raise EvoWordleError(f"--trials must be at least 1, not {trials!r}")
+    study = open_study(spec, storage, name)
+    if jobs <= 1 and executor == "local":
+        optimize(spec.as_dict(), storage, name, trials, spec.seed)
+        return open_study(spec, storage, name)
+    from .executors import make_executor, terminate
+
+    # Each worker has its own sampler stream; the per-game seeds never depend on the worker.
+    seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence([spec.seed, _SALT, 2]).spawn(jobs)]
+    pool = make_executor(executor, jobs, scheduler)
+    try:
+        futures = [pool.submit(optimize, spec.as_dict(), storage, name, trials, s) for s in seeds]
+        for f in futures:
+            f.result()
+    except BaseException:
+        terminate(pool)
+        raise
+    pool.shutdown()
+    del study
+    return open_study(spec, storage, name)
+
+
+# ---------------------------------------------------------------------------- the honest report
+
+
+@dataclass
+class Finalist:
+    number: int
+    params: dict
+    train_mean: float
+    validation: list[float]  # one mean per repeat
+
+    @property
+    def validation_ci(self) -> tuple[float, float]:
+        return mean_ci(self.validation)
+
+
+def finalists(study, top: int) -> list[tuple[int, dict, float]]:
+    """The ``top`` best finished trials with distinct parameters: (number, params, train mean)."""
+    optuna = _optuna()
+    done = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
+    out, seen = [], set()
+    for t in sorted(done, key=lambda t: (t.value, t.number)):
+        key = json.dumps(t.params, sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append((t.number, dict(t.params), float(t.value)))
+        if len(out) == top:
+            break
+    return out
+
+
+def paired(a: np.ndarray, b: np.ndarray) -> dict:
+    """Mean of ``a - b`` (game by game) with its 95 % interval and the smallest difference a
+    test of this size would detect with 80 % power at the 5 % level."""
+    d = np.asarray(a, float) - np.asarray(b, float)
+    mean, half = mean_ci(d)
+    sd = float(d.std(ddof=1)) if len(d) > 1 else float("nan")
+    detectable = (t975(len(d) - 1) + 0.8416) * sd / math.sqrt(len(d)) if len(d) > 1 else float("nan")
+    return {"mean": mean, "ci95": half, "low": mean - half, "high": mean + half,
+            "significant": bool(abs(mean) > half), "detectable": detectable, "games": int(len(d))}
+
+
+def honest_report(spec: TuneSpec, study, *, top: int = 5, repeats: int = 3, jobs: int = 1) -> dict:
+    """Validation repeats for the best trials and the defaults; the validation winner and the
+    defaults are then benched once on the test answers, game by game with the same seeds.
+
+    The defaults take part in the validation round, so a study that found nothing better says so
+    (the winner is then the defaults themselves)."""
+    ctx = spec.context()
+    split = spec.split(ctx)
+    best = finalists(study, top)
+    if not best:
+        raise EvoWordleError("the study has no finished trial yet")
+    vseeds = derived_seeds(spec.seed, repeats)
+    entrants = [*best, (-1, {}, float("nan"))]  # -1: the solver's defaults (with the fixed parameters)
+    rows = [Finalist(n, p, m, [float(play_scores(ctx, spec, p, split.validation, s, jobs).mean()) for s in vseeds])
+            for n, p, m in entrants]
+    winner = min(rows, key=lambda r: (r.validation_ci[0], r.number < 0, r.number))
+    test_seed = int(np.random.SeedSequence([spec.seed, _SALT, 3]).generate_state(1)[0])
+    default = play_scores(ctx, spec, {}, split.test, test_seed, jobs)
+    won = default if winner.number < 0 else play_scores(ctx, spec, winner.params, split.test, test_seed, jobs)
+    return {
+        "solver": spec.solver,
+        "settings": spec.settings,
+        "split": {"seed": split.seed, **split.sizes()},
+        "trials": counted(study),
+        "games_played": games_played(study),
+        "finalists": [{"trial": r.number if r.number >= 0 else "defaults", "params": r.params,
+                       "train_mean": None if r.number < 0 else r.train_mean,
+                       "validation_mean": r.validation_ci[0], "validation_ci95": r.validation_ci[1],
+                       "repeats": len(r.validation)} for r in rows],
+        "winner": {"trial": winner.number if winner.number >= 0 else "defaults",
+                   "params": {**spec.fixed, **winner.params}},
+        "test": {"seed": test_seed, "winner_mean": float(won.mean()), "default_mean": float(default.mean()),
+                 "winner_minus_default": paired(won, default)},
+    }
+
+
+def games_played(study) -> int:
+    """Training games played by every trial so far (pruned ones count what they played)."""
+    return int(sum(t.user_attrs.get("games", 0) for t in study.get_trials(deepcopy=False)))
+
+
+def params_file(report: dict, study_name: str, storage: str) -> dict:
+    """The parameter file ``bench --params`` reads."""
+    return {
+        "format": PARAMS_FORMAT,
+        "version": 1,
+        "solver": report["solver"],
+        "params": report["winner"]["params"],
+        "settings": report["settings"],
+        "provenance": {"study": study_name, "storage": storage, "split": report["split"],
+                       "test": report["test"], "trials": report["trials"]},
+    }
+
+
+def load_params(path: str | Path) -> dict:
+    """Read a parameter file written by ``tune``: ``{"solver", "params", "settings"}`` checked."""
+    path = Path(path)
+    try:
+        if not path.is_file():
+            raise EvoWordleError(f"parameter file {path} is not a file")
+        raw = path.read_bytes()[: _MAX_SPACE_BYTES + 1]
+    except OSError as exc:
+        raise EvoWordleError(f"cannot read parameter file {path}: {exc.strerror}") from None
+    if len(raw) > _MAX_SPACE_BYTES:
+        raise EvoWordleError(f"parameter file {path} is larger than {_MAX_SPACE_BYTES // 1024} KB")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise EvoWordleError(f"parameter file {path} is not valid JSON") from None
+    if not isinstance(data, dict) or data.get("format") != PARAMS_FORMAT:
+        raise EvoWordleError(f"{path} is not an evo-wordle parameter file (written by `evo-wordle tune`)")
+    if not isinstance(data.get("solver"), str) or not isinstance(data.get("params"), dict):
+        raise EvoWordleError(f"parameter file {path} lacks a solver name or its parameters")
+    for key, value in data["params"].items():
+        if not _NAME.match(str(key)) or not isinstance(value, str | int | float | bool) or (
+                isinstance(value, float) and not math.isfinite(value)):
+            raise EvoWordleError(f"parameter file {path}: bad parameter {key!r}")
+    if not isinstance(data.get("settings", {}), dict):
+        raise EvoWordleError(f"parameter file {path}: settings must be an object")
+    return data
+
+
+def study_summary(storage: str, name: str) -> dict:
+    """What ``report`` prints for a study: counts, games and the best trials."""
+    optuna = _optuna()
+    try:
+        study = optuna.load_study(study_name=name, storage=_storage(storage))
+    except KeyError:
+        raise EvoWordleError(f"no study named {name!r} in {storage}") from None
+    states = {s.name.lower(): len(study.get_trials(deepcopy=False, states=(s,))) for s in optuna.trial.TrialState}
+    best = finalists(study, 5) if states.get("complete") else []
+    return {"study": name, "storage": storage, "states": states, "games_played": games_played(study),
+            "best": [{"trial": n, "params": p, "train_mean": m} for n, p, m in best],
+            "spec": study.user_attrs.get("spec")}

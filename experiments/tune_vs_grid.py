@@ -1,0 +1,106 @@
+"""How many games does `tune` need to reach the best point of the thesis's population × mutation grid?
+
+The grid (population 10 … 500 × mutation 0 … 0.4, ga-thesis, answers known) is played on the
+training answers of the tune split with the very games and seeds every tune trial plays, so a
+grid point's value is exactly what a trial with those parameters scores.  Then tune studies
+(TPE + median pruning, several seeds) search the same ranges; for each we count the training
+games played until a finished trial scores at or below the grid's best point.
+
+    python experiments/tune_vs_grid.py [--out DIR] [--write-docs]    # ≈ 10–30 min on 2 cores
+
+Writes into --out (default experiments/out/tune_vs_grid, untracked): grid.json, one study per
+seed, summary.json; --write-docs also copies summary.json to experiments/results/tune-vs-grid.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import time
+from pathlib import Path
+
+from evo_wordle.game import Settings
+from evo_wordle.tune import TuneSpec, games_played, open_study, optimize, parse_space, play_scores, training_plan
+
+POPULATIONS = (10, 25, 50, 100, 250, 500)
+MUTATIONS = (0.0, 0.1, 0.2, 0.3, 0.4)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "out" / "tune_vs_grid",
+                   help="folder for the results (created; default: experiments/out/tune_vs_grid, untracked)")
+    p.add_argument("--write-docs", action="store_true",
+                   help="also write the tracked copy experiments/results/tune-vs-grid.json")
+    p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="tune seeds (default: 0 1 2)")
+    p.add_argument("--trials", type=int, default=30, help="trials per tune study (default: 30)")
+    p.add_argument("--split-seed", type=int, default=0)
+    args = p.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    def spec(seed: int) -> TuneSpec:
+        # The grid plays with seed 0's games; every study uses the same games (split seed and game
+        # seed fixed), only the sampler seed differs, so the comparison is like for like.
+        return TuneSpec("ga-thesis", parse_space("population=10:500:log,mutation=0:0.4"),
+                        Settings(candidates="answers").as_dict(), seed=0, split_seed=args.split_seed)
+
+    base = spec(0)
+    ctx = base.context()
+    plan = training_plan(base, base.split(ctx).train)
+    n_train = sum(len(a) for a, _ in plan)
+    grid_file = args.out / "grid.json"
+    grid = json.loads(grid_file.read_text()) if grid_file.exists() else {}
+    t0 = time.perf_counter()
+    for pop, mut in itertools.product(POPULATIONS, MUTATIONS):
+        key = f"{pop},{mut}"
+        if key not in grid:
+            import numpy as np
+
+            scores = np.concatenate([play_scores(ctx, base, {"population": pop, "mutation": mut}, a, s)
+                                     for a, s in plan])
+            grid[key] = float(scores.mean())
+            grid_file.write_text(json.dumps(grid, indent=1))
+            print(f"grid population {pop} mutation {mut}: {grid[key]:.4f}", file=sys.stderr, flush=True)
+    best_key = min(grid, key=grid.get)
+    best = grid[best_key]
+    grid_games = len(grid) * n_train
+    rows = []
+    for seed in args.seeds:
+        url = f"sqlite:///{(args.out / f'study-{seed}.db').resolve()}"
+        optimize(base.as_dict(), url, "vs-grid", args.trials, seed)
+        study = open_study(base, url, "vs-grid")
+        played, reached_at = 0, None
+        for t in sorted(study.trials, key=lambda t: t.number):
+            played += t.user_attrs.get("games", 0)
+            if reached_at is None and t.value is not None and t.state.name == "COMPLETE" and t.value <= best:
+                reached_at = (t.number, played, t.params, t.value)
+        rows.append({"sampler_seed": seed, "trials": len(study.trials), "games_played": games_played(study),
+                     "reached": None if reached_at is None else {
+                         "trial": reached_at[0], "games": reached_at[1], "params": reached_at[2],
+                         "value": reached_at[3], "share_of_grid": reached_at[1] / grid_games}})
+    summary = {"setting": "ga-thesis, answers known (candidates answers), guesses from candidates; "
+               f"training answers of split seed {args.split_seed} ({n_train} games per full bench)",
+               "grid": {"points": len(grid), "games": grid_games, "best": best_key, "best_value": best},
+               "studies": rows, "seconds": time.perf_counter() - t0}
+    (args.out / "summary.json").write_text(json.dumps(summary, indent=2))
+    print(f"grid: {len(grid)} points, {grid_games} games; best population,mutation = {best_key}: {best:.4f}")
+    for r in rows:
+        if r["reached"]:
+            x = r["reached"]
+            print(f"tune seed {r['sampler_seed']}: reached {x['value']:.4f} at trial {x['trial']} after "
+                  f"{x['games']} games = {100 * x['share_of_grid']:.1f} % of the grid's games ({x['params']})")
+        else:
+            print(f"tune seed {r['sampler_seed']}: did not reach the grid's best in {r['trials']} trials "
+                  f"({r['games_played']} games)")
+    print(f"wrote {args.out / 'summary.json'}", file=sys.stderr)
+    if args.write_docs:
+        tracked = Path(__file__).resolve().parent / "results" / "tune-vs-grid.json"
+        tracked.write_text(json.dumps(summary, indent=2) + "\n")
+        print(f"wrote {tracked}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,257 @@
+"""`evo-wordle tune`: spaces, a tiny study end to end, resume, kill, pruning, sharing, params files."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evo_wordle import Context
+from evo_wordle.bench import run_bench
+from evo_wordle.cli import main
+from evo_wordle.errors import EvoWordleError
+from evo_wordle.game import Settings
+from evo_wordle.tune import (
+    Param,
+    TuneSpec,
+    counted,
+    load_params,
+    load_space,
+    open_study,
+    optimize,
+    paired,
+    parse_space,
+    training_plan,
+)
+
+
+@pytest.fixture(scope="module")
+def lists(tmp_path_factory, cache_dir):
+    """60 NYT answers inside 200 allowed words: small enough for trials of a few games."""
+    ctx = Context()
+    answers = [ctx.words.allowed[i] for i in ctx.words.answer_index[::37][:60]]
+    others = [w for w in ctx.words.allowed[::61] if w not in answers][:140]
+    folder = tmp_path_factory.mktemp("lists")
+    (folder / "allowed.txt").write_text("\n".join(sorted(answers + others)) + "\n")
+    (folder / "answers.txt").write_text("\n".join(sorted(answers)) + "\n")
+    return str(folder / "allowed.txt"), str(folder / "answers.txt")
+
+
+def _spec(lists, **kw) -> TuneSpec:
+    base = dict(solver="ga-thesis", space=parse_space("population=2:12,mutation=0:0.5"),
+                settings=Settings(candidates="answers").as_dict(), seed=3, split_seed=3, steps=(5, 12),
+                allowed=lists[0], answers=lists[1])
+    return TuneSpec(**{**base, **kw})
+
+
+def _cli(lists, out: Path, *extra: str) -> list[str]:
+    return ["tune", "--solver", "ga-thesis", "--space", "population=2:12,mutation=0:0.5", "--candidates",
+            "answers", "--allowed", lists[0], "--answers", lists[1], "--steps", "5,12", "--seed", "3",
+            "--top", "2", "--repeats", "2", "--out", str(out), "--no-plots", *extra]
+
+
+# ------------------------------------------------------------------------------------ spaces
+
+
+def test_space_grammar():
+    space = parse_space("population=10:500:log, mutation=0:0.5, pressure=1:100:log, fitness=expected|dynamic")
+    assert space["population"] == Param("population", "int", 10, 500, True)
+    assert space["mutation"] == Param("mutation", "float", 0, 0.5, False)
+    assert space["pressure"].kind == "int" and space["pressure"].log
+    assert space["fitness"] == Param("fitness", "cat", choices=("expected", "dynamic"))
+    assert parse_space("mutation=0.0:1")["mutation"].kind == "float"
+
+
+@pytest.mark.parametrize("text", ["", "population", "population=", "p=1:2:3", "p=5:1", "p=0:10:log",
+                                  "p=a:b", "p=1:nan", "p=1:2,p=3:4", "p=x|x", "Bad-Name!=1:2"])
+def test_bad_spaces_are_refused(text):
+    with pytest.raises(EvoWordleError):
+        parse_space(text)
+
+
+def test_space_files(tmp_path):
+    (tmp_path / "s.toml").write_text('population = {low = 10, high = 500, log = true}\nfitness = ["a", "b"]\n')
+    (tmp_path / "s.json").write_text(json.dumps({"mutation": {"low": 0, "high": 0.5}}))
+    assert load_space(tmp_path / "s.toml")["population"] == Param("population", "int", 10, 500, True)
+    assert load_space(tmp_path / "s.json")["mutation"].kind == "float"
+    for bad in ('{"x": 3}', "[1]", "{", '{"x": {"low": 1}}', "x" * 70000):
+        (tmp_path / "b.json").write_text(bad)
+        with pytest.raises(EvoWordleError):
+            load_space(tmp_path / "b.json")
+    with pytest.raises(EvoWordleError):
+        load_space(tmp_path)
+
+
+# ------------------------------------------------------------------------------- the trials
+
+
+def test_training_plan_is_fixed_and_the_objective_is_the_bench(lists):
+    spec = _spec(lists)
+    ctx = spec.context()
+    train = spec.split(ctx).train
+    plan = training_plan(spec, train)
+    assert [len(a) for a, _ in plan] == [5, 7, len(train) - 12]
+    assert sorted(np.concatenate([a for a, _ in plan])) == sorted(train)
+    again = training_plan(spec, train)
+    assert all(np.array_equal(a, b) and s == t for (a, s), (b, t) in zip(plan, again))
+    # A trial's value is exactly the bench of its parameters on the planned games.
+    import optuna
+
+    study = optuna.create_study(sampler=optuna.samplers.TPESampler(seed=0))
+    from evo_wordle.tune import make_objective
+
+    study.optimize(make_objective(spec, ctx), n_trials=1)
+    t = study.trials[0]
+    direct = np.concatenate([
+        run_bench(ctx, "ga-thesis", spec.game_settings(), a, s, t.params).scores() for a, s in plan
+    ])
+    assert t.value == pytest.approx(direct.mean())
+    assert t.user_attrs["games"] == len(train)
+
+
+def test_same_seed_same_parameters(lists, tmp_path):
+    def params(name):
+        url = f"sqlite:///{tmp_path / name}"
+        optimize(_spec(lists).as_dict(), url, "s", 3, 3)
+        return [t.params for t in open_study(_spec(lists), url, "s").trials]
+
+    assert params("a.db") == params("b.db")
+
+
+def test_spec_mismatch_and_unknown_parameter_are_refused(lists, tmp_path):
+    url = f"sqlite:///{tmp_path / 's.db'}"
+    open_study(_spec(lists), url, "s")
+    with pytest.raises(EvoWordleError, match="other settings"):
+        open_study(_spec(lists, seed=4), url, "s")
+    with pytest.raises(EvoWordleError):
+        _spec(lists, space=parse_space("tournsize=2:5")).check(Context(allowed=lists[0], answers=lists[1]))
+    with pytest.raises(EvoWordleError):
+        TuneSpec("ga", parse_space("population=2:5"), fixed={"population": 3})
+
+
+def test_halving_prunes_and_counts_played_games(lists, tmp_path):
+    url = f"sqlite:///{tmp_path / 'p.db'}"
+    spec = _spec(lists, pruner="halving")
+    optimize(spec.as_dict(), url, "p", 8, 3)
+    study = open_study(spec, url, "p")
+    states = [t.state.name for t in study.trials]
+    assert states.count("PRUNED") >= 1 and states.count("COMPLETE") >= 1
+    pruned = [t for t in study.trials if t.state.name == "PRUNED"]
+    assert all(t.user_attrs["games"] < 24 for t in pruned)
+
+
+# -------------------------------------------------------------------------- end to end, CLI
+
+
+def test_tiny_study_end_to_end_and_params_round_trip(lists, tmp_path, capsys):
+    out = tmp_path / "run"
+    assert main(_cli(lists, out, "--trials", "4")) == 0
+    text = capsys.readouterr()
+    assert "split seed 3: train 24, validation 15, test 21" in text.err
+    assert "test (21 answers never seen" in text.out and "finalists on validation" in text.out
+    report = json.loads((out / "tune.json").read_text())
+    assert report["trials"] == 4 and len(report["finalists"]) == 3  # 2 best trials + the defaults
+    params = load_params(out / "best-params.json")
+    assert params["solver"] == "ga-thesis"
+    # bench --params plays exactly what the same flags play.
+    flags = [f"--{k.replace('_', '-')}={v}" for k, v in params["params"].items()]
+    common = ["--candidates", "answers", "--allowed", lists[0], "--answers", lists[1], "--json", "--seed", "1"]
+    assert main(["bench", "--params", str(out / "best-params.json"), *common]) == 0
+    via_file = json.loads(capsys.readouterr().out)
+    assert main(["bench", "--solver", "ga-thesis", *flags, *common]) == 0
+    via_flags = json.loads(capsys.readouterr().out)
+    assert via_file["mean_guesses"] == via_flags["mean_guesses"] and via_file["solver"] == "ga-thesis"
+    # report reads the study
+    assert main(["report", f"sqlite:///{out / 'study.db'}"]) == 0
+    assert "4 complete" in capsys.readouterr().out
+    # the same command again resumes: nothing more to run, the same trials
+    assert main(_cli(lists, out, "--trials", "6")) == 0
+    capsys.readouterr()
+    assert json.loads((out / "tune.json").read_text())["trials"] == 6
+
+
+def test_params_file_is_checked(tmp_path, capsys):
+    bad = tmp_path / "p.json"
+    for text in ("{", "[]", json.dumps({"format": "x"}),
+                 json.dumps({"format": "evo-wordle-params", "solver": "ga", "params": {"x y": 1}}),
+                 json.dumps({"format": "evo-wordle-params", "solver": "ga", "params": {"a": [1]}})):
+        bad.write_text(text)
+        with pytest.raises(EvoWordleError):
+            load_params(bad)
+    bad.write_text(json.dumps({"format": "evo-wordle-params", "solver": "ga", "params": {"population": 5}}))
+    assert main(["bench", "--solver", "greedy", "--params", str(bad), "--games", "3"]) == 2
+    assert "for solver 'ga', not 'greedy'" in capsys.readouterr().err
+
+
+def test_bad_command_lines_are_one_line(lists, tmp_path, capsys):
+    for extra in (["--storage", "nonsense"], ["--steps", "9,3"], ["--fix", "population=1,2"]):
+        assert main(_cli(lists, tmp_path / "x", *extra)) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err
+    (tmp_path / "file").write_text("")
+    assert main(_cli(lists, tmp_path / "file")) == 2
+
+
+def test_paired_difference():
+    a = np.array([3, 4, 4, 5, 3, 4] * 50, float)
+    assert paired(a, a)["mean"] == 0 and not paired(a, a)["significant"]
+    d = paired(a - 0.5, a)
+    assert d["mean"] == pytest.approx(-0.5) and d["significant"] and d["high"] < 0
+    rng = np.random.default_rng(0)
+    x, y = rng.integers(3, 6, 400).astype(float), rng.integers(3, 6, 400).astype(float)
+    p = paired(x, y)
+    assert p["low"] < p["mean"] < p["high"] and p["detectable"] > 0
+
+
+# ------------------------------------------------------------------- kill, resume, sharing
+
+
+def _tune_process(lists, out: Path, trials: int) -> subprocess.Popen:
+    code = "import sys; from evo_wordle.cli import main; sys.exit(main(sys.argv[1:]))"
+    return subprocess.Popen([sys.executable, "-c", code, *_cli(lists, out, "--trials", str(trials))],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy())
+
+
+def test_killed_tune_continues_the_same_study(lists, tmp_path):
+    out = tmp_path / "killed"
+    proc = _tune_process(lists, out, 40)
+    url = f"sqlite:///{out.resolve() / 'study.db'}"
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        time.sleep(0.5)
+        if (out / "study.db").exists():
+            try:
+                if counted(open_study(_spec(lists), url, "evo-wordle")) >= 2:
+                    break
+            except Exception:  # noqa: BLE001 - the database may be half-created
+                pass
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    before = {t.number: t.params for t in open_study(_spec(lists), url, "evo-wordle").trials
+              if t.state.name in ("COMPLETE", "PRUNED")}
+    assert 2 <= len(before) < 40
+    assert main(_cli(lists, out, "--trials", str(len(before) + 2))) == 0
+    study = open_study(_spec(lists), url, "evo-wordle")
+    after = {t.number: t.params for t in study.trials if t.state.name in ("COMPLETE", "PRUNED")}
+    assert len(after) == len(before) + 2
+    assert all(after[n] == p for n, p in before.items())  # nothing lost, nothing redone
+
+
+def test_two_processes_share_one_study(lists, tmp_path):
+    url = f"sqlite:///{tmp_path / 'shared.db'}"
+    open_study(_spec(lists), url, "shared")
+    code = ("import sys; from evo_wordle.tune import optimize, TuneSpec; import json; "
+            "optimize(json.loads(sys.argv[1]), sys.argv[2], 'shared', 6, int(sys.argv[3]))")
+    procs = [subprocess.Popen([sys.executable, "-c", code, json.dumps(_spec(lists).as_dict()), url, str(s)])
+             for s in (11, 12)]
+    assert [p.wait(timeout=300) for p in procs] == [0, 0]
+    study = open_study(_spec(lists), url, "shared")
+    numbers = [t.number for t in study.trials]
+    assert len(numbers) == len(set(numbers)) and counted(study) >= 6
