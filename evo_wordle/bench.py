@@ -62,7 +62,8 @@ class BenchResult:
         return 1.0 - self.win_rate
 
     @property
-    def max_guesses(self) -> int:
+    def worst_guesses(self) -> int:
+        """Guesses of the worst game (a failure counts as the cap, ``settings.max_guesses``)."""
         return int(self.scores().max())
 
     @property
@@ -79,7 +80,7 @@ class BenchResult:
             "mean_guesses": self.mean_guesses,
             "win_rate": self.win_rate,
             "fail_rate": self.fail_rate,
-            "max_guesses": self.max_guesses,
+            "worst_guesses": self.worst_guesses,
             "histogram": self.histogram,
             "seconds": self.seconds,
         }

@@ -96,6 +96,10 @@ def to_emoji(code: int, length: int = 5) -> str:
     return "".join(_EMOJI_OUT[t] for t in decode(code, length))
 
 
+#: Printed once above tiles shown without colour (piped output), so ``RY AB`` cannot be misread.
+PLAIN_LEGEND = "tiles: letter + G green (right spot), Y yellow (in the word, elsewhere), B grey (not in the word)"
+
+
 def tiles(guess: str, code: int, color: bool = True) -> str:
     """The guess as coloured terminal tiles (ANSI), or ``G Y B`` letters when colour is off."""
     trits = decode(code, len(guess))

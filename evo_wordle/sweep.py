@@ -45,7 +45,7 @@ SETTING_KEYS = ("problem", "candidates", "guess_from", "hard", "daily", "max_gue
 
 #: Result columns after the configuration columns.
 RESULT_COLUMNS = (
-    "seed", "bench_seed", "games", "mean", "win_rate", "fail_rate", "max", "seconds", "histogram", "version",
+    "seed", "bench_seed", "games", "mean", "win_rate", "fail_rate", "worst_guesses", "seconds", "histogram", "version",
 )
 
 
@@ -284,7 +284,7 @@ def _row(spec: SweepSpec, config: dict, index: int, bench_seed: int, result) -> 
         mean=repr(result.mean_guesses),
         win_rate=repr(result.win_rate),
         fail_rate=repr(result.fail_rate),
-        max=str(result.max_guesses),
+        worst_guesses=str(result.worst_guesses),
         seconds=f"{result.seconds:.3f}",
         histogram=json.dumps(result.histogram, separators=(",", ":")),
         version=__version__,
@@ -575,7 +575,8 @@ def load_sweep(out: str | Path) -> tuple[SweepSpec, list[dict]]:
             row.update(
                 seed=int(raw["seed"]), bench_seed=int(raw["bench_seed"]), games=int(raw["games"]),
                 mean=float(raw["mean"]), win_rate=float(raw["win_rate"]), fail_rate=float(raw["fail_rate"]),
-                max=int(raw["max"]), seconds=float(raw["seconds"]), histogram=json.loads(raw["histogram"]),
+                worst_guesses=int(raw["worst_guesses"]), seconds=float(raw["seconds"]),
+                histogram=json.loads(raw["histogram"]),
                 version=raw["version"],
             )
             rows[key] = row
@@ -612,7 +613,7 @@ def summarize(spec: SweepSpec, rows: list[dict]) -> list[dict]:
             "fail_rate": fail,
             "fail_ci95": fail_ci,
             "win_rate": float(np.mean([r["win_rate"] for r in group])),
-            "max": max(r["max"] for r in group),
+            "worst_guesses": max(r["worst_guesses"] for r in group),
             "seconds": float(np.mean([r["seconds"] for r in group])),
             "seed_means": [r["mean"] for r in group],
         })
@@ -631,20 +632,22 @@ def format_report(spec: SweepSpec, summary: list[dict], fmt: str = "text", total
     if fmt == "json":
         return json.dumps({"spec": spec.as_dict(), "summary": summary,
                            "best": best}, indent=2)
-    header = [*keys, "seeds", "games", "mean", "ci95", "fail %", "win %", "max", "s/bench"]
+    header = [*keys, "seeds", "games", "mean", "ci95", "fail %", "win %", "worst", "s/bench"]
 
     def cells(s: dict) -> list[str]:
         ci = "n/a" if math.isnan(s["ci95"]) else f"{s['ci95']:.3f}"
         return [*(format_value(s[k]) for k in keys), str(s["seeds"]), str(s["games"]), f"{s['mean']:.3f}", ci,
-                f"{100 * s['fail_rate']:.2f}", f"{100 * s['win_rate']:.2f}", str(s["max"]), f"{s['seconds']:.1f}"]
+                f"{100 * s['fail_rate']:.2f}", f"{100 * s['win_rate']:.2f}", str(s["worst_guesses"]),
+                f"{s['seconds']:.1f}"]
 
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow([*keys, "seeds", "games", "mean", "ci95", "fail_rate", "win_rate", "max", "seconds"])
+        w.writerow([*keys, "seeds", "games", "mean", "ci95", "fail_rate", "win_rate", "worst_guesses", "seconds"])
         for s in summary:
             w.writerow([*(format_value(s[k]) for k in keys), s["seeds"], s["games"], repr(s["mean"]),
-                        repr(s["ci95"]), repr(s["fail_rate"]), repr(s["win_rate"]), s["max"], repr(s["seconds"])])
+                        repr(s["ci95"]), repr(s["fail_rate"]), repr(s["win_rate"]), s["worst_guesses"],
+                        repr(s["seconds"])])
         return buf.getvalue().rstrip("\n")
     rows = [cells(s) for s in summary]
     lines = []

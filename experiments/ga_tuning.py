@@ -74,7 +74,7 @@ def run(ctx, params: dict, answers, seeds, jobs: int) -> dict:
         overs.append(float((scores > 6).mean() * 100))
         worst = max(worst, int(scores.max()))
     return {"params": params, "seeds": list(seeds), "mean": float(np.mean(means)), "seed_means": means,
-            "over6": float(np.mean(overs)), "over6_seeds": overs, "max": worst, "seconds": secs / len(seeds)}
+            "over6": float(np.mean(overs)), "over6_seeds": overs, "worst_guesses": worst, "seconds": secs / len(seeds)}
 
 
 def agreement(ctx, pressures: list[float], step: int = 5, seed: int = 0, fitness: str = "dynamic") -> None:
@@ -131,9 +131,9 @@ def describe(params: dict) -> str:
 def markdown(rows: list[dict]) -> str:
     """The stage's table as docs/ga.md quotes it (no seconds: those go to the JSON)."""
     return markdown_table(
-        ["configuration", "mean", "per seed", "over 6 %", "max"],
+        ["configuration", "mean", "per seed", "over 6 %", "worst"],
         [[describe(r["params"]), f"{r['mean']:.4f}", " ".join(f"{m:.4f}" for m in r["seed_means"]),
-          f"{r['over6']:.2f}", r["max"]] for r in rows])
+          f"{r['over6']:.2f}", r["worst_guesses"]] for r in rows])
 
 
 def main() -> None:
@@ -163,11 +163,11 @@ def main() -> None:
     else:
         answers, grid, seeds = None, STAGE2 if args.stage == 2 else STAGE3, args.seeds or [0, 1, 2]
     rows = []
-    print(f"{'configuration':100s} {'mean':>6s} {'>6 %':>5s} {'max':>3s} {'s/run':>6s}")
+    print(f"{'configuration':100s} {'mean':>6s} {'>6 %':>5s} {'worst':>5s} {'s/run':>6s}")
     if not args.no_baseline:
         rows.append(run(ctx, {"solver": "greedy", "opener": "tales"}, answers, [0], args.jobs))
         print(f"{'greedy, opener tales (baseline)':100s} {rows[0]['mean']:6.3f} {rows[0]['over6']:5.2f} "
-              f"{rows[0]['max']:3d} {rows[0]['seconds']:6.1f}", flush=True)
+              f"{rows[0]['worst_guesses']:5d} {rows[0]['seconds']:6.1f}", flush=True)
     for extra in grid:
         params = {**BASE, **extra}
         if args.only and args.only not in json.dumps(params):
@@ -177,7 +177,7 @@ def main() -> None:
         row["over6_games"] = [round(x * len(answers if answers is not None else ctx.words.answer_index) / 100)
                               for x in row["over6_seeds"]]
         label = json.dumps({k: v for k, v in params.items() if k not in BASE or BASE[k] != v})
-        print(f"{label:100s} {row['mean']:6.3f} {row['over6']:5.2f} {row['max']:3d} {row['seconds']:6.1f}  "
+        print(f"{label:100s} {row['mean']:6.3f} {row['over6']:5.2f} {row['worst_guesses']:5d} {row['seconds']:6.1f}  "
               f"{' '.join(f'{m:.4f}' for m in row['seed_means'])}  over-6 games {row['over6_games']}", flush=True)
     write_json(results / f"ga-tuning-stage{args.stage}.json", rows)
     (results / f"ga-tuning-stage{args.stage}.md").write_text(markdown(rows) + "\n")

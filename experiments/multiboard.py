@@ -61,7 +61,7 @@ def main() -> None:
     ctx.table  # noqa: B018 - load before timing
     if not args.json:
         print(f"{'boards':>6} {'ties':<13}{'sets':>7}{'mean':>9}{'paper':>8}{'target':>8}{'win':>8}"
-              f"{'max':>5}{'median s':>10}{'ms/set':>8}  histogram")
+              f"{'worst':>5}{'median s':>10}{'ms/set':>8}  histogram")
     for n in args.boards:
         settings = Settings(candidates="answers", guess_from="allowed", boards=n,
                             max_guesses=9 if n == 1 else n + 5)
@@ -77,7 +77,7 @@ def main() -> None:
             row = {
                 "boards": n, "ties": ties, "sets": result.games, "seed": args.seed, "jobs": args.jobs,
                 "mean_guesses": round(result.mean_guesses, 4), "paper": PAPER.get(n), "target": TARGET.get(n),
-                "win_rate": result.win_rate, "max_guesses": result.max_guesses, "median_seconds": round(seconds, 1),
+                "win_rate": result.win_rate, "worst_guesses": result.worst_guesses, "median_seconds": round(seconds, 1),
                 "histogram": result.histogram,
             }
             rows.append(row)
@@ -89,7 +89,7 @@ def main() -> None:
             ms = 1000 * seconds / result.games
             hist = " ".join(f"{k}:{v}" for k, v in result.histogram.items())
             print(f"{n:>6} {ties:<13}{result.games:>7}{result.mean_guesses:>9.4f}{paper:>8}{target:>8}"
-                  f"{result.win_rate:>8.2%}{result.max_guesses:>5}{seconds:>10.1f}{ms:>8.2f}  {hist}", flush=True)
+                  f"{result.win_rate:>8.2%}{result.worst_guesses:>5}{seconds:>10.1f}{ms:>8.2f}  {hist}", flush=True)
     write_json(results / "multiboard.json", rows)
 
 

@@ -5,8 +5,16 @@ from __future__ import annotations
 import os
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from evo_wordle import Context
+
+# Property tests are deterministic and bounded: the same examples on every run and machine.
+settings.register_profile(
+    "evo-wordle", derandomize=True, database=None, deadline=None, max_examples=40,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "evo-wordle"))
 
 
 @pytest.fixture(scope="session")

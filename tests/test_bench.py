@@ -22,7 +22,7 @@ from evo_wordle.game import Settings
 from evo_wordle.stats import mean_ci
 
 SUMMARY_KEYS = {
-    "solver", "settings", "games", "mean_guesses", "win_rate", "fail_rate", "max_guesses", "histogram", "seconds",
+    "solver", "settings", "games", "mean_guesses", "win_rate", "fail_rate", "worst_guesses", "histogram", "seconds",
 }
 
 
@@ -261,7 +261,7 @@ def test_subprocess_error_and_run(tmp_path) -> None:
 def test_bench_result_pooled_histogram(ctx) -> None:
     res = run_bench(ctx, "greedy", Settings(max_guesses=4), ctx.words.answer_index[:40])
     assert isinstance(res, BenchResult)
-    assert res.max_guesses <= 4 and sum(res.histogram.values()) == 40
+    assert res.worst_guesses <= 4 and sum(res.histogram.values()) == 40
 
 
 # -- the speed paths are exact -------------------------------------------------------------------

@@ -29,6 +29,7 @@ def test_solve_prints_each_guess_and_ends_with_the_answer(ctx, capsys):
     out = capsys.readouterr().out.strip().splitlines()
     settings = Settings.problem("P1")
     ref = play(make_solver("greedy", ctx, settings), GameState.start(ctx, settings), ctx.words.index("crane"), settings)
+    assert out.pop(0) == patterns.PLAIN_LEGEND  # piped tiles come with their legend first
     assert len(out) == len(ref.guesses) + 1
     state = GameState.start(ctx, settings)
     for line, g in zip(out, ref.guesses):
@@ -46,7 +47,7 @@ def test_solve_prints_each_guess_and_ends_with_the_answer(ctx, capsys):
 def test_solve_respects_opener_and_settings(ctx, capsys):
     assert main(["solve", "crane", "--solver", "naive", "--opener", "tares", "--max-guesses", "1"]) == 0
     out = capsys.readouterr().out.strip().splitlines()
-    assert out[0].startswith("TB AY RY EY SB") and out[-1].startswith("naive: not solved within 1 guesses")
+    assert out[1].startswith("TB AY RY EY SB") and out[-1].startswith("naive: not solved within 1 guesses")
 
 
 def test_solve_log_has_game_and_logbook(ctx, tmp_path, capsys, monkeypatch):
@@ -91,6 +92,7 @@ def test_solve_several_boards(ctx, capsys):
     argv = ["solve", "crane", "spill", "bloke", "tacit", "--candidates", "answers", "--guess-from", "allowed"]
     assert main(argv) == 0
     out = capsys.readouterr().out.rstrip().splitlines()
+    assert out.pop(0) == patterns.PLAIN_LEGEND
     settings = Settings(candidates="answers", guess_from="allowed", boards=4, max_guesses=9)
     rec = play_boards(SummedEntropy(ctx, settings), tuple(ctx.words.indices(["crane", "spill", "bloke", "tacit"])), 9)
     assert rec.solved and len(out) == len(rec.guesses) + 1

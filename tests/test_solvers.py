@@ -85,7 +85,7 @@ def test_solvers_play_legal_games(ctx, sample, name, settings) -> None:
     res = run_bench(ctx, name, settings, sample[:15], seed=3)
     check_legal(ctx, res, settings)
     if settings.max_guesses == 3:
-        assert res.max_guesses <= 3
+        assert res.worst_guesses <= 3
         assert res.fail_rate > 0  # nobody solves 15 answers in 3 from the full allowed list
 
 

@@ -32,7 +32,7 @@ from evo_wordle.sweep import (
 # which makes the interrupted run's kill land part-way.  Seeds change the answer sample.
 ARGS = ["sweep", "--solver", "greedy", "--candidates", "answers", "--set", "max_guesses=6,9",
         "--set", "hard=false,true", "--seeds", "2", "--games", "50", "--quiet"]
-COMPARED = ("bench_seed", "games", "mean", "win_rate", "fail_rate", "max", "histogram", "version")
+COMPARED = ("bench_seed", "games", "mean", "win_rate", "fail_rate", "worst_guesses", "histogram", "version")
 
 
 def read_rows(path) -> list[dict]:

@@ -24,6 +24,7 @@ from .common import (
     print_json,
     solver_list,
     solver_params,
+    wrote,
 )
 from .settings_args import add_settings_args, settings_from_args
 
@@ -162,6 +163,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
         print_json(summary)
     else:
         print_summary(summary, mean, half, len(results))
+    for path in (args.csv, args.plot):
+        if path:
+            wrote(path, args.json)
     return 0
 
 
@@ -203,7 +207,9 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
         print(f"mean guesses: {summary['mean_guesses']:.4f}")
     print(f"win rate:     {100 * summary['win_rate']:.2f} % (solved within {limit})")
     print(f"fail rate:    {100 * summary['fail_rate']:.2f} %")
-    print(f"max guesses:  {summary['max_guesses']}")
+    cap = s["max_guesses"]
+    print(f"worst game:   {summary['worst_guesses']} guesses (worst_guesses; a failure counts as the cap, "
+          f"max_guesses={cap})")
     width = max(summary["histogram"].values())
     for k, v in summary["histogram"].items():
         bar = "#" * max(1, round(40 * v / width)) if v else ""
@@ -260,7 +266,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return 0
     print(f"{rows[0]['games']} games, seed {args.seed}, "
           + ", ".join(f"{k}={v}" for k, v in settings.as_dict().items()))
-    head = (f"{'rank':>4}  {'solver':22s} {'opener':7s} {'mean':>7} {'win %':>7} {'fail %':>7} {'max':>4} "
+    head = (f"{'rank':>4}  {'solver':22s} {'opener':7s} {'mean':>7} {'win %':>7} {'fail %':>7} {'worst':>5} "
             f"{'ms/game':>9} {'score':>7}")
     print(head)
     print("-" * len(head))
@@ -268,7 +274,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         r = rows[i]
         print(
             f"{r['rank']:>4}  {r['solver']:22s} {_opener(r):7s} {r['mean_guesses']:7.4f} {100 * r['win_rate']:7.2f} "
-            f"{100 * r['fail_rate']:7.2f} {r['max_guesses']:4d} {1000 * r['seconds_per_game']:9.3f} {r['score']:7.4f}"
+            f"{100 * r['fail_rate']:7.2f} {r['worst_guesses']:5d} {1000 * r['seconds_per_game']:9.3f} {r['score']:7.4f}"
         )
     print("score: 0.70·fail/max + 0.25·mean/max + 0.05·time/max over the solvers above (lower is better)")
     return 0

@@ -79,6 +79,12 @@ def print_json(obj) -> None:
     sys.stdout.write("\n")
 
 
+def wrote(path, json_on_stdout: bool = False) -> None:
+    """Tell the user a file was written: ``wrote FILE`` on stdout, or on stderr when stdout
+    carries JSON (so ``--json`` output stays parseable)."""
+    print(f"wrote {path}", file=sys.stderr if json_on_stdout else sys.stdout)
+
+
 def probability(text: str) -> float:
     """argparse type: a float in [0, 1]."""
     try:

@@ -15,6 +15,7 @@ from .common import (
     positive_int,
     print_json,
     probability,
+    wrote,
 )
 from .settings_args import add_settings_args, settings_from_args
 
@@ -144,18 +145,20 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
         tree = tree_json(ctx, tree_paths(records))
         result["all_answers"] = {
             "games": len(scores), "mean_guesses": float(scores.mean()),
-            "over_6": int((scores > settings.win_limit).sum()), "max": int(scores.max()),
+            "over_6": int((scores > settings.win_limit).sum()), "worst_guesses": int(scores.max()),
             "seconds": round(time.perf_counter() - t0, 2),
         }
     result["total_seconds"] = round(time.perf_counter() - start, 1)
     if args.log:
         save_logbook(args.log, ga.logbook)
+        wrote(args.log, args.json)
     if args.out:
         prov = {"command": command_line(args),
                 "seed": args.seed, "settings": settings.as_dict(), "runtime_seconds": result["total_seconds"],
                 "train": result["train"], "holdout": result["holdout"],
                 "all_answers": result.get("all_answers"), "logbook": list(ga.logbook)}
         save_strategy(args.out, best, prov, tree, settings if tree else None)
+        wrote(args.out, args.json)
     if args.json:
         print_json(result)
     else:
@@ -163,7 +166,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
         if "all_answers" in result:
             a = result["all_answers"]
             print(f"all {a['games']} answers: mean {a['mean_guesses']:.4f}, over 6: {a['over_6']}, "
-                  f"max {a['max']} ({a['seconds']} s)")
+                  f"worst {a['worst_guesses']} ({a['seconds']} s)")
     return 0
 
 
@@ -219,6 +222,7 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
     seconds = time.perf_counter() - start
     paths = tree_paths(result.records)
     write_tree(ctx, args.tree, paths)
+    wrote(args.tree, args.json)
     summary = {**result.summary(), "build_seconds": round(seconds, 1), "tree": args.tree}
     if args.out:
         opener = ctx.words.allowed[result.records[0].guesses[0]]
@@ -227,9 +231,10 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
                 "settings": settings.as_dict(), "runtime_seconds": round(seconds, 1),
                 "mean_guesses": result.mean_guesses, "histogram": result.histogram}
         save_strategy(args.out, genome, prov, tree_json(ctx, paths), settings)
+        wrote(args.out, args.json)
     if args.json:
         print_json(summary)
     else:
-        print(f"{result.games} answers: mean {result.mean_guesses:.4f}, max {result.max_guesses}, "
-              f"histogram {result.histogram}; built in {seconds:.0f} s -> {args.tree}")
+        print(f"{result.games} answers: mean {result.mean_guesses:.4f}, worst {result.worst_guesses}, "
+              f"histogram {result.histogram}; built in {seconds:.0f} s")
     return 0

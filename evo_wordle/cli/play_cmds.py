@@ -25,6 +25,7 @@ from .common import (
     positive_int,
     solver_list,
     solver_params,
+    wrote,
 )
 from .settings_args import add_settings_args, settings_from_args
 
@@ -94,6 +95,7 @@ def _write_log(path, payload: dict) -> None:
             fh.write("\n")
     except OSError as exc:
         raise EvoWordleError(f"cannot write {path}: {exc}") from None
+    wrote(path)
 
 
 def _game_rng(seed: int) -> np.random.Generator:
@@ -116,6 +118,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
     state = GameState.start(ctx, settings)
     record = play(solver, state, answer, settings)
     color = color_enabled()
+    if not color:
+        print(patterns.PLAIN_LEGEND)
     n = ctx.words.length
     rows = []
     for guess in record.guesses:
@@ -172,6 +176,8 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
     policy = SummedEntropy(ctx, settings, opener=getattr(args, "opener", None))
     record = play_boards(policy, tuple(answers), settings.max_guesses)
     color = color_enabled()
+    if not color:
+        print(patterns.PLAIN_LEGEND)
     n = ctx.words.length
     boards = {b: policy.full_board() for b in range(len(answers))}
     blank = " " * (3 * n if color else 3 * n - 1)  # the visible width of one row of tiles

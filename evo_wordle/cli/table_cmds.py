@@ -124,6 +124,9 @@ def cmd_pattern(args: argparse.Namespace) -> int:
     n = ctx.words.length
     guess, answer = (patterns.check_word(w, n) for w in (args.guess, args.answer))
     code = patterns.score(guess, answer)
-    print(patterns.tiles(guess, code, color=color_enabled()))
+    color = color_enabled()
+    if not color:
+        print(patterns.PLAIN_LEGEND)
+    print(patterns.tiles(guess, code, color=color))
     print(f"code {code}  {patterns.to_digits(code, n)}  {patterns.to_letters(code, n)}  {patterns.to_emoji(code, n)}")
     return 0

@@ -1,0 +1,518 @@
+"""Mutation testing of one core module with cosmic-ray: how many changed operators, comparisons
+and constants does that module's targeted test set notice?
+
+    python experiments/mutation.py --module evo_wordle/game.py [--jobs 2] [--out DIR] [--write-docs]
+
+Why cosmic-ray (docs/testing.md has the long form): it mutates the whole module, module-level
+tables included (mutmut 3 only mutates inside functions), runs any test command we give it, and
+is maintained and works on Python 3.11 (mutatest is not maintained since 2022).
+
+How one run works:
+  1. the tracked files of this checkout are copied into a scratch folder (one copy per job), so
+     the checkout is never edited and parallel jobs never see each other's mutants;
+  2. the pattern table is built once there with the unmutated code (except when table.py itself
+     is mutated: then every mutant builds its own);
+  3. cosmic-ray mutates each site in turn and runs ``--test-mutant``: pytest on the module's
+     targeted tests (``MODULES`` below) with ``-x``, in a FRESH cache folder holding only
+     hard links to that unmutated table, so no cached opener or fitness computed by one mutant
+     (or by the unmutated code) hides another;
+  4. the result is scored: killed / (total − equivalent), where equivalent mutants are listed
+     with a reason in experiments/mutation_equivalent.toml, matched by operator, source line and
+     (optionally) the mutated line, all regular expressions, so the list survives edits elsewhere.
+
+Runs under ``nice -n 10`` are expected (the machine is shared); not part of CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EQUIVALENT_FILE = ROOT / "experiments" / "mutation_equivalent.toml"
+DOCS = ROOT / "docs" / "testing.md"
+
+#: The core modules and the tests that target each (fast ones; the run stops at the first failure).
+MODULES: dict[str, dict] = {
+    "evo_wordle/patterns.py": {
+        "tests": ["tests/test_rules_patterns.py", "tests/test_properties.py::test_feedback_equals_the_plain_reference",
+                  "tests/test_patterns.py::test_documented_examples",
+                  "tests/test_patterns.py::test_parse_accepts_variants",
+                  "tests/test_patterns.py::test_parse_rejects_bad_text",
+                  "tests/test_patterns.py::test_text_forms_round_trip",
+                  "tests/test_patterns.py::test_tiles_show_letters_and_colours"],
+        "pristine_table": True,
+    },
+    "evo_wordle/entropy.py": {
+        "tests": ["tests/test_rules_entropy.py", "tests/test_entropy.py",
+                  "tests/test_properties.py::test_partition_sizes_sum_to_the_candidates",
+                  "tests/test_properties.py::test_entropy_is_at_most_log2_candidates_and_the_partition_formula"],
+        "pristine_table": True,
+    },
+    "evo_wordle/table.py": {
+        "tests": ["tests/test_rules_table.py", "tests/test_properties.py::test_built_table_equals_the_plain_reference",
+                  "tests/test_table.py"],
+        "pristine_table": False,  # the module under test builds the table: each mutant builds its own
+    },
+    "evo_wordle/ga/operators.py": {
+        "tests": ["tests/test_rules_operators.py", "tests/test_ga_operators.py"],
+        "pristine_table": True,
+    },
+    "evo_wordle/game.py": {
+        "tests": ["tests/test_rules_game.py",
+                  "tests/test_properties.py::test_hard_mode_legality_is_closed_under_feedback"],
+        "pristine_table": True,
+    },
+    "evo_wordle/evolve/exact.py": {
+        "tests": ["tests/test_rules_exact.py", "tests/test_evolve_search.py::test_exact_matches_brute_force",
+                  "tests/test_evolve_search.py::test_exact_refuses_large_lists",
+                  "tests/test_properties.py::test_every_tree_path_is_consistent_with_its_answer"],
+        "pristine_table": True,
+    },
+}
+
+#: The operator set.  cosmic-ray replaces each binary operator by all 11 others and each comparison
+#: by all 7 others; most of those are redundant (killed whenever the natural swap is), so, as in
+#: selective mutation, a binary operator becomes only its natural partners and a comparison its
+#: boundary and its negation.  The rest (numbers ±1, unary operators, not/and/or, True/False,
+#: break/continue, zero-iteration loops, decorators) run in full.  VariableReplacer/-Inserter
+#: draw random numbers and need arguments: not configured, so every run makes the same mutants.
+KEEP_BINARY = {
+    "Add": {"Sub", "Mul"}, "Sub": {"Add", "Mul"}, "Mul": {"Div", "Add"}, "Div": {"Mul", "FloorDiv"},
+    "FloorDiv": {"Div", "Mul"}, "Mod": {"FloorDiv", "Mul"}, "Pow": {"Mul"}, "LShift": {"RShift"},
+    "RShift": {"LShift"}, "BitAnd": {"BitOr", "BitXor"}, "BitOr": {"BitAnd", "BitXor"}, "BitXor": {"BitAnd", "BitOr"},
+}
+KEEP_COMPARISON = {
+    "Eq": {"NotEq"}, "NotEq": {"Eq"}, "Lt": {"LtE", "GtE"}, "LtE": {"Lt", "Gt"}, "Gt": {"GtE", "LtE"},
+    "GtE": {"Gt", "Lt"}, "Is": {"IsNot"}, "IsNot": {"Is"},
+}
+
+
+def excluded_operators() -> list[str]:
+    """cosmic-ray operator names left out of the run (exact names, for its operators-filter)."""
+    out = []
+    for kind, keep in (("ReplaceBinaryOperator", KEEP_BINARY), ("ReplaceComparisonOperator", KEEP_COMPARISON)):
+        for src, targets in keep.items():
+            out += [f"core/{kind}_{src}_{dst}$" for dst in keep if dst != src and dst not in targets]
+    return out
+
+
+PYTEST_ARGS = ["-x", "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts="]
+
+
+def fail(msg: str) -> None:
+    print(f"mutation: {msg}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def copy_checkout(dest: Path) -> None:
+    """Copy the tracked and new (not ignored) files, as they are in the working tree, into ``dest``."""
+    listing = ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"]
+    names = subprocess.run(listing, cwd=ROOT, capture_output=True, check=True).stdout
+    for name in names.decode().split("\0"):
+        src = ROOT / name
+        if not name or not src.is_file() or src.is_symlink():
+            continue
+        target = dest / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(src, target)
+
+
+def build_pristine(copy: Path, cache: Path) -> None:
+    env = {**os.environ, "EVO_WORDLE_CACHE": str(cache), "PYTHONPATH": str(copy)}
+    code = "from evo_wordle import Context; import evo_wordle, sys; Context().table; print(evo_wordle.__file__)"
+    out = subprocess.run([sys.executable, "-c", code], cwd=copy, env=env, capture_output=True, text=True)
+    if out.returncode != 0 or not out.stdout.strip().startswith(str(copy)):
+        fail(f"could not build the unmutated table in the scratch copy: {out.stderr.strip() or out.stdout}")
+
+
+def test_mutant(module: str, pristine: str | None, tests: list[str]) -> int:
+    """Run the module's targeted tests in a fresh cache folder (the cosmic-ray test command)."""
+    import pytest
+
+    sys.path.insert(0, os.getcwd())
+    import evo_wordle
+
+    if not evo_wordle.__file__.startswith(os.getcwd()):
+        fail(f"imported {evo_wordle.__file__}, not the scratch copy")
+
+    with tempfile.TemporaryDirectory(prefix="evo-wordle-mutant-") as fresh:
+        if pristine:
+            for f in Path(pristine).iterdir():
+                if f.is_file():
+                    os.link(f, Path(fresh) / f.name)
+        os.environ["EVO_WORDLE_CACHE"] = fresh
+        return int(pytest.main([*PYTEST_ARGS, *tests]))
+
+
+def free_port() -> int:
+    with contextlib.closing(socket.socket()) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def load_equivalent(module: str) -> list[dict]:
+    if not EQUIVALENT_FILE.exists():
+        return []
+    data = tomllib.loads(EQUIVALENT_FILE.read_text())
+    return [e for e in data.get("equivalent", []) if e["module"] in (module, "*")]
+
+
+def line_text(source_lines: list[str], pos: tuple[int, int]) -> str:
+    return source_lines[pos[0] - 1].strip()
+
+
+def score(session: Path, module: str, source: str) -> dict:
+    """Killed / survived counts from a cosmic-ray session, equivalents matched by (operator, line)."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome
+
+    lines = source.splitlines()
+    equivalent = load_equivalent(module)
+    outside = re.compile("|".join(f"(?:{e})" for e in excluded_operators()))
+    used = [0] * len(equivalent)
+    killed = survived = incompetent = filtered = 0
+    survivors, equivalents = [], []
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        pending = sum(1 for _ in db.pending_work_items)
+        for item, result in db.completed_work_items:
+            mutation = item.mutations[0]
+            if result.worker_outcome == WorkerOutcome.SKIPPED or outside.match(mutation.operator_name):
+                filtered += 1  # an operator outside the set (KEEP_BINARY / KEEP_COMPARISON)
+                continue
+            if result.worker_outcome != WorkerOutcome.NORMAL:
+                incompetent += 1  # the mutant could not be applied or run (e.g. a syntax error)
+                continue
+            text = line_text(lines, mutation.start_pos)
+            if result.test_outcome == TestOutcome.KILLED:
+                killed += 1
+                continue
+            if result.test_outcome == TestOutcome.INCOMPETENT:
+                incompetent += 1
+                continue
+            added = "\n".join(x[1:].strip() for x in (result.diff or "").splitlines()
+                               if x.startswith("+") and not x.startswith("+++"))
+            match = next(
+                (i for i, e in enumerate(equivalent)
+                 if re.fullmatch(e["operator"], mutation.operator_name) and re.search(e["line"], text)
+                 and re.search(e.get("mutant", ""), added)),
+                None,
+            )
+            entry = {"job_id": item.job_id, "operator": mutation.operator_name, "occurrence": mutation.occurrence,
+                     "line_no": mutation.start_pos[0], "line": text, "diff": result.diff}
+            if match is None:
+                survived += 1
+                survivors.append(entry)
+            else:
+                used[match] += 1
+                equivalents.append({**entry, "reason": equivalent[match]["reason"]})
+    total = killed + survived + len(equivalents)
+    non_equivalent = killed + survived
+    return {
+        "module": module,
+        "total": total,
+        "killed": killed,
+        "survived": survived,
+        "equivalent": len(equivalents),
+        "incompetent": incompetent,
+        "filtered": filtered,
+        "pending": pending,  # not run yet (an interrupted run): the score covers the others only
+        "score": round(killed / non_equivalent, 4) if non_equivalent else 1.0,
+        "survivors": survivors,
+        "equivalents": equivalents,
+        "stale_equivalent_entries": [e for e, n in zip(equivalent, used) if n == 0],
+    }
+
+
+def run(module: str, jobs: int, timeout: float, workdir: Path, tests: list[str]) -> dict:
+    copies = [workdir / f"src{i}" for i in range(jobs)]
+    for c in copies:
+        copy_checkout(c)
+    # the unmutated source, for scoring (the copies are mutated in place while the run goes on)
+    (workdir / "source.py").write_text((copies[0] / module).read_text())
+    pristine = None
+    if MODULES[module]["pristine_table"]:
+        pristine = workdir / "pristine-cache"
+        build_pristine(copies[0], pristine)
+    test_cmd = [sys.executable, "experiments/mutation.py", "--test-mutant", module, "--tests", ",".join(tests)]
+    if pristine:
+        test_cmd += ["--pristine", str(pristine)]
+    # The unmutated code must pass its targeted tests, or every mutant would count as killed.
+    check = subprocess.run(test_cmd, cwd=copies[0], capture_output=True, text=True)
+    if check.returncode != 0:
+        fail(f"the targeted tests fail on the unmutated code:\n{check.stdout[-3000:]}")
+    config = {
+        "module-path": module,
+        "timeout": timeout,
+        "excluded-modules": [],
+        "test-command": " ".join(test_cmd),
+        "distributor": {"name": "local"},
+        "filters": {"operators-filter": {"exclude-operators": excluded_operators()}},
+    }
+    workers = []
+    if jobs > 1:
+        ports = [free_port() for _ in copies]
+        config["distributor"] = {"name": "http", "http": {"worker-urls": [f"http://127.0.0.1:{p}" for p in ports]}}
+        for c, p in zip(copies, ports):
+            log = open(workdir / f"worker-{p}.log", "w")  # noqa: SIM115 - closed with the worker
+            workers.append((subprocess.Popen([sys.executable, "-m", "cosmic_ray.cli", "http-worker", "--port", str(p)],
+                                             cwd=c, stdout=log, stderr=subprocess.STDOUT), log))
+        time.sleep(2)
+    cfg = workdir / "cosmic-ray.toml"
+    cfg.write_text(_toml({"cosmic-ray": config}))
+    session = workdir / "session.sqlite"
+    cr = [sys.executable, "-m", "cosmic_ray.cli"]
+    start = time.perf_counter()
+    try:
+        subprocess.run([*cr, "init", str(cfg), str(session)], cwd=copies[0], check=True)
+        subprocess.run([sys.executable, "-m", "cosmic_ray.tools.filters.operators_filter", str(session), str(cfg)],
+                       cwd=copies[0], check=True)
+        subprocess.run([*cr, "exec", str(cfg), str(session)], cwd=copies[0], check=True)
+    finally:
+        for proc, log in workers:
+            proc.terminate()
+            proc.wait()
+            log.close()
+    seconds = time.perf_counter() - start
+    (workdir / "run.json").write_text(json.dumps({"seconds": round(seconds, 1), "jobs": jobs,
+                                                  "load": os.getloadavg()[0]}))
+    result = score(session, module, (workdir / "source.py").read_text())
+    result.update(seconds=round(seconds, 1), jobs=jobs, tests=tests,
+                  load=os.getloadavg()[0])
+    return result
+
+
+def resume(module: str, workdir: Path) -> dict:
+    """Go on with an interrupted run kept with --workdir: restore the module in each copy (a killed
+    worker may have left a mutant there), then let cosmic-ray run the mutants still pending."""
+    source_file = workdir / "source.py" if (workdir / "source.py").is_file() else ROOT / module
+    copies = sorted(workdir.glob("src[0-9]*"))
+    for c in copies:
+        (c / module).write_text(source_file.read_text())
+    config = tomllib.loads((workdir / "cosmic-ray.toml").read_text())["cosmic-ray"]
+    workers = []
+    if len(copies) > 1:
+        ports = [free_port() for _ in copies]
+        config["distributor"] = {"name": "http", "http": {"worker-urls": [f"http://127.0.0.1:{p}" for p in ports]}}
+        for c, p in zip(copies, ports):
+            log = open(workdir / f"worker-{p}.log", "w")  # noqa: SIM115 - closed with the worker
+            workers.append((subprocess.Popen([sys.executable, "-m", "cosmic_ray.cli", "http-worker", "--port", str(p)],
+                                             cwd=c, stdout=log, stderr=subprocess.STDOUT), log))
+        time.sleep(2)
+    cfg = workdir / "cosmic-ray.toml"
+    cfg.write_text(_toml({"cosmic-ray": config}))
+    start = time.perf_counter()
+    try:
+        subprocess.run([sys.executable, "-m", "cosmic_ray.cli", "exec", str(cfg), str(workdir / "session.sqlite")],
+                       cwd=copies[0], check=True)
+    finally:
+        for proc, log in workers:
+            proc.terminate()
+            proc.wait()
+            log.close()
+    seconds = time.perf_counter() - start
+    (workdir / "run.json").write_text(json.dumps({"seconds": round(seconds, 1), "jobs": len(copies),
+                                                  "load": os.getloadavg()[0], "resumed": True}))
+    return score(workdir / "session.sqlite", module, source_file.read_text())
+
+
+def retest_survivors(module: str, workdir: Path, tests: list[str], timeout: float) -> dict:
+    """Run each surviving non-equivalent mutant of a kept run again, against today's targeted tests.
+
+    Tests are only ever added, so a killed mutant stays killed; re-running the survivors makes a
+    full run's score current without running every mutant again.  Refused if the module's source
+    differs from the one the run mutated (occurrences would point elsewhere)."""
+    from cosmic_ray.mutating import mutate_and_test
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import MutationSpec
+
+    session = workdir / "session.sqlite"
+    source_file = workdir / "source.py" if (workdir / "source.py").is_file() else workdir / "src0" / module
+    source = source_file.read_text()
+    fresh = workdir / "retest"
+    if fresh.exists():
+        shutil.rmtree(fresh)
+    copy_checkout(fresh)
+    if (fresh / module).read_text() != source:
+        fail(f"{module} changed since that run: run it again in full")
+    pristine = workdir / "pristine-cache" if MODULES[module]["pristine_table"] else None
+    test_cmd = [sys.executable, "experiments/mutation.py", "--test-mutant", module, "--tests", ",".join(tests)]
+    if pristine:
+        test_cmd += ["--pristine", str(pristine)]
+    check = subprocess.run(test_cmd, cwd=fresh, capture_output=True, text=True)
+    if check.returncode != 0:
+        fail(f"the targeted tests fail on the unmutated code:\n{check.stdout[-3000:]}")
+    before = score(session, module, source)
+    here = os.getcwd()
+    os.chdir(fresh)
+    try:
+        for s in before["survivors"]:
+            spec = MutationSpec(module, s["operator"], s["occurrence"], (s["line_no"], 0), (s["line_no"], 1))
+            result = mutate_and_test([spec], " ".join(test_cmd), timeout)
+            with use_db(str(session), WorkDB.Mode.open) as db:
+                db.set_result(s["job_id"], result)
+            print(f"  retested {s['operator']} line {s['line_no']}: {result.test_outcome}", flush=True)
+    finally:
+        os.chdir(here)
+    after = score(session, module, source)
+    after["retested"] = len(before["survivors"])
+    return after
+
+
+def _toml(data: dict, prefix: str = "") -> str:
+    """The tiny TOML writer the config needs (strings, numbers, lists, nested tables)."""
+    simple, tables = [], []
+    for k, v in data.items():
+        if isinstance(v, dict):
+            tables.append((k, v))
+        else:
+            simple.append(f"{k} = {json.dumps(v)}")
+    out = "\n".join(simple) + ("\n" if simple else "")
+    for k, v in tables:
+        name = f"{prefix}.{k}" if prefix else k
+        out += f"\n[{name}]\n" + _toml(v, name)
+    return out
+
+
+def equivalents_markdown() -> str:
+    """experiments/mutation_equivalent.toml as a Markdown table (module, operator, line, why)."""
+    rows = tomllib.loads(EQUIVALENT_FILE.read_text())["equivalent"]
+    out = ["| module | operator | source line (regex) | why it is equivalent |", "|---|---|---|---|"]
+    for e in rows:
+        line = f"`{e['line']}`" + (f" → `{e['mutant']}`" if e.get("mutant") else "")
+        cells = [e["module"].replace("evo_wordle/", ""), e["operator"].replace("core/", ""), line, e["reason"]]
+        out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
+    return "\n".join(out)
+
+
+def report_text(r: dict) -> str:
+    lines = [
+        f"{r['module']}: killed {r['killed']} / {r['killed'] + r['survived']} non-equivalent "
+        f"({100 * r['score']:.1f} %), {r['equivalent']} equivalent, {r['incompetent']} incompetent, "
+        f"{r['total']} mutants in {r['seconds']:.0f} s with {r['jobs']} job(s), load {r['load']:.1f}"
+    ]
+    for s in r["survivors"]:
+        lines.append(f"  SURVIVED {s['operator']} line {s['line_no']}: {s['line']}")
+    for e in r["stale_equivalent_entries"]:
+        lines.append(f"  (equivalent entry no longer matched: {e['operator']} {e['line']!r})")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__.splitlines()[0], formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example: nice -n 10 python experiments/mutation.py --module evo_wordle/game.py --jobs 2",
+    )
+    ap.add_argument("--module", choices=sorted(MODULES), help="the module to mutate")
+    ap.add_argument("--jobs", type=int, default=1, help="parallel cosmic-ray http workers (default 1)")
+    ap.add_argument("--timeout", type=float, default=120.0, help="seconds before a mutant's tests count as hung")
+    ap.add_argument("--out", type=Path, default=ROOT / "experiments" / "out" / "mutation",
+                    help="folder for the result JSON, survivor diffs included (default experiments/out/mutation)")
+    ap.add_argument("--write-docs", action="store_true",
+                    help="also put the module's score and the equivalent list into docs/testing.md")
+    ap.add_argument("--workdir", type=Path, help="scratch folder to keep (default: a temporary one)")
+    ap.add_argument("--tests", help="comma-separated pytest targets instead of the module's own list")
+    ap.add_argument("--retest-survivors", type=Path, metavar="WORKDIR",
+                    help="run the survivors of a kept run again against the current tests, then score it")
+    ap.add_argument("--resume", type=Path, metavar="WORKDIR", help="go on with an interrupted run kept with --workdir")
+    ap.add_argument("--rescore", type=Path, metavar="WORKDIR",
+                    help="score a finished run kept with --workdir again (after editing the equivalent list)")
+    ap.add_argument("--equivalents-markdown", action="store_true",
+                    help="print the equivalent-mutant list as the Markdown table docs/testing.md quotes")
+    ap.add_argument("--test-mutant", metavar="MODULE", help=argparse.SUPPRESS)
+    ap.add_argument("--pristine", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.equivalents_markdown:
+        print(equivalents_markdown())
+        return 0
+    module = args.test_mutant or args.module
+    if not module:
+        fail("--module is required")
+    tests = args.tests.split(",") if args.tests else MODULES[module]["tests"]
+    if args.test_mutant:
+        return test_mutant(module, args.pristine, tests)
+    if args.out.exists() and not args.out.is_dir():
+        fail(f"--out {args.out} is not a folder")
+    if args.retest_survivors or args.rescore or args.resume:
+        workdir = args.retest_survivors or args.rescore or args.resume
+        if not (workdir / "session.sqlite").is_file():
+            fail(f"no cosmic-ray session in {workdir}")
+        if args.resume:
+            result = resume(module, workdir)
+        elif args.retest_survivors:
+            result = retest_survivors(module, workdir, tests, args.timeout)
+        else:
+            source = workdir / "source.py"
+            source = source if source.is_file() else ROOT / module
+            result = score(workdir / "session.sqlite", module, source.read_text())
+        meta = json.loads((workdir / "run.json").read_text()) if (workdir / "run.json").is_file() else {}
+        result.update(seconds=meta.get("seconds", float("nan")), jobs=meta.get("jobs", 0), tests=tests,
+                      load=meta.get("load", float("nan")))
+        return finish(result, args)
+    if args.jobs < 1:
+        fail("--jobs must be at least 1")
+    try:
+        import cosmic_ray  # noqa: F401
+    except ImportError:
+        fail("cosmic-ray is not installed: pip install -e '.[mutation]'")
+    with contextlib.ExitStack() as stack:
+        if args.workdir:
+            args.workdir.mkdir(parents=True, exist_ok=False)
+            workdir = args.workdir
+        else:
+            workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="evo-wordle-mutation-")))
+        result = run(module, args.jobs, args.timeout, workdir, tests)
+    return finish(result, args)
+
+
+def finish(result: dict, args: argparse.Namespace) -> int:
+    """Print the report, write the JSON into --out and, if asked, the docs."""
+    print(report_text(result))
+    args.out.mkdir(parents=True, exist_ok=True)
+    path = args.out / (Path(result["module"]).stem + ".json")
+    path.write_text(json.dumps(result, indent=1, default=str))
+    print(f"wrote {path}")
+    if args.write_docs:
+        write_docs(result)
+        print(f"wrote {DOCS}")
+    return 0
+
+
+def score_row(r: dict) -> str:
+    run = r["killed"] + r["survived"] + r["equivalent"]
+    partial = f" of {run + r['pending']} (interrupted)" if r["pending"] else ""
+    took = f"{r['seconds']:.0f} s, {r['jobs']} jobs, load {r['load']:.0f}" if r.get("jobs") else "n/a"
+    return (f"| `{r['module']}` | {run}{partial} | {r['equivalent']} | {r['killed']} / {r['killed'] + r['survived']} | "
+            f"**{100 * r['score']:.1f} %** | {took} |")
+
+
+def write_docs(r: dict) -> None:
+    """Replace the module's row of the score table and the equivalent list in docs/testing.md."""
+    text = DOCS.read_text()
+    head, rest = text.split("<!-- mutation:scores -->\n", 1)
+    table, tail = rest.split("<!-- /mutation:scores -->", 1)
+    rows = [x for x in table.splitlines() if x.strip()]
+    mine = f"| `{r['module']}` |"
+    rows = [score_row(r) if x.startswith(mine) else x for x in rows]
+    if not any(x.startswith(mine) for x in rows):
+        rows.append(score_row(r))
+    text = head + "<!-- mutation:scores -->\n" + "\n".join(rows) + "\n<!-- /mutation:scores -->" + tail
+    head, rest = text.split("<!-- mutation:equivalents -->\n", 1)
+    _, tail = rest.split("<!-- /mutation:equivalents -->", 1)
+    DOCS.write_text(head + "<!-- mutation:equivalents -->\n" + equivalents_markdown()
+                    + "\n<!-- /mutation:equivalents -->" + tail)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,276 @@
+"""The game's rules, each test naming the rule it pins: settings, state updates, hard mode, one game.
+
+Hard mode is NYT's: every revealed green stays in place and every revealed yellow (or green)
+letter is used again at least as often as it was revealed; a yellow may be reused in its old spot.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from evo_wordle.errors import EvoWordleError, ImpossibleFeedback
+from evo_wordle.game import PROBLEMS, GameRecord, GameState, Settings, hard_mode_mask, letter_counts, play
+from evo_wordle.patterns import decode
+
+
+def _history(ctx, *pairs: tuple[str, str]) -> tuple[tuple[int, int], ...]:
+    """((guess, pattern), …) for guesses played against answers."""
+    out = []
+    for guess, answer in pairs:
+        g, a = ctx.words.index(guess), ctx.words.index(answer)
+        out.append((g, int(ctx.table[g, a])))
+    return tuple(out)
+
+
+def _legal(ctx, history, word: str) -> bool:
+    return bool(hard_mode_mask(ctx, history)[ctx.words.index(word)])
+
+
+def reference_hard_legal(guess: str, pattern: int, word: str) -> bool:
+    """Plain rule: greens kept in place; each letter revealed k times (green or yellow) used ≥ k times."""
+    trits = decode(pattern, len(guess))
+    if any(t == 2 and word[i] != guess[i] for i, t in enumerate(trits)):
+        return False
+    need = Counter(c for c, t in zip(guess, trits) if t > 0)
+    have = Counter(word)
+    return all(have[c] >= k for c, k in need.items())
+
+
+# --------------------------------------------------------------------------- hard mode refusals
+
+
+def test_hard_mode_refuses_a_word_that_drops_a_green(ctx):
+    # TRACE against CRATE: t yellow, r a green, c yellow, e green.
+    hist = _history(ctx, ("trace", "crate"))
+    assert _legal(ctx, hist, "crate")
+    # REACT uses every revealed letter but moves the greens R (pos 1) and E (pos 4): refused.
+    assert not _legal(ctx, hist, "react")
+    # CARET keeps E? no: C A R E T moves R and A out of their green spots: refused.
+    assert not _legal(ctx, hist, "caret")
+
+
+def test_hard_mode_refuses_a_word_that_omits_a_yellow_letter(ctx):
+    hist = _history(ctx, ("trace", "crate"))
+    # GRACE keeps every green (r, a, e) in place but has no T (a revealed yellow): refused.
+    assert not _legal(ctx, hist, "grace")
+    # BRATE? not a word; TRADE keeps the greens and the T but drops the yellow C: refused.
+    assert not _legal(ctx, hist, "trade")
+
+
+def test_hard_mode_accepts_a_yellow_in_its_old_spot_nyt_rule(ctx):
+    # NYT hard mode only asks that a yellow letter be used again, anywhere: replaying TRACE is legal.
+    hist = _history(ctx, ("trace", "crate"))
+    assert _legal(ctx, hist, "trace")
+
+
+def test_hard_mode_counts_repeated_revealed_letters(ctx):
+    # EERIE against THREE: the two revealed Es (and the R) must both be used again.
+    hist = _history(ctx, ("eerie", "three"))
+    trits = decode(hist[0][1])
+    assert sum(t > 0 for c, t in zip("eerie", trits) if c == "e") == 2
+    assert _legal(ctx, hist, "three")
+    assert not _legal(ctx, hist, "rebut")  # one E only
+    # every word with ≥ 2 Es and an R that keeps the greens is legal
+    for w in ("there", "rupee", "ester", "merle"):
+        if ctx.words.contains(w):
+            assert _legal(ctx, hist, w) == reference_hard_legal("eerie", hist[0][1], w)
+
+
+def test_hard_mode_grey_tiles_ask_nothing(ctx):
+    hist = _history(ctx, ("fuzzy", "crate"))
+    assert hist[0][1] == 0
+    assert hard_mode_mask(ctx, hist).all()
+
+
+def test_hard_mode_mask_equals_the_written_rule_on_random_histories(ctx):
+    rng = np.random.default_rng(19)
+    words = ctx.words.allowed
+    sample = rng.choice(len(words), 600, replace=False)
+    for _ in range(12):
+        answer = int(rng.choice(ctx.words.answer_index))
+        guesses = rng.choice(len(words), 2, replace=False)
+        hist = tuple((int(g), int(ctx.table[g, answer])) for g in guesses)
+        mask = hard_mode_mask(ctx, hist)
+        for w in sample.tolist():
+            want = all(reference_hard_legal(words[g], p, words[w]) for g, p in hist)
+            assert mask[w] == want, (words[w], [(words[g], p) for g, p in hist])
+        assert mask[answer]  # the answer itself is always legal
+
+
+def test_no_history_allows_every_word(ctx):
+    assert hard_mode_mask(ctx, ()).all()
+
+
+def test_letter_counts_count_every_letter(ctx):
+    counts = letter_counts(ctx)
+    assert letter_counts(ctx) is counts  # cached on the context
+    assert counts.shape == (len(ctx.words), 26)  # one column per letter a…z
+    for w in ("geese", "crate", "mamma", "fuzzy"):
+        row = counts[ctx.words.index(w)]
+        assert {chr(97 + i): int(k) for i, k in enumerate(row) if k} == dict(Counter(w))
+    assert counts.sum(axis=1).tolist() == [5] * len(ctx.words)
+
+
+# --------------------------------------------------------------------------- settings
+
+
+def test_settings_defaults_are_p0_with_a_cap_of_nine():
+    s = Settings()
+    assert (s.candidates, s.guess_from, s.hard, s.daily, s.max_guesses, s.boards) == (
+        "allowed", "candidates", False, False, 9, 1)
+
+
+@pytest.mark.parametrize("bad", [{"candidates": "nyt"}, {"guess_from": "answers"}, {"max_guesses": 0},
+                                 {"boards": 0}])
+def test_settings_refuse_bad_values(bad):
+    with pytest.raises(EvoWordleError):
+        Settings(**bad)
+
+
+def test_settings_edge_values_are_accepted():
+    assert Settings(max_guesses=1).max_guesses == 1
+    assert Settings(boards=1, candidates="answers", guess_from="allowed").boards == 1
+
+
+def test_problems_are_the_thesis_relaxations():
+    assert PROBLEMS == {
+        "P0": {"candidates": "allowed", "guess_from": "candidates", "daily": False},
+        "P1": {"candidates": "answers", "guess_from": "candidates", "daily": False},
+        "P2": {"candidates": "allowed", "guess_from": "candidates", "daily": True},
+        "P3": {"candidates": "answers", "guess_from": "candidates", "daily": True},
+    }
+    p3 = Settings.problem("p3", hard=True)  # case-insensitive, overrides win
+    assert (p3.candidates, p3.daily, p3.hard) == ("answers", True, True)
+    with pytest.raises(EvoWordleError, match="unknown problem"):
+        Settings.problem("P9")
+
+
+def test_with_and_as_dict():
+    s = Settings().with_(max_guesses=6)
+    assert s.max_guesses == 6 and Settings().max_guesses == 9
+    assert s.as_dict() == {"candidates": "allowed", "guess_from": "candidates", "hard": False, "daily": False,
+                           "max_guesses": 6, "boards": 1}
+
+
+@pytest.mark.parametrize(("boards", "limit"), [(1, 6), (2, 7), (4, 9), (8, 13)])
+def test_a_game_is_won_within_six_guesses_or_n_plus_five_for_n_boards(boards, limit):
+    assert Settings(boards=boards).win_limit == limit
+
+
+# --------------------------------------------------------------------------- state
+
+
+def test_start_takes_the_candidate_rule_and_leaves_out_past_answers(ctx):
+    assert len(GameState.start(ctx, Settings()).candidates) == len(ctx.words)
+    p1 = GameState.start(ctx, Settings(candidates="answers", hard=True))
+    assert p1.candidates.tolist() == ctx.words.answer_index.tolist() and p1.hard and p1.turn == 0
+    gone = ctx.words.answer_index[:3]
+    daily = GameState.start(ctx, Settings(candidates="answers"), excluded=gone)
+    assert len(daily.candidates) == len(ctx.words.answer_index) - 3
+    assert not np.isin(gone, daily.candidates).any()
+    assert daily.candidates.dtype == np.int64
+    same = GameState.start(ctx, Settings(candidates="answers"), excluded=np.array([], dtype=np.int64))
+    assert len(same.candidates) == len(ctx.words.answer_index)
+
+
+def test_after_keeps_exactly_the_words_that_give_the_same_feedback(ctx):
+    state = GameState.start(ctx, Settings(candidates="answers"))
+    g, a = ctx.words.index("crane"), ctx.words.index("merry")
+    p = int(ctx.table[g, a])
+    nxt = state.after(g, p)
+    want = [c for c in state.candidates.tolist() if ctx.table[g, c] == p]
+    assert nxt.candidates.tolist() == want and a in want
+    assert nxt.history == ((g, p),) and nxt.turn == 1 and state.turn == 0
+    with pytest.raises(ImpossibleFeedback):
+        nxt.after(g, ctx.words.solved)  # CRANE is no longer a candidate
+
+
+def test_key_includes_the_history_only_in_hard_mode(ctx):
+    g, a = ctx.words.index("crane"), ctx.words.index("merry")
+    p = int(ctx.table[g, a])
+    easy = GameState.start(ctx, Settings(candidates="answers")).after(g, p)
+    hard = GameState.start(ctx, Settings(candidates="answers", hard=True)).after(g, p)
+    assert easy.key() == easy.candidates.tobytes()
+    assert hard.key() != easy.key() and hard.key().startswith(easy.key())
+
+
+def test_guessable_words(ctx):
+    state = GameState.start(ctx, Settings(hard=True))
+    assert state.guessable("allowed").tolist() == ctx.all_words.tolist()  # no history yet
+    hist = _history(ctx, ("trace", "crate"))
+    nxt = state.after(*hist[0])
+    assert nxt.guessable() is nxt.candidates
+    legal = nxt.guessable("allowed")
+    assert legal.tolist() == np.flatnonzero(hard_mode_mask(ctx, hist)).tolist()
+    assert len(legal) < len(ctx.words)
+    easy = GameState.start(ctx, Settings()).after(*hist[0])
+    assert len(easy.guessable("allowed")) == len(ctx.words)
+
+
+# --------------------------------------------------------------------------- one game
+
+
+class Scripted:
+    """A solver that plays a fixed list of words and records what ``finish`` was told."""
+
+    def __init__(self, ctx, words):
+        self.ids = [ctx.words.index(w) for w in words]
+        self.finished = None
+
+    def choose(self, state):
+        return self.ids[min(state.turn, len(self.ids) - 1)]
+
+    def finish(self, state, guess, pattern):
+        self.finished = (guess, pattern)
+
+
+def test_play_stops_when_solved(ctx):
+    solver = Scripted(ctx, ["crane", "merry"])
+    a = ctx.words.index("merry")
+    rec = play(solver, GameState.start(ctx, Settings()), a, Settings())
+    assert rec.guesses == [ctx.words.index("crane"), a] and rec.solved
+    assert solver.finished == (a, ctx.words.solved)
+    assert rec.score(9) == 2
+
+
+def test_play_stops_at_the_cap_as_a_failure(ctx):
+    solver = Scripted(ctx, ["crane", "crane"])  # never solves: after the first turn CRANE is impossible
+    state = GameState.start(ctx, Settings())
+    a = ctx.words.index("merry")
+    rec = play(Scripted(ctx, ["fuzzy", "jumbo", "vivid", "gawky", "pluck"]), state, a, Settings(max_guesses=3))
+    assert len(rec.guesses) == 3 and not rec.solved and rec.score(3) == 3 and rec.score(9) == 9
+    rec1 = play(solver, state, a, Settings(max_guesses=1))
+    assert len(rec1.guesses) == 1 and not rec1.solved
+
+
+def test_play_ends_when_the_feedback_leaves_no_candidate(ctx):
+    # The candidates (the NYT answers) exclude the real answer: the game ends, unsolved, early.
+    outsider = ctx.words.index("aahed")
+    assert outsider not in set(ctx.words.answer_index.tolist())
+    state = GameState.start(ctx, Settings(candidates="answers"))
+    solver = Scripted(ctx, ["crane", "sloth", "dumpy", "fight", "wreck"])
+    rec = play(solver, state, outsider, Settings())
+    assert not rec.solved and 1 <= len(rec.guesses) < 9
+    assert solver.finished[0] == rec.guesses[-1]
+
+
+def test_record_score_is_guesses_used_or_the_cap():
+    assert GameRecord(0, [1, 2, 3], True).score(9) == 3
+    assert GameRecord(0, [1, 2, 3], False).score(9) == 9
+
+
+def test_settings_and_states_are_immutable_and_hashable_settings(ctx):
+    """Settings travel between runs and solvers memoise on states: neither may change after creation."""
+    import dataclasses
+
+    s = Settings()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.max_guesses = 3  # type: ignore[misc]
+    assert hash(s) == hash(Settings()) and len({s, Settings(), Settings(hard=True)}) == 2
+    state = GameState(ctx, np.arange(3, dtype=np.int64))
+    assert state.hard is False and state.history == ()  # a state built by hand is easy mode, turn 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        state.hard = True  # type: ignore[misc]

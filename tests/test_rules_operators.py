@@ -1,0 +1,275 @@
+"""GA operator rules, checked against brute force written here: recombination keeps every letter
+from a parent (all 2^L masks), the thesis mutation's rejection loop mutates with the stated
+probability, selection follows its weights, and word codes look up exactly the allowed words."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from evo_wordle.ga import operators as ops
+from evo_wordle.game import GameState, Settings
+
+
+def recombinants(ctx, p1: int, p2: int, consistent) -> set[int]:
+    """Every allowed, consistent word other than the parents whose letters each come from a parent."""
+    a, b = ctx.words.allowed[p1], ctx.words.allowed[p2]
+    out = set()
+    for pick in itertools.product((0, 1), repeat=len(a)):
+        w = "".join(b[i] if t else a[i] for i, t in enumerate(pick))
+        if ctx.words.contains(w):
+            i = ctx.words.index(w)
+            if consistent[i] and i not in (p1, p2):
+                out.add(i)
+    return out
+
+
+def _children(ctx, w1: str, w2: str, consistent, candidates, n: int, seed: int = 0) -> np.ndarray:
+    p1 = np.full(n, ctx.words.index(w1))
+    p2 = np.full(n, ctx.words.index(w2))
+    return ops.recombine_children(ctx, p1, p2, consistent, candidates, np.random.default_rng(seed))
+
+
+@pytest.mark.parametrize(("w1", "w2"), [("black", "slick"), ("crane", "slate"), ("house", "mouse"),
+                                        ("tares", "lines"), ("fight", "sound"), ("ached", "rahed")])
+def test_children_are_uniform_over_the_brute_force_recombinants(ctx, w1, w2):
+    everything = np.ones(len(ctx.words), dtype=bool)
+    want = recombinants(ctx, ctx.words.index(w1), ctx.words.index(w2), everything)
+    kids = _children(ctx, w1, w2, everything, ctx.all_words, 6000)
+    if not want:  # no recombinant: the fallback draws uniform consistent words
+        assert len(set(kids.tolist())) > 100
+        return
+    assert set(kids.tolist()) == want
+    counts = np.array([(kids == w).sum() for w in sorted(want)])
+    expected = len(kids) / len(want)
+    assert np.all(np.abs(counts - expected) < 5 * np.sqrt(expected) + 1)
+
+
+def test_children_keep_the_masked_letters_for_every_pair(ctx):
+    rng = np.random.default_rng(8)
+    everything = np.ones(len(ctx.words), dtype=bool)
+    p1 = rng.choice(len(ctx.words), 400)
+    p2 = rng.choice(len(ctx.words), 400)
+    kids = ops.recombine_children(ctx, p1, p2, everything, ctx.all_words, rng)
+    for a, b, k in zip(p1.tolist(), p2.tolist(), kids.tolist()):
+        want = recombinants(ctx, a, b, everything)
+        if want:
+            assert k in want, (ctx.words.allowed[a], ctx.words.allowed[b], ctx.words.allowed[k])
+
+
+def test_exactly_one_recombinant_is_always_the_child(ctx):
+    everything = np.ones(len(ctx.words), dtype=bool)
+    a, b = ctx.words.index("black"), ctx.words.index("slick")
+    only = ctx.words.index("slack")
+    consistent = everything.copy()
+    for w in recombinants(ctx, a, b, everything) - {only}:
+        consistent[w] = False
+    assert recombinants(ctx, a, b, consistent) == {only}
+    kids = _children(ctx, "black", "slick", consistent, ctx.all_words, 500, seed=3)
+    assert kids.tolist() == [only] * 500
+
+
+def test_no_recombinant_falls_back_to_a_uniform_candidate(ctx):
+    state = GameState.start(ctx, Settings(candidates="answers"))
+    consistent = np.zeros(len(ctx.words), dtype=bool)
+    consistent[state.candidates] = True
+    assert not recombinants(ctx, ctx.words.index("ivory"), ctx.words.index("fuzzy"), consistent)
+    kids = _children(ctx, "ivory", "fuzzy", consistent, state.candidates, 3000, seed=5)
+    assert np.isin(kids, state.candidates).all()
+    assert len(set(kids.tolist())) > 700  # uniform over 2,309 answers, not one fixed word
+
+
+def test_mixed_batch_recombines_where_it_can_and_falls_back_elsewhere(ctx):
+    everything = np.ones(len(ctx.words), dtype=bool)
+    cands = ctx.words.answer_index
+    p1 = np.array([ctx.words.index(w) for w in ("black", "ivory", "black")])
+    p2 = np.array([ctx.words.index(w) for w in ("slick", "fuzzy", "slick")])
+    for seed in range(20):
+        kids = ops.recombine_children(ctx, p1, p2, everything, cands, np.random.default_rng(seed))
+        assert ctx.words.allowed[kids[0]] in {"slack", "blick"} or kids[0] in recombinants(ctx, p1[0], p2[0],
+                                                                                            everything)
+        assert kids[1] in set(cands.tolist())
+    assert ops.recombine_children(ctx, np.array([], dtype=np.int64), np.array([], dtype=np.int64), everything,
+                                  cands, np.random.default_rng(0)).tolist() == []
+
+
+# --------------------------------------------------------------------------- mutation
+
+
+def _thesis_probability(k: int, length: int, letters: int, tries: int) -> float:
+    return 1 - (1 - k / (length * letters)) ** tries
+
+
+@pytest.mark.parametrize(("tries", "letters"), [(1, 26), (2, 25), (5, 26)])
+def test_the_rejection_loop_mutates_with_the_thesis_probability(ctx, tries, letters):
+    index = ops.neighbour_index(ctx)
+    word = ctx.words.index("cares")
+    k = index.degree(word)
+    assert k > 20
+    n = 20_000
+    out = ops.mutate_words(np.full(n, word), index, np.random.default_rng(tries), tries=tries, letters=letters)
+    p = _thesis_probability(k, 5, letters, tries)
+    changed = (out != word).mean()
+    assert abs(changed - p) < 5 * np.sqrt(p * (1 - p) / n)
+    assert set(out[out != word].tolist()) <= set(index.of(word).tolist())
+
+
+def test_the_rejection_loop_draws_from_26_letters_by_default(ctx):
+    index = ops.neighbour_index(ctx)
+    word = ctx.words.index("cares")
+    n = 20_000
+    out = ops.mutate_words(np.full(n, word), index, np.random.default_rng(12), tries=2)
+    p = _thesis_probability(index.degree(word), 5, 26, 2)
+    assert abs((out != word).mean() - p) < 5 * np.sqrt(p * (1 - p) / n)
+
+
+def test_a_list_without_neighbours_has_an_empty_index_and_nothing_mutates(cache_dir):
+    from evo_wordle import Context
+    from evo_wordle.words import WordSet
+
+    words = ("abcde", "fghij", "klmno")
+    small = Context(words=WordSet(words, words, label="no-neighbours"))
+    index = ops.neighbour_index(small)
+    assert len(index.words) == 0 and index.start.tolist() == [0, 0, 0, 0]
+    assert [index.degree(w) for w in range(3)] == [0, 0, 0]
+    rng = np.random.default_rng(0)
+    assert ops.mutate_words(np.array([0, 1, 2, 1]), index, rng).tolist() == [0, 1, 2, 1]
+    assert ops.mutate_words(np.array([0, 2]), index, rng, tries=5).tolist() == [0, 2]
+
+
+def test_the_rejection_loop_counts_only_valid_neighbours(ctx):
+    index = ops.neighbour_index(ctx)
+    word = ctx.words.index("cares")
+    nbrs = index.of(word)
+    mask = np.zeros(len(ctx.words), dtype=bool)
+    mask[nbrs[:4]] = True
+    n = 20_000
+    out = ops.mutate_words(np.full(n, word), index, np.random.default_rng(1), word_mask=mask, tries=3)
+    p = _thesis_probability(4, 5, 26, 3)
+    assert abs((out != word).mean() - p) < 5 * np.sqrt(p * (1 - p) / n)
+    assert set(out[out != word].tolist()) == set(nbrs[:4].tolist())
+
+
+def test_without_tries_every_word_with_a_valid_neighbour_mutates(ctx):
+    index = ops.neighbour_index(ctx)
+    rng = np.random.default_rng(4)
+    words = rng.choice(len(ctx.words), 3000)
+    out = ops.mutate_words(words, index, rng, skip_letter=25)
+    letters = ctx.words.letters
+    for w, o in zip(words.tolist(), out.tolist()):
+        # a neighbour made with z (letter 25) at the changed position does not count
+        valid = [x for x in index.of(w).tolist() if letters[x][letters[x] != letters[w]][0] != 25]
+        if valid:
+            assert o in valid
+        else:
+            assert o == w
+
+
+def test_neighbours_across_the_whole_alphabet(ctx):
+    # A and Z are 25 letters apart: ZEROS and AEROS are still one-letter neighbours
+    index = ops.neighbour_index(ctx)
+    zeros, aeros = ctx.words.index("zeros"), ctx.words.index("aeros")
+    assert aeros in index.of(zeros).tolist() and zeros in index.of(aeros).tolist()
+
+
+def test_a_full_alphabet_of_neighbours_is_found(cache_dir):
+    # 26 words differing only in the first letter: each has the other 25 as neighbours
+    from evo_wordle import Context
+    from evo_wordle.words import WordSet
+
+    words = tuple(chr(97 + i) + "ab" for i in range(26))
+    small = Context(words=WordSet(words, words, label="alphabet"))
+    index = ops.neighbour_index(small)
+    assert [index.degree(w) for w in range(26)] == [25] * 26
+    assert sorted(index.of(0).tolist()) == list(range(1, 26))
+
+
+def test_masked_mutation_picks_each_words_own_neighbours(ctx):
+    # a one-neighbour word first, so the second word's list starts at entry 1
+    index = ops.neighbour_index(ctx)
+    aarti, black = ctx.words.index("aarti"), ctx.words.index("black")
+    assert index.degree(aarti) == 1
+    rng = np.random.default_rng(2)
+    for _ in range(30):
+        out = ops.mutate_words(np.array([aarti, black]), index, rng, skip_letter=25)
+        assert out[0] in index.of(aarti).tolist() and out[1] in index.of(black).tolist()
+    only_isolated = ops.mutate_words(np.array([ctx.words.index("ivory")] * 3), index, rng,
+                                     word_mask=np.ones(len(ctx.words), dtype=bool))
+    assert only_isolated.tolist() == [ctx.words.index("ivory")] * 3
+
+
+def test_skip_letter_and_mask_leave_isolated_words_alone(ctx):
+    index = ops.neighbour_index(ctx)
+    ivory = ctx.words.index("ivory")
+    none = np.zeros(len(ctx.words), dtype=bool)
+    rng = np.random.default_rng(0)
+    words = np.array([ivory, ctx.words.index("black")])
+    assert ops.mutate_words(words, index, rng, word_mask=none).tolist() == words.tolist()
+    assert ops.mutate_words(np.array([], dtype=np.int64), index, rng).tolist() == []
+    # "fuzzy"'s only neighbours use z: skipping z leaves it
+    fuzzy = ctx.words.index("fuzzy")
+    if index.degree(fuzzy):
+        made = {int(x) for x in ctx.words.letters[index.of(fuzzy)][
+            ctx.words.letters[index.of(fuzzy)] != ctx.words.letters[fuzzy]]}
+        if made == {25}:
+            assert ops.mutate_words(np.array([fuzzy]), index, rng, skip_letter=25).tolist() == [fuzzy]
+
+
+# --------------------------------------------------------------------------- selection
+
+
+def test_scaled_weights_are_fitness_to_the_pressure():
+    f = np.array([1.0, 2.0, 3.0, 4.0])
+    assert np.allclose(ops.scaled_weights(f), f / 10)
+    assert np.allclose(ops.scaled_weights(f, 0.0), 0.25)
+    assert np.allclose(ops.scaled_weights(f, 2.0), f**2 / 30)
+    assert np.allclose(ops.scaled_weights(f, 0.5), np.sqrt(f) / np.sqrt(f).sum())
+    w = ops.scaled_weights(np.array([1.0, 10.0]), 400.0)
+    assert np.isfinite(w).all() and w[1] == pytest.approx(1.0)
+
+
+def test_roulette_never_picks_zero_fitness_and_reaches_the_last():
+    f = np.array([0.0, 1.0, 0.0, 3.0])
+    picks = ops.roulette(f, 40_000, np.random.default_rng(0))
+    assert set(np.unique(picks).tolist()) == {1, 3}
+    assert abs((picks == 3).mean() - 0.75) < 0.01
+    assert picks.dtype == np.int64
+
+
+def test_tournament_winner_is_the_fittest_aspirant():
+    f = np.array([3.0, 1.0, 2.0])
+    assert np.all(ops.tournament(f, 200, np.random.default_rng(0), size=60) == 0)
+    one = ops.tournament(f, 30_000, np.random.default_rng(1), size=1)
+    assert np.allclose(np.bincount(one, minlength=3) / 30_000, 1 / 3, atol=0.015)
+    two = ops.tournament(f, 30_000, np.random.default_rng(2), size=2)
+    # P(win) for rank r (best first) with 2 draws of 3: 5/9, 3/9, 1/9
+    assert np.allclose(np.bincount(two, minlength=3) / 30_000, [5 / 9, 1 / 9, 3 / 9], atol=0.015)
+
+
+def test_tournament_size_defaults_to_three():
+    f = np.array([3.0, 1.0, 2.0, 0.5])
+    wins = ops.tournament(f, 40_000, np.random.default_rng(3))
+    p = 1 - (3 / 4) ** 3  # the best of three draws with replacement is word 0
+    assert abs((wins == 0).mean() - p) < 5 * np.sqrt(p * (1 - p) / 40_000)
+
+
+def test_best_takes_the_fittest_first_and_repeats():
+    f = np.array([2.0, 5.0, 2.0, 1.0])
+    assert ops.best(f, 3).tolist() == [1, 0, 2]  # ties keep list order
+    assert ops.best(f, 6).tolist() == [1, 0, 2, 3, 1, 0]
+
+
+# --------------------------------------------------------------------------- word codes
+
+
+def test_lookup_finds_exactly_the_allowed_words(ctx):
+    codes = ops.word_codes(ctx)
+    assert ops.word_codes(ctx) is codes
+    assert np.all(np.diff(codes) > 0)
+    assert codes[ctx.words.index("aahed")] == ((0 * 26 + 0) * 26 + 7) * 26 ** 2 + 4 * 26 + 3
+    idx = np.array([0, 5, len(ctx.words) - 1])
+    assert ops.lookup_codes(ctx, codes[idx]).tolist() == idx.tolist()
+    zzzzz = 26**5 - 1
+    assert ops.lookup_codes(ctx, np.array([0, codes[0] + 1, zzzzz, codes[-1] + 1])).tolist() == [-1, -1, -1, -1]
