@@ -9,9 +9,10 @@ from pathlib import Path
 import numpy as np
 
 from . import frequency
+from .cachedir import default_cache_dir
 from .entropy import entropies
 from .errors import EvoWordleError
-from .table import default_cache_dir, load_table
+from .table import load_table
 from .words import WordSet, load_words
 
 #: A word list: a file path, a bundled name (``"allowed"``, ``"nyt"``, ``"original"``) or a

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from .cachedir import prepare, read_sealed_array, write_sealed_array
 from .words import WordSet
 
 
@@ -19,28 +17,17 @@ def _wordfreq_version() -> str:
 
 
 def word_frequencies(words: WordSet, cache_dir: Path | None = None) -> np.ndarray:
-    """``wordfreq.word_frequency(w, "en")`` for every allowed word, cached next to the table."""
-    from .table import default_cache_dir
-
-    root = cache_dir or default_cache_dir()
-    path = root / f"freq-{words.digest[:16]}-wordfreq{_wordfreq_version()}.json"
-    try:
-        values = json.loads(path.read_text())
-        if len(values) == len(words):
-            return np.asarray(values, dtype=np.float64)
-    except (OSError, ValueError):
-        pass
+    """``wordfreq.word_frequency(w, "en")`` for every allowed word, cached next to the table
+    (a sealed file: a damaged or planted copy is detected by its digest and recomputed)."""
+    root = prepare(cache_dir)
+    path = root / f"freq-{words.digest[:16]}-wordfreq{_wordfreq_version()}.cache"
+    values = read_sealed_array(path, "word-frequencies", len(words))
+    if values is not None:
+        return values
     from wordfreq import word_frequency
 
     freqs = np.array([word_frequency(w, "en") for w in words.allowed], dtype=np.float64)
-    try:
-        root.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=root, suffix=".tmp")
-        with os.fdopen(fd, "w") as fh:
-            json.dump(freqs.tolist(), fh)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # an unwritable cache only costs time here; load_table reports it
+    write_sealed_array(path, "word-frequencies", freqs)
     return freqs
 
 

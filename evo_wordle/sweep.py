@@ -33,12 +33,26 @@ from pathlib import Path
 import numpy as np
 
 from .errors import EvoWordleError
+from .files import (
+    atomic_write_text,
+    control_char,
+    decode_utf8,
+    open_append_nofollow,
+    read_capped,
+    read_json,
+)
 from .game import PROBLEMS, Settings
 from .solvers.base import SolverSpec, build_solver, pack_solver, solver_identity, solver_label, unpack_solver
 from .stats import mean_ci, t975
 
 SPEC_FILE = "sweep.json"
 RESULTS_FILE = "results.csv"
+#: Caps on what a (shared) sweep folder may make the program read or expand.
+MAX_SPEC_BYTES = 2**20
+MAX_RESULTS_BYTES = 64 * 2**20
+MAX_CONFIGS = 10_000
+MAX_SEEDS = 10_000
+MAX_GAMES_PER_ROW = 10_000_000
 
 #: Grid keys that change the problem setting rather than the solver.
 SETTING_KEYS = ("problem", "candidates", "guess_from", "hard", "daily", "max_guesses")
@@ -120,10 +134,43 @@ class SweepSpec:
     @classmethod
     def from_dict(cls, data: dict) -> SweepSpec:
         """A specification from its JSON form (``sweep.json``)."""
+        if not isinstance(data, dict):
+            raise EvoWordleError("not a sweep specification: not a JSON object")
         try:
-            return cls(**data)
+            spec = cls(**data)
         except TypeError as exc:
             raise EvoWordleError(f"not a sweep specification: {exc}") from None
+        spec.check_shape()
+        return spec
+
+    def check_shape(self) -> None:
+        """Types and sizes, checked before the grid is ever expanded."""
+        def bad(what: str) -> EvoWordleError:
+            return EvoWordleError(f"not a sweep specification: {what}")
+
+        from .solvers import Solver
+
+        solver_ok = isinstance(self.solver, str | Solver) or callable(self.solver)
+        if not solver_ok or not isinstance(self.grid, dict):
+            raise bad("solver must be a name (from Python also a Solver object or factory) and grid an object")
+        scalar = (str, int, float, bool, type(None))
+        for key, values in self.grid.items():
+            if not isinstance(values, list) or not all(isinstance(v, scalar) for v in values):
+                raise bad(f"grid {key!r} must be a list of plain values")
+        for name in ("seeds", "base_seed"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise bad(f"{name} must be an integer")
+        if not (self.games is None or isinstance(self.games, int) and not isinstance(self.games, bool)):
+            raise bad("games must be an integer or null")
+        if not isinstance(self.settings, dict) or not all(
+                v is None or isinstance(v, str) for v in (self.answers, self.allowed)):
+            raise bad("settings must be an object, answers and allowed list names")
+        configs = math.prod(len(v) for v in self.grid.values())
+        if configs > MAX_CONFIGS:
+            raise EvoWordleError(f"the grid has {configs:,} configurations (at most {MAX_CONFIGS:,})")
+        if self.seeds > MAX_SEEDS:
+            raise EvoWordleError(f"--seeds {self.seeds} is more than {MAX_SEEDS:,}")
 
     @property
     def keys(self) -> list[str]:
@@ -171,6 +218,7 @@ class SweepSpec:
         from .solvers import SOLVERS, Solver, load_all
 
         load_all()
+        self.check_shape()
         if isinstance(self.solver, str) and self.solver not in SOLVERS:
             raise EvoWordleError(f"unknown solver {self.solver!r} (choose from {', '.join(sorted(SOLVERS))})")
         if not isinstance(self.solver, str | Solver) and not callable(self.solver):
@@ -385,22 +433,26 @@ class ResultsStore:
         self._repair_and_load()
 
     def _repair_and_load(self) -> None:
-        if not self.path.exists() or self.path.stat().st_size == 0:
+        if not os.path.lexists(self.path) or (not self.path.is_symlink() and self.path.stat().st_size == 0):
             self._write_raw(_csv_line(self.columns))
             return
-        data = self.path.read_bytes()
+        if self.path.is_symlink():
+            raise EvoWordleError(f"{self.path} is a symlink; refusing to write through it")
+        data = read_capped(self.path, MAX_RESULTS_BYTES, "results file")
         if not data.endswith(b"\n"):
             cut = data.rfind(b"\n") + 1
-            with open(self.path, "r+b") as fh:
-                fh.truncate(cut)
-                fh.flush()
-                os.fsync(fh.fileno())
+            fd = os.open(self.path, os.O_WRONLY | os.O_NOFOLLOW)
+            try:
+                os.ftruncate(fd, cut)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
             data = data[:cut]
             print(f"evo-wordle: dropped a torn last line in {self.path}", file=sys.stderr)
         if not data:
             self._write_raw(_csv_line(self.columns))
             return
-        reader = csv.reader(io.StringIO(data.decode("utf-8")))
+        reader = csv.reader(io.StringIO(decode_utf8(data, self.path, "results file")))
         header = next(reader)
         if header != self.columns:
             raise EvoWordleError(f"{self.path} has other columns than this sweep; use another --out")
@@ -411,10 +463,12 @@ class ResultsStore:
             self.rows.setdefault(row_key(row, self.keys), row)
 
     def _write_raw(self, text: str) -> None:
-        with open(self.path, "a", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+        fd = open_append_nofollow(self.path)
+        try:
+            os.write(fd, text.encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
     def __contains__(self, key: tuple[str, ...]) -> bool:
         return key in self.rows
@@ -453,11 +507,8 @@ def _check_spec(out: Path, spec: SweepSpec) -> None:
     """Save the specification, or refuse if the folder holds a different one."""
     path = out / SPEC_FILE
     mine = spec.as_dict()
-    if path.exists():
-        try:
-            theirs = json.loads(path.read_text())
-        except (OSError, ValueError):
-            raise EvoWordleError(f"{path} is not a readable sweep specification") from None
+    if os.path.lexists(path):
+        theirs = read_json(path, MAX_SPEC_BYTES, "sweep specification")
         if theirs != mine:
             diff = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
             raise EvoWordleError(
@@ -465,9 +516,7 @@ def _check_spec(out: Path, spec: SweepSpec) -> None:
                 "repeat its options to resume or choose another --out"
             )
         return
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(mine, indent=2) + "\n")
-    os.replace(tmp, path)
+    atomic_write_text(path, json.dumps(mine, indent=2) + "\n", durable=True)
 
 
 @dataclass
@@ -541,45 +590,82 @@ def run_sweep(
 
 def histogram_ci(histogram: dict[str, int]) -> float:
     """95 % half-width of a mean guess count from one bench's per-game histogram."""
-    scores = np.repeat([int(k) for k in histogram], [int(v) for v in histogram.values()])
-    if len(scores) < 2:
+    scores = np.array([int(k) for k in histogram], dtype=np.float64)
+    counts = np.array([int(v) for v in histogram.values()], dtype=np.float64)
+    n = int(counts.sum())
+    if n < 2:
         return float("nan")
-    return float(t975(len(scores) - 1) * scores.std(ddof=1) / math.sqrt(len(scores)))
+    mean = (scores * counts).sum() / n
+    std = math.sqrt((counts * (scores - mean) ** 2).sum() / (n - 1))
+    return float(t975(n - 1) * std / math.sqrt(n))
+
+
+def _histogram(cell: str, games: int) -> dict[str, int]:
+    """A row's histogram (guesses → games), checked: small integers adding up to ``games``."""
+    if len(cell) > 10_000:
+        raise ValueError("histogram too long")
+    hist = json.loads(cell)
+    if not isinstance(hist, dict) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 and k.isdigit() and len(k) <= 4
+            for k, v in hist.items()):
+        raise ValueError("histogram is not guesses → counts")
+    if sum(hist.values()) != games:
+        raise ValueError(f"histogram counts add up to {sum(hist.values())}, not games = {games}")
+    return hist
+
+
+def read_spec(path: Path) -> SweepSpec:
+    """``sweep.json``: capped, checked for shape and size before the grid is expanded."""
+    return SweepSpec.from_dict(read_json(path, MAX_SPEC_BYTES, "sweep specification"))
 
 
 def load_sweep(out: str | Path) -> tuple[SweepSpec, list[dict]]:
-    """The specification and the rows (config values typed as in the spec) of a sweep folder."""
+    """The specification and the rows (config values typed as in the spec) of a sweep folder.
+
+    Both files are read with caps and checked; anything malformed is a one-line error naming
+    the file and line (a torn last line, left by an interrupted sweep, is ignored)."""
     out = Path(out)
     path = out / SPEC_FILE
-    if not path.exists():
+    if not out.is_dir():
+        raise EvoWordleError(f"{out} is not a sweep folder")
+    if not os.path.lexists(path):
         raise EvoWordleError(f"{out} is not a sweep folder (no {SPEC_FILE})")
-    try:
-        spec = SweepSpec.from_dict(json.loads(path.read_text()))
-    except ValueError:
-        raise EvoWordleError(f"{path} is not a readable sweep specification") from None
+    spec = read_spec(path)
     rows: dict[tuple, dict] = {}
     csv_path = out / RESULTS_FILE
-    if csv_path.exists():
-        text = csv_path.read_text(encoding="utf-8")
-        if not text.endswith("\n"):
-            text = text[: text.rfind("\n") + 1]
-        reader = csv.DictReader(io.StringIO(text))
-        typed = {k: {format_value(v): v for v in spec.grid[k]} for k in spec.keys}
-        for raw in reader:
-            if None in raw or any(v is None for v in raw.values()):
-                continue
-            key = row_key(raw, spec.keys)
-            if key in rows or any(raw[k] not in typed[k] for k in spec.keys):
-                continue
-            row = {k: typed[k][raw[k]] for k in spec.keys}
+    if not os.path.lexists(csv_path):
+        return spec, []
+    text = decode_utf8(read_capped(csv_path, MAX_RESULTS_BYTES, "results file"), csv_path, "results file")
+    if (bad := control_char(text.replace("\r", ""))) is not None:
+        raise EvoWordleError(f"results file {csv_path} holds a control character ({bad!r})")
+    if not text.endswith("\n"):
+        text = text[: text.rfind("\n") + 1]
+    reader = csv.DictReader(io.StringIO(text))
+    missing = [c for c in spec.columns if c not in (reader.fieldnames or [])]
+    if missing:
+        raise EvoWordleError(f"results file {csv_path} lacks the column(s) {', '.join(missing)}")
+    typed = {k: {format_value(v): v for v in spec.grid[k]} for k in spec.keys}
+    for raw in reader:
+        if None in raw or any(v is None for v in raw.values()):
+            continue
+        key = row_key(raw, spec.keys)
+        if key in rows or any(raw[k] not in typed[k] for k in spec.keys):
+            continue
+        row = {k: typed[k][raw[k]] for k in spec.keys}
+        try:
+            games = int(raw["games"])
+            if not 1 <= games <= MAX_GAMES_PER_ROW:
+                raise ValueError(f"games = {games}")
             row.update(
-                seed=int(raw["seed"]), bench_seed=int(raw["bench_seed"]), games=int(raw["games"]),
+                seed=int(raw["seed"]), bench_seed=int(raw["bench_seed"]), games=games,
                 mean=float(raw["mean"]), win_rate=float(raw["win_rate"]), fail_rate=float(raw["fail_rate"]),
                 worst_guesses=int(raw["worst_guesses"]), seconds=float(raw["seconds"]),
-                histogram=json.loads(raw["histogram"]),
+                histogram=_histogram(raw["histogram"], games),
                 version=raw["version"],
             )
-            rows[key] = row
+        except (ValueError, RecursionError) as exc:
+            raise EvoWordleError(f"results file {csv_path} line {reader.line_num}: {str(exc)[:80]}") from None
+        rows[key] = row
     return spec, list(rows.values())
 
 

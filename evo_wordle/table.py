@@ -7,17 +7,21 @@ repeated in the guess contributes one vector for the whole group of its position
 with the exact duplicate-letter rule.  Rows are then gathered and added in chunks by two
 threads (numpy drops the GIL in ``take`` and ``add``), straight into a memory-mapped file.
 
-Caching: ``<cache>/patterns-<digest>.npy`` plus a ``.json`` sidecar holding a checksum.
-Writes go to a temporary file renamed into place; a truncated, corrupt or mismatched file is
-rebuilt with a one-line notice.
+Caching: ``<cache>/patterns-v2-<digest>.npy`` plus a ``.json`` sidecar holding a
+position-sensitive checksum (docs/foundation.md).  One process builds while others wait on a
+lock; the build goes to a temporary file renamed into place; a file that fails any check
+(truncated, foreign, swapped cells, a folder) is rebuilt with a one-line notice.
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
+import math
 import os
-import sys
-import tempfile
+import shutil
+import stat
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -25,10 +29,14 @@ from pathlib import Path
 
 import numpy as np
 
+from .cachedir import default_cache_dir, lock, notice, prepare
 from .errors import EvoWordleError
+from .files import atomic_write_text, make_temp, read_json
 from .words import WordSet
 
-CACHE_VERSION = 1
+__all__ = ["build_table", "cache_paths", "checksum", "default_cache_dir", "load_table"]
+
+CACHE_VERSION = 2
 CHUNK_ROWS = 192
 
 
@@ -125,46 +133,98 @@ def build_table(
     return out
 
 
-def default_cache_dir() -> Path:
-    """The cache folder: ``$EVO_WORDLE_CACHE``, else the user cache folder."""
-    env = os.environ.get("EVO_WORDLE_CACHE")
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
+#: Largest table built (bytes): 512 MiB, i.e. at most 23,170 words of ≤ 5 letters (uint8 cells)
+#: or 16,384 longer words (uint16).  The bundled list needs 168 MB; a 40,000-word list would
+#: need 1.6 GB, which is refused before anything is allocated.
+MAX_TABLE_BYTES = 512 * 2**20
+#: Free space kept beyond the table itself when building (bytes).
+SPACE_MARGIN = 16 * 2**20
+#: Width (in 64-bit words) of the matrix the checksum folds the file into.
+CHECK_WIDTH = 4096
 
-    return Path(platformdirs.user_cache_dir("evo-wordle"))
+
+def table_bytes(n: int, length: int) -> int:
+    return n * n * np.dtype(pattern_dtype(length)).itemsize
 
 
-def _checksum(table: np.ndarray) -> int:
-    """A cheap whole-file checksum: any single changed byte changes it."""
-    flat = np.asarray(table).reshape(-1).view(np.uint8)
-    head = flat[: len(flat) // 8 * 8].view(np.uint64)
-    total = int(head.sum(dtype=np.uint64))
-    tail = flat[len(flat) // 8 * 8 :]
-    return (total + int(tail.sum(dtype=np.uint64)) * 0x9E3779B97F4A7C15) % 2**64
+def check_size(words: WordSet) -> None:
+    """Refuse a list whose table would exceed :data:`MAX_TABLE_BYTES`, before allocating it."""
+    need = table_bytes(len(words), words.length)
+    if need > MAX_TABLE_BYTES:
+        cell = np.dtype(pattern_dtype(words.length)).itemsize
+        most = math.isqrt(MAX_TABLE_BYTES // cell)
+        raise EvoWordleError(
+            f"a list of {len(words):,} words needs a {need / 1e9:.1f} GB pattern table; "
+            f"at most {most:,} words of {words.length} letters are supported"
+        )
+
+
+def checksum(table: np.ndarray) -> str:
+    """A position-sensitive checksum of the table's bytes (one pass, ≈ a plain sum's cost).
+
+    The bytes are read as 64-bit words folded into a ``(rows, CHECK_WIDTH)`` matrix; the
+    checksum is the sha256 of its row sums, its column sums and the leftover bytes.  Any
+    single changed word changes its row sum, and moving a value to another place changes a
+    row sum (other row) or a column sum (same row), so swapped cells or rows are detected.
+    """
+    flat = np.ascontiguousarray(table).reshape(-1).view(np.uint8)  # no copy for a mapped table
+    full = len(flat) // (8 * CHECK_WIDTH) * (8 * CHECK_WIDTH)
+    m = flat[:full].view(np.uint64).reshape(-1, CHECK_WIDTH)
+    rows = np.empty(len(m), dtype=np.uint64)
+    cols = np.zeros(CHECK_WIDTH, dtype=np.uint64)
+    for start in range(0, len(m), 32):  # blocks that stay in the CPU cache for both sums
+        block = m[start : start + 32]
+        np.add.reduce(block, axis=1, out=rows[start : start + 32])
+        cols += np.add.reduce(block, axis=0)
+    h = hashlib.sha256(rows.tobytes())
+    h.update(cols.tobytes())
+    h.update(flat[full:].tobytes())
+    return h.hexdigest()
 
 
 def cache_paths(words: WordSet, cache_dir: Path | None = None) -> tuple[Path, Path]:
     """(table .npy, metadata .json) paths of a word list's pattern table in the cache."""
-    root = cache_dir or default_cache_dir()
+    root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     stem = f"patterns-v{CACHE_VERSION}-{words.digest[:16]}"
     return root / f"{stem}.npy", root / f"{stem}.json"
 
 
-def _notice(msg: str) -> None:
-    print(f"evo-wordle: {msg}", file=sys.stderr)
+def _meta(words: WordSet, check: str) -> dict:
+    return {"version": CACHE_VERSION, "digest": words.digest, "n": len(words), "length": words.length,
+            "dtype": np.dtype(pattern_dtype(words.length)).name, "checksum": check}
 
 
-def _validate(words: WordSet, npy: Path, meta: Path) -> np.ndarray:
-    """Open a cached table, raising ValueError if anything about it is off."""
-    info = json.loads(meta.read_text())
-    if info.get("digest") != words.digest or info.get("version") != CACHE_VERSION:
-        raise ValueError("it was built for another word list")
-    table = np.load(npy, mmap_mode="r")
-    n = len(words)
-    if table.shape != (n, n) or table.dtype != pattern_dtype(words.length):
-        raise ValueError(f"it has shape {table.shape} and dtype {table.dtype}")
-    if _checksum(table) != info.get("checksum"):
+def _open(words: WordSet, npy: Path, meta: Path) -> np.ndarray:
+    """Map and verify a cached table; ValueError says what is wrong with it."""
+    mode = os.lstat(npy).st_mode
+    if not stat.S_ISREG(mode):
+        kind = "symlink" if stat.S_ISLNK(mode) else "folder" if stat.S_ISDIR(mode) else "special file"
+        raise ValueError(f"it is a {kind}")
+    try:
+        info = read_json(meta, 4096, "sidecar")
+    except EvoWordleError as exc:
+        raise ValueError(f"sidecar: {exc}") from None
+    expected = _meta(words, "")
+    if not isinstance(info, dict) or not isinstance(info.get("checksum"), str):
+        raise ValueError("its sidecar is not a table description")
+    if any(info.get(k) != v for k, v in expected.items() if k != "checksum"):
+        raise ValueError("it was built for another word list or version")
+    n, dtype = len(words), np.dtype(pattern_dtype(words.length))
+    with open(npy, "rb") as fh:
+        try:  # the header is checked before anything is mapped
+            major, _ = np.lib.format.read_magic(fh)
+            read = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
+            shape, fortran, found = read(fh)
+        except (ValueError, EOFError, SyntaxError, TypeError, OverflowError) as exc:
+            raise ValueError(f"not a table file: {str(exc)[:60]}") from None
+        offset = fh.tell()
+        size = os.fstat(fh.fileno()).st_size
+    if shape != (n, n) or fortran or found != dtype:
+        raise ValueError(f"it holds a {shape} {found} array{' in Fortran order' if fortran else ''}")
+    if size != offset + n * n * dtype.itemsize:
+        raise ValueError(f"it has {size} bytes, not {offset + n * n * dtype.itemsize}")
+    table = np.memmap(npy, dtype=dtype, mode="r", offset=offset, shape=(n, n))
+    if checksum(table) != info["checksum"]:
         raise ValueError("its checksum does not match")
     return table
 
@@ -175,44 +235,98 @@ def _progress_bar(total: int):
     return tqdm(total=total, desc="pattern table", unit="rows", disable=None, leave=False)
 
 
+def _check_space(root: Path, need: int) -> None:
+    free = shutil.disk_usage(root).free
+    if free < need + SPACE_MARGIN:
+        raise EvoWordleError(
+            f"not enough free space in {root} to build the pattern table: needs "
+            f"{(need + SPACE_MARGIN) / 1e6:.0f} MB, {free / 1e6:.0f} MB free "
+            "(free some space or set EVO_WORDLE_CACHE to another folder)"
+        )
+
+
 def write_table(words: WordSet, npy: Path, meta: Path) -> np.ndarray:
-    """Build the table into a temporary file next to ``npy`` and rename it into place."""
+    """Build the table into a temporary file next to ``npy`` and rename it into place.
+
+    Space is reserved up front (``posix_fallocate``), so a full disk gives a one-line error
+    instead of a SIGBUS half-way; the sidecar is written first (same content for every
+    builder of one list), then the table is renamed into place."""
+    n, dtype = len(words), pattern_dtype(words.length)
+    header = {"descr": np.lib.format.dtype_to_descr(np.dtype(dtype)), "fortran_order": False, "shape": (n, n)}
+    need = table_bytes(n, words.length)
+    folder = npy.parent
+    _check_space(folder, need + 4096)
     try:
-        npy.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=npy.parent, prefix=".patterns-", suffix=".npy.tmp")
-        os.close(fd)
+        fd, tmp = make_temp(npy)
     except OSError as exc:
-        raise EvoWordleError(f"cache directory {npy.parent} is not writable: {exc.strerror}") from None
+        raise EvoWordleError(f"cache folder {folder} is not writable: {exc.strerror}") from None
     try:
-        n = len(words)
-        mm = np.lib.format.open_memmap(tmp, mode="w+", dtype=pattern_dtype(words.length), shape=(n, n))
+        with os.fdopen(fd, "r+b") as fh:
+            np.lib.format.write_array_header_1_0(fh, header)
+            offset = fh.tell()
+            try:
+                os.posix_fallocate(fh.fileno(), 0, offset + need)
+            except OSError as exc:
+                if exc.errno not in (errno.EOPNOTSUPP, errno.EINVAL, errno.ENOSYS):
+                    raise EvoWordleError(
+                        f"cannot reserve {need / 1e6:.0f} MB for the pattern table in {folder}: {exc.strerror}"
+                    ) from None
+                fh.truncate(offset + need)  # no fallocate on this file system: the free-space check must do
+        mm = np.memmap(tmp, dtype=dtype, mode="r+", offset=offset, shape=(n, n))
         with _progress_bar(n) as bar:
             build_table(words.letters, out=mm, progress=bar.update)
-        checksum = _checksum(mm)
         mm.flush()
+        check = checksum(mm)
         del mm
+        atomic_write_text(meta, json.dumps(_meta(words, check)))
         os.replace(tmp, npy)
-        meta_tmp = meta.with_suffix(".json.tmp")
-        meta_tmp.write_text(
-            json.dumps({"version": CACHE_VERSION, "digest": words.digest, "n": n, "checksum": checksum})
-        )
-        os.replace(meta_tmp, meta)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise EvoWordleError(f"cannot write the pattern table in {folder}: {exc.strerror}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    return np.load(npy, mmap_mode="r")
+    return np.memmap(npy, dtype=dtype, mode="r", offset=offset, shape=(n, n))
 
 
 def load_table(words: WordSet, cache_dir: Path | None = None, rebuild: bool = False) -> np.ndarray:
-    """The pattern table for ``words`` (memory-mapped), building or repairing the cache as needed."""
-    npy, meta = cache_paths(words, cache_dir)
-    if not rebuild and npy.exists():
+    """The pattern table for ``words`` (memory-mapped), building or repairing the cache as needed.
+
+    Concurrent callers wait for one builder (a lock in the cache folder) and then share its file;
+    a file that fails any check is rebuilt with a one-line notice."""
+    check_size(words)
+    root = prepare(cache_dir)
+    npy, meta = cache_paths(words, root)
+    if not rebuild and os.path.lexists(npy):
         try:
-            return _validate(words, npy, meta)
-        except (OSError, ValueError, KeyError, json.JSONDecodeError) as exc:
-            _notice(f"cached pattern table {npy} is unusable ({exc}); rebuilding")
+            return _open(words, npy, meta)
+        except (OSError, ValueError) as exc:
+            problem = exc.strerror if isinstance(exc, OSError) else str(exc)
+        with lock(root, npy.name):
+            try:  # another process may have repaired it meanwhile
+                return _open(words, npy, meta)
+            except (OSError, ValueError):
+                pass
+            notice(f"cached pattern table {npy} is unusable ({problem}); rebuilding")
+            return _build(words, npy, meta, quiet=True)
+    with lock(root, npy.name):
+        if not rebuild and os.path.lexists(npy):
+            try:
+                return _open(words, npy, meta)
+            except (OSError, ValueError):
+                pass
+        return _build(words, npy, meta, quiet=rebuild)
+
+
+def _build(words: WordSet, npy: Path, meta: Path, quiet: bool) -> np.ndarray:
+    for path in (npy, meta):
+        if path.is_dir() and not path.is_symlink():
+            try:
+                path.rmdir()
+            except OSError:
+                raise EvoWordleError(f"the cache path {path} is a folder that is not empty; remove it") from None
     start = time.perf_counter()
     table = write_table(words, npy, meta)
-    if not rebuild:
-        _notice(f"built pattern table {npy} in {time.perf_counter() - start:.2f} s")
+    if not quiet:
+        notice(f"built pattern table {npy} in {time.perf_counter() - start:.2f} s")
     return table

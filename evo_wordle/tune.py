@@ -27,6 +27,7 @@ import numpy as np
 from .bench import derived_seeds, run_bench
 from .context import Context
 from .errors import EvoWordleError
+from .files import check_value, decode_utf8, parse_json, read_capped, read_json
 from .game import Settings
 from .split import Split, split_answers
 from .stats import mean_ci, t975
@@ -147,24 +148,17 @@ def _unique(params: list[Param]) -> dict[str, Param]:
 def load_space(path: str | Path) -> dict[str, Param]:
     """A space from a JSON or TOML file: ``{name: {low, high, log?, int?} | [choice, …]}``."""
     path = Path(path)
-    try:
-        if not path.is_file():
-            raise EvoWordleError(f"space file {path} is not a file")
-        raw = path.read_bytes()[: _MAX_SPACE_BYTES + 1]
-    except OSError as exc:
-        raise EvoWordleError(f"cannot read space file {path}: {exc.strerror}") from None
-    if len(raw) > _MAX_SPACE_BYTES:
-        raise EvoWordleError(f"space file {path} is larger than {_MAX_SPACE_BYTES // 1024} KB")
-    try:
-        text = raw.decode("utf-8")
-        if path.suffix.lower() == ".toml":
-            import tomllib
+    text = decode_utf8(read_capped(path, _MAX_SPACE_BYTES, "space file"), path, "space file")
+    if path.suffix.lower() == ".toml":
+        import tomllib
 
+        try:
             data = tomllib.loads(text)
-        else:
-            data = json.loads(text)
-    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
-        raise EvoWordleError(f"space file {path} is not valid {path.suffix.lstrip('.') or 'JSON'}: {exc}") from None
+        except (ValueError, RecursionError) as exc:
+            raise EvoWordleError(f"space file {path} is not valid TOML: {exc}") from None
+        check_value(data, path, "space file")
+    else:
+        data = parse_json(text, path, "space file")
     if not isinstance(data, dict) or not data:
         raise EvoWordleError(f"space file {path} must map parameter names to ranges or choices")
     params = []
@@ -494,19 +488,7 @@ def params_file(report: dict, study_name: str, storage: str) -> dict:
 
 def load_params(path: str | Path) -> dict:
     """Read a parameter file written by ``tune``: ``{"solver", "params", "settings"}`` checked."""
-    path = Path(path)
-    try:
-        if not path.is_file():
-            raise EvoWordleError(f"parameter file {path} is not a file")
-        raw = path.read_bytes()[: _MAX_SPACE_BYTES + 1]
-    except OSError as exc:
-        raise EvoWordleError(f"cannot read parameter file {path}: {exc.strerror}") from None
-    if len(raw) > _MAX_SPACE_BYTES:
-        raise EvoWordleError(f"parameter file {path} is larger than {_MAX_SPACE_BYTES // 1024} KB")
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError):
-        raise EvoWordleError(f"parameter file {path} is not valid JSON") from None
+    data = read_json(path, _MAX_SPACE_BYTES, "parameter file")
     if not isinstance(data, dict) or data.get("format") != PARAMS_FORMAT:
         raise EvoWordleError(f"{path} is not an evo-wordle parameter file (written by `evo-wordle tune`)")
     if not isinstance(data.get("solver"), str) or not isinstance(data.get("params"), dict):

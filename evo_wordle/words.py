@@ -11,10 +11,13 @@ from pathlib import Path
 import numpy as np
 
 from .errors import EvoWordleError
+from .files import read_capped
 
 #: Names of the bundled answer lists, usable wherever a list file is accepted.
 BUNDLED_ANSWERS = {"nyt": "answers.txt", "original": "answers-original.txt"}
 MAX_LENGTH = 10  # 3**10 patterns still fit in uint16
+#: Largest word-list file read (bytes): far above any list whose pattern table can be built.
+MAX_LIST_BYTES = 4 * 2**20
 
 
 def _bundled(name: str) -> str:
@@ -28,12 +31,23 @@ def _read(source: str | Path, what: str) -> tuple[str, str]:
     if isinstance(source, str) and source == "allowed":
         return _bundled("allowed.txt"), "allowed"
     path = Path(source)
+    if not path.exists() and not path.is_symlink():
+        raise EvoWordleError(f"{what} list file not found: {path}")
+    data = read_capped(path, MAX_LIST_BYTES, f"{what} list", streams=True)
+    return _decode(data, str(path)), str(path)
+
+
+def _decode(data: bytes, label: str) -> str:
+    """UTF-8 text; a UTF-8 byte-order mark is dropped, UTF-16/32 and NUL bytes named as such."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise EvoWordleError(f"word list {label} is UTF-16 text (byte-order mark); save it as UTF-8")
+    nul = data.find(b"\0")
+    if nul >= 0:
+        raise EvoWordleError(f"word list {label} holds NUL bytes (first at offset {nul}): not a text file")
     try:
-        return path.read_text(encoding="utf-8"), str(path)
-    except FileNotFoundError:
-        raise EvoWordleError(f"{what} list file not found: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise EvoWordleError(f"cannot read {what} list {path}: {exc}") from None
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise EvoWordleError(f"word list {label} is not UTF-8 text (bad byte at offset {exc.start})") from None
 
 
 def _parse(text: str, label: str) -> list[str]:
@@ -41,9 +55,9 @@ def _parse(text: str, label: str) -> list[str]:
 
 
 def check_words(words, label: str) -> list[str]:
-    """The words lowercased and sorted, or a clear error: empty list, a non-string, mixed
-    lengths, more than MAX_LENGTH letters, a non-letter word or a duplicate.  The one check
-    for word lists from files, from Python sequences and for :class:`WordSet`."""
+    """The words lowercased and sorted, or a clear error: empty list, a non-string, a
+    non-letter word, mixed lengths, more than MAX_LENGTH letters or a duplicate.  The one
+    check for word lists from files, from Python sequences and for :class:`WordSet`."""
     if isinstance(words, str | bytes):
         raise EvoWordleError(f"word list {label} must be a sequence of words, not one string")
     words = list(words)
@@ -53,19 +67,21 @@ def check_words(words, label: str) -> list[str]:
     words = [w.strip().lower() for w in words]
     if not words or not all(words):
         raise EvoWordleError(f"word list {label} is empty" if not words else f"word list {label} has an empty word")
+    bad = next((w for w in words if not (w.isascii() and w.isalpha())), None)
+    if bad is not None:
+        shown = bad if len(bad) <= 20 else bad[:20] + "…"
+        raise EvoWordleError(f"word list {label} has a non-letter word: {shown!r}")
     lengths = {len(w) for w in words}
     if len(lengths) > 1:
         raise EvoWordleError(f"word list {label} mixes word lengths {sorted(lengths)}")
     length = lengths.pop()
     if length > MAX_LENGTH:
         raise EvoWordleError(f"word list {label}: words of {length} letters (at most {MAX_LENGTH})")
-    bad = next((w for w in words if not (w.isascii() and w.isalpha())), None)
-    if bad is not None:
-        raise EvoWordleError(f"word list {label} has a non-letter word: {bad!r}")
-    if len(set(words)) != len(words):
-        seen: set[str] = set()
-        dup = next(w for w in words if w in seen or seen.add(w))
-        raise EvoWordleError(f"word list {label} has a duplicate word: {dup!r}")
+    seen: set[str] = set()
+    for w in words:  # linear: a set, not list.count
+        if w in seen:
+            raise EvoWordleError(f"word list {label} has a duplicate word: {w!r}")
+        seen.add(w)
     return sorted(words)
 
 

@@ -2,7 +2,7 @@
 baseline — candidates and entropy left after each guess on MERRY (50 runs) and over all
 2,309 answers (3 runs), guess-count histograms, and MERRY over 200 seeds.  P0, seed 0.
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/convergence.py [--jobs 2] [--games K]
+    python experiments/convergence.py [--jobs 2] [--games K]
 
 Writes (under --out DIR, default experiments/out/convergence/; with --write-docs the tracked
 experiments/results/ and docs/figures/) convergence_merry.png, convergence_all.png, histograms.png,

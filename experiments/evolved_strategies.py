@@ -6,7 +6,7 @@ training fitness and the held-out fitness per generation) to --out DIR (default
 experiments/out/evolved_strategies/); --write-docs writes the tracked copies the docs cite
 (experiments/results/, docs/figures/).
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/evolved_strategies.py [--out DIR | --write-docs]
+    python experiments/evolved_strategies.py [--out DIR | --write-docs]
 
 The shipped strategies come from data/strategies/*.json (their provenance holds the command,
 seed and runtime that produced them); the ga-tree commands in docs/evolve.md rebuild the trees.

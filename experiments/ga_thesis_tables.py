@@ -1,6 +1,6 @@
 """Reproduce the thesis's GA tables (figures 5.4, 5.5, 5.7 and the best-N run) with ga-thesis/ga-first.
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_thesis_tables.py [--seeds 0 1 2] [--jobs 2] [--out DIR]
+    python experiments/ga_thesis_tables.py [--seeds 0 1 2] [--jobs 2] [--out DIR]
 
 Every configuration plays all 2,309 answers once per seed; the table shows the mean over
 seeds of the mean guesses, the over-6 rate and the largest game, next to the thesis's value.

@@ -1,6 +1,6 @@
 """Timings of the word GAs as ratios to the greedy bench timed in the same run.
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_timings.py [--repeat 3] [--jobs 1 2] [--out DIR]
+    python experiments/ga_timings.py [--repeat 3] [--jobs 1 2] [--out DIR]
 
 Full 2,309-puzzle benches and the per-generation operators: median, min and max over the
 repeats, the load average, and each bench's ratio to the reference (greedy TALES, one

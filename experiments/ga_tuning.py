@@ -1,10 +1,10 @@
 """The study that chose the defaults of ``--solver ga`` (the card's GA).
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_tuning.py --stage 1   # screen on 500 answers
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_tuning.py --stage 2   # finalists, all answers, 3 seeds
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_tuning.py --stage 3   # expected fitness, 3 seeds
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_tuning.py --agreement 10000 1000 100 30
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/ga_tuning.py --agreement 100 50 30 --fitness expected
+    python experiments/ga_tuning.py --stage 1   # screen on 500 answers
+    python experiments/ga_tuning.py --stage 2   # finalists, all answers, 3 seeds
+    python experiments/ga_tuning.py --stage 3   # expected fitness, 3 seeds
+    python experiments/ga_tuning.py --agreement 10000 1000 100 30
+    python experiments/ga_tuning.py --agreement 100 50 30 --fitness expected
 
 Goal (issue 4): mean ≤ 3.773 (greedy with TALES) and ≤ 1 % of games over 6, with a
 stochastic selection.  Stage 1 plays a fixed random sample of 500 answers (sample seed

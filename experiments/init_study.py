@@ -2,7 +2,7 @@
 10, 100, 500 at mutation 0.1 and 0.3 (the thesis code's own run: best-N, N = 100, mutation
 0.3 -> 4.809, 11.0 % over 6), all answers, 3 seeds.
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/init_study.py [--jobs 2] [--games K]
+    python experiments/init_study.py [--jobs 2] [--games K]
 
 Writes (under --out DIR, default experiments/out/; with --write-docs the tracked
 experiments/results/ and docs/figures/) init/{…} and docs/figures/init_lines.png (mutation 0.3).

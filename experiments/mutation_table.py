@@ -1,7 +1,7 @@
 """The thesis's mutation table (Figure 5.7) and the full population x mutation grid:
 ga-thesis, populations 10-500 x mutation 0-0.4, all 2,309 answers, 3 seeds (90 benches).
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/mutation_table.py [--jobs 2] [--games K]
+    python experiments/mutation_table.py [--jobs 2] [--games K]
 
 Writes (under --out DIR, default experiments/out/; with --write-docs the tracked
 experiments/results/ and docs/figures/) mutation/{…, comparison.md} and docs/figures/mutation_heatmap.png,

@@ -3,7 +3,7 @@ with each of the ten best naive (maximum-entropy) starters, and naive with the s
 P0 (any allowed word may be the answer, guesses from the candidates), all 2,309 answers.
 Both solvers are deterministic, so one seed suffices.
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/openers.py [--jobs 2]
+    python experiments/openers.py [--jobs 2]
 
 Writes (under --out DIR, default experiments/out/; with --write-docs the tracked
 experiments/results/ and docs/figures/) openers-greedy/, openers-naive/, openers.md and

@@ -1,7 +1,7 @@
 """The thesis's population-size table (Figure 5.5): ga-thesis, mutation 0.1, populations
 10-500, all 2,309 answers, 3 seeds.  Also the speed check of the sweep machinery.
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/population_table.py [--jobs 2] [--fresh]
+    python experiments/population_table.py [--jobs 2] [--fresh]
 
 Writes (under --out DIR, default experiments/out/; with --write-docs the tracked
 experiments/results/ and docs/figures/) population/{sweep.json,results.csv,table.md,comparison.md} and

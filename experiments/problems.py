@@ -3,7 +3,7 @@ P0 any allowed word may be the answer, P1 the answer list is known, P2/P3 the sa
 daily play (past answers leave later games).  All 2,309 answers; greedy and naive are
 deterministic (1 seed; in P2/P3 the seed only orders the days), ga-thesis uses 3 seeds.
 
-    EVO_WORDLE_CACHE=/tmp/cache1 python experiments/problems.py [--jobs 2]
+    python experiments/problems.py [--jobs 2]
 
 Writes (under --out DIR, default experiments/out/; with --write-docs the tracked
 experiments/results/ and docs/figures/) problems-*/ and problems.md, docs/figures/problems.png.

@@ -141,7 +141,7 @@ def test_resumed_run_equals_uninterrupted(tmp_path, ctx):
     with pytest.raises(EvoWordleError, match="different settings"):
         MetaGA.resume(ctx, tiny_config(seed=8), tmp_path / "b.ckpt")
     (tmp_path / "c.ckpt").write_bytes(b"garbage")
-    with pytest.raises(EvoWordleError, match="corrupt"):
+    with pytest.raises(EvoWordleError, match="not valid JSON"):
         MetaGA.resume(ctx, cfg, tmp_path / "c.ckpt")
 
 

@@ -85,22 +85,36 @@ def test_compute_rows_match_the_reference():
 
 
 def test_checksum_sees_every_byte():
-    base = np.arange(8 * 5 + 3, dtype=np.uint8)  # a tail that is not a whole 8-byte word
-    ref = tbl._checksum(base)
-    for i in (0, 7, 8, 39, 40, 42):
+    base = np.arange(8 * tbl.CHECK_WIDTH * 3 + 8 * 5 + 3, dtype=np.uint64).astype(np.uint8)  # a tail too
+    ref = tbl.checksum(base)
+    for i in (0, 7, 8, 8 * tbl.CHECK_WIDTH, len(base) - 44, len(base) - 3, len(base) - 1):
         changed = base.copy()
         changed[i] ^= 1
-        assert tbl._checksum(changed) != ref, i
-    assert 0 <= ref < 2**64
+        assert tbl.checksum(changed) != ref, i
+    assert len(ref) == 64 and int(ref, 16) >= 0
+
+
+def test_checksum_sees_position():
+    """Swapping two different values anywhere (same row, same column, same byte lane) is seen."""
+    base = (np.arange(8 * tbl.CHECK_WIDTH * 4, dtype=np.uint64) * 2654435761 % 251).astype(np.uint8)
+    ref = tbl.checksum(base)
+    for i, j in ((0, 1), (0, 8), (0, 8 * tbl.CHECK_WIDTH), (5, 8 * tbl.CHECK_WIDTH + 13), (3, len(base) - 1)):
+        swapped = base.copy()
+        assert swapped[i] != swapped[j]
+        swapped[[i, j]] = swapped[[j, i]]
+        assert tbl.checksum(swapped) != ref, (i, j)
 
 
 def test_checksum_format_is_stable():
-    """Sidecars written earlier must still validate: the sum of the 8-byte words, plus the sum of
-    the leftover bytes times 0x9E3779B97F4A7C15, mod 2^64."""
-    data = np.arange(8 * 5 + 3, dtype=np.uint8) * 7
-    words = data[:40].view(np.uint64)
-    want = (int(words.sum(dtype=np.uint64)) + int(data[40:].sum()) * 0x9E3779B97F4A7C15) % 2**64
-    assert tbl._checksum(data) == want
+    """The sidecar's checksum: sha256 of the row sums and column sums of the bytes read as a
+    (rows, CHECK_WIDTH) matrix of little-endian 64-bit words, then the leftover bytes."""
+    import hashlib
+
+    data = (np.arange(8 * tbl.CHECK_WIDTH * 2 + 11, dtype=np.uint64) * 7 % 256).astype(np.uint8)
+    m = data[: 16 * tbl.CHECK_WIDTH].view(np.uint64).reshape(2, tbl.CHECK_WIDTH)
+    want = hashlib.sha256(m.sum(axis=1, dtype=np.uint64).tobytes() + m.sum(axis=0, dtype=np.uint64).tobytes()
+                          + data[16 * tbl.CHECK_WIDTH :].tobytes()).hexdigest()
+    assert tbl.checksum(data) == want
 
 
 def test_default_cache_dir_follows_the_environment(monkeypatch, tmp_path):
@@ -123,6 +137,6 @@ def test_cache_is_written_once_then_loaded(tmp_path, capsys):
     assert info["n"] == 120 and info["digest"] == words.digest and info["version"] == tbl.CACHE_VERSION
     again = load_table(words, cache)
     assert capsys.readouterr().err == "" and np.array_equal(again, built)
-    assert sorted(os.listdir(cache)) == sorted([npy.name, meta.name])
+    assert sorted(n for n in os.listdir(cache) if not n.endswith(".lock")) == sorted([npy.name, meta.name])
     rebuilt = load_table(words, cache, rebuild=True)  # asked for: rebuilt silently
     assert capsys.readouterr().err == "" and np.array_equal(rebuilt, built)

@@ -215,10 +215,8 @@ def test_pattern_helpers_agree(ctx) -> None:
 
 
 def test_default_opener_is_cached_on_disk(ctx, tmp_path, monkeypatch) -> None:
-    """A deterministic solver's default opener is computed once, then read from openers.json;
+    """A deterministic solver's default opener is computed once, then read from its cache file;
     other settings get their own entry, and a corrupt file is simply rebuilt."""
-    import json
-
     from evo_wordle.solvers import opener_cache
 
     monkeypatch.setenv("EVO_WORDLE_CACHE", str(tmp_path))
@@ -238,12 +236,12 @@ def test_default_opener_is_cached_on_disk(ctx, tmp_path, monkeypatch) -> None:
     solver = make_solver("naive", ctx, other)
     monkeypatch.setattr(solver, "default_opener", lambda s: calls.append(1) or 7)
     assert solver.choose(GameState.start(ctx, other)) == 7 and calls == [1]
-    assert len(json.loads(path.read_text())) == 2
+    assert len(opener_cache._read(path)) == 2
 
     path.write_text("{not json")  # corrupt: recomputed and rewritten
     assert make_solver("naive", ctx, settings).choose(state) == first
-    assert len(json.loads(path.read_text())) == 1
+    assert len(opener_cache._read(path)) == 1
 
     rnd = make_solver("random", ctx, settings)  # stochastic solvers are never cached
     rnd.choose(state)
-    assert len(json.loads(path.read_text())) == 1
+    assert len(opener_cache._read(path)) == 1

@@ -90,4 +90,4 @@ def test_different_lists_use_different_files(small):
 def test_no_temporary_files_left(small):
     words, cache = small
     load_table(words, cache, rebuild=True)
-    assert sorted(p.suffix for p in cache.iterdir()) == [".json", ".npy"]
+    assert sorted(p.suffix for p in cache.iterdir()) == [".json", ".lock", ".npy"]  # the lock is empty

@@ -66,7 +66,7 @@ def register(sub) -> None:
                    help="non-candidate guesses scored per decision, 0 = all (default: %(default)s)")
     g.add_argument("--init", metavar="FILE", help="strategy file the first individual starts from")
     g.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the samples and the GA (default: 0)")
-    g.add_argument("--checkpoint", metavar="FILE", help="pickle written after every generation")
+    g.add_argument("--checkpoint", metavar="FILE", help="JSON checkpoint written after every generation (data only)")
     g.add_argument("--resume", action="store_true", help="continue from --checkpoint")
     g.add_argument("--executor", choices=["local", "dask"], default="local",
                    help="where evaluations run (default: local)")

@@ -12,8 +12,6 @@ checkpoint gives exactly the result of an uninterrupted run with the same seed.
 
 from __future__ import annotations
 
-import os
-import pickle
 import random
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -27,6 +25,7 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text
 from ..game import GameState, Settings, play
+from .checkpoint import read_checkpoint, write_checkpoint
 from .strategy import DEFAULT_POOL, REAL_GENES, Strategy, StrategySolver
 
 GENE_NAMES = ["opener", *REAL_GENES, "hard_candidates"]
@@ -353,44 +352,34 @@ class MetaGA:
 
     # --------------------------------------------------------------- checkpoints
     def state(self) -> dict:
-        """Everything a checkpoint needs to resume this run exactly (plain data)."""
+        """The run's state as JSON-able data (see evolve/checkpoint.py)."""
+        version, internal, gauss = self.py_rng.getstate()
         return {
             "config": self.cfg.fingerprint(), "generation": self.generation,
-            "population": [(list(ind), ind.fitness.values) for ind in self.population],
-            "hof": [(list(ind), ind.fitness.values) for ind in self.hof.items],
-            "logbook": list(self.logbook), "cache": self.cache, "hold_cache": self.hold_cache,
-            "py_rng": self.py_rng.getstate(), "np_rng": self.np_rng.bit_generator.state,
+            "population": [[list(ind), list(ind.fitness.values)] for ind in self.population],
+            "hof": [[list(ind), list(ind.fitness.values)] for ind in self.hof.items],
+            "logbook": list(self.logbook),
+            "cache": [[list(k), v] for k, v in self.cache.items()],
+            "hold_cache": [[list(k), v] for k, v in self.hold_cache.items()],
+            "py_rng": [version, list(internal), gauss], "np_rng": self.np_rng.bit_generator.state,
             "seconds": self.seconds,
         }
 
     def _checkpoint(self, path: str | Path | None) -> None:
-        if path is None:
-            return
-        path = Path(path)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        with open(tmp, "wb") as fh:
-            pickle.dump(self.state(), fh)
-        os.replace(tmp, path)
+        if path is not None:
+            write_checkpoint(path, self.state())
 
     @classmethod
     def resume(cls, ctx: Context, config: EvolveConfig, path: str | Path, executor: Executor | None = None,
                words_spec: tuple | None = None) -> MetaGA:
         """Continue from a checkpoint written by a run with the same configuration."""
-        try:
-            with open(path, "rb") as fh:
-                st = pickle.load(fh)
-        except FileNotFoundError:
-            raise EvoWordleError(f"checkpoint {path} does not exist") from None
-        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
-            raise EvoWordleError(f"checkpoint {path} is corrupt or not an evolve-strategy checkpoint") from None
-        if not isinstance(st, dict) or "config" not in st:
-            raise EvoWordleError(f"checkpoint {path} is not an evolve-strategy checkpoint")
-        mine, theirs = config.fingerprint(), dict(st["config"])
-        theirs["generations"] = mine["generations"]  # a resumed run may go further
-        if theirs != mine:
-            diff = sorted(k for k in mine if mine[k] != theirs.get(k))
-            raise EvoWordleError(f"checkpoint {path} was made with different settings ({', '.join(diff)})")
+        st = read_checkpoint(path, config.fingerprint(), ctx.words, GENE_NAMES, config.mu, config.hof_size)
         ga = cls(ctx, config, executor, words_spec)
+        try:
+            ga.py_rng.setstate(st["py_rng"])
+            ga.np_rng.bit_generator.state = st["np_rng"]
+        except (TypeError, ValueError, KeyError, OverflowError):
+            raise EvoWordleError(f"checkpoint {path} is corrupt (bad generator state)") from None
         ga.generation = st["generation"]
         ga.population = [_restore(g, f) for g, f in st["population"]]
         ga.hof = tools.HallOfFame(config.hof_size)
@@ -399,8 +388,6 @@ class MetaGA:
         for rec in st["logbook"]:
             ga.logbook.record(**rec)
         ga.cache, ga.hold_cache = st["cache"], st["hold_cache"]
-        ga.py_rng.setstate(st["py_rng"])
-        ga.np_rng.bit_generator.state = st["np_rng"]
         ga.seconds = st["seconds"]
         return ga
 

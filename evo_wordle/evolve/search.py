@@ -21,8 +21,9 @@ import numpy as np
 
 from ..context import Context
 from ..errors import EvoWordleError
-from ..files import atomic_write_text
+from ..files import atomic_write_text, decode_utf8, read_capped
 from ..game import GameState, Settings
+from ..patterns import to_digits
 from ..solvers.base import Solver, register
 from .exact import ExactSolver
 from .strategy import explore_pool, history_key, weighted_entropies
@@ -242,33 +243,47 @@ def write_tree(ctx: Context, path: str | Path, paths: dict[int, list[int]]) -> N
     atomic_write_text(path, "\n".join(lines) + "\n")
 
 
+#: Largest tree file read (bytes), longest line (characters) and most guesses on a line (one
+#: answer's path).  With one line per answer these bound the tree's memory too.
+MAX_TREE_BYTES = 4 * 2**20
+MAX_TREE_LINE = 1000
+MAX_TREE_GUESSES = 24
+
+
 def load_tree(ctx: Context, path: str | Path) -> dict[str, int]:
-    """History key → guess, rebuilt from a tree file; one-line errors on bad files."""
+    """History key → guess, rebuilt from a tree file; one-line errors on bad files.
+
+    Linear in the file's size: each line's keys are built incrementally, lines are capped."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise EvoWordleError(f"tree file {path} does not exist") from None
-    except (OSError, UnicodeDecodeError):
-        raise EvoWordleError(f"cannot read tree file {path}") from None
+    text = decode_utf8(read_capped(path, MAX_TREE_BYTES, "tree file"), path, "tree file")
+    n = ctx.words.length
     tree: dict[str, int] = {}
+    answers: set[int] = set()
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():
             continue
+        if len(line) > MAX_TREE_LINE:
+            raise EvoWordleError(f"tree file {path} line {lineno}: longer than {MAX_TREE_LINE} characters")
         head, sep, rest = line.partition(":")
         try:
             if not sep:
                 raise EvoWordleError("missing ':'")
             answer = ctx.words.index(head.strip())
-            guesses = [ctx.words.index(w) for w in rest.split()]
+            if answer in answers:
+                raise EvoWordleError(f"a second path for {ctx.words.allowed[answer]!r}")
+            answers.add(answer)
+            guesses = rest.split()
+            if len(guesses) > MAX_TREE_GUESSES:
+                raise EvoWordleError(f"more than {MAX_TREE_GUESSES} guesses")
+            guesses = [ctx.words.index(w) for w in guesses]
         except EvoWordleError as exc:
             raise EvoWordleError(f"tree file {path} line {lineno}: {exc}") from None
-        history: list[tuple[int, int]] = []
+        key = ""
         for g in guesses:
-            key = history_key(ctx, history)
             if tree.setdefault(key, g) != g:
                 raise EvoWordleError(f"tree file {path} line {lineno}: two guesses after the same feedback")
-            history.append((g, int(ctx.table[g, answer])))
+            step = f"{ctx.words.allowed[g]}:{to_digits(int(ctx.table[g, answer]), n)}"
+            key = f"{key},{step}" if key else step
         if not guesses or guesses[-1] != answer:
             raise EvoWordleError(f"tree file {path} line {lineno}: the path does not end with the answer")
     return tree

@@ -30,7 +30,7 @@ import numpy as np
 
 from ..context import Context
 from ..errors import EvoWordleError
-from ..files import atomic_write_text
+from ..files import atomic_write_text, read_json
 from ..frequency import priority_paper
 from ..game import GameState, Settings
 from ..patterns import to_digits
@@ -115,6 +115,8 @@ class Strategy:
 # ---------------------------------------------------------------------------------- files
 
 
+#: Largest strategy file read (bytes); one with a tree for every NYT answer is ≈ 0.5 MB.
+MAX_FILE_BYTES = 16 * 2**20
 #: Settings a stored decision tree is valid for (it is ignored under any other).
 TREE_KEYS = ("candidates", "guess_from", "hard")
 
@@ -137,16 +139,7 @@ def load_strategy_file(path: str | Path, settings: Settings | None = None) -> tu
 
     The tree is returned only if it was built under ``settings`` (or no settings are given)."""
     path = Path(path)
-    try:
-        text = path.read_text()
-    except FileNotFoundError:
-        raise EvoWordleError(f"strategy file {path} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise EvoWordleError(f"cannot read strategy file {path}: {exc.__class__.__name__}") from None
-    try:
-        doc = json.loads(text)
-    except ValueError as exc:
-        raise EvoWordleError(f"strategy file {path} is not valid JSON (line {getattr(exc, 'lineno', '?')})") from None
+    doc = read_json(path, MAX_FILE_BYTES, "strategy file")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise EvoWordleError(f"{path} is not an evo-wordle strategy file (no \"format\": \"{FORMAT}\")")
     if doc.get("version") != VERSION:

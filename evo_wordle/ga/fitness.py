@@ -12,11 +12,10 @@
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 
 import numpy as np
 
+from ..cachedir import prepare, read_sealed_array, write_sealed_array
 from ..context import Context
 from ..entropy import entropies, pattern_counts
 from ..frequency import priority_paper
@@ -29,9 +28,10 @@ BLOCK_CELLS = 1 << 21
 
 
 def _cache_file(ctx: Context, candidates: np.ndarray):
-    root = ctx.cache_root
+    root = prepare(ctx.cache_root)
     tag = hashlib.sha256(np.ascontiguousarray(candidates, dtype=np.int64).tobytes()).hexdigest()[:12]
-    return root / f"ga-static-entropy-{ctx.words.digest[:16]}-{tag}.npy"
+    return root / f"ga-static-entropy-{ctx.words.digest[:16]}-{tag}.cache"
+
 
 
 def static_entropy(ctx: Context, candidates: np.ndarray | None = None) -> np.ndarray:
@@ -47,20 +47,10 @@ def static_entropy(ctx: Context, candidates: np.ndarray | None = None) -> np.nda
     if hit is not None:
         return hit
     path = _cache_file(ctx, cand)
-    try:
-        values = np.load(path)
-        if values.shape != (len(ctx.words),):
-            raise ValueError("stale cache")
-    except (OSError, ValueError):
+    values = read_sealed_array(path, "ga-static-entropy", len(ctx.words))
+    if values is None:
         values = entropies(ctx.table, ctx.all_words, cand, n_patterns=ctx.words.n_patterns)
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp.npy")
-            with os.fdopen(fd, "wb") as fh:
-                np.save(fh, values)
-            os.replace(tmp, path)
-        except OSError:
-            pass  # an unwritable cache only costs time
+        write_sealed_array(path, "ga-static-entropy", values)  # unwritable: only costs time
     values.setflags(write=False)
     memo[key] = values
     return values

@@ -2,9 +2,10 @@
 
 The first guess of a deterministic solver depends only on the solver's parameters, the
 settings, the word lists, the word frequencies and the code, so it is computed once and
-kept in ``openers.json`` next to the pattern table.  The key hashes all of these (the code as
-the text of every module of the package), so any change computes the opener afresh.  An
-unreadable or malformed file is treated as empty and rewritten: the cache only saves time.
+kept in ``openers.cache`` next to the pattern table.  The key hashes all of these (the code as
+the text of every module of the package), so any change computes the opener afresh.  The file
+is sealed with its digest (:mod:`evo_wordle.cachedir`): a damaged or planted file is reported in
+one line, treated as empty and rewritten (the cache only saves time).
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from pathlib import Path
 
 import numpy as np
 
-from ..files import atomic_write_text
+from ..cachedir import prepare, read_sealed, write_sealed
 from ..game import GameState
 
-FILE = "openers.json"
+FILE = "openers.cache"
+KIND = "openers"
 #: Entries kept at most (oldest dropped first), so custom-list experiments cannot grow it forever.
 MAX_ENTRIES = 256
 
@@ -51,9 +53,12 @@ def opener_key(solver, state: GameState) -> str:
 
 
 def _read(path: Path) -> dict[str, str]:
+    payload = read_sealed(path, KIND, limit=MAX_ENTRIES * 256)
+    if payload is None:
+        return {}
     try:
-        data = json.loads(path.read_text())
-    except (OSError, ValueError, UnicodeDecodeError):
+        data = json.loads(payload)
+    except (ValueError, RecursionError):
         return {}
     if not isinstance(data, dict):
         return {}
@@ -61,16 +66,12 @@ def _read(path: Path) -> dict[str, str]:
 
 
 def _write(path: Path, entries: dict[str, str]) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        atomic_write_text(path, json.dumps(entries, indent=0))
-    except OSError:
-        pass  # an unwritable cache only costs time
+    write_sealed(path, KIND, json.dumps(entries, indent=0).encode())
 
 
 def cached_default_opener(solver, state: GameState) -> int:
     """``solver.default_opener(state)``, from the disk cache when this exact case was seen."""
-    path = solver.ctx.cache_root / FILE
+    path = prepare(solver.ctx.cache_root) / FILE
     key = opener_key(solver, state)
     entries = _read(path)
     word = entries.get(key)

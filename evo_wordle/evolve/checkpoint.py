@@ -1,0 +1,144 @@
+"""evolve-strategy checkpoints: plain JSON (data only, never code), checked field by field.
+
+Checkpoints are files people share, so they are never unpickled: the state of a run is
+numbers, words and lists, and the generators' states are stored as what they are
+(``random.Random.getstate()`` as a list, numpy's ``bit_generator.state`` as a dict), so a
+resumed run continues exactly where the checkpoint left off.  Every field is checked for type
+and size before anything uses it; a hostile or damaged file gives one line and nothing runs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from ..errors import EvoWordleError
+from ..files import atomic_write_text, read_json
+
+FORMAT = "evo-wordle-checkpoint"
+VERSION = 1
+#: Largest checkpoint read (bytes); a long run's is well under 1 MB.
+MAX_BYTES = 64 * 2**20
+
+
+def write_checkpoint(path: str | Path, state: dict) -> None:
+    """Write ``state`` (JSON-able, see MetaGA.state) atomically and durably."""
+    doc = {"format": FORMAT, "version": VERSION, **state}
+    atomic_write_text(path, json.dumps(doc, separators=(",", ":")) + "\n", durable=True)
+
+
+class _Bad(Exception):
+    pass
+
+
+def _num(x: Any, what: str) -> float:
+    if isinstance(x, bool) or not isinstance(x, int | float):
+        raise _Bad(f"{what} is not a number")
+    return x
+
+
+def _finite(x: Any, what: str) -> float:
+    if not math.isfinite(_num(x, what)):
+        raise _Bad(f"{what} is not finite")
+    return x
+
+
+def _list(x: Any, what: str, length: int | None = None, most: int | None = None) -> list:
+    if not isinstance(x, list):
+        raise _Bad(f"{what} is not a list")
+    if length is not None and len(x) != length:
+        raise _Bad(f"{what} has {len(x)} entries, not {length}")
+    if most is not None and len(x) > most:
+        raise _Bad(f"{what} has more than {most} entries")
+    return x
+
+
+def _genes(x: Any, what: str, names: list[str], words) -> list:
+    genes = _list(x, what, len(names))
+    for name, value in zip(names, genes):
+        if name == "opener":
+            if not isinstance(value, str) or not words.contains(value) or len(value) != words.length:
+                raise _Bad(f"{what}: opener is not an allowed word")
+        elif name == "hard_candidates":
+            if not isinstance(value, bool):
+                raise _Bad(f"{what}: hard_candidates is not true/false")
+        else:
+            _finite(value, f"{what}: {name}")
+    return genes
+
+
+def _members(x: Any, what: str, names: list[str], words, length: int | None = None,
+             most: int | None = None) -> list[tuple[list, tuple]]:
+    out = []
+    for i, item in enumerate(_list(x, what, length, most)):
+        pair = _list(item, f"{what}[{i}]", 2)
+        genes = _genes(pair[0], f"{what}[{i}]", names, words)
+        fitness = tuple(_num(v, f"{what}[{i}] fitness") for v in _list(pair[1], f"{what}[{i}] fitness", 1))
+        out.append((genes, fitness))
+    return out
+
+
+def _cache(x: Any, what: str, names: list[str], words) -> dict[tuple, float]:
+    out = {}
+    for i, item in enumerate(_list(x, what)):
+        pair = _list(item, f"{what}[{i}]", 2)
+        out[tuple(_genes(pair[0], f"{what}[{i}]", names, words))] = _num(pair[1], f"{what}[{i}] value")
+    return out
+
+
+def _py_rng(x: Any) -> tuple:
+    v = _list(x, "py_rng", 3)
+    internal = _list(v[1], "py_rng state", 625)
+    if not all(isinstance(i, int) and not isinstance(i, bool) and 0 <= i < 2**32 for i in internal):
+        raise _Bad("py_rng state holds values that are not 32-bit words")
+    if v[0] != 3 or not (v[2] is None or isinstance(v[2], float)) or internal[-1] > 624:
+        raise _Bad("py_rng is not a Mersenne Twister state")
+    return (3, tuple(internal), v[2])
+
+
+def read_checkpoint(path: str | Path, fingerprint: dict, words, gene_names: list[str], mu: int,
+                    hof_size: int) -> dict:
+    """The checked state of a checkpoint made with ``fingerprint`` (the run's configuration);
+    one-line EvoWordleError for anything else."""
+    doc = read_json(path, MAX_BYTES, "checkpoint")
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise EvoWordleError(f"checkpoint {path} is not an evo-wordle checkpoint (checkpoints are JSON "
+                             "since this version; older ones cannot be resumed)")
+    if doc.get("version") != VERSION:
+        raise EvoWordleError(f"checkpoint {path} has unsupported version {doc.get('version')!r}")
+    mine = json.loads(json.dumps(fingerprint))
+    theirs = doc.get("config")
+    if not isinstance(theirs, dict):
+        raise EvoWordleError(f"checkpoint {path} is corrupt (no configuration)")
+    theirs = {**theirs, "generations": mine.get("generations")}  # a resumed run may go further
+    if theirs != mine:
+        diff = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
+        raise EvoWordleError(f"checkpoint {path} was made with different settings ({', '.join(diff)})")
+    try:
+        gen = doc.get("generation")
+        if not isinstance(gen, int) or isinstance(gen, bool) or gen < 0:
+            raise _Bad("generation is not a count")
+        logbook = _list(doc.get("logbook"), "logbook", most=gen + 1)
+        for i, rec in enumerate(logbook):
+            if not isinstance(rec, dict) or not all(isinstance(k, str) for k in rec):
+                raise _Bad(f"logbook[{i}] is not a record")
+            for k, v in rec.items():
+                _num(v, f"logbook[{i}].{k}")
+        np_rng = doc.get("np_rng")
+        if not isinstance(np_rng, dict) or not isinstance(np_rng.get("bit_generator"), str):
+            raise _Bad("np_rng is not a generator state")
+        return {
+            "generation": gen,
+            "population": _members(doc.get("population"), "population", gene_names, words, length=mu),
+            "hof": _members(doc.get("hof"), "hof", gene_names, words, most=hof_size),
+            "logbook": logbook,
+            "cache": _cache(doc.get("cache"), "cache", gene_names, words),
+            "hold_cache": _cache(doc.get("hold_cache"), "hold_cache", gene_names, words),
+            "py_rng": _py_rng(doc.get("py_rng")),
+            "np_rng": np_rng,
+            "seconds": _finite(doc.get("seconds"), "seconds"),
+        }
+    except _Bad as exc:
+        raise EvoWordleError(f"checkpoint {path} is corrupt ({exc})") from None
