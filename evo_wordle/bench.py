@@ -1,14 +1,15 @@
-"""The simulation bench: play a solver on many answers and summarise the games.
+"""The simulation bench: play a solver on many answers (or board sets) and summarise the games.
 
 Every game draws only from its own generator, spawned from ``SeedSequence(seed)`` by the
 game's position in the answer list, so a bench gives the same games whether it runs in one
-process or in ``jobs`` processes, in any chunking.
+process or in ``jobs`` processes, in any chunking.  One board is the case N = 1 of N boards:
+a game's answer is one word index or a set of N (one per board), played by a registered
+solver or, for any N, by the summed-entropy policy (:mod:`evo_wordle.boards`).
 """
 
 from __future__ import annotations
 
 import multiprocessing as mp
-import sys
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -17,10 +18,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .boards import POLICY_NAME, BoardsRecord, SummedEntropy, draw_answers, play_boards
 from .context import Context
 from .errors import EvoWordleError
 from .game import GameRecord, GameState, Settings, play
-from .solvers.base import SolverSpec, build_solver, pack_solver, unpack_solver
+from .progress import progress_bar
+from .solvers.base import SolverSpec, build_solver, pack_solver, solver_label, unpack_solver
 
 #: How past answers affect later games in daily mode (P2/P3).
 #: ``remove``: they leave later games' candidates (the issue's definition, default).
@@ -30,11 +33,13 @@ DAILY_RULES = ("remove", "forbid")
 
 @dataclass
 class BenchResult:
-    """Games of one solver under one setting, with the summary figures the CLI prints."""
+    """Games of one solver under one setting, with the summary figures the CLI prints
+    (records are :class:`GameRecord` for one board, :class:`~evo_wordle.boards.BoardsRecord`
+    from the summed-entropy policy)."""
 
     solver: str
     settings: Settings
-    records: list[GameRecord]
+    records: list[GameRecord | BoardsRecord]
     seconds: float
     params: dict = field(default_factory=dict)
     #: Positions of ``records`` in the order they were played (daily mode); None = any order.
@@ -120,6 +125,36 @@ def sample_answers(answers: np.ndarray, games: int | None, seed: int) -> np.ndar
     return np.sort(rng.choice(answers, size=games, replace=False))
 
 
+# -- one game, one engine, any number of boards ----------------------------------------------
+
+
+def check_boards(solver: str, settings: Settings) -> None:
+    """Refuse, in one line, a solver that cannot play ``settings.boards`` boards."""
+    if settings.boards > 1 and solver != POLICY_NAME:
+        raise EvoWordleError(f"{solver} plays one board; --boards {settings.boards} needs the {POLICY_NAME} solver")
+
+
+def make_engine(ctx: Context, solver: SolverSpec, settings: Settings, params: dict):
+    """The player of a bench: a solver (a name, object or factory; one board) or the
+    summed-entropy policy (any number of boards; its opener is worked out here, once, before
+    any worker forks)."""
+    check_boards(solver_label(solver), settings)
+    if not isinstance(solver, str):
+        return build_solver(solver, ctx, settings, **params)
+    if solver == POLICY_NAME:
+        policy = SummedEntropy(ctx, settings, **params)
+        policy.choose([policy.full_board()], 0)
+        return policy
+    return build_solver(solver, ctx, settings, **params)
+
+
+def play_one(engine, state: GameState, answer, settings: Settings):
+    """One game from ``state``: a word index for one board, or a set of N answers."""
+    if isinstance(engine, SummedEntropy):
+        return play_boards(engine, tuple(int(a) for a in np.atleast_1d(answer)), settings.max_guesses)
+    return play(engine, state, int(answer), settings)
+
+
 # -- worker side --------------------------------------------------------------------------
 
 _WORKER: dict = {}
@@ -128,28 +163,21 @@ _WORKER: dict = {}
 def _worker_init(ctx: Context, solver: str | bytes, settings: Settings, params: dict) -> None:
     """Build the worker's engine: a registered name, or a solver object / factory sent
     pickled by :func:`~evo_wordle.solvers.base.pack_solver` (no reliance on fork)."""
-    engine = build_solver(unpack_solver(solver), ctx, settings, **params)
-    _WORKER["ctx"] = engine.ctx
+    engine = make_engine(ctx, unpack_solver(solver), settings, params)
+    ctx = getattr(engine, "ctx", ctx)
+    _WORKER["ctx"] = ctx
     _WORKER["engine"] = engine
     _WORKER["settings"] = settings
-    _WORKER["base"] = GameState.start(engine.ctx, settings)
+    _WORKER["base"] = GameState.start(ctx, settings)
 
 
-def _play_chunk(chunk: list[tuple[int, int, np.random.SeedSequence]]) -> tuple[list[tuple[int, GameRecord]], dict]:
+def _play_chunk(chunk: list[tuple[int, object, np.random.SeedSequence]]) -> tuple[list[tuple[int, object]], dict]:
     engine, settings, base = _WORKER["engine"], _WORKER["settings"], _WORKER["base"]
     out = []
     for k, answer, ss in chunk:
         engine.reset(np.random.default_rng(ss))
-        out.append((k, play(engine, base, answer, settings)))
+        out.append((k, play_one(engine, base, answer, settings)))
     return out, engine.describe()
-
-
-def _progress(total: int, enabled: bool):
-    """A tqdm bar on stderr, shown only when asked and stderr is a terminal."""
-    from tqdm import tqdm
-
-    return tqdm(total=total, file=sys.stderr, unit="game", leave=False,
-                disable=not (enabled and sys.stderr.isatty()))
 
 
 def run_bench(
@@ -165,7 +193,10 @@ def run_bench(
     daily_rule: str = "remove",
     on_game: Callable[[int], None] | None = None,
 ) -> BenchResult:
-    """Play ``solver`` on every answer index in ``answers`` (default: the answer list).
+    """Play ``solver`` on every answer in ``answers``: word indices for one board (default:
+    the answer list), a (games, N) array of answer sets for ``settings.boards`` = N (default:
+    1,000 sets drawn with ``seed``, :func:`~evo_wordle.boards.draw_answers`).  Any solver plays
+    one board; ``summed-entropy`` plays any number (others get a one-line error).
 
     ``solver`` is a registered name (``solver_params`` go to its constructor), a ready
     :class:`~evo_wordle.solvers.base.Solver` object (e.g. a GA whose toolbox you changed;
@@ -176,6 +207,7 @@ def run_bench(
 
     Each game gets its own generator from ``SeedSequence(seed).spawn``, indexed by its
     position in ``answers``, so results do not depend on ``jobs`` or on chunking.
+    ``progress`` shows progress with an ETA on stderr (:mod:`evo_wordle.progress`).
     In daily mode games run sequentially in a seeded random order; ``daily_rule`` says what
     past answers do to later games (see :data:`DAILY_RULES`).
     """
@@ -183,17 +215,18 @@ def run_bench(
         settings = solver.settings if isinstance(getattr(solver, "settings", None), Settings) else Settings()
     if daily_rule not in DAILY_RULES:
         raise EvoWordleError(f"daily rule must be one of {', '.join(DAILY_RULES)}, not {daily_rule!r}")
-    answers = ctx.words.answer_index if answers is None else np.asarray(answers, dtype=np.int64)
-    if len(answers) == 0:
-        raise EvoWordleError("no answers to play")
+    answers = _answer_sets(ctx, settings, answers, seed)
     params = dict(solver_params or {})
-    engine = build_solver(solver, ctx, settings, **params)
+    engine = make_engine(ctx, solver, settings, params)
+    if isinstance(engine, SummedEntropy) and not params.get("opener"):
+        params["opener"] = engine.describe()["opener"]  # workers start from the parent's opener
     parallel = not (settings.daily or jobs <= 1 or len(answers) < 2)
     packed = pack_solver(solver) if parallel else None  # fails here, not in a worker
     seeds = np.random.SeedSequence(seed).spawn(len(answers))
-    records: list[GameRecord | None] = [None] * len(answers)
+    records: list[GameRecord | BoardsRecord | None] = [None] * len(answers)
     start = time.perf_counter()
-    with _progress(len(answers), progress) as bar:
+    unit = "games" if settings.boards == 1 else "sets"
+    with progress_bar(len(answers), f"bench {engine.name}", unit, progress) as bar:
         if not parallel:
             order = _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_rule, bar, on_game)
             extra = engine.describe()
@@ -204,6 +237,20 @@ def run_bench(
     if settings.daily:
         extra = {**extra, "daily_rule": daily_rule}
     return BenchResult(engine.name, settings, records, seconds, extra, order if settings.daily else None)
+
+
+def _answer_sets(ctx: Context, settings: Settings, answers, seed: int) -> np.ndarray:
+    """The games' answers: word indices for one board, a (games, N) array for N boards
+    (default: the answer list; for N boards 1,000 sets drawn with ``seed``)."""
+    if answers is None:
+        answers = ctx.words.answer_index if settings.boards == 1 else draw_answers(ctx, settings.boards, 1000, seed)
+    answers = np.asarray(answers, dtype=np.int64)
+    if len(answers) == 0:
+        raise EvoWordleError("no answers to play")
+    shape = (len(answers),) if settings.boards == 1 else (len(answers), settings.boards)
+    if answers.shape != shape:
+        raise EvoWordleError(f"{settings.boards} boards need one answer per board in each game, not {answers.shape}")
+    return answers
 
 
 def _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_rule, bar, on_game) -> np.ndarray:
@@ -221,7 +268,7 @@ def _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_
             else:
                 state = ForbidState(ctx, base.candidates, (), settings.hard, done)
         engine.reset(np.random.default_rng(seeds[k]))
-        records[k] = play(engine, state, int(answers[k]), settings)
+        records[k] = play_one(engine, state, answers[k], settings)
         if settings.daily:
             past.append(int(answers[k]))
         bar.update(1)
@@ -233,9 +280,8 @@ def _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_
 def _run_parallel(ctx, solver, settings, params, answers, seeds, records, jobs, bar, on_game) -> dict:
     n_chunks = min(len(answers), jobs * 8)
     bounds = np.linspace(0, len(answers), n_chunks + 1).astype(int)
-    chunks = [
-        [(k, int(answers[k]), seeds[k]) for k in range(lo, hi)] for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo
-    ]
+    spans = [(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
+    chunks = [[(k, answers[k].tolist(), seeds[k]) for k in range(lo, hi)] for lo, hi in spans]
     ctx.table  # noqa: B018 - load (memory-mapped) before forking so workers share it
     method = "fork" if "fork" in mp.get_all_start_methods() else None
     with ProcessPoolExecutor(

@@ -10,16 +10,14 @@ to the alphabetically first.
 Speed: a board's entropy vector (one float per allowed guess) depends only on that board's
 candidate set, so it is memoised in an LRU cache keyed by the set; sets of the same first guesses
 recur across games.  Small sets (the common case after two guesses) are scored by sorting each
-guess's few feedback codes instead of counting all 243 patterns for all 12,972 guesses.  Games
-run over ``jobs`` processes with per-set seeds from one ``SeedSequence``, so results do not
-depend on ``jobs``.
+guess's few feedback codes instead of counting all 243 patterns for all 12,972 guesses.
+
+The bench (:func:`evo_wordle.bench.run_bench`) plays board sets like single games: the same
+processes, seeds, progress, repeats and outputs; one board is the case N = 1.
 """
 
 from __future__ import annotations
 
-import multiprocessing as mp
-import sys
-import time
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -161,6 +159,14 @@ class SummedEntropy:
         self.hits = 0
         self.misses = 0
 
+    def reset(self, rng: np.random.Generator | None = None) -> None:
+        """A new game (the bench's per-game call): nothing to forget, the policy is deterministic."""
+
+    def describe(self) -> dict:
+        """Parameters worth recording next to results (as :meth:`Solver.describe`)."""
+        opener = self.ctx.words.allowed[self.opener] if self.opener is not None else None
+        return {"solver": self.name, "opener": opener, "ties": self.ties}
+
     def full_board(self) -> np.ndarray:
         """Every universe position: a board before any feedback."""
         return np.arange(len(self.universe), dtype=np.int32)
@@ -269,6 +275,8 @@ def play_boards(policy: SummedEntropy, answers: tuple[int, ...] | list[int], cap
 def draw_answers(ctx: Context, boards: int, games: int, seed: int) -> np.ndarray:
     """(games, boards) answer indices, drawn with replacement from the answer list; set k uses
     its own generator from ``SeedSequence(seed).spawn(games)[k]``."""
+    if games < 1:
+        raise EvoWordleError("--games must be at least 1")
     pool = ctx.words.answer_index
     seqs = np.random.SeedSequence(seed).spawn(games)
     out = np.empty((games, boards), dtype=np.int64)
@@ -277,89 +285,9 @@ def draw_answers(ctx: Context, boards: int, games: int, seed: int) -> np.ndarray
     return out
 
 
-# Worker-process state (set once per process by the pool initializer; fork shares the table).
-_WORKER: dict = {}
-
-
-def _init_worker(ctx: Context, settings: Settings, opener: str | None, cache_size: int, ties: str) -> None:
-    _WORKER["policy"] = SummedEntropy(ctx, settings, opener=opener, cache_size=cache_size, ties=ties)
-    _WORKER["cap"] = settings.max_guesses
-
-
-def _run_chunk(chunk: tuple[np.ndarray, np.ndarray]) -> tuple[np.ndarray, list[BoardsRecord]]:
-    idx, sets = chunk
-    policy, cap = _WORKER["policy"], _WORKER["cap"]
-    return idx, [play_boards(policy, tuple(s), cap) for s in sets]
-
-
-def _progress(total: int, enabled: bool | None):
-    if enabled is None:
-        enabled = sys.stderr.isatty()
-    if not enabled:
-        return None
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="set", file=sys.stderr, leave=False)
-
-
-def run_boards_bench(
-    ctx: Context,
-    settings: Settings,
-    games: int,
-    seed: int = 0,
-    jobs: int = 1,
-    opener: str | None = None,
-    cache_size: int = 2048,
-    progress: bool | None = False,
-    ties: str = "candidates",
-):
-    """Play ``games`` random board sets of ``settings.boards`` boards with the summed-entropy policy.
-
-    Returns a :class:`~evo_wordle.bench.BenchResult` whose records are :class:`BoardsRecord`;
-    a set is won when every board is solved within N + 5 guesses.  ``ties="alphabetical"`` is
-    the paper's plain rule (its figures); the default prefers words still possible.  ``progress=None`` shows a bar
-    on stderr when it is a terminal.
-    """
-    from .bench import BenchResult
-
-    if games < 1:
-        raise EvoWordleError("--games must be at least 1")
-    if jobs < 1:
-        raise EvoWordleError("--jobs must be at least 1")
-    sets = draw_answers(ctx, settings.boards, games, seed)
-    start = time.perf_counter()
-    policy = SummedEntropy(ctx, settings, opener=opener, cache_size=cache_size, ties=ties)
-    # The opener is the same for every set: work it out once, before forking.
-    policy.choose([policy.full_board()], 0)
-    opener_word = ctx.words.allowed[policy.opener]
-    records: list[BoardsRecord | None] = [None] * games
-    bar = _progress(games, progress)
-    if jobs == 1 or games < 2 * jobs:
-        for k, s in enumerate(sets):
-            records[k] = play_boards(policy, tuple(s), settings.max_guesses)
-            if bar is not None:
-                bar.update(1)
-    else:
-        size = max(1, min(200, games // (jobs * 8)))
-        chunks = [(np.arange(i, min(i + size, games)), sets[i : i + size]) for i in range(0, games, size)]
-        mpctx = mp.get_context("fork")
-        init = (ctx, settings, opener_word, cache_size, ties)
-        with mpctx.Pool(jobs, initializer=_init_worker, initargs=init) as pool:
-            for idx, recs in pool.imap_unordered(_run_chunk, chunks):
-                for k, r in zip(idx, recs):
-                    records[k] = r
-                if bar is not None:
-                    bar.update(len(idx))
-    if bar is not None:
-        bar.close()
-    params = {"solver": POLICY_NAME, "opener": opener_word, "ties": ties, "seed": seed}
-    return BenchResult(POLICY_NAME, settings, records, time.perf_counter() - start, params)
-
-
 __all__ = [
     "BoardsRecord",
     "SummedEntropy",
     "draw_answers",
     "play_boards",
-    "run_boards_bench",
 ]

@@ -61,7 +61,7 @@ def main() -> None:
                    f"most frequent seen {evo['top'][0][1]} times")
     summary.append(f"- MERRY 50 runs: median candidates after guess 1..3: "
                    f"{np.round(merry['ga_candidates']['median'][1:4], 1).tolist()}, greedy "
-                   f"{merry['baseline_candidates'][1:4].tolist()}")
+                   f"{np.round(merry['baseline_candidates'][1:4], 1).tolist()}")
     text = "\n".join([table, "", *summary]) + "\n"
     (args.results / "convergence.md").write_text(text)
     print(text + "\n" + "\n".join(f"- {x}" for x in lines))

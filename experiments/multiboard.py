@@ -22,25 +22,16 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import time
 
 from _study import add_output_args, output_dirs, write_json
 
 from evo_wordle import Context
-from evo_wordle.bench import BenchResult
-from evo_wordle.boards import POLICY_NAME, TIE_RULES, SummedEntropy, play_boards, run_boards_bench
+from evo_wordle.bench import run_bench
+from evo_wordle.boards import POLICY_NAME, TIE_RULES, draw_answers
 from evo_wordle.game import Settings
 
 PAPER = {1: 3.6410, 2: 4.9477, 4: 7.0954, 8: 10.932}
 TARGET = {4: 7.10, 8: 10.95}
-
-
-def one_board(ctx: Context, settings: Settings, ties: str) -> BenchResult:
-    """All 2,309 answers on one board (deterministic: no sampling)."""
-    start = time.perf_counter()
-    policy = SummedEntropy(ctx, settings, ties=ties)
-    records = [play_boards(policy, (int(a),), settings.max_guesses) for a in ctx.words.answer_index]
-    return BenchResult(POLICY_NAME, settings, records, time.perf_counter() - start, {"ties": ties})
 
 
 def main() -> None:
@@ -68,10 +59,9 @@ def main() -> None:
         for ties in args.ties:
             times, result = [], None
             for _ in range(args.repeats):
-                if n == 1:
-                    result = one_board(ctx, settings, ties)
-                else:
-                    result = run_boards_bench(ctx, settings, args.games, args.seed, args.jobs, ties=ties)
+                # one board: all 2,309 answers (deterministic, no sampling); N boards: seeded sets
+                answers = ctx.words.answer_index if n == 1 else draw_answers(ctx, n, args.games, args.seed)
+                result = run_bench(ctx, POLICY_NAME, settings, answers, args.seed, {"ties": ties}, jobs=args.jobs)
                 times.append(result.seconds)
             seconds = statistics.median(times)
             row = {

@@ -57,8 +57,18 @@ class Figure:
     scale: float = 1.0
     tol: float | None = None
     rel_tol: float | None = None
+    factor: float | None = None  # speed ratios: within value/factor .. value*factor
     file: str | None = None
     note: str = ""
+
+    def agrees(self, measured: float) -> bool:
+        """Whether a regenerated value is what the docs say, within the tolerance."""
+        if self.factor is not None:
+            return self.value / self.factor <= measured <= self.value * self.factor
+        return abs(measured - self.value) <= self.tolerance + 1e-12
+
+    def tolerance_text(self) -> str:
+        return f"a factor {self.factor:g}" if self.factor is not None else f"{self.tolerance:g}"
 
     @property
     def tolerance(self) -> float:

@@ -101,9 +101,9 @@ def compare(reg: Registry, runs: list[reg_mod.Run], out: Path, values: dict) -> 
     problems = []
     for fid, v in values.items():
         fig = reg.figures[fid]
-        if abs(v - fig.value) > fig.tolerance + 1e-12:
+        if not fig.agrees(v):
             problems.append(f"{fid}: docs say {fig.text()}, regenerated {fig.text(v)} "
-                            f"(tolerance {fig.tolerance:g}; {reg.runs[fig.run].command})")
+                            f"(tolerance {fig.tolerance_text()}; {reg.runs[fig.run].command})")
     ids = {r.id for r in runs}
     for tab in reg.tables.values():
         if tab.run not in ids:
@@ -124,10 +124,10 @@ def write_docs(reg: Registry, runs: list[reg_mod.Run], out: Path, values: dict, 
         reg_mod.set_values({fid: round(v, reg.figures[fid].digits + 3) for fid, v in values.items()}, path)
     for run in runs:
         for src, dst in run.outputs.items():
-            path = out / "runs" / run.id / src
-            if path.exists():
+            produced = out / "runs" / run.id / src
+            if produced.exists():
                 (ROOT / dst).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(path, ROOT / dst)
+                shutil.copyfile(produced, ROOT / dst)
                 print(f"wrote {dst}")
     for doc in reg_mod.render_docs(reg_mod.load(path)):
         print(f"wrote {doc.relative_to(ROOT)}")

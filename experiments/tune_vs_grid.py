@@ -37,6 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2], help="tune seeds (default: 0 1 2)")
     p.add_argument("--trials", type=int, default=30, help="trials per tune study (default: 30)")
     p.add_argument("--split-seed", type=int, default=0)
+    p.add_argument("--pruner", choices=["median", "halving", "none"], default="median",
+                   help="the studies' pruner (default: median)")
     args = p.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
 
@@ -44,7 +46,8 @@ def main(argv: list[str] | None = None) -> int:
         # The grid plays with seed 0's games; every study uses the same games (split seed and game
         # seed fixed), only the sampler seed differs, so the comparison is like for like.
         return TuneSpec("ga-thesis", parse_space("population=10:500:log,mutation=0:0.4"),
-                        Settings(candidates="answers").as_dict(), seed=0, split_seed=args.split_seed)
+                        Settings(candidates="answers").as_dict(), seed=0, split_seed=args.split_seed,
+                        pruner=args.pruner)
 
     base = spec(0)
     ctx = base.context()
@@ -80,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
                      "reached": None if reached_at is None else {
                          "trial": reached_at[0], "games": reached_at[1], "params": reached_at[2],
                          "value": reached_at[3], "share_of_grid": reached_at[1] / grid_games}})
-    summary = {"setting": "ga-thesis, answers known (candidates answers), guesses from candidates; "
+    summary = {"pruner": args.pruner, "trials_per_study": args.trials,
+               "setting": "ga-thesis, answers known (candidates answers), guesses from candidates; "
                f"training answers of split seed {args.split_seed} ({n_train} games per full bench)",
                "grid": {"points": len(grid), "games": grid_games, "best": best_key, "best_value": best},
                "studies": rows, "seconds": time.perf_counter() - t0}

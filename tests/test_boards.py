@@ -2,21 +2,23 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import numpy as np
 import pytest
 
 from evo_wordle import patterns
+from evo_wordle.bench import run_bench
 from evo_wordle.boards import (
     COUNT_MAX,
     PAIR_MAX,
+    POLICY_NAME,
     SORT_MAX,
     BoardsRecord,
     SummedEntropy,
     draw_answers,
     play_boards,
-    run_boards_bench,
 )
 from evo_wordle.entropy import entropies
 from evo_wordle.errors import EvoWordleError
@@ -156,6 +158,12 @@ def test_draw_answers_with_replacement_and_prefix_stable(ctx):
     assert not np.array_equal(a, draw_answers(ctx, 4, 50, seed=8))
 
 
+def run_boards_bench(ctx, settings, games, seed=0, jobs=1, ties="candidates"):
+    """N board sets through the one bench engine (as ``bench --boards N`` plays them)."""
+    return run_bench(ctx, POLICY_NAME, settings, draw_answers(ctx, settings.boards, games, seed), seed,
+                     {"ties": ties}, jobs=jobs)
+
+
 @pytest.mark.parametrize("n", [2, 4])
 def test_small_bench_is_legal_and_deterministic(ctx, n):
     settings = boards_settings(n)
@@ -197,3 +205,47 @@ def test_bad_settings_are_one_line_errors(ctx):
         SummedEntropy(ctx, boards_settings(2), ties="random")
     with pytest.raises(EvoWordleError, match="games"):
         run_boards_bench(ctx, boards_settings(2), games=0)
+
+
+# -- one engine for one or N boards (bench.run_bench) -------------------------------------------
+
+
+def test_one_board_is_the_case_n_equals_1(ctx):
+    """summed-entropy on one board through the bench: the same games as playing each answer alone."""
+    settings = KNOWN.with_(max_guesses=9)
+    answers = ctx.words.answer_index[:25]
+    res = run_bench(ctx, POLICY_NAME, settings, answers, seed=0)
+    policy = SummedEntropy(ctx, settings)
+    alone = [play_boards(policy, (int(a),), 9) for a in answers]
+    assert [(r.answers, r.guesses, r.solved) for r in res.records] == [(r.answers, r.guesses, r.solved) for r in alone]
+    assert res.params["opener"] == "soare" and res.settings.boards == 1
+
+
+def test_board_sets_need_one_answer_per_board(ctx):
+    with pytest.raises(EvoWordleError, match="one answer per board"):
+        run_bench(ctx, POLICY_NAME, boards_settings(4), draw_answers(ctx, 2, 5, 0))
+    with pytest.raises(EvoWordleError, match="plays one board"):
+        run_bench(ctx, "greedy", boards_settings(2), draw_answers(ctx, 2, 5, 0))
+
+
+def test_cli_boards_repeat_jobs_csv_and_compare(capsys, tmp_path):
+    from evo_wordle.cli import main
+
+    base = ["--boards", "2", "--candidates", "answers", "--games", "6", "--quiet"]
+    assert main(["bench", *base, "--repeat", "2", "--jobs", "2", "--json", "--csv", str(tmp_path / "a.csv")]) == 0
+    two_jobs = json.loads(capsys.readouterr().out)
+    assert two_jobs["games"] == 12 and two_jobs["settings"]["repeat"] == 2  # two runs of 6 sets, pooled
+    assert main(["bench", *base, "--repeat", "2", "--json", "--csv", str(tmp_path / "b.csv")]) == 0
+    one_job = json.loads(capsys.readouterr().out)
+    assert one_job["settings"]["run_means"] == two_jobs["settings"]["run_means"]
+    assert (tmp_path / "a.csv").read_text() == (tmp_path / "b.csv").read_text()
+    rows = (tmp_path / "a.csv").read_text().splitlines()
+    assert len(rows) == 13 and all(len(r.split(",")[0].split("+")) == 2 for r in rows[1:])
+    assert main(["compare", "--solvers", POLICY_NAME, *base, "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)
+    assert row["solver"] == POLICY_NAME and row["games"] == 6 and row["settings"]["boards"] == 2
+    assert main(["bench", "--solver", POLICY_NAME, "--candidates", "answers", "--games", "5", "--quiet"]) == 0
+    assert "solver:       summed-entropy" in capsys.readouterr().out
+    assert main(["compare", "--solvers", f"{POLICY_NAME},greedy", *base]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "greedy plays one board" in err

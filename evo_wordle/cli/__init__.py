@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from ..errors import EvoWordleError
+from ..progress import interval as progress_interval
 from . import bench_cmds, evolve_cmds, play_cmds, sweep_cmds, table_cmds, tune_cmds
 
 #: Modules with ``register(subparsers)``; each sub-parser sets ``func(args) -> int``.
@@ -65,6 +66,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        if getattr(args, "quiet", True) is False:
+            progress_interval()  # a bad $EVO_WORDLE_PROGRESS_SECONDS fails before any work
         return int(args.func(args) or 0)
     except EvoWordleError as exc:
         print(f"evo-wordle: error: {exc}", file=sys.stderr)

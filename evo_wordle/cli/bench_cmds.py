@@ -8,7 +8,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..bench import DAILY_RULES, BenchResult, derived_seeds, run_bench, sample_answers
+from ..bench import DAILY_RULES, BenchResult, check_boards, derived_seeds, run_bench, sample_answers
+from ..boards import POLICY_NAME, draw_answers
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import Settings
@@ -48,6 +49,8 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=nonnegative_int, default=0, metavar="S", help="seed (default 0)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="J",
                    help="processes; games are seeded by position, so results do not depend on J")
+    p.add_argument("--quiet", action="store_true",
+                   help="no progress on stderr (otherwise a bar on a terminal, a line every few seconds when piped)")
     add_solver_options(p)
 
 
@@ -67,7 +70,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         extra=solver_list(),
     )
     p.add_argument("--solver", metavar="NAME",
-                   help="solver to run, see the list below (default: greedy; --boards N always plays summed entropy)")
+                   help=f"solver to run, see the list below (default: greedy; {POLICY_NAME} for --boards N, the one "
+                   "solver that plays several boards)")
     _add_run_args(p)
     p.add_argument("--repeat", type=positive_int, default=1, metavar="R",
                    help="R runs with seeds derived from --seed; report mean ± 95 %% interval")
@@ -100,27 +104,36 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Namespace, seed: int) -> BenchResult:
-    """One bench run as the flags describe (multi-board runs go to :mod:`evo_wordle.boards`).
+    """One bench run as the flags describe, for one board or N (one engine, :func:`run_bench`).
 
     The answer sample always comes from ``--seed``; ``seed`` drives the games (solver
-    randomness, daily order), so repeats differ only where chance plays a part.
+    randomness, daily order) and draws the board sets, so repeats differ only where chance
+    plays a part.
     """
-    params = solver_params(name, args)
+    params = bench_params(name, args)
     if settings.boards > 1:
-        from ..boards import run_boards_bench  # lazy: its own module
-
-        return run_boards_bench(ctx, settings, args.games or 1000, seed, args.jobs, opener=args.opener, progress=None)
-    answers = sample_answers(ctx.words.answer_index, args.games, args.seed)
+        answers = draw_answers(ctx, settings.boards, args.games or 1000, seed)
+    else:
+        answers = sample_answers(ctx.words.answer_index, args.games, args.seed)
     return run_bench(
-        ctx, name, settings, answers, seed, params, jobs=args.jobs, progress=True, daily_rule=args.daily_rule
+        ctx, name, settings, answers, seed, params, jobs=args.jobs, progress=not args.quiet,
+        daily_rule=args.daily_rule,
     )
+
+
+def bench_params(name: str, args: argparse.Namespace) -> dict:
+    """Solver keywords from the flags; the summed-entropy policy takes only ``--opener``."""
+    if name == POLICY_NAME:
+        return {"opener": args.opener} if getattr(args, "opener", None) else {}
+    return solver_params(name, args)
 
 
 def repeats(name: str, settings: Settings, repeat: int) -> int:
     """Runs worth making: one for a deterministic solver on a fixed set of games."""
     from ..solvers import SOLVERS
 
-    chance = SOLVERS[name].stochastic or settings.daily or settings.boards > 1
+    stochastic = name != POLICY_NAME and SOLVERS[name].stochastic
+    chance = stochastic or settings.daily or settings.boards > 1
     return repeat if chance else 1
 
 
@@ -133,14 +146,13 @@ def pooled(results: list[BenchResult]) -> BenchResult:
 
 def cmd_bench(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
-    if settings.boards > 1 and args.solver:
-        raise EvoWordleError("--boards plays the summed-entropy policy; leave out --solver")
     if args.params and not args.solver:
         from ..tune import load_params
 
         args.solver = load_params(args.params)["solver"]
-    args.solver = args.solver or "greedy"
-    solver_params(args.solver, args)  # unknown solver / bad options fail before any work
+    args.solver = args.solver or (POLICY_NAME if settings.boards > 1 else "greedy")
+    check_boards(args.solver, settings)
+    bench_params(args.solver, args)  # unknown solver / bad options fail before any work
     ctx = context_from_args(args)
     seeds = derived_seeds(args.seed, repeats(args.solver, settings, args.repeat))
     results = [bench_once(ctx, args.solver, settings, args, s) for s in seeds]
@@ -244,12 +256,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise EvoWordleError("--solvers needs at least one solver name")
     if len(set(names)) != len(names):
         raise EvoWordleError("--solvers lists a solver twice")
-    for name in names:
-        solver_params(name, args)  # validate all before running any
-    ctx = context_from_args(args)
     settings = settings_from_args(args)
-    if settings.boards > 1:
-        raise EvoWordleError("compare runs single-board solvers; use bench --boards N for multi-board")
+    for name in names:  # validate all before running any
+        check_boards(name, settings)
+        bench_params(name, args)
+    ctx = context_from_args(args)
     rows = []
     for name in names:
         summary = bench_once(ctx, name, settings, args, args.seed).summary()

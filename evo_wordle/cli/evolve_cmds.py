@@ -7,6 +7,7 @@ import shlex
 import time
 
 from ..errors import EvoWordleError
+from ..progress import progress_bar
 from .common import (
     add_command,
     add_word_args,
@@ -78,7 +79,7 @@ def register(sub) -> None:
                    help="score the winner on all answers at the end (its decision tree goes into --out, "
                    "so replays under the same settings are instant)")
     p.add_argument("--json", action="store_true", help="print the result as JSON")
-    p.add_argument("--quiet", action="store_true", help="no per-generation lines")
+    p.add_argument("--quiet", action="store_true", help="no per-generation lines and no progress on stderr")
     p.set_defaults(func=cmd_evolve_strategy)
     register_tree(sub)
 
@@ -120,12 +121,18 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
         else:
             ga = MetaGA(ctx, cfg, executor, spec)
 
+        bar = progress_bar(cfg.generations, "evolve-strategy", "generations", not args.quiet,
+                           initial=max(ga.generation, 0))
+
         def show(rec: dict) -> None:
             if not args.quiet and not args.json:
-                print(f"gen {rec['gen']:3d}  evals {rec['nevals']:3d}  best {rec['best']:.4f}  "
-                      f"mean {rec['mean']:.4f}  holdout {rec['holdout']:.4f}  {rec['seconds']:.0f}s", flush=True)
+                bar.write(f"gen {rec['gen']:3d}  evals {rec['nevals']:3d}  best {rec['best']:.4f}  "
+                          f"mean {rec['mean']:.4f}  holdout {rec['holdout']:.4f}  {rec['seconds']:.0f}s")
+            if rec["gen"] > 0:
+                bar.update(rec["gen"] - bar.n)
 
-        best = ga.run(args.checkpoint, progress=show)
+        with bar:
+            best = ga.run(args.checkpoint, progress=show)
     finally:
         if executor is not None:
             from ..executors import terminate

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from ..errors import EvoWordleError
+from ..progress import note, progress_bar
 from .common import add_command, add_word_args, nonnegative_int, positive_int
 from .settings_args import add_settings_args, settings_from_args
 
@@ -60,7 +60,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--chunks", type=positive_int, default=1, metavar="C",
                    help="split each bench into C runs of puzzles as work units (for many workers; "
                    "same rows; default: whole benches)")
-    p.add_argument("--quiet", action="store_true", help="no per-bench progress lines")
+    p.add_argument("--quiet", action="store_true", help="no per-bench lines and no progress on stderr")
     add_settings_args(p, boards=False)
     add_word_args(p)
     p.set_defaults(func=cmd_sweep)
@@ -212,17 +212,27 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         base_seed=args.seed,
     )
 
+    bars: list = []  # the ETA bar, made at the first finished bench (when the total is known)
+
     def progress(done: int, total: int, row: dict) -> None:
         if args.quiet:
             return
+        if not bars:
+            bars.append(progress_bar(total, "sweep", "benches", initial=done - 1))
+        bar = bars[0]
         cfg = " ".join(f"{k}={row[k]}" for k in spec.keys)
-        print(f"[{done}/{total}] {cfg} seed={row['seed']}: mean {float(row['mean']):.3f}, "
-              f"{100 * float(row['fail_rate']):.2f} % over 6, {row['seconds']} s", file=sys.stderr, flush=True)
+        note(bar, f"[{done}/{total}] {cfg} seed={row['seed']}: mean {float(row['mean']):.3f}, "
+                  f"{100 * float(row['fail_rate']):.2f} % over 6, {row['seconds']} s")
+        bar.update(1)
 
-    outcome = run_sweep(spec, args.out, args.executor, args.jobs, args.scheduler, progress, chunks=args.chunks)
+    try:
+        outcome = run_sweep(spec, args.out, args.executor, args.jobs, args.scheduler, progress, chunks=args.chunks)
+    finally:
+        for bar in bars:
+            bar.close()
     done = outcome.skipped + outcome.ran
-    note = f" ({outcome.skipped} already done)" if outcome.skipped else ""
-    print(f"{done}/{outcome.total} benches in {Path(args.out) / 'results.csv'}{note}; "
+    skipped = f" ({outcome.skipped} already done)" if outcome.skipped else ""
+    print(f"{done}/{outcome.total} benches in {Path(args.out) / 'results.csv'}{skipped}; "
           f"{outcome.seconds:.1f} s; summary: evo-wordle report {args.out}")
     return 0
 

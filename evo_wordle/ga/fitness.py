@@ -78,10 +78,14 @@ def _xlogx(ctx: Context) -> np.ndarray:
     return table
 
 
-def dynamic_fitness(ctx: Context, words: np.ndarray, candidates: np.ndarray) -> np.ndarray:
-    """``H(X_w | candidates)·g(r_w) + ε`` for each word of a population (one entropy call)."""
+def dynamic_fitness(ctx: Context, words: np.ndarray, candidates: np.ndarray, *, distinct: bool = False) -> np.ndarray:
+    """``H(X_w | candidates)·g(r_w) + ε`` for each word of a population (one entropy call);
+    ``distinct=True`` promises no repeated word (skips the deduplication)."""
     words = np.asarray(words, dtype=np.int64)
-    uniq, inverse = np.unique(words, return_inverse=True)
+    if distinct:
+        uniq, inverse = words, slice(None)
+    else:
+        uniq, inverse = np.unique(words, return_inverse=True)
     candidates = np.asarray(candidates, dtype=np.int64)
     n_pat = ctx.words.n_patterns
     if len(uniq) * len(candidates) > BLOCK_CELLS:
@@ -137,10 +141,15 @@ def expected_cost(ctx: Context, words: np.ndarray, candidates: np.ndarray, weigh
     return 1.0 + (1.0 - np.minimum(1.0, m["bonus"] * p)) * future
 
 
-def expected_fitness(ctx: Context, words: np.ndarray, candidates: np.ndarray, weights: np.ndarray) -> np.ndarray:
+def expected_fitness(
+    ctx: Context, words: np.ndarray, candidates: np.ndarray, weights: np.ndarray, *, distinct: bool = False
+) -> np.ndarray:
     """``exp(−expected_cost)`` for each word: strictly positive, and roulette with pressure X
-    then weighs words by ``exp(−X·cost)`` (Boltzmann selection at temperature 1/X guesses)."""
+    then weighs words by ``exp(−X·cost)`` (Boltzmann selection at temperature 1/X guesses);
+    ``distinct=True`` promises no repeated word (skips the deduplication)."""
     words = np.asarray(words, dtype=np.int64)
+    if distinct:
+        return np.exp(-expected_cost(ctx, words, candidates, weights))
     uniq, inverse = np.unique(words, return_inverse=True)
     return np.exp(-expected_cost(ctx, uniq, candidates, weights))[inverse]
 

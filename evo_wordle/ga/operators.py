@@ -29,12 +29,20 @@ def word_codes(ctx: Context) -> np.ndarray:
     return cached
 
 
-def lookup_codes(ctx: Context, codes: np.ndarray) -> np.ndarray:
-    """Allowed-word index of each code, or −1 where the code is not an allowed word."""
+def lookup_codes(ctx: Context, codes: np.ndarray, among: np.ndarray | None = None) -> np.ndarray:
+    """Allowed-word index of each code, or −1 where the code is not an allowed word (or not
+    one of the sorted word indices ``among``: a small set is searched much faster)."""
     table = word_codes(ctx)
+    if among is not None:
+        table = table[among]
+    if len(table) == 0:
+        return np.full(np.shape(codes), -1, dtype=np.int64)
     pos = np.searchsorted(table, codes)
     pos = np.minimum(pos, len(table) - 1)
-    return np.where(table[pos] == codes, pos, -1)
+    hit = table[pos] == codes
+    if among is not None:
+        pos = among[pos]
+    return np.where(hit, pos, -1)
 
 
 # --------------------------------------------------------------------------- neighbour index
@@ -194,6 +202,61 @@ def uniform_children(candidates: np.ndarray, n: int, rng: np.random.Generator) -
     return candidates[rng.integers(len(candidates), size=n)]
 
 
+def _letter_masks(length: int) -> tuple[np.ndarray, np.ndarray]:
+    """(place values 26**(L−1−p), the 2**L letter masks as an (L, M) 0/1 matrix), built once."""
+    cached = _MASKS.get(length)
+    if cached is None:
+        powers = 26 ** np.arange(length - 1, -1, -1, dtype=np.int64)
+        masks = (np.arange(2**length)[None, :] >> np.arange(length)[:, None]) & 1
+        cached = _MASKS[length] = (powers, masks.astype(np.int64))
+    return cached
+
+
+_MASKS: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _recombinations(
+    ctx: Context, p1: np.ndarray, p2: np.ndarray, consistent: np.ndarray, members: np.ndarray | None = None
+) -> tuple:
+    """(found, valid), both (n, 2**L): the word made by letter mask m (bit p set: position p
+    from the second parent) if it is a consistent allowed word, and whether it is one other
+    than a parent.  A mask's code is the first parent's code plus the masked letter
+    differences, so all masks cost one small matrix product and one search among the
+    consistent words' codes (few, once there is feedback)."""
+    letters = ctx.words.letters
+    powers, masks = _letter_masks(letters.shape[1])
+    l1, l2 = letters[p1].astype(np.int64), letters[p2].astype(np.int64)
+    codes = (l1 @ powers)[:, None] + ((l2 - l1) * powers) @ masks  # (n, M)
+    found = lookup_codes(ctx, codes, np.flatnonzero(consistent) if members is None else members)
+    valid = (found >= 0) & (found != p1[:, None]) & (found != p2[:, None])
+    return found, valid
+
+
+def _pick_children(
+    found: np.ndarray, valid: np.ndarray, candidates: np.ndarray, rng: np.random.Generator, both: bool = False
+) -> list[np.ndarray]:
+    """Per row, a uniformly chosen valid word (a uniform consistent word for rows with none):
+    the pick-th valid mask in mask order; with ``both`` also a second child, counted from the
+    last mask backwards (the same rows with the parents swapped).  Draws as one call per child."""
+    n = len(found)
+    count = valid.view(np.uint8).sum(axis=1, dtype=np.int64)
+    hits = np.flatnonzero(valid)  # row-major: each row's valid cells in mask order
+    start = np.cumsum(count) - count
+    last = max(len(hits) - 1, 0)
+    flat = found.ravel()
+    none = count == 0
+    n_none = int(none.sum())
+    children = []
+    for reverse in (False, True) if both else (False,):
+        pick = np.floor(rng.random(n) * np.maximum(count, 1)).astype(np.int64)
+        at = start + (count - 1 - pick if reverse else pick)
+        child = flat[hits[np.minimum(at, last)]] if len(hits) else np.zeros(n, np.int64)
+        if n_none:
+            child[none] = uniform_children(candidates, n_none, rng)
+        children.append(child)
+    return children
+
+
 def recombine_children(
     ctx: Context,
     parents1: np.ndarray,
@@ -207,25 +270,26 @@ def recombine_children(
     exists, a uniform consistent word.  All 2**L letter masks are looked up at once."""
     p1 = np.asarray(parents1, dtype=np.int64)
     p2 = np.asarray(parents2, dtype=np.int64)
-    n = len(p1)
-    if n == 0:
+    if len(p1) == 0:
         return p1.copy()
-    letters = ctx.words.letters.astype(np.int64)
-    length = letters.shape[1]
-    powers = 26 ** np.arange(length - 1, -1, -1, dtype=np.int64)
-    masks = ((np.arange(2**length)[:, None] >> np.arange(length)[None, :]) & 1).astype(bool)  # (M, L)
-    l1, l2 = letters[p1], letters[p2]  # (n, L)
-    combo = np.where(masks[None, :, :], l2[:, None, :], l1[:, None, :])  # (n, M, L)
-    found = lookup_codes(ctx, combo @ powers)  # (n, M)
-    valid = found >= 0
-    valid &= consistent[np.maximum(found, 0)]
-    valid &= (found != p1[:, None]) & (found != p2[:, None])
-    count = valid.sum(axis=1)
-    pick = np.floor(rng.random(n) * np.maximum(count, 1)).astype(np.int64)
-    cum = np.cumsum(valid, axis=1)
-    col = np.argmax(cum > pick[:, None], axis=1)
-    child = found[np.arange(n), col]
-    none = count == 0
-    if none.any():
-        child[none] = uniform_children(candidates, int(none.sum()), rng)
-    return child
+    return _pick_children(*_recombinations(ctx, p1, p2, consistent), candidates, rng)[0]
+
+
+def recombine_pairs(
+    ctx: Context,
+    parents: tuple[np.ndarray, np.ndarray],
+    consistent: np.ndarray,
+    candidates: np.ndarray,
+    rng: np.random.Generator,
+    members: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Both children of each pair ``parents = (p1, p2)``, as ``recombine_children(p1, p2)`` then
+    ``recombine_children(p2, p1)`` would draw them, looking the recombinations up once:
+    swapping the parents complements the letter mask, i.e. reverses the mask axis.
+    ``members``, if given, are the sorted indices where ``consistent`` is True."""
+    p1, p2 = (np.asarray(p, dtype=np.int64) for p in parents)
+    if len(p1) == 0:
+        return p1.copy(), p2.copy()
+    found_valid = _recombinations(ctx, p1, p2, consistent, members)
+    first, second = _pick_children(*found_valid, candidates, rng, both=True)
+    return first, second

@@ -23,7 +23,7 @@ from . import adapter
 from .config import CROSSOVERS, FITNESSES, INITS, SCOPES, SELECTIONS, GAConfig
 from .creator import individual
 from .fitness import static_entropy, static_fitness
-from .toolbox import GAState, make_toolbox
+from .toolbox import GAState, _first_occurrences, make_toolbox
 
 #: The constructor keywords every GA solver takes (the CLI flags, and what sweeps pass).
 PARAMS = (
@@ -132,14 +132,14 @@ class GASolver(Solver):
         self.state.reset(self.rng)
         self.population: np.ndarray | None = None
         self.fitness: np.ndarray | None = None
-        self.logbook = tools.Logbook()
-        self.logbook.header = LOG_FIELDS
-        self.halls_of_fame: list[WordHallOfFame] = []
-        self._hof_words = np.zeros(0, dtype=np.int64)
-        self._hof_fit = np.zeros(0)
-        self._gen = 0
+        # One raw entry per generation: [guess_no, candidates, population, fitness, guess, pattern,
+        # nevals, guess fitness]; the logbook and halls of fame are summarised from them only
+        # when asked for (a bench never asks, and summarising every generation cost a sixth of
+        # a game's time).
+        self._generations: list[list] = []
+        self._summarised: tuple[int, tools.Logbook, list[WordHallOfFame]] | None = None
+        self._last_guess_record: list | None = None
         self._nevals = 0
-        self._last_guess_record: dict | None = None
 
     def _evaluate(self, words: np.ndarray) -> np.ndarray:
         """Fitness through the toolbox (either operator style), counted for ``nevals``."""
@@ -151,8 +151,7 @@ class GASolver(Solver):
         tb = self.toolbox
         self.state.observe(state)
         if self._last_guess_record is not None and state.history:
-            self._last_guess_record["pattern"] = to_digits(state.history[-1][1], self.ctx.words.length)
-        self._hof_words, self._hof_fit = np.zeros(0, dtype=np.int64), np.zeros(0)  # a new decision
+            self._last_guess_record[5] = to_digits(state.history[-1][1], self.ctx.words.length)
         if self.population is None:
             self.population = tb.init_population(self.config.population)
             self.fitness = self._evaluate(self.population)
@@ -179,7 +178,7 @@ class GASolver(Solver):
     def finish(self, state: GameState, guess: int, pattern: int) -> None:
         """The last guess's feedback completes the logbook's last record."""
         if self._last_guess_record is not None:
-            self._last_guess_record["pattern"] = to_digits(pattern, self.ctx.words.length)
+            self._last_guess_record[5] = to_digits(pattern, self.ctx.words.length)
 
     def _hard_guess(self, state: GameState) -> int:
         """In hard mode the guess is chosen among the population's legal words (mutants that
@@ -200,52 +199,73 @@ class GASolver(Solver):
             return float(self.fitness[at[0]])
         return float(self._evaluate(np.array([guess], dtype=np.int64))[0])
 
-    def _record(self, state: GameState, guess: int | None) -> dict:
-        pop, fit = self.population, self.fitness
-        words, first = np.unique(pop, return_index=True)
-        mean = float(fit.mean())
+    def _record(self, state: GameState, guess: int | None) -> list:
+        """Keep this generation (population and fitness, evaluations since the last record,
+        the played word's fitness) for the logbook and halls of fame."""
         guess_fit = None if guess is None else self._guess_fitness(guess)
-        self.logbook.record(
-            gen=self._gen,
-            guess_no=state.turn + 1,
-            nevals=self._nevals,
-            candidates=int(len(state.candidates)),
-            best=float(fit.max()),
-            mean=mean,
-            std=float(np.sqrt(max(float(np.dot(fit, fit)) / len(fit) - mean * mean, 0.0))),
-            diversity=int(len(words)),
-            guess=None if guess is None else self.ctx.words.allowed[guess],
-            guess_fitness=guess_fit,
-            pattern=None,
-        )
-        self._gen += 1
+        entry = [state.turn + 1, int(len(state.candidates)), self.population, self.fitness, guess, None,
+                 self._nevals, guess_fit]
         self._nevals = 0
+        self._generations.append(entry)
+        return entry
+
+    def _summarise(self) -> tuple[tools.Logbook, list[WordHallOfFame]]:
+        """(logbook, halls of fame) of the game so far, built once per generation count: one
+        logbook record per generation, and per decision the ``hof_size`` best distinct words
+        bred under its feedback (best fitness each), the word played among them."""
+        done = self._summarised
+        if done is not None and done[0] == len(self._generations):
+            self._fill_patterns(done[1])
+            return done[1:]
+        logbook = tools.Logbook()
+        logbook.header = LOG_FIELDS
+        halls: list[WordHallOfFame] = []
+        hof_words, hof_fit = np.zeros(0, dtype=np.int64), np.zeros(0)
         size = self.config.hof_size
-        if size:
-            best = fit[first]
-            if guess is not None and not len(np.flatnonzero(words == guess)):
-                words, best = np.append(words, guess), np.append(best, guess_fit)  # a fixed opener
-            if len(self._hof_fit) < size or best.max() > self._hof_fit[-1]:
-                self._merge_hof(words, best, size)
-            if guess is not None:
-                self.halls_of_fame.append(self._decision_hof(state.turn))
-        return self.logbook[-1]
+        for gen, (guess_no, n_cand, pop, fit, guess, pattern, nevals, guess_fit) in enumerate(self._generations):
+            words, first = _first_occurrences(pop)
+            mean = float(fit.mean())
+            logbook.record(
+                gen=gen,
+                guess_no=guess_no,
+                nevals=nevals,
+                candidates=n_cand,
+                best=float(fit.max()),
+                mean=mean,
+                std=float(np.sqrt(max(float(np.dot(fit, fit)) / len(fit) - mean * mean, 0.0))),
+                diversity=int(len(words)),
+                guess=None if guess is None else self.ctx.words.allowed[guess],
+                guess_fitness=guess_fit,
+                pattern=pattern,
+            )
+            if size:
+                best = fit[first]
+                if guess is not None and not (words == guess).any():
+                    words, best = np.append(words, guess), np.append(best, guess_fit)  # a fixed opener
+                if len(hof_fit) < size or best.max() > hof_fit[-1]:
+                    hof_words, hof_fit = _merge_hof(hof_words, hof_fit, words, best, size)
+                if guess is not None:  # the decision is made: its hall of fame is complete
+                    hof = WordHallOfFame(size, self.ctx.words.allowed, guess_no - 1)
+                    hof.update([individual(w, f) for w, f in zip(hof_words.tolist(), hof_fit.tolist())])
+                    halls.append(hof)
+                    hof_words, hof_fit = np.zeros(0, dtype=np.int64), np.zeros(0)
+        self._summarised = (len(self._generations), logbook, halls)
+        return logbook, halls
 
-    def _merge_hof(self, words: np.ndarray, fit: np.ndarray, size: int) -> None:
-        """Keep the ``size`` best distinct words of this decision (best fitness each), in
-        numpy; every value compared was computed under the same feedback."""
-        allw = np.concatenate([self._hof_words, words])
-        allf = np.concatenate([self._hof_fit, fit])
-        order = np.lexsort((allw, -allf))
-        allw, allf = allw[order], allf[order]
-        _, first = np.unique(allw, return_index=True)
-        keep = np.sort(first)[:size]
-        self._hof_words, self._hof_fit = allw[keep], allf[keep]
+    def _fill_patterns(self, logbook: tools.Logbook) -> None:
+        """Feedback that arrived after the logbook was built (the last guess's pattern)."""
+        for record, entry in zip(logbook, self._generations):
+            record["pattern"] = entry[5]
 
-    def _decision_hof(self, turn: int) -> WordHallOfFame:
-        hof = WordHallOfFame(self.config.hof_size, self.ctx.words.allowed, turn)
-        hof.update([individual(w, f) for w, f in zip(self._hof_words.tolist(), self._hof_fit.tolist())])
-        return hof
+    @property
+    def logbook(self) -> tools.Logbook:
+        """A DEAP ``tools.Logbook`` of this game, one record per generation (see :data:`LOG_FIELDS`)."""
+        return self._summarise()[0]
+
+    @property
+    def halls_of_fame(self) -> list[WordHallOfFame]:
+        """One DEAP hall of fame per decision of this game, in turn order (empty when hof_size is 0)."""
+        return self._summarise()[1]
 
     @property
     def hall_of_fame(self) -> WordHallOfFame | None:
@@ -254,9 +274,8 @@ class GASolver(Solver):
         :attr:`halls_of_fame` holds one per decision of the game, in turn order."""
         if not self.config.hof_size:
             return None
-        if self.halls_of_fame:
-            return self.halls_of_fame[-1]
-        return WordHallOfFame(self.config.hof_size, self.ctx.words.allowed, 0)
+        halls = self.halls_of_fame
+        return halls[-1] if halls else WordHallOfFame(self.config.hof_size, self.ctx.words.allowed, 0)
 
     # ----------------------------------------------------------------- reporting, CLI
 
@@ -311,6 +330,19 @@ class GASolver(Solver):
     @classmethod
     def options_from_args(cls, args) -> dict:
         return {k: getattr(args, k) for k in PARAMS + EXTRA_FLAGS if getattr(args, k, None) is not None}
+
+
+def _merge_hof(
+    hof_words: np.ndarray, hof_fit: np.ndarray, words: np.ndarray, fit: np.ndarray, size: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``size`` best distinct words of both lists (best fitness each; ties: lower index)."""
+    allw = np.concatenate([hof_words, words])
+    allf = np.concatenate([hof_fit, fit])
+    order = np.lexsort((allw, -allf))
+    allw, allf = allw[order], allf[order]
+    _, first = _first_occurrences(allw)
+    keep = np.sort(first)[:size]
+    return allw[keep], allf[keep]
 
 
 @register("ga-thesis")

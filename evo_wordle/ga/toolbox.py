@@ -15,7 +15,9 @@ on lists of individuals (``tools.selTournament``, a per-individual ``evaluate`` 
 
 from __future__ import annotations
 
+import hashlib
 import math
+from collections import OrderedDict
 
 import numpy as np
 
@@ -34,6 +36,10 @@ from .fitness import (
     static_entropy,
     static_fitness,
 )
+
+#: Candidate sets whose fitness tables are kept per process (≈100 kB each, least recently
+#: used dropped first).
+MEMO_STATES = 256
 
 
 class GAState:
@@ -58,7 +64,7 @@ class GAState:
         self._attempted: np.ndarray | None = None
         self._weak: np.ndarray | None = None
         self._hard_legal: np.ndarray | None = None
-        self._known: dict[str, np.ndarray] = {}  # per fitness kind: value per word, NaN = not yet
+        self._state_key: tuple | None = None  # identifies the candidate set (fitness memo)
 
     def observe(self, game: GameState) -> None:
         """Take in the game state before a guess: new feedback updates every derived view."""
@@ -66,12 +72,13 @@ class GAState:
             # another line of play (e.g. the assistant's undo): relearn from this history
             self.attempts, self._seen = [], 0
             self._first, self._first_seen = FirstKnowledge(self.ctx.words.length), 0
+            self._mask = None  # every derived view is stale, even back at an empty history
         self.game = game
         if len(game.history) != self._seen or self._mask is None:
             self.attempts.extend(int(guess) for guess, _ in game.history[self._seen :])
             self._seen = len(game.history)
             self._mask = self._attempted = self._weak = self._hard_legal = None
-            self._known = {}
+            self._state_key = None
 
     @property
     def first(self) -> FirstKnowledge:
@@ -87,32 +94,37 @@ class GAState:
         """Fitness under the current feedback (``dynamic`` or ``expected``), remembering words
         already evaluated since the last guess (survivors and elites are not recomputed)."""
         table = self._fitness_table(kind)
-        missing = np.unique(words[np.isnan(table[words])])
+        values = table[words]
+        missing = words[np.isnan(values)]
         if len(missing):
+            missing, _ = _first_occurrences(missing)
             if kind == "expected":
                 weights = answer_weights(self.ctx, self.settings.candidates)
-                table[missing] = expected_fitness(self.ctx, missing, self.candidates, weights)
+                table[missing] = expected_fitness(self.ctx, missing, self.candidates, weights, distinct=True)
             else:
-                table[missing] = dynamic_fitness(self.ctx, missing, self.candidates)
-        return table[words]
+                table[missing] = dynamic_fitness(self.ctx, missing, self.candidates, distinct=True)
+            values = table[words]
+        return values
 
     def _fitness_table(self, kind: str) -> np.ndarray:
         """The memo of fitness values under the current feedback (NaN: not computed yet).
-        Before any feedback it lives on the context, per candidate set, so a bench pays for
-        each word once rather than once per game."""
-        if self.game is not None and self.game.history:
-            table = self._known.get(kind)
-            if table is None:
-                table = self._known[kind] = np.full(len(self.ctx.words), np.nan)
-            return table
-        cand = self.candidates
-        key = (kind, self.settings.candidates, len(cand), cand.tobytes() if len(cand) < len(self.ctx.words) else b"")
-        memo = self.ctx.__dict__.setdefault("_ga_start_fitness", {})
+
+        A word's fitness depends only on the candidates (and the answer prior), so the memo
+        lives on the context, one table per candidate set, shared by every game of a bench
+        that reaches that set (all games share the opener's few hundred follow-up states):
+        each (word, state) is evaluated once per process, with the very same values."""
+        if self._state_key is None:
+            cand = np.ascontiguousarray(self.candidates, dtype=np.int64)
+            self._state_key = (len(cand), hashlib.blake2b(cand.tobytes(), digest_size=16).digest())
+        key = (kind, self.settings.candidates, *self._state_key)
+        memo = self.ctx.__dict__.setdefault("_ga_fitness_memo", OrderedDict())
         table = memo.get(key)
         if table is None:
-            if len(memo) > 8:  # daily games each start from another set: keep a few
-                memo.clear()
             table = memo[key] = np.full(len(self.ctx.words), np.nan)
+            if len(memo) > MEMO_STATES:
+                memo.popitem(last=False)
+        else:
+            memo.move_to_end(key)
         return table
 
     @property
@@ -223,10 +235,7 @@ def mate(parents1, parents2, *, ctx: Context, state: GAState, kind: str):
     if kind == "weak":
         return ops.uniform_children(state.weak_pool, n, rng), ops.uniform_children(state.weak_pool, n, rng)
     cand, mask = state.candidates, state.consistent
-    return (
-        ops.recombine_children(ctx, p1, p2, mask, cand, rng),
-        ops.recombine_children(ctx, p2, p1, mask, cand, rng),
-    )
+    return ops.recombine_pairs(ctx, (p1, p2), mask, cand, rng, members=cand)  # the mask is made of cand
 
 
 @adapter.vectorised
@@ -292,7 +301,7 @@ def breed(population: np.ndarray, fitness: np.ndarray, *, toolbox, config: GACon
             keep &= state.consistent[population]
         pool, fit = population[keep], fitness[keep]
         if len(pool):
-            uniq, first = np.unique(pool, return_index=True)
+            uniq, first = _first_occurrences(pool)
             order = np.argsort(-fit[first], kind="stable")[: config.elite]
             out.append(uniq[order])
             n_children = n - len(order)
@@ -322,14 +331,26 @@ def breed(population: np.ndarray, fitness: np.ndarray, *, toolbox, config: GACon
     return pop
 
 
+def _first_occurrences(words: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(words, return_index=True)`` without its generic overhead (a hot path)."""
+    order = np.argsort(words, kind="stable")
+    ranked = words[order]
+    new = np.empty(len(words), dtype=bool)
+    new[:1] = True
+    np.not_equal(ranked[1:], ranked[:-1], out=new[1:])
+    return ranked[new], order[new]
+
+
 def _distinct(pop: np.ndarray, state: GAState) -> np.ndarray:
     """Replace repeated words by consistent words not in the population, while any are left."""
-    _, first = np.unique(pop, return_index=True)
+    _, first = _first_occurrences(pop)
     if len(first) == len(pop):
         return pop
     dup = np.ones(len(pop), dtype=bool)
     dup[first] = False
-    fresh = state.candidates[~np.isin(state.candidates, pop)]
+    present = np.zeros(len(state.ctx.words), dtype=bool)
+    present[pop] = True
+    fresh = state.candidates[~present[state.candidates]]
     k = min(int(dup.sum()), len(fresh))
     if k:
         pop = pop.copy()
