@@ -163,7 +163,7 @@ class SummedEntropy:
         """A new game (the bench's per-game call): nothing to forget, the policy is deterministic."""
 
     def describe(self) -> dict:
-        """Parameters worth recording next to results (as :meth:`Solver.describe`)."""
+        """Parameters worth recording next to results (as :meth:`~evo_wordle.solvers.base.Solver.describe`)."""
         opener = self.ctx.words.allowed[self.opener] if self.opener is not None else None
         return {"solver": self.name, "opener": opener, "ties": self.ties}
 
