@@ -26,7 +26,8 @@ from evo_wordle import Context
 from evo_wordle.bench import run_bench
 from evo_wordle.evolve.strategy import Strategy, load_strategy_file
 from evo_wordle.game import Settings
-from evo_wordle.plots.common import COLOURS, new_figure
+from evo_wordle.plots import style
+from evo_wordle.plots.common import new_figure
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATS = ROOT / "data" / "strategies"
@@ -107,32 +108,41 @@ def main() -> None:
     print("\n" + genome.describe())
 
     figs.mkdir(parents=True, exist_ok=True)
-    fig, axes = new_figure(11, 4, ncols=2)
-    for ax, group in zip(axes, ("P0", "known")):
-        chosen = [r for r in rows if r["group"] == group]
-        width = 0.8 / max(len(chosen), 1)
-        for i, r in enumerate(chosen):
-            ks = np.array(sorted(int(k) for k in r["histogram"]))
-            ax.bar(ks + (i - (len(chosen) - 1) / 2) * width, [r["histogram"][str(k)] for k in ks], width,
-                   color=COLOURS[i % len(COLOURS)], label=f"{short(r['label'])} ({r['mean']:.3f})")
-        ax.set_title("answers unknown (P0)" if group == "P0" else "answer list known, any allowed guess")
-        ax.set_xlabel("guesses")
-        ax.set_ylabel("answers")
-        ax.legend(fontsize=7)
-    fig.savefig(figs / "evolve_hist.png", dpi=110)
+    with style.context():
+        fig, axes = new_figure(12, 5.2, ncols=2)
+        for ax, group in zip(axes, ("P0", "known")):
+            chosen = [r for r in rows if r["group"] == group]
+            width = 0.8 / max(len(chosen), 1)
+            for i, r in enumerate(chosen):
+                ks = np.array(sorted(int(k) for k in r["histogram"]))
+                colour = style.BASELINE if r["label"].startswith(("greedy", "naive")) else \
+                    style.SERIES[[0, 2, 3, 4][i % 4]]
+                ax.bar(ks + (i - (len(chosen) - 1) / 2) * width, [r["histogram"][str(k)] for k in ks], width,
+                       color=colour, label=f"{r['label']}: mean {r['mean']:.3f}")
+            ax.set_title("answers unknown (P0)" if group == "P0" else "answer list known, any allowed guess")
+            ax.set_xlabel("guesses (fewer is better)")
+            ax.set_ylabel("answers")
+            ax.grid(axis="x", visible=False)
+            style.legend_below(ax, ncol=1)  # below the axes: long labels are never cut off
+        caption = style.caption_text(n="all 2,309 answers per strategy",
+                                     extra="deterministic replays (no seed); genomes and trees from data/strategies/")
+        style.add_caption(fig, caption)
+        fig.savefig(figs / "evolve_hist.png", dpi=150)
 
-    fig, axes = new_figure(6, 4)
-    ax = axes[0]
-    gens = [r["gen"] for r in log]
-    ax.plot(gens, [r["best"] for r in log], color=COLOURS[0], marker="o", label="best (training 600)")
-    ax.plot(gens, [r["mean"] for r in log], color=COLOURS[1], marker=".", label="population mean (training)")
-    ax.plot(gens, [r["holdout"] for r in log], color=COLOURS[2], marker="s", label="generation best on held-out 600")
-    ax.set_xlabel("generation")
-    ax.set_ylabel("mean guesses + penalty")
-    ax.set_title("meta-GA convergence (P0, seed 1)")
-    ax.legend(fontsize=8)
-    fig.savefig(figs / "evolve_convergence.png", dpi=110)
-
+        fig, axes = new_figure(6.5, 4.4)
+        ax = axes[0]
+        gens = [r["gen"] for r in log]
+        ax.plot(gens, [r["best"] for r in log], color=style.SERIES[0], marker="o", label="best (training sample)")
+        ax.plot(gens, [r["mean"] for r in log], color=style.SERIES[2], marker=".", label="population mean (training)")
+        ax.plot(gens, [r["holdout"] for r in log], color=style.SERIES[3], marker="s",
+                label="generation best on the held-out sample")
+        ax.set_xlabel("generation")
+        ax.set_ylabel("mean guesses + penalty per game over 6\n(lower is better)")
+        ax.set_title("meta-GA convergence (P0)")
+        ax.legend()
+        style.add_caption(fig, style.caption_text(solver="evolve-strategy", seed=prov.get("seed", 1),
+                                                  n=f"{len(log)} generations", settings=prov.get("settings", {})))
+        fig.savefig(figs / "evolve_convergence.png", dpi=150)
 
 if __name__ == "__main__":
     main()

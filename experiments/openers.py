@@ -16,7 +16,9 @@ import numpy as np
 from _study import figure, markdown_table, parse, parser, run
 
 from evo_wordle import Context
-from evo_wordle.plots.common import COLOURS, new_figure, save
+from evo_wordle.plots import style
+from evo_wordle.plots.common import new_figure, save
+from evo_wordle.solvers.base import BASELINE_OPENER
 
 THESIS_GREEDY = {"rates": 3.842, "tales": 3.773}
 
@@ -49,20 +51,31 @@ def main() -> None:
                             "thesis greedy", "naive mean", "naive % over 6"], rows)
     (args.results / "openers.md").write_text(table + "\n")
     print(table)
-    fig, (ax,) = new_figure(9, 4.2)
-    x = np.arange(len(openers))
-    for i, solver in enumerate(("greedy", "naive")):
-        ax.bar(x + (i - 0.5) * 0.4, [results[solver][w]["mean"] for w in openers], width=0.4,
-               color=COLOURS[i + 1 if i else 1], label=solver)
-    ax.set_xticks(x, [w.upper() for w in openers], rotation=45)
-    lo = min(results[s][w]["mean"] for s in results for w in openers)
-    ax.set_ylim(lo - 0.15, None)
-    ax.set_ylabel("mean guesses (2,309 answers, P0)" if not args.games else f"mean guesses ({args.games} answers)")
-    ax.set_title("Openers: greedy (priority x entropy) and naive (max entropy)", fontsize=10)
-    ax.legend(fontsize=8)
-    ax.grid(axis="y", alpha=0.3)
-    save(fig, figure(args, "openers.png"), {s: {w: results[s][w]["mean"] for w in openers} for s in results})
-
+    with style.context():
+        fig, (ax, dx) = new_figure(12, 4.6, ncols=2)
+        x = np.arange(len(openers))
+        colours = style.solver_colours(["greedy", "naive"])
+        base = BASELINE_OPENER
+        for i, solver in enumerate(("greedy", "naive")):
+            means = np.array([results[solver][w]["mean"] for w in openers])
+            ax.bar(x + (i - 0.5) * 0.4, means, width=0.4, color=colours[solver], label=solver)
+            diff = means - results[solver][base]["mean"]
+            dx.bar(x + (i - 0.5) * 0.4, diff, width=0.4, color=colours[solver], label=solver)
+        for a in (ax, dx):
+            a.set_xticks(x, [w.upper() for w in openers], rotation=45)
+            a.grid(axis="x", visible=False)
+        ax.set_ylim(0, None)  # bars from zero; the differences are the right panel, not a cut axis
+        ax.set_ylabel("mean guesses (lower is better)")
+        ax.set_title("Mean guesses per opener (axis from 0; colours as on the right)")
+        dx.axhline(0, color="black", linewidth=0.8)
+        dx.set_ylabel(f"mean guesses minus the same solver with {base.upper()}\n(below 0: better than {base.upper()})")
+        dx.set_title(f"Difference to the baseline opener {base.upper()}")
+        dx.legend(loc="upper left")
+        caption = style.caption_text(seed="0 (both solvers deterministic: one run each)",
+                                     n=f"{args.games or 2309} answers per opener", settings={},
+                                     extra="greedy = priority x entropy, naive = max entropy")
+        save(fig, figure(args, "openers.png"), {s: {w: results[s][w]["mean"] for w in openers} for s in results},
+             caption)
 
 if __name__ == "__main__":
     main()

@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 from _study import figure, markdown_table, parse, parser, pm, run
 
-from evo_wordle.plots.common import COLOURS, new_figure, save
+from evo_wordle.plots import style
+from evo_wordle.plots.common import new_figure, save
 
 PROBLEMS = ["P0", "P1", "P2", "P3"]
 SOLVERS = [("greedy", {}, 1), ("naive", {}, 1), ("ga-thesis", {"population": [100], "mutation": [0.1]}, 3)]
@@ -31,21 +32,29 @@ def main() -> None:
     table = markdown_table(["problem", *(f"{s}: mean (% over 6)" for s, _, _ in SOLVERS)], rows)
     (args.results / "problems.md").write_text(table + "\n")
     print(table)
-    fig, (ax,) = new_figure(8, 4.2)
-    x = np.arange(len(PROBLEMS))
-    for i, (solver, _, _) in enumerate(SOLVERS):
-        means = [results[solver][p]["mean"] for p in PROBLEMS]
-        errs = [0 if results[solver][p]["ci_basis"] == "games" else results[solver][p]["ci95"] for p in PROBLEMS]
-        ax.bar(x + (i - 1) * 0.27, means, width=0.27, yerr=errs, capsize=3, color=COLOURS[[1, 2, 0][i]],
-               label=solver)
-    ax.set_xticks(x, PROBLEMS)
-    ax.set_ylim(3.0, None)
-    ax.set_ylabel("mean guesses")
-    ax.set_title("Problems P0-P3 (all answers; GA: mean ± 95 % over 3 seeds)", fontsize=10)
-    ax.legend(fontsize=8)
-    ax.grid(axis="y", alpha=0.3)
-    save(fig, figure(args, "problems.png"), {s: {p: results[s][p]["mean"] for p in PROBLEMS} for s, _, _ in SOLVERS})
-
+    with style.context():
+        fig, (ax,) = new_figure(8, 4.4)
+        x = np.arange(len(PROBLEMS))
+        colours = style.solver_colours([s for s, _, _ in SOLVERS])
+        for i, (solver, _, seeds) in enumerate(SOLVERS):
+            means = [results[solver][p]["mean"] for p in PROBLEMS]
+            bars = ax.bar(x + (i - 1) * 0.27, means, width=0.27, color=colours[solver], label=solver)
+            ax.bar_label(bars, labels=[f"{m:.2f}" for m in means], fontsize=7, padding=-11, color="white")
+            if seeds > 1:  # error bars only from repeated seeds (greedy and naive run once)
+                errs = [results[solver][p]["ci95"] for p in PROBLEMS]
+                ax.errorbar(x + (i - 1) * 0.27, means, yerr=errs, fmt="none", capsize=3, color="black",
+                            linewidth=1, label=f"{solver}: 95 % interval over {seeds} seeds")
+        ax.set_xticks(x, PROBLEMS)
+        ax.set_ylim(0, None)  # bars start at zero: their lengths compare honestly
+        ax.set_ylabel("mean guesses (lower is better)")
+        ax.set_title("Problems P0-P3: mean guesses over all answers")
+        ax.grid(axis="x", visible=False)
+        style.legend_below(ax, ncol=4)
+        caption = style.caption_text(seed="0 (SeedSequence base)", n=f"{args.games or 2309} answers per run",
+                                     extra="P0 any allowed word may be the answer, P1 the answer list is known, "
+                                     "P2/P3 daily play; greedy opens with TALES (P0, P2) or its own best word")
+        save(fig, figure(args, "problems.png"), {s: {p: results[s][p]["mean"] for p in PROBLEMS}
+                                                 for s, _, _ in SOLVERS}, caption)
 
 if __name__ == "__main__":
     main()

@@ -10,10 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import EvoWordleError
+from .style import SERIES, add_caption
 
 FORMATS = (".png", ".svg", ".pdf")
-#: Wordle's colours, used consistently: GA green, baseline yellow, then neutrals.
-COLOURS = ("#538d4e", "#c9b458", "#3a7ca5", "#d1495b", "#6d6875", "#edae49", "#00798c", "#30638e")
+#: The series colours of :mod:`evo_wordle.plots.style` (studied solver first, baseline second).
+COLOURS = SERIES
 
 
 @dataclass
@@ -44,8 +45,15 @@ def new_figure(width: float, height: float, ncols: int = 1, nrows: int = 1):
     return fig, axes.ravel()
 
 
-def save(fig, path: str | Path, data: dict) -> Plotted:
-    """Write ``fig`` (PNG at 110 dpi, or SVG/PDF) and return it with its data."""
+def save(fig, path: str | Path, data: dict, caption: str | None = None) -> Plotted:
+    """Write ``fig`` (PNG at 150 dpi, or SVG/PDF) with ``caption`` at its foot and return it
+    with its data (``data["caption"]`` is the caption drawn)."""
     path = check_output(path)
-    fig.savefig(path, dpi=110)
+    if caption:
+        add_caption(fig, caption)
+        data = {**data, "caption": caption}
+    try:
+        fig.savefig(path, dpi=150)
+    except (OSError, ValueError) as exc:
+        raise EvoWordleError(f"cannot write plot {path}: {exc}") from None
     return Plotted(path, fig, data)

@@ -11,7 +11,9 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..game import Settings
 from ..solvers.base import SolverSpec, pack_solver, solver_label, unpack_solver
-from .common import COLOURS, Plotted, new_figure, save
+from .common import Plotted, new_figure, save
+from .style import MARKERS, caption_text, solver_colours, styled
+from .style import legend_below as style_legend_below
 
 
 def _bench(payload: dict) -> dict:
@@ -31,6 +33,7 @@ def _bench(payload: dict) -> dict:
         "mean": res.mean_guesses,
         "fail_rate": res.fail_rate,
         "histogram": res.histogram,
+        "opener": res.params.get("opener"),
     }
 
 
@@ -79,7 +82,8 @@ def compare_data(
         results = [_bench({**p, "ctx": ctx}) for p in payloads]
     kmax = max(max(r["scores"]) for r in results)
     ks = np.arange(1, kmax + 1)
-    data: dict = {"k": ks.tolist(), "solvers": labels, "win_limit": settings.win_limit}
+    data: dict = {"k": ks.tolist(), "solvers": labels, "win_limit": settings.win_limit, "seed": seed,
+                  "settings": settings.as_dict()}
     for r in results:
         scores = np.asarray(r["scores"])
         solved = np.asarray(r["solved_in"], dtype=int)
@@ -90,34 +94,41 @@ def compare_data(
             "fail_rate": r["fail_rate"],
             "games": r["games"],
             "histogram": r["histogram"],
+            "opener": r["opener"],
         }
     return data
 
 
+@styled
 def plot_histograms(data: dict, path: str | Path) -> Plotted:
     """Left: share of games per guess count, bars side by side; right: share solved within k."""
-    fig, (left, right) = new_figure(11, 4.2, ncols=2)
+    fig, (left, right) = new_figure(11, 4.4, ncols=2)
     ks = np.asarray(data["k"])
     n = len(data["solvers"])
     width = 0.8 / n
+    colours = solver_colours(data["solvers"])
     for i, name in enumerate(data["solvers"]):
         d = data[name]
-        label = f"{name}: mean {d['mean']:.3f}, {100 * d['fail_rate']:.2f} % over {data['win_limit']}"
-        left.bar(ks + (i - (n - 1) / 2) * width, 100 * d["share"], width=width, color=COLOURS[i % len(COLOURS)],
-                 label=label)
-        right.step(ks, 100 * d["within"], where="post", color=COLOURS[i % len(COLOURS)], marker="o", label=name)
+        opener = f", {d['opener'].upper()}" if d.get("opener") else ""
+        label = f"{name}{opener}: mean {d['mean']:.3f}, {100 * d['fail_rate']:.2f} % over {data['win_limit']}"
+        left.bar(ks + (i - (n - 1) / 2) * width, 100 * d["share"], width=width, color=colours[name], label=label)
+        right.step(ks, 100 * d["within"], where="post", color=colours[name], marker=MARKERS[i % len(MARKERS)],
+                   label=name)
     games = data[data["solvers"][0]]["games"]
     left.set_xticks(ks)
-    left.set_xlabel("guesses (failures count as the cap)")
+    left.set_xlabel("guesses (failures count as the cap; fewer is better)")
     left.set_ylabel("% of games")
-    left.set_title(f"Guess counts over {games} puzzles", fontsize=10)
-    left.legend(fontsize=8)
-    right.axvline(data["win_limit"], color="grey", linestyle=":", linewidth=1)
+    left.set_title(f"Guess counts over {games:,} puzzles")
+    style_legend_below(left)
+    right.axvline(data["win_limit"], color="grey", linestyle=":", linewidth=1, label=f"win limit {data['win_limit']}")
     right.set_xticks(ks)
     right.set_ylim(0, 101)
-    right.set_xlabel("k")
-    right.set_ylabel("% of puzzles solved within k guesses")
-    right.set_title("Cumulative share solved", fontsize=10)
-    right.grid(alpha=0.3)
-    right.legend(fontsize=8, loc="lower right")
-    return save(fig, path, data)
+    right.set_xlabel("k guesses")
+    right.set_ylabel("% of puzzles solved within k (higher is better)")
+    right.set_title("Cumulative share solved")
+    right.legend(loc="lower right")
+    openers = {name: (data[name].get("opener") or "per game") for name in data["solvers"]}
+    caption = caption_text(seed=data.get("seed"), n=f"{games:,} puzzles", settings=data.get("settings"),
+                           extra="openers: " + ", ".join(f"{k} {v.upper() if v != 'per game' else v}"
+                                                          for k, v in openers.items()))
+    return save(fig, path, data, caption)

@@ -17,7 +17,8 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..game import GameRecord, GameState, Settings, play
 from ..solvers.base import SolverSpec, build_solver, pack_solver, solver_label, unpack_solver
-from .common import COLOURS, Plotted, new_figure, save
+from .common import Plotted, new_figure, save
+from .style import BASELINE, SERIES, STUDIED, caption_text, styled
 
 
 def play_games(
@@ -122,7 +123,9 @@ def convergence_data(
             raise EvoWordleError(f"{answer.upper()} is not in the answer list the solver assumes")
         played = play_games(ctx, solver, settings, params, np.full(runs, idx), seed)
         traces = [trace(ctx, settings, rec) for rec, _ in played]
-        base = trace(ctx, settings, play_games(ctx, baseline, settings, None, [idx], seed)[0][0])
+        base_record = play_games(ctx, baseline, settings, None, [idx], seed)[0][0]
+        base = trace(ctx, settings, base_record)
+        base_opener = ctx.words.allowed[base_record.guesses[0]]
         length = max(len(base), *(len(t) for t in traces))
         curves = np.log2(_pad(traces, length))
         base_bits = np.log2(_pad([base], length)[0])
@@ -148,7 +151,9 @@ def convergence_data(
         else:
             results = [_summarise_run(ctx, settings, play_games(ctx, solver, settings, params, answers, p["seed"]))
                        for p in payloads]
-        base_run = _summarise_run(ctx, settings, play_games(ctx, baseline, settings, None, answers, seed))
+        base_games = play_games(ctx, baseline, settings, None, answers, seed)
+        base_run = _summarise_run(ctx, settings, base_games)
+        base_opener = ctx.words.allowed[base_games[0][0].guesses[0]]
         length = max(len(base_run["bits"]), *(len(r["bits"]) for r in results))
         curves = _pad([np.array(r["bits"]) for r in results], length)
         base_bits = _pad([np.array(base_run["bits"])], length)[0]
@@ -166,6 +171,10 @@ def convergence_data(
         "baseline_bits": base_bits,
         "baseline_candidates": 2.0**base_bits,
         "fitness": _fitness_bands(fitness),
+        "seed": seed,
+        "settings": settings.as_dict(),
+        "baseline_opener": base_opener,
+        "opener": (params or {}).get("opener"),
     }
     return data
 
@@ -195,35 +204,53 @@ def _fitness_bands(rows: list[tuple[int, float, float]]) -> dict | None:
     }
 
 
+@styled
 def plot_convergence(data: dict, path: str | Path) -> Plotted:
-    """Candidates left (log scale), remaining bits, and fitness per generation."""
+    """Candidates left (log scale), remaining bits, and fitness per generation.
+
+    With 5 runs or more the GA is a median line in a 10-90 % band; with fewer, every run is
+    drawn as its own thin line (a percentile band of 3 runs would be a sliver)."""
     panels = 3 if data["fitness"] is not None else 2
-    fig, axes = new_figure(5.0 * panels, 4.2, ncols=panels)
+    fig, axes = new_figure(5.0 * panels, 4.6, ncols=panels)
     x = data["guess"]
     n = len(data["runs"])
-    what = f"on {data['answer'].upper()}" if data["answer"] else f"over {data['games']} puzzles"
-    for ax, key, label in ((axes[0], "candidates", "candidates left"), (axes[1], "bits", "remaining entropy (bits)")):
+    what = f"on {data['answer'].upper()}" if data["answer"] else f"over {data['games']:,} puzzles"
+    base_label = f"{data['baseline']} ({data.get('baseline_opener', '?').upper()})"
+    for ax, key, label in ((axes[0], "candidates", "candidates left"), (axes[1], "bits", "entropy left (bits)")):
         ga, base = data[f"ga_{key}"], data[f"baseline_{key}"]
-        ax.fill_between(x, ga["p10"], ga["p90"], color=COLOURS[0], alpha=0.25, label=f"{data['solver']} 10-90 %")
-        ax.plot(x, ga["median"], color=COLOURS[0], marker="o", label=f"{data['solver']} median of {n} runs")
-        ax.plot(x, base, color=COLOURS[1], marker="s", linestyle="--", label=data["baseline"])
+        if n >= 5:
+            ax.fill_between(x, ga["p10"], ga["p90"], color=STUDIED, alpha=0.3, linewidth=0,
+                            label=f"{data['solver']}: 10-90 % of {n} runs")
+        else:
+            runs = np.asarray(data["runs"]) if key == "bits" else 2.0 ** np.asarray(data["runs"])
+            for r, curve in enumerate(runs):
+                ax.plot(x, curve, color=STUDIED, linewidth=0.8, alpha=0.6,
+                        label=f"{data['solver']}: each of {n} runs" if r == 0 else None)
+        ax.plot(x, ga["median"], color=STUDIED, marker="o", label=f"{data['solver']}: median of {n} runs")
+        ax.plot(x, base, color=BASELINE, marker="s", linestyle="--", label=base_label)
         ax.set_xlabel("guesses made")
-        ax.set_ylabel(label + ("" if data["answer"] else " (mean over puzzles)" if key == "bits" else
-                               " (geometric mean)"))
+        mean = "" if data["answer"] else " (mean over puzzles)" if key == "bits" else " (geometric mean)"
+        ax.set_ylabel(f"{label}{mean}, fewer is better")
         ax.set_xticks(x)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
+        ax.legend()
     axes[0].set_yscale("log")
-    axes[0].set_title(f"Candidates left {what}", fontsize=10)
-    axes[1].set_title(f"Entropy left {what}", fontsize=10)
+    axes[0].set_title(f"Candidates left {what}")
+    axes[1].set_title(f"Entropy left {what}")
     if data["fitness"] is not None:
         f, ax = data["fitness"], axes[2]
-        ax.fill_between(f["gen"], f["best_p10"], f["best_p90"], color=COLOURS[2], alpha=0.2, label="best 10-90 %")
-        ax.plot(f["gen"], f["best"], color=COLOURS[2], marker="o", label="best (median)")
-        ax.plot(f["gen"], f["mean"], color=COLOURS[3], marker="^", label="mean (median)")
-        ax.set_xlabel("generation")
-        ax.set_ylabel("fitness")
-        ax.set_title(f"{data['solver']} fitness per generation (Logbook)", fontsize=10)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
-    return save(fig, path, data)
+        ax.fill_between(f["gen"], f["best_p10"], f["best_p90"], color=SERIES[2], alpha=0.3, linewidth=0,
+                        label="best: 10-90 % of runs")
+        ax.plot(f["gen"], f["best"], color=SERIES[2], marker="o", label="best (median of runs)")
+        ax.plot(f["gen"], f["mean"], color=SERIES[3], marker="^", label="population mean (median of runs)")
+        ax.set_xlabel("generation of the game\nValues from different turns are NOT comparable:\n"
+                      "each turn breeds from the words still consistent\nwith the feedback (a dynamic fitness is "
+                      "also re-scored\nover that turn's candidates), so fitness falls as that\n"
+                      "pool shrinks, not because the GA gets worse.", fontsize=8)
+        ax.set_ylabel("fitness (higher is better within a generation)")
+        ax.set_title(f"{data['solver']}: fitness per generation (Logbook)")
+        ax.legend(loc="upper right")
+    games = "1 puzzle" if data["answer"] else f"{data['games']:,} puzzles"
+    caption = caption_text(solver=f"{data['solver']} against {base_label}", seed=data.get("seed"),
+                           n=f"{n} runs x {games}", settings=data.get("settings"),
+                           opener=data.get("opener"))
+    return save(fig, path, data, caption)

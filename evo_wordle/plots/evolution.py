@@ -10,8 +10,9 @@ import numpy as np
 
 from ..context import Context
 from ..game import Settings
-from .common import COLOURS, Plotted, new_figure, save
+from .common import Plotted, new_figure, save
 from .convergence import play_games
+from .style import FAILED, SOLVED, STUDIED, caption_text, styled
 
 
 def evolution_data(
@@ -48,34 +49,45 @@ def evolution_data(
         "mean": float(np.mean(scores)),
         "solved": sum(rec.solved for rec, _ in played),
         "win_limit": settings.win_limit,
+        "seed": seed,
+        "settings": settings.as_dict(),
+        "opener": (params or {}).get("opener"),
     }
 
 
+@styled
 def plot_evolution(data: dict, path: str | Path, top: int = 10) -> Plotted:
-    """Left: runs per guess count; right: the ``top`` most frequent guess sequences (their
-    last three guesses when no full sequence occurs twice)."""
+    """Left: runs per guess count (solved within the win limit or not); right: the ``top`` most
+    frequent guess sequences (their last three guesses when no full sequence occurs twice)."""
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import MaxNLocator
+
     full = bool(data["top"]) and data["top"][0][1] > 1
     shown = (data["top"] if full else data["endings"])[:top]
-    fig, (left, right) = new_figure(12, max(4.0, 0.38 * len(shown) + 1.5), ncols=2)
-    colours = [COLOURS[0] if k <= data["win_limit"] else COLOURS[3] for k in data["k"]]
-    bars = left.bar(data["k"], data["counts"], color=colours)
+    fig, (left, right) = new_figure(12, max(4.2, 0.38 * len(shown) + 1.8), ncols=2)
+    limit = data["win_limit"]
+    bars = left.bar(data["k"], data["counts"], color=[SOLVED if k <= limit else FAILED for k in data["k"]])
     left.bar_label(bars, labels=[str(c) if c else "" for c in data["counts"]], fontsize=8)
     left.set_xticks(data["k"])
-    left.set_xlabel("guesses")
+    left.set_xlabel("guesses (fewer is better; failures count as the cap)")
     left.set_ylabel("runs")
-    left.set_title(f"{data['solver']} on {data['answer'].upper()}: {data['runs']} seeds, mean {data['mean']:.3f}",
-                   fontsize=10)
+    left.yaxis.set_major_locator(MaxNLocator(integer=True))
+    left.legend(handles=[Patch(color=SOLVED, label=f"solved within {limit}"),
+                         Patch(color=FAILED, label=f"over {limit} (or not solved)")], loc="upper left")
+    left.set_title(f"{data['solver']} on {data['answer'].upper()}: {data['runs']} seeds, mean {data['mean']:.3f}")
     labels = [("" if full or len(seq) < 3 else "... > ") + " > ".join(seq) for seq, _ in shown][::-1]
     values = [n for _, n in shown][::-1]
-    right.barh(range(len(values)), values, color=COLOURS[2])
+    right.barh(range(len(values)), values, color=STUDIED)
     right.set_yticks(range(len(values)), labels, fontsize=8, family="monospace")
-    right.set_xlabel("runs")
+    right.set_xlabel("runs that played it")
+    right.grid(axis="y", visible=False)
     if full:
         title = f"Most frequent guess sequences ({len(data['top'])} distinct)"
     else:
         title = f"Most frequent last 3 guesses (all {len(data['top'])} sequences distinct)"
-    right.set_title(title, fontsize=10)
-    from matplotlib.ticker import MaxNLocator
-
+    right.set_title(title)
     right.xaxis.set_major_locator(MaxNLocator(integer=True))
-    return save(fig, path, {**data, "shown": shown, "shown_kind": "sequences" if full else "endings"})
+    caption = caption_text(solver=data["solver"], opener=data.get("opener") or "chosen per run",
+                           seed=data.get("seed"), n=f"{data['runs']} runs on {data['answer'].upper()}",
+                           settings=data.get("settings"))
+    return save(fig, path, {**data, "shown": shown, "shown_kind": "sequences" if full else "endings"}, caption)

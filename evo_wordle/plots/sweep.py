@@ -10,7 +10,8 @@ import numpy as np
 
 from ..errors import EvoWordleError
 from ..sweep import SweepSpec, format_value
-from .common import COLOURS, Plotted, new_figure, save
+from .common import Plotted, new_figure, save
+from .style import HUES, MARKERS, caption_text, styled
 
 
 def _axis_values(spec: SweepSpec, summary: list[dict], key: str) -> list:
@@ -30,6 +31,14 @@ def _check_other_keys(spec: SweepSpec, keys: tuple[str, ...]) -> None:
             f"this figure shows {' and '.join(keys)}; the sweep also varies {', '.join(others)} "
             "(plot a sweep that fixes it)"
         )
+
+
+def _caption(spec: SweepSpec, summary: list[dict]) -> str:
+    seeds = max((s["seeds"] for s in summary), default=0)
+    n = f"{seeds} seeds x {spec.games or 'all'} answers per configuration"
+    return caption_text(solver=spec.solver, seed=f"{spec.base_seed} (SeedSequence base)", n=n, settings=spec.settings,
+                        opener=(spec.grid.get("opener") or [None])[0] if len(spec.grid.get("opener", [])) == 1
+                        else None)
 
 
 def _describe(spec: SweepSpec, summary: list[dict]) -> str:
@@ -54,6 +63,7 @@ def heatmap_data(spec: SweepSpec, summary: list[dict], x: str = "population", y:
     return {"x": x, "y": y, "x_values": xs, "y_values": ys, "mean": mean, "fail_rate": fail, "ci95": ci}
 
 
+@styled
 def plot_heatmap(
     spec: SweepSpec, summary: list[dict], path: str | Path, x: str = "population", y: str = "mutation"
 ) -> Plotted:
@@ -61,22 +71,23 @@ def plot_heatmap(
     data = heatmap_data(spec, summary, x, y)
     mean, fail = data["mean"], data["fail_rate"]
     fig, (ax,) = new_figure(1.2 * len(data["x_values"]) + 2.8, 0.75 * len(data["y_values"]) + 1.8)
-    image = ax.imshow(np.ma.masked_invalid(mean), cmap="viridis_r", aspect="auto", origin="lower")
+    image = ax.imshow(np.ma.masked_invalid(mean), cmap="cividis", aspect="auto", origin="lower")
+    ax.grid(False)
     finite = mean[np.isfinite(mean)]
     mid = (finite.min() + finite.max()) / 2 if finite.size else 0.0
     for r in range(mean.shape[0]):
         for c in range(mean.shape[1]):
             if math.isfinite(mean[r, c]):
-                colour = "white" if mean[r, c] > mid else "black"
+                colour = "white" if mean[r, c] < mid else "black"  # cividis: dark = few guesses
                 ax.text(c, r, f"{mean[r, c]:.3f}\n{100 * fail[r, c]:.1f} %", ha="center", va="center",
                         fontsize=8, color=colour)
     ax.set_xticks(range(len(data["x_values"])), [format_value(v) for v in data["x_values"]])
     ax.set_yticks(range(len(data["y_values"])), [format_value(v) for v in data["y_values"]])
     ax.set_xlabel(x.replace("_", " "))
     ax.set_ylabel(y.replace("_", " "))
-    ax.set_title(f"Mean guesses (and % over 6): {_describe(spec, summary)}", fontsize=10)
-    fig.colorbar(image, ax=ax, label="mean guesses")
-    return save(fig, path, data)
+    ax.set_title(f"Mean guesses (and % over 6): {_describe(spec, summary)}")
+    fig.colorbar(image, ax=ax, label="mean guesses (darker is better)")
+    return save(fig, path, data, _caption(spec, summary))
 
 
 def lines_data(spec: SweepSpec, summary: list[dict], x: str = "population", hue: str = "mutation") -> dict:
@@ -100,28 +111,61 @@ def lines_data(spec: SweepSpec, summary: list[dict], x: str = "population", hue:
     return {"x": x, "hue": hue, "series": series}
 
 
+@styled
 def plot_lines(
     spec: SweepSpec, summary: list[dict], path: str | Path, x: str = "population", hue: str = "mutation"
 ) -> Plotted:
-    """Mean guesses ± 95 % interval against ``x``, one line per ``hue`` value."""
+    """Mean guesses ± 95 % interval against ``x``, one line per ``hue`` value.
+
+    Error bars are drawn only where the interval comes from repeated seeds; series are dodged
+    sideways so their bars never overlap."""
     data = lines_data(spec, summary, x, hue)
-    fig, (ax,) = new_figure(7, 4.2)
+    fig, (ax,) = new_figure(7, 4.4)
     numeric = all(isinstance(v, int | float) and not isinstance(v, bool) and v > 0
                   for s in data["series"] for v in s["x"])
+    values = sorted({v for s in data["series"] for v in s["x"]}, key=lambda v: (str(type(v)), v))
+    logx = numeric and bool(values) and max(values) / min(values) >= 20
+    k_series = len(data["series"])
     for k, s in enumerate(data["series"]):
-        xs = s["x"] if numeric else [format_value(v) for v in s["x"]]
-        err = [0.0 if math.isnan(e) else e for e in s["ci95"]]
+        offset = (k - (k_series - 1) / 2) * 0.12  # dodge: in log10 units on a log axis, else in slots
+        if numeric:
+            xs = [v * 10 ** (offset / 4) for v in s["x"]] if logx else [v + offset * _step(values) for v in s["x"]]
+        else:
+            xs = [values.index(v) + offset for v in s["x"]]
+        err = [e if math.isfinite(e) and s_seeds > 1 else np.nan
+               for e, s_seeds in zip(s["ci95"], _seeds(summary, spec, x, hue, s))]
         label = "" if s["hue"] is None else f"{hue.replace('_', ' ')} {format_value(s['hue'])}"
-        ax.errorbar(xs, s["mean"], yerr=err, marker="o", capsize=3, color=COLOURS[k % len(COLOURS)], label=label)
-    if numeric and data["series"]:
-        values = [v for s in data["series"] for v in s["x"]]
-        if max(values) / min(values) >= 20:
+        colour, marker = HUES[k % len(HUES)], MARKERS[k % len(MARKERS)]  # colours may repeat, markers differ
+        ax.plot(xs, s["mean"], marker=marker, color=colour, label=label or None)
+        if any(math.isfinite(e) for e in err):
+            ax.errorbar(xs, s["mean"], yerr=[0 if math.isnan(e) else e for e in err], fmt="none", capsize=3,
+                        color=colour, alpha=0.8)
+    if numeric and values:
+        if logx:
             ax.set_xscale("log")
-        ax.set_xticks(sorted(set(values)), [format_value(v) for v in sorted(set(values))])
+        ax.set_xticks(values, [format_value(v) for v in values])
+        ax.minorticks_off()
+    elif values:
+        ax.set_xticks(range(len(values)), [format_value(v) for v in values])
     ax.set_xlabel(x.replace("_", " "))
-    ax.set_ylabel("mean guesses (± 95 % interval)")
-    ax.set_title(f"Mean guesses against {x.replace('_', ' ')}: {_describe(spec, summary)}", fontsize=10)
-    ax.grid(alpha=0.3)
+    ax.set_ylabel("mean guesses ± 95 % interval over seeds\n(lower is better)")
+    ax.set_title(f"Mean guesses against {x.replace('_', ' ')}: {_describe(spec, summary)}")
     if any(s["hue"] is not None for s in data["series"]):
-        ax.legend(fontsize=8)
-    return save(fig, path, data)
+        ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5))  # beside the axes: never over the data
+    return save(fig, path, data, _caption(spec, summary))
+
+
+def _step(values: list) -> float:
+    """The smallest gap between x values (the unit of the sideways dodge on a linear axis)."""
+    gaps = np.diff(sorted(values))
+    return float(gaps.min()) if len(gaps) else 1.0
+
+
+def _seeds(summary: list[dict], spec: SweepSpec, x: str, hue: str, series: dict) -> list[int]:
+    """Seeds behind each point of ``series`` (an interval needs at least two)."""
+    out = []
+    for v in series["x"]:
+        rows = [r for r in summary if format_value(r[x]) == format_value(v)
+                and (series["hue"] is None or format_value(r[hue]) == format_value(series["hue"]))]
+        out.append(max((int(r["seeds"]) for r in rows), default=0))
+    return out

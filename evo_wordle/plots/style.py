@@ -1,0 +1,155 @@
+"""One look for every figure: a colour-blind-safe palette with fixed meanings, readable type,
+and a caption line (solver, seed, N, setting) at the foot of each figure.
+
+Colours are Okabe & Ito's (2008) palette, distinguishable under the common colour-vision
+deficiencies.  Each colour means one thing everywhere:
+
+* blue — the GA or the solver studied;  orange — the baseline (greedy);
+* bluish green — games solved within the win limit;  vermillion — games over it (failures);
+* further series take reddish purple, sky blue, black — never bluish green or vermillion,
+  which keep their solved/failed meaning.  Yellow is not used (it reads as Wordle's "right
+  letter, wrong place" and is too light on white).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Iterable
+
+OKABE_ITO = {
+    "black": "#000000",
+    "orange": "#E69F00",
+    "sky_blue": "#56B4E9",
+    "bluish_green": "#009E73",
+    "yellow": "#F0E442",
+    "blue": "#0072B2",
+    "vermillion": "#D55E00",
+    "reddish_purple": "#CC79A7",
+}
+
+STUDIED = OKABE_ITO["blue"]
+BASELINE = OKABE_ITO["orange"]
+SOLVED = OKABE_ITO["bluish_green"]
+FAILED = OKABE_ITO["vermillion"]
+NEUTRAL = "#7f7f7f"
+#: Series colours in order (the studied solver first, the baseline second); no yellow, and not
+#: the solved/failed colours.  More series than colours repeat them with other markers.
+SERIES = (STUDIED, BASELINE, OKABE_ITO["reddish_purple"], OKABE_ITO["sky_blue"], OKABE_ITO["black"])
+#: Colours for the values of one parameter (a sweep's lines): no baseline orange either.
+HUES = (STUDIED, OKABE_ITO["reddish_purple"], OKABE_ITO["sky_blue"], OKABE_ITO["black"], NEUTRAL)
+#: Marker per series, so lines stay apart in grey print too.
+MARKERS = ("o", "s", "^", "D", "v", "P", "X")
+BASELINE_SOLVERS = ("greedy",)
+
+#: Matplotlib settings every figure is drawn under (see :func:`rc`).
+RC = {
+    "font.size": 9,
+    "axes.titlesize": 10,
+    "axes.labelsize": 9,
+    "legend.fontsize": 8,
+    "legend.framealpha": 0.9,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.prop_cycle": None,  # filled in by rc()
+    "savefig.dpi": 150,
+}
+
+
+def rc() -> dict:
+    """The rcParams of :data:`RC` (with the series colours as the property cycle)."""
+    from cycler import cycler
+
+    return {**RC, "axes.prop_cycle": cycler(color=list(SERIES))}
+
+
+def context():
+    """``with context():`` draws under :func:`rc` (for figures built outside this package)."""
+    import matplotlib
+
+    return matplotlib.rc_context(rc())
+
+
+def styled(fn: Callable) -> Callable:
+    """Decorator: run a plotting function under :func:`context`, so every element it draws
+    (created lazily by matplotlib) takes the house style."""
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        with context():
+            return fn(*args, **kwargs)
+
+    return wrapper
+
+
+def solver_colours(names: Iterable[str]) -> dict[str, str]:
+    """A colour per solver: the baseline orange, the others the series colours in order."""
+    out: dict[str, str] = {}
+    others = [c for c in SERIES if c != BASELINE]
+    k = 0
+    for name in names:
+        if name in BASELINE_SOLVERS:
+            out[name] = BASELINE
+        else:
+            out[name] = others[k % len(others)]
+            k += 1
+    return out
+
+
+def setting_text(settings: dict) -> str:
+    """A short name for a problem setting: the thesis's preset name when it is one (P0-P3),
+    else its axes, plus hard mode and boards when set."""
+    from ..game import PROBLEMS
+
+    axes = {"candidates": settings.get("candidates", "allowed"), "guess_from": settings.get("guess_from", "candidates"),
+            "daily": bool(settings.get("daily", False))}
+    name = next((p for p, v in sorted(PROBLEMS.items()) if all(axes[k] == v[k] for k in axes)), None)
+    if name is None:
+        name = (f"answer from {axes['candidates']}, guesses from {axes['guess_from']}"
+                + (", daily" if axes["daily"] else ""))
+    extra = []
+    if settings.get("hard"):
+        extra.append("hard mode")
+    if int(settings.get("boards", 1) or 1) > 1:
+        extra.append(f"{settings['boards']} boards")
+    if settings.get("max_guesses") not in (None, 9):
+        extra.append(f"cap {settings['max_guesses']}")
+    return ", ".join([name, *extra])
+
+
+def caption_text(*, solver: str | None = None, seed=None, n: str | None = None, settings: dict | None = None,
+                 opener: str | None = None, extra: str | None = None) -> str:
+    """``solver · opener · seed · N · setting`` for the foot of a figure (parts left out when None)."""
+    parts = []
+    if solver:
+        parts.append(solver)
+    if opener:
+        parts.append(f"opener {opener.upper() if opener.isalpha() else opener}")
+    if seed is not None:
+        parts.append(f"seed {seed}")
+    if n:
+        parts.append(f"N = {n}")
+    if settings is not None:
+        parts.append(setting_text(settings))
+    if extra:
+        parts.append(extra)
+    return " · ".join(parts)
+
+
+def add_caption(fig, text: str) -> None:
+    """Write ``text`` as small grey lines at the foot of ``fig`` (wrapped to its width; room
+    kept by the layout)."""
+    import textwrap
+
+    lines = textwrap.wrap(text, width=max(40, int(fig.get_figwidth() * 16)))
+    foot = (0.012 + 0.022 * len(lines)) * 4.4 / fig.get_figheight()
+    fig.get_layout_engine().set(rect=(0, foot, 1, 1 - foot))
+    fig.text(0.005, 0.008, "\n".join(lines), ha="left", va="bottom", fontsize=7.5, color="#444444")
+
+
+def legend_below(ax, ncol: int = 2) -> None:
+    """A legend under the axes, so long labels are never cut off or drawn over data."""
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=ncol, frameon=False)

@@ -1,0 +1,101 @@
+"""Figures fit for a paper: one palette with fixed meanings, a caption with seed and N on every
+figure, axes that say which way is better, error bars only from repeats, no hidden bands."""
+
+from __future__ import annotations
+
+import matplotlib.colors as mcolors
+import numpy as np
+import pytest
+
+from evo_wordle.game import Settings
+from evo_wordle.plots import style
+from evo_wordle.plots.compare import compare_data, plot_histograms
+from evo_wordle.plots.convergence import convergence_data, plot_convergence
+from evo_wordle.plots.evolution import evolution_data, plot_evolution
+from evo_wordle.plots.sweep import plot_lines
+from evo_wordle.sweep import SweepSpec, load_sweep, run_sweep, summarize
+
+PALETTE = {mcolors.to_hex(c) for c in (*style.OKABE_ITO.values(), style.NEUTRAL)}
+
+
+def _caption(fig) -> str:
+    texts = [t.get_text() for t in fig.texts]
+    assert texts, "no caption"
+    return texts[-1]
+
+
+def _data_colours(fig) -> set[str]:
+    out = set()
+    for ax in fig.axes:
+        for patch in ax.patches:
+            out.add(mcolors.to_hex(patch.get_facecolor()))
+        for line in ax.get_lines():
+            if line.get_linestyle() not in ("None", ":"):
+                out.add(mcolors.to_hex(line.get_color()))
+    return out - {"#000000", "#808080", "#ffffff"}
+
+
+def test_palette_has_fixed_meanings_and_no_yellow():
+    assert style.OKABE_ITO["yellow"] not in style.SERIES
+    assert style.SERIES[0] == style.STUDIED and style.SERIES[1] == style.BASELINE
+    assert style.SOLVED not in style.SERIES and style.FAILED not in style.SERIES
+    colours = style.solver_colours(["ga", "greedy", "naive"])
+    assert colours["greedy"] == style.BASELINE and len(set(colours.values())) == 3
+    assert style.setting_text(Settings().as_dict()) == "P0"
+    assert style.setting_text(Settings(candidates="answers", hard=True).as_dict()) == "P1, hard mode"
+
+
+def test_histograms_caption_colours_and_directions(ctx, tmp_path):
+    data = compare_data(ctx, ["ga-thesis", "greedy"], Settings(), {"ga-thesis": {"population": 20}}, games=20,
+                        seed=4)
+    plotted = plot_histograms(data, tmp_path / "h.png")
+    caption = _caption(plotted.figure)
+    assert "seed 4" in caption and "N = 20 puzzles" in caption and "P0" in caption and "greedy TALES" in caption
+    assert _data_colours(plotted.figure) <= PALETTE
+    assert style.BASELINE.lower() in _data_colours(plotted.figure)  # greedy is the baseline colour
+    labels = [ax.get_xlabel() + ax.get_ylabel() for ax in plotted.figure.axes]
+    assert all("better" in text for text in labels)
+
+
+def test_convergence_with_three_runs_draws_each_run_and_warns_about_fitness(ctx, tmp_path):
+    data = convergence_data(ctx, "ga-thesis", Settings(), {"population": 20}, runs=3, games=10, seed=2)
+    plotted = plot_convergence(data, tmp_path / "c.png")
+    fig = plotted.figure
+    candidates = fig.axes[0]
+    run_lines = [ln for ln in candidates.get_lines() if ln.get_linewidth() < 1]
+    assert len(run_lines) == 3  # every run visible, not a sliver of a 10-90 % band
+    assert any("each of 3 runs" in t.get_text() for t in candidates.get_legend().get_texts())
+    assert any("TALES" in t.get_text() for t in candidates.get_legend().get_texts())
+    assert "NOT comparable" in fig.axes[2].get_xlabel()
+    assert "seed 2" in _caption(fig) and "3 runs x 10 puzzles" in _caption(fig)
+    assert _data_colours(fig) <= PALETTE
+
+
+def test_evolution_has_a_colour_legend(ctx, tmp_path):
+    data = evolution_data(ctx, "ga-thesis", Settings(), {"population": 20}, "merry", runs=6, seed=1)
+    plotted = plot_evolution(data, tmp_path / "e.png")
+    legend = [t.get_text() for t in plotted.figure.axes[0].get_legend().get_texts()]
+    assert legend == ["solved within 6", "over 6 (or not solved)"]
+    bars = plotted.figure.axes[0].patches
+    for k, bar in zip(data["k"], bars):
+        assert mcolors.to_hex(bar.get_facecolor()) == (style.SOLVED if k <= 6 else style.FAILED).lower()
+    assert "seed 1" in _caption(plotted.figure) and "N = 6 runs on MERRY" in _caption(plotted.figure)
+
+
+@pytest.fixture(scope="module")
+def one_seed_sweep(tmp_path_factory, cache_dir):
+    out = tmp_path_factory.mktemp("style") / "sweep"
+    spec = SweepSpec(solver="ga-thesis", grid={"population": [5, 20], "mutation": [0.0, 0.3]}, seeds=1, games=10)
+    run_sweep(spec, out, jobs=1)
+    return out
+
+
+def test_lines_draw_no_error_bars_from_one_seed_and_dodge_series(one_seed_sweep, tmp_path):
+    spec, rows = load_sweep(one_seed_sweep)
+    plotted = plot_lines(spec, summarize(spec, rows), tmp_path / "l.png")
+    ax = plotted.figure.axes[0]
+    assert not ax.containers  # one seed: the interval would come from games, not repeats
+    xs = [tuple(np.round(line.get_xdata(), 6)) for line in ax.get_lines()]
+    assert len(xs) == 2 and xs[0] != xs[1]  # the two series sit side by side, not on top
+    assert "lower is better" in ax.get_ylabel()
+    assert "1 seeds x 10 answers" in _caption(plotted.figure)
