@@ -9,11 +9,9 @@ solver or, for any N, by the summed-entropy policy (:mod:`evo_wordle.boards`).
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import time
 from collections import Counter
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -22,6 +20,7 @@ from .boards import POLICY_NAME, BoardsRecord, SummedEntropy, draw_answers, play
 from .context import Context
 from .errors import EvoWordleError
 from .game import GameRecord, GameState, Settings, play
+from .params import as_choice, as_int, as_seed
 from .progress import progress_bar
 from .solvers.base import SolverSpec, build_solver, pack_solver, solver_label, unpack_solver
 
@@ -113,13 +112,21 @@ class ForbidState(GameState):
         return GameState.key(self) + b"|" + self.forbidden.tobytes()
 
 
+def check_games(games, available: int) -> int:
+    """``--games`` as a whole number from 1 to the ``available`` answers (a larger sample
+    without replacement cannot exist: refused rather than silently shrunk)."""
+    games = as_int("games", games, 1, None)
+    if games > available:
+        raise EvoWordleError(f"--games {games} is more than the {available} answers (leave it out to play all)")
+    return games
+
+
 def sample_answers(answers: np.ndarray, games: int | None, seed: int) -> np.ndarray:
     """A seeded sample of ``games`` answers without replacement (all of them if None)."""
     if games is None:
         return answers
-    if games < 1:
-        raise EvoWordleError("--games must be at least 1")
-    if games >= len(answers):
+    games = check_games(games, len(answers))
+    if games == len(answers):
         return answers
     rng = np.random.default_rng(np.random.SeedSequence([seed, 0x5A3]))
     return np.sort(rng.choice(answers, size=games, replace=False))
@@ -180,6 +187,24 @@ def _play_chunk(chunk: list[tuple[int, object, np.random.SeedSequence]]) -> tupl
     return out, engine.describe()
 
 
+def check_run_args(ctx, solver, settings, params=None) -> Settings:
+    """The arguments every public entry point that plays games shares, checked at the boundary
+    (one-line errors instead of an AttributeError deep inside); returns the settings."""
+    if not isinstance(ctx, Context):
+        raise EvoWordleError(f"ctx must be a Context, not {type(ctx).__name__}")
+    from .solvers.base import Solver
+
+    if not (isinstance(solver, str | Solver) or callable(solver)):
+        raise EvoWordleError(f"solver must be a solver name, a Solver object or a factory, not {type(solver).__name__}")
+    if params is not None and not isinstance(params, dict):
+        raise EvoWordleError(f"solver parameters must be a dict, not {type(params).__name__}")
+    if settings is None:
+        return Settings()
+    if not isinstance(settings, Settings):
+        raise EvoWordleError(f"settings must be a Settings (e.g. Settings.problem('P1')), not {settings!r}")
+    return settings
+
+
 def run_bench(
     ctx: Context,
     solver: SolverSpec,
@@ -211,10 +236,12 @@ def run_bench(
     In daily mode games run sequentially in a seeded random order; ``daily_rule`` says what
     past answers do to later games (see :data:`DAILY_RULES`).
     """
-    if settings is None:
-        settings = solver.settings if isinstance(getattr(solver, "settings", None), Settings) else Settings()
-    if daily_rule not in DAILY_RULES:
-        raise EvoWordleError(f"daily rule must be one of {', '.join(DAILY_RULES)}, not {daily_rule!r}")
+    if settings is None and isinstance(getattr(solver, "settings", None), Settings):
+        settings = solver.settings  # a ready solver object plays under its own settings
+    settings = check_run_args(ctx, solver, settings, solver_params)
+    as_choice("daily_rule", daily_rule, DAILY_RULES)
+    seed = as_seed("seed", seed)
+    jobs = as_int("jobs", jobs, 1, None)
     answers = _answer_sets(ctx, settings, answers, seed)
     params = dict(solver_params or {})
     engine = make_engine(ctx, solver, settings, params)
@@ -242,8 +269,18 @@ def run_bench(
 def _answer_sets(ctx: Context, settings: Settings, answers, seed: int) -> np.ndarray:
     """The games' answers: word indices for one board, a (games, N) array for N boards
     (default: the answer list; for N boards 1,000 sets drawn with ``seed``)."""
+    if settings.boards > 1 and len(ctx.words.answer_index) < 2:
+        raise EvoWordleError(f"--boards {settings.boards} needs an answer list of at least 2 words "
+                             f"(this one has {len(ctx.words.answer_index)})")
     if answers is None:
         answers = ctx.words.answer_index if settings.boards == 1 else draw_answers(ctx, settings.boards, 1000, seed)
+    elif settings.boards == 1:
+        answers = ctx.word_indices(answers, "answer")  # a negative or too large index never wraps
+    else:
+        given = np.asarray(answers)
+        if given.dtype.kind not in "iu":
+            raise EvoWordleError(f"answers must be whole-number word indices, not {given.dtype}")
+        answers = ctx.word_indices(given.ravel(), "answer").reshape(given.shape)
     answers = np.asarray(answers, dtype=np.int64)
     if len(answers) == 0:
         raise EvoWordleError("no answers to play")
@@ -283,14 +320,10 @@ def _run_parallel(ctx, solver, settings, params, answers, seeds, records, jobs, 
     spans = [(lo, hi) for lo, hi in zip(bounds[:-1], bounds[1:]) if hi > lo]
     chunks = [[(k, answers[k].tolist(), seeds[k]) for k in range(lo, hi)] for lo, hi in spans]
     ctx.table  # noqa: B018 - load (memory-mapped) before forking so workers share it
-    method = "fork" if "fork" in mp.get_all_start_methods() else None
-    with ProcessPoolExecutor(
-        max_workers=jobs,
-        mp_context=mp.get_context(method),
-        initializer=_worker_init,
-        initargs=(ctx, solver, settings, params),
-    ) as pool:
-        described: dict = {}
+    from .executors import process_pool, running
+
+    described: dict = {}
+    with running(process_pool(jobs, _worker_init, (ctx, solver, settings, params))) as pool:
         for done, about in pool.map(_play_chunk, chunks):
             described = about  # any worker's view: the opener is the same everywhere
             for k, rec in done:

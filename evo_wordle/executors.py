@@ -10,11 +10,18 @@ memory-mapped, so that is cheap) and keep it for the life of the process.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import ctypes
+import multiprocessing as mp
 import os
 import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
-from .errors import EvoWordleError
+from .errors import EvoWordleError, WorkerDied
 
 EXECUTORS = ("local", "dask")
 
@@ -33,9 +40,91 @@ def worker_context(allowed: str | None = None, answers: str = "nyt"):
     return ctx
 
 
-def _ignore_sigint() -> None:
-    """Pool workers leave Ctrl-C to the parent, which cancels and terminates them."""
+#: prctl option asking the kernel to signal this process when its parent dies (Linux).
+PR_SET_PDEATHSIG = 1
+#: How often the fallback watchdog looks for a dead parent (seconds).
+WATCH_SECONDS = 0.5
+
+
+def _watch_parent(parent: int) -> None:
+    """Fallback where prctl is missing: exit as soon as this process is re-parented."""
+    while True:
+        if os.getppid() != parent:
+            os._exit(1)
+        time.sleep(WATCH_SECONDS)
+
+
+def die_with_parent(parent: int) -> None:
+    """Make this worker die with ``parent`` (the process that started the pool), even when the
+    parent is killed with SIGKILL and cannot clean up: PR_SET_PDEATHSIG on Linux, plus a
+    watchdog thread polling ``os.getppid()`` everywhere."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent,), name="evo-wordle-parent-watch", daemon=True).start()
+
+
+def _worker_start(parent: int, initializer: Callable | None, initargs: tuple) -> None:
+    """Pool initializer: die with the parent, leave Ctrl-C to it (it cancels and terminates
+    the pool), then run the pool's own initializer.  SIGINT arrives blocked (see
+    :class:`_Pool`): it is ignored before it is unblocked, so a Ctrl-C during the fork is
+    the parent's alone."""
+    die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    if initializer is not None:
+        initializer(*initargs)
+
+
+class _Pool(cf.ProcessPoolExecutor):
+    """A process pool that forks its workers with SIGINT blocked: a Ctrl-C landing during a
+    fork would otherwise interrupt the half-made child and be lost to the parent."""
+
+    def _spawn_process(self) -> None:
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            super()._spawn_process()
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def process_pool(jobs: int, initializer: Callable | None = None, initargs: tuple = ()) -> cf.ProcessPoolExecutor:
+    """A process pool whose workers die with this process and ignore Ctrl-C.
+
+    Workers are forked where the platform allows (they share the memory-mapped table);
+    a killed worker makes the pool raise ``BrokenProcessPool`` instead of hanging.
+    """
+    method = "fork" if "fork" in mp.get_all_start_methods() else None
+    return _Pool(
+        max_workers=max(1, int(jobs)),
+        mp_context=mp.get_context(method),
+        initializer=_worker_start,
+        initargs=(os.getpid(), initializer, initargs),
+    )
+
+
+#: The one message for a worker that vanished (killed, out of memory).
+WORKER_DIED = "a worker process died (killed or out of memory); finished work is kept - rerun the command"
+
+
+@contextmanager
+def running(executor: cf.Executor) -> Iterator[cf.Executor]:
+    """Use ``executor``; on Ctrl-C or any error terminate it at once (no waiting for running
+    tasks), and turn a dead worker into one :class:`WorkerDied` instead of a traceback."""
+    try:
+        yield executor
+    except cf.process.BrokenProcessPool:
+        terminate(executor)
+        raise WorkerDied(WORKER_DIED) from None
+    except BaseException:
+        terminate(executor)
+        raise
+    executor.shutdown(wait=True)
 
 
 def terminate(executor: cf.Executor) -> None:
@@ -89,29 +178,47 @@ def _import_distributed():
     return distributed
 
 
+def check_executor(kind: str, scheduler: str | None = None) -> None:
+    """Refuse an unknown executor, a scheduler without dask, or a missing dask: before any work
+    or folder exists."""
+    if kind not in EXECUTORS:
+        raise EvoWordleError(f"unknown executor {kind!r} (choose from {', '.join(EXECUTORS)})")
+    if kind == "local" and scheduler:
+        raise EvoWordleError("--scheduler only applies to --executor dask")
+    if kind == "dask":
+        _import_distributed()
+        if not scheduler:
+            try:
+                import cryptography  # noqa: F401 - the local cluster's temporary TLS credentials
+            except ImportError:
+                raise EvoWordleError(
+                    "--executor dask needs the cryptography package for its TLS credentials: "
+                    "pip install 'evo-wordle[dask]'"
+                ) from None
+
+
 def make_executor(kind: str = "local", jobs: int = 2, scheduler: str | None = None) -> cf.Executor:
     """A concurrent.futures executor of ``kind``.
 
-    ``local``: a :class:`~concurrent.futures.ProcessPoolExecutor` with ``jobs`` processes.
+    ``local``: a process pool of ``jobs`` workers that die with this process (:func:`process_pool`).
     ``dask``: a dask.distributed client connected to ``scheduler`` (``tcp://host:8786``), or,
-    without a scheduler, to a new ``LocalCluster`` of ``jobs`` single-threaded workers.
-    Use it as a context manager so the pool or client is closed.
+    without a scheduler, to a new ``LocalCluster`` of ``jobs`` single-threaded workers that
+    speaks TLS with temporary credentials only this process holds, so other local users
+    cannot submit work to it.  Use it as a context manager so the pool or client is closed.
     """
+    check_executor(kind, scheduler)
     if kind == "local":
-        if scheduler:
-            raise EvoWordleError("--scheduler only applies to --executor dask")
-        jobs = max(1, int(jobs or os.cpu_count() or 1))
-        return cf.ProcessPoolExecutor(max_workers=jobs, initializer=_ignore_sigint)
-    if kind == "dask":
-        distributed = _import_distributed()
-        if scheduler:
-            try:
-                client = distributed.Client(scheduler, timeout="10s")
-            except OSError as exc:
-                raise EvoWordleError(f"cannot reach the dask scheduler at {scheduler}: {exc}") from None
-            return DaskExecutor(client)
-        cluster = distributed.LocalCluster(
-            n_workers=max(1, int(jobs or 1)), threads_per_worker=1, processes=True, dashboard_address=None
-        )
-        return DaskExecutor(distributed.Client(cluster), cluster)
-    raise EvoWordleError(f"unknown executor {kind!r} (choose from {', '.join(EXECUTORS)})")
+        return process_pool(max(1, int(jobs or os.cpu_count() or 1)))
+    distributed = _import_distributed()
+    if scheduler:
+        try:
+            client = distributed.Client(scheduler, timeout="10s")
+        except OSError as exc:
+            raise EvoWordleError(f"cannot reach the dask scheduler at {scheduler}: {exc}") from None
+        return DaskExecutor(client)
+    security = distributed.security.Security.temporary()
+    cluster = distributed.LocalCluster(
+        n_workers=max(1, int(jobs or 1)), threads_per_worker=1, processes=True, dashboard_address=None,
+        protocol="tls://", security=security,
+    )
+    return DaskExecutor(distributed.Client(cluster, security=security), cluster)

@@ -8,6 +8,7 @@ import numpy as np
 
 from .context import Context
 from .errors import EvoWordleError, ImpossibleFeedback
+from .params import as_bool, as_choice, as_int
 
 #: The thesis's relaxations as settings of the three axes (candidates, guess_from, daily).
 PROBLEMS = {
@@ -16,6 +17,12 @@ PROBLEMS = {
     "P2": {"candidates": "allowed", "guess_from": "candidates", "daily": True},
     "P3": {"candidates": "answers", "guess_from": "candidates", "daily": True},
 }
+
+
+#: Largest guess cap and board count a setting may ask for (beyond them nothing is meaningful
+#: and a game's arrays would only grow).
+MAX_GUESSES = 1000
+MAX_BOARDS = 64
 
 
 @dataclass(frozen=True)
@@ -30,14 +37,12 @@ class Settings:
     boards: int = 1
 
     def __post_init__(self) -> None:
-        if self.candidates not in ("allowed", "answers"):
-            raise EvoWordleError(f"--candidates must be allowed or answers, not {self.candidates!r}")
-        if self.guess_from not in ("candidates", "allowed"):
-            raise EvoWordleError(f"--guess-from must be candidates or allowed, not {self.guess_from!r}")
-        if self.max_guesses < 1:
-            raise EvoWordleError("the guess cap must be at least 1")
-        if self.boards < 1:
-            raise EvoWordleError("--boards must be at least 1")
+        as_choice("candidates", self.candidates, ("allowed", "answers"))
+        as_choice("guess_from", self.guess_from, ("candidates", "allowed"))
+        for name in ("hard", "daily"):
+            object.__setattr__(self, name, as_bool(name, getattr(self, name)))
+        object.__setattr__(self, "max_guesses", as_int("max_guesses", self.max_guesses, 1, MAX_GUESSES))
+        object.__setattr__(self, "boards", as_int("boards", self.boards, 1, MAX_BOARDS))
 
     @classmethod
     def problem(cls, name: str, **overrides) -> Settings:

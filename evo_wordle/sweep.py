@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import csv
-import fcntl
 import inspect
 import io
 import json
@@ -24,15 +23,14 @@ import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from itertools import product
 from pathlib import Path
 
 import numpy as np
 
-from .errors import EvoWordleError
+from .errors import EvoWordleError, WorkerDied
 from .files import (
     atomic_write_text,
     control_char,
@@ -42,6 +40,7 @@ from .files import (
     read_json,
 )
 from .game import PROBLEMS, Settings
+from .params import as_int, as_seed
 from .solvers.base import SolverSpec, build_solver, pack_solver, solver_identity, solver_label, unpack_solver
 from .stats import mean_ci, t975
 
@@ -194,7 +193,10 @@ class SweepSpec:
                 raise EvoWordleError(f"unknown problem {config['problem']!r} (choose from {', '.join(PROBLEMS)})")
             base.update(PROBLEMS[name])
         base.update({k: v for k, v in config.items() if k in SETTING_KEYS and k != "problem"})
-        return Settings(**base)
+        try:
+            return Settings(**base)
+        except TypeError as exc:
+            raise EvoWordleError(f"not a sweep's settings: {exc}") from None
 
     @staticmethod
     def solver_params(config: dict) -> dict:
@@ -223,12 +225,17 @@ class SweepSpec:
             raise EvoWordleError(f"unknown solver {self.solver!r} (choose from {', '.join(sorted(SOLVERS))})")
         if not isinstance(self.solver, str | Solver) and not callable(self.solver):
             raise EvoWordleError(f"a sweep's solver is a name, a Solver object or a factory, not {self.solver!r}")
-        if self.seeds < 1:
-            raise EvoWordleError("--seeds must be at least 1")
-        if self.games is not None and self.games < 1:
-            raise EvoWordleError("--games must be at least 1")
+        if not isinstance(self.grid, dict):
+            raise EvoWordleError(f"the sweep grid must map parameter names to lists, not {self.grid!r}")
+        self.seeds = as_int("seeds", self.seeds, 1, None)
+        self.base_seed = as_seed("seed", self.base_seed)
+        if self.games is not None:
+            from .bench import check_games
+            from .words import load_words
+
+            self.games = check_games(self.games, len(load_words(self.allowed, self.answers).answer_index))
         for key, values in self.grid.items():
-            if not values:
+            if not isinstance(values, list) or not values:
                 raise EvoWordleError(f"no values for {key}")
             if len(set(map(format_value, values))) != len(values):
                 raise EvoWordleError(f"repeated value in {key}")
@@ -252,6 +259,8 @@ class SweepSpec:
                 raise EvoWordleError(
                     f"the solver object was built for settings {self.solver.settings}, the sweep asks for {settings}"
                 )
+            if isinstance(self.solver, str):
+                SOLVERS[self.solver].check_params(self.solver_params(config))
 
 
 def _accepted_params(factory) -> set[str] | None:
@@ -489,34 +498,37 @@ def _csv_line(cells: list[str]) -> str:
     return buf.getvalue()
 
 
-@contextmanager
-def _locked(out: Path) -> Iterator[None]:
-    """Hold an exclusive lock on the folder itself (no lock file left behind)."""
-    fd = os.open(out, os.O_RDONLY)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            raise EvoWordleError(f"another sweep is writing to {out}") from None
-        yield
-    finally:
-        os.close(fd)
-
-
 def _check_spec(out: Path, spec: SweepSpec) -> None:
     """Save the specification, or refuse if the folder holds a different one."""
     path = out / SPEC_FILE
     mine = spec.as_dict()
     if os.path.lexists(path):
         theirs = read_json(path, MAX_SPEC_BYTES, "sweep specification")
-        if theirs != mine:
+        if theirs != mine and _no_rows(out):
+            # Nothing was run under the old specification (a bad spec, or one stopped before its
+            # first row): a new one replaces it instead of blocking the folder for ever.
+            (out / RESULTS_FILE).unlink(missing_ok=True)
+        elif theirs != mine:
             diff = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
             raise EvoWordleError(
                 f"{out} holds a different sweep (differs in {', '.join(diff)}); "
                 "repeat its options to resume or choose another --out"
             )
-        return
+        else:
+            return
     atomic_write_text(path, json.dumps(mine, indent=2) + "\n", durable=True)
+
+
+def _no_rows(out: Path) -> bool:
+    """True if ``out/results.csv`` holds no result row (missing, empty or a header only)."""
+    path = out / RESULTS_FILE
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(1 << 20).count(b"\n") <= 1
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
 
 
 @dataclass
@@ -543,13 +555,18 @@ def run_sweep(
     for many workers); the rows are the same, a bench's row is written when its last chunk is
     in, and chunks of an unfinished bench are lost on interruption (only whole rows are kept).
     """
-    from .executors import make_executor, terminate
+    from .executors import check_executor, make_executor, terminate
+    from .folder_lock import folder_lock
+    from .outputs import check_folder
 
     spec.validate()
-    out = Path(out)
+    jobs = as_int("jobs", jobs, 1, None)
+    chunks = as_int("chunks", chunks, 1, None)
+    check_executor(executor, scheduler)  # a missing dask is reported before the folder exists
+    out = check_folder(out)
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    with _locked(out):
+    with folder_lock(out):
         _check_spec(out, spec)
         store = ResultsStore(out / RESULTS_FILE, spec.columns, spec.keys)
         tasks = spec.tasks()
@@ -576,7 +593,7 @@ def run_sweep(
         except BaseException as exc:
             terminate(ex)
             if isinstance(exc, cf.process.BrokenProcessPool):
-                raise EvoWordleError(
+                raise WorkerDied(
                     f"a worker process died; {outcome.skipped + outcome.ran} of {outcome.total} tasks are "
                     "saved - rerun the same command to resume"
                 ) from None

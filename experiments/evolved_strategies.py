@@ -70,7 +70,7 @@ def main() -> None:
     ctx = Context()
     orig = Context(answers="original")
     rows = []
-    print("| setting | solver | mean | over 6 | max | seconds |\n|---|---|---|---|---|---|")
+    print("| setting | solver | mean | over 6 | worst | seconds |\n|---|---|---|---|---|---|")
     p0 = STRATS / "p0-evolved.json"
     rows.append(bench(ctx, "greedy (TALES, candidates only)", "greedy", P0, {"opener": "tales"}, "P0"))
     rows.append(bench(ctx, "strategy, default genome (before evolution)", "strategy", P0X,

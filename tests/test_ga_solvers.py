@@ -77,7 +77,8 @@ def test_cli_flags_reach_every_ga_solver(cache_dir):
     assert params["population"] == 30 and params["crossover"] == "recombine"
     for name in ("ga", "ga-first"):
         assert solver_params(name, args) == params
-    assert solver_params("greedy", args) == {}
+    with pytest.raises(EvoWordleError, match="solver greedy has no --population"):
+        solver_params("greedy", args)  # a GA flag is refused by a solver without a population
 
 
 def _game(ctx, name, answer, seed, **params):

@@ -77,6 +77,15 @@ def test_blocks_and_gathering_change_nothing(ctx, monkeypatch, block, gather):
     assert np.array_equal(pattern_counts(ctx.table, guesses, cands, weights=np.ones(len(cands))), weighted)
 
 
+def test_exactly_two_blocks_are_both_kept(ctx, monkeypatch):
+    guesses, cands = _sample(ctx, 4, 20, 90)
+    want = pattern_counts(ctx.table, guesses, cands)
+    monkeypatch.setattr(ent, "BLOCK_CELLS", 900)  # 10 rows per block: two blocks
+    monkeypatch.setattr(ent, "GATHER_CANDIDATES", 0)
+    got = pattern_counts(ctx.table, guesses, cands)
+    assert got.shape == (20, 243) and np.array_equal(got, want)
+
+
 def test_no_candidates_and_no_guesses():
     table = np.array([[0, 1, 2], [1, 1, 1]], dtype=np.uint8)
     assert entropies(table, np.array([0, 1]), np.array([], dtype=np.int64)).tolist() == [0.0, 0.0]

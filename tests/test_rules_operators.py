@@ -119,9 +119,9 @@ def test_the_rejection_loop_mutates_with_the_thesis_probability(ctx, tries, lett
 def test_the_rejection_loop_draws_from_26_letters_by_default(ctx):
     index = ops.neighbour_index(ctx)
     word = ctx.words.index("cares")
-    n = 20_000
-    out = ops.mutate_words(np.full(n, word), index, np.random.default_rng(12), tries=2)
-    p = _thesis_probability(index.degree(word), 5, 26, 2)
+    n = 200_000  # 26 vs 25 or 27 letters moves p by about 9 standard errors
+    out = ops.mutate_words(np.full(n, word), index, np.random.default_rng(12), tries=1)
+    p = _thesis_probability(index.degree(word), 5, 26, 1)
     assert abs((out != word).mean() - p) < 5 * np.sqrt(p * (1 - p) / n)
 
 
@@ -172,6 +172,32 @@ def test_neighbours_across_the_whole_alphabet(ctx):
     index = ops.neighbour_index(ctx)
     zeros, aeros = ctx.words.index("zeros"), ctx.words.index("aeros")
     assert aeros in index.of(zeros).tolist() and zeros in index.of(aeros).tolist()
+
+
+def test_the_consistency_mask_is_read_for_the_recombinant_itself(ctx):
+    # AAHED (word 0) is the only recombinant of ACHED and RAHED; it must count iff it is consistent
+    consistent = np.ones(len(ctx.words), dtype=bool)
+    consistent[1] = False  # a neighbouring index must not stand in for word 0
+    kids = _children(ctx, "ached", "rahed", consistent, ctx.all_words, 50)
+    assert kids.tolist() == [0] * 50
+    consistent[0], consistent[1] = False, True
+    kids = _children(ctx, "ached", "rahed", consistent, ctx.words.answer_index, 50)
+    assert 0 not in kids.tolist()
+
+
+def test_a_population_with_a_single_neighbour_entry_still_mutates(ctx):
+    index = ops.neighbour_index(ctx)
+    aarti = ctx.words.index("aarti")
+    everything = np.ones(len(ctx.words), dtype=bool)
+    out = ops.mutate_words(np.array([aarti]), index, np.random.default_rng(0), word_mask=everything)
+    assert out.tolist() == index.of(aarti).tolist()
+
+
+def test_the_neighbour_index_is_immutable(ctx):
+    import dataclasses
+
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        ops.neighbour_index(ctx).length = 4  # type: ignore[misc]
 
 
 def test_a_full_alphabet_of_neighbours_is_found(cache_dir):

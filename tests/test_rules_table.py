@@ -128,9 +128,12 @@ def test_cache_is_written_once_then_loaded(tmp_path, capsys):
     path = tmp_path / "w.txt"
     path.write_text("\n".join(NYT.allowed[:120]) + "\n")
     words = load_words(allowed=path, answers=path)
-    cache = tmp_path / "cache"
+    cache = tmp_path / "not" / "yet" / "cache"  # missing parents are created
     built = np.array(load_table(words, cache))
-    assert "built pattern table" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "built pattern table" in err and "unusable" not in err  # no cache yet is not a damaged cache
+    npy, _ = tbl.cache_paths(words, cache)
+    assert npy.name == f"patterns-v{tbl.CACHE_VERSION}-{words.digest[:16]}.npy"  # the on-disk name
     assert built.tolist() == _reference(words.allowed)
     npy, meta = tbl.cache_paths(words, cache)
     info = json.loads(meta.read_text())
@@ -138,5 +141,48 @@ def test_cache_is_written_once_then_loaded(tmp_path, capsys):
     again = load_table(words, cache)
     assert capsys.readouterr().err == "" and np.array_equal(again, built)
     assert sorted(n for n in os.listdir(cache) if not n.endswith(".lock")) == sorted([npy.name, meta.name])
-    rebuilt = load_table(words, cache, rebuild=True)  # asked for: rebuilt silently
+    inode = npy.stat().st_ino
+    rebuilt = load_table(words, cache, rebuild=True)  # asked for: rebuilt silently, even from a good cache
     assert capsys.readouterr().err == "" and np.array_equal(rebuilt, built)
+    assert npy.stat().st_ino != inode  # a new file was written and renamed into place
+
+
+def test_a_failed_write_reports_its_own_error(tmp_path):
+    path = tmp_path / "w.txt"
+    path.write_text("\n".join(NYT.allowed[:50]) + "\n")
+    words = load_words(allowed=path, answers=path)
+    npy, meta = tbl.cache_paths(words, tmp_path / "cache")
+    meta.mkdir(parents=True)  # the sidecar cannot be renamed onto a folder
+    from evo_wordle.errors import EvoWordleError
+
+    with pytest.raises(EvoWordleError, match="Is a directory"):
+        tbl.write_table(words, npy, meta)
+    assert not [f for f in npy.parent.iterdir() if f.name.startswith(".patterns-")]  # no temporary left
+
+
+def test_a_cache_of_the_wrong_shape_is_rebuilt_even_with_a_matching_checksum(tmp_path, capsys):
+    path = tmp_path / "w.txt"
+    path.write_text("\n".join(NYT.allowed[:60]) + "\n")
+    words = load_words(allowed=path, answers=path)
+    cache = tmp_path / "cache"
+    good = np.array(load_table(words, cache))
+    npy, meta = tbl.cache_paths(words, cache)
+    np.save(npy, good[:-1, :-1])  # same dtype, wrong shape, and a sidecar that vouches for it
+    info = json.loads(meta.read_text())
+    info["checksum"] = tbl.checksum(good[:-1, :-1])
+    meta.write_text(json.dumps(info))
+    capsys.readouterr()
+    again = load_table(words, cache)
+    assert "unusable" in capsys.readouterr().err and again.shape == (60, 60)
+
+
+def test_an_unwritable_cache_folder_is_a_clear_error(tmp_path):
+    from evo_wordle.errors import EvoWordleError
+
+    path = tmp_path / "w.txt"
+    path.write_text("\n".join(NYT.allowed[:30]) + "\n")
+    words = load_words(allowed=path, answers=path)
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    with pytest.raises(EvoWordleError, match="not writable"):
+        load_table(words, blocker / "cache")

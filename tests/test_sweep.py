@@ -237,11 +237,11 @@ def test_summary_with_one_seed_uses_games(tmp_path):
 
 
 def test_second_writer_is_refused(reference):
-    from evo_wordle.sweep import _locked
+    from evo_wordle.folder_lock import folder_lock
 
     spec = SweepSpec.from_dict(json.loads((reference / "sweep.json").read_text()))
-    with _locked(reference):
+    with folder_lock(reference):
         with pytest.raises(EvoWordleError, match="another sweep is writing"):
             run_sweep(spec, reference)
     assert run_sweep(spec, reference).skipped == 8
-    assert sorted(p.name for p in reference.iterdir()) == ["results.csv", "sweep.json"]
+    assert sorted(p.name for p in reference.iterdir()) == [".lock", "results.csv", "sweep.json"]

@@ -60,20 +60,27 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "func", None):
-        parser.print_help()
-        return 2
+    """Run one command; every failure ends as one line on stderr and an exit code
+    (0 done, 1 internal failure or lost worker, 2 bad input, 130 interrupted)."""
+    from .. import console
+
+    console.ascii_fallback()
     try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
         if getattr(args, "quiet", True) is False:
             progress_interval()  # a bad $EVO_WORDLE_PROGRESS_SECONDS fails before any work
-        return int(args.func(args) or 0)
+        code = int(args.func(args) or 0)
+        sys.stdout.flush()
+        return code
     except EvoWordleError as exc:
-        print(f"evo-wordle: error: {exc}", file=sys.stderr)
-        return 2
+        return console.fail(str(exc), exc.exit_code)
     except KeyboardInterrupt:
-        print("evo-wordle: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 0
+        return console.fail("interrupted", 130, prefix="evo-wordle: ")
+    except BaseException as exc:
+        if isinstance(exc, SystemExit):
+            raise
+        return console.unexpected(exc)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -13,16 +14,19 @@ from ..boards import POLICY_NAME, draw_answers
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import Settings
+from ..outputs import IMAGE_FORMATS, writing
 from ..stats import mean_ci
 from .common import (
     add_command,
     add_solver_options,
     add_word_args,
+    check_solver_flags,
     context_from_args,
-    nonnegative_int,
+    output_file,
     output_path,
     positive_int,
     print_json,
+    seed_int,
     solver_list,
     solver_params,
     wrote,
@@ -46,7 +50,7 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     add_word_args(p)
     p.add_argument("--games", type=positive_int, metavar="K",
                    help="play a seeded sample of K answers (default: all); K board sets with --boards")
-    p.add_argument("--seed", type=nonnegative_int, default=0, metavar="S", help="seed (default 0)")
+    p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="seed (default 0)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="J",
                    help="processes; games are seeded by position, so results do not depend on J")
     p.add_argument("--quiet", action="store_true",
@@ -77,7 +81,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="R runs with seeds derived from --seed; report mean ± 95 %% interval")
     p.add_argument("--json", action="store_true", help="print one JSON object (BenchResult.summary)")
     p.add_argument("--csv", type=output_path, metavar="FILE", help="write one row per game")
-    p.add_argument("--plot", type=output_path, metavar="FILE", help="save the histogram as an image")
+    p.add_argument("--plot", type=output_file(*IMAGE_FORMATS, flag="--plot"), metavar="FILE",
+                   help="save the histogram as an image (.png, .svg or .pdf)")
     p.set_defaults(func=cmd_bench)
 
     p = add_command(
@@ -110,7 +115,7 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
     randomness, daily order) and draws the board sets, so repeats differ only where chance
     plays a part.
     """
-    params = bench_params(name, args)
+    params = bench_params(name, args, check=False)  # flags were checked by the command
     if settings.boards > 1:
         answers = draw_answers(ctx, settings.boards, args.games or 1000, seed)
     else:
@@ -121,11 +126,12 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
     )
 
 
-def bench_params(name: str, args: argparse.Namespace) -> dict:
-    """Solver keywords from the flags; the summed-entropy policy takes only ``--opener``."""
+def bench_params(name: str, args: argparse.Namespace, check: bool = True) -> dict:
+    """Solver keywords from the flags; the summed-entropy policy takes only ``--opener``.
+    With ``check``, a flag ``name`` does not take is refused."""
     if name == POLICY_NAME:
         return {"opener": args.opener} if getattr(args, "opener", None) else {}
-    return solver_params(name, args)
+    return solver_params(name, args, check=check)
 
 
 def repeats(name: str, settings: Settings, repeat: int) -> int:
@@ -165,19 +171,21 @@ def cmd_bench(args: argparse.Namespace) -> int:
         summary["settings"].update(repeat=len(results), seeds=seeds, run_means=means, mean_ci95=half)
     elif args.repeat > 1:
         summary["settings"]["repeat_asked"] = args.repeat
-    if args.csv:
-        write_csv(ctx, results, seeds, args.csv)
-    if args.plot:
-        from ..plots.histogram import plot_histogram
-
-        plot_histogram(summary, args.plot)
-    if args.json:
+    if args.json:  # the result first: a late write failure cannot lose it
         print_json(summary)
     else:
         print_summary(summary, mean, half, len(results))
-    for path in (args.csv, args.plot):
-        if path:
-            wrote(path, args.json)
+    sys.stdout.flush()
+    if args.csv:
+        with writing(args.csv):
+            write_csv(ctx, results, seeds, args.csv)
+        wrote(args.csv, args.json)
+    if args.plot:
+        from ..plots.histogram import plot_histogram
+
+        with writing(args.plot):
+            plot_histogram(summary, args.plot)
+        wrote(args.plot, args.json)
     return 0
 
 
@@ -189,18 +197,15 @@ def _word(ctx: Context, answer) -> str:
 
 def write_csv(ctx: Context, results: list[BenchResult], seeds: list[int], path: Path) -> None:
     """One row per game: answer, guesses used, solved, the guess sequence, its opener, the run's seed."""
-    try:
-        with open(path, "w", newline="") as fh:
-            out = csv.writer(fh)
-            out.writerow(["answer", "guesses", "solved", "sequence", "opener", "seed"])
-            for seed, res in zip(seeds, results):
-                cap = res.settings.max_guesses
-                for rec in res.records:
-                    seq = [ctx.words.allowed[int(g)] for g in rec.guesses]
-                    out.writerow([_word(ctx, rec.answer), rec.score(cap), int(rec.solved), " ".join(seq),
-                                  seq[0] if seq else "", seed])
-    except OSError as exc:
-        raise EvoWordleError(f"cannot write {path}: {exc}") from None
+    with open(path, "w", newline="") as fh:
+        out = csv.writer(fh)
+        out.writerow(["answer", "guesses", "solved", "sequence", "opener", "seed"])
+        for seed, res in zip(seeds, results):
+            cap = res.settings.max_guesses
+            for rec in res.records:
+                seq = [ctx.words.allowed[int(g)] for g in rec.guesses]
+                out.writerow([_word(ctx, rec.answer), rec.score(cap), int(rec.solved), " ".join(seq),
+                              seq[0] if seq else "", seed])
 
 
 def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
@@ -256,10 +261,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise EvoWordleError("--solvers needs at least one solver name")
     if len(set(names)) != len(names):
         raise EvoWordleError("--solvers lists a solver twice")
+    check_solver_flags([n for n in names if n != POLICY_NAME], args)  # every flag must serve one of them
     settings = settings_from_args(args)
     for name in names:  # validate all before running any
         check_boards(name, settings)
-        bench_params(name, args)
+        bench_params(name, args, check=False)
     ctx = context_from_args(args)
     rows = []
     for name in names:

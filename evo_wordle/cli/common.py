@@ -10,6 +10,8 @@ from pathlib import Path
 
 from ..context import Context
 from ..errors import EvoWordleError
+from ..outputs import check_file
+from ..params import arg_type, as_float, as_int, as_seed
 
 
 def add_command(
@@ -85,46 +87,30 @@ def wrote(path, json_on_stdout: bool = False) -> None:
     print(f"wrote {path}", file=sys.stderr if json_on_stdout else sys.stdout)
 
 
-def probability(text: str) -> float:
-    """argparse type: a float in [0, 1]."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"{text} is outside [0, 1]")
-    return value
+#: argparse ``type=`` converters: every typed flag goes through :mod:`evo_wordle.params`.
+probability = arg_type(as_float, 0.0, 1.0)
+positive_int = arg_type(as_int, 1, None)
+nonnegative_int = arg_type(as_int, 0, None)
+finite_float = arg_type(as_float, None, None)
+nonnegative_float = arg_type(as_float, 0.0, None)
+seed_int = arg_type(as_seed)
 
 
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text} must be at least 1")
-    return value
+def output_file(*suffixes: str, flag: str = "--out"):
+    """argparse ``type=`` for a file to write, checked up front (see :mod:`evo_wordle.outputs`)."""
+
+    def parse(text: str) -> Path:
+        try:
+            return check_file(text, flag, suffixes or None)
+        except EvoWordleError as exc:
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{flag} ")) from None
+
+    parse.__name__ = "file"
+    return parse
 
 
-def nonnegative_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text} must be 0 or more")
-    return value
-
-
-class _PathError(EvoWordleError, argparse.ArgumentTypeError):
-    """Both kinds: argparse turns it into a one-line usage error when output_path is a ``type=``."""
-
-
-def output_path(text: str) -> Path:
-    path = Path(text)
-    if path.parent and not path.parent.exists():
-        raise _PathError(f"folder {path.parent} does not exist")
-    return path
+#: Any file to write (``--log``, ``--csv``, …).
+output_path = output_file()
 
 
 def color_enabled() -> bool:
@@ -132,7 +118,11 @@ def color_enabled() -> bool:
 
 
 def add_solver_options(parser: argparse.ArgumentParser) -> None:
-    """``--opener`` plus every registered solver family's own flags (GA, strategy, …)."""
+    """``--opener`` plus every registered solver family's own flags (GA, strategy, …).
+
+    Which family added which flag is remembered, so a flag given to a solver that has no use
+    for it (``--population`` with greedy) is refused instead of ignored.
+    """
     from ..solvers import SOLVERS, load_all
 
     load_all()
@@ -140,21 +130,45 @@ def add_solver_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--params", metavar="FILE",
                         help="solver parameters from a file written by `evo-wordle tune` (best-params.json); "
                         "flags given on the command line override them")
+    owners: dict[str, tuple] = {}
     seen = set()
     for cls in SOLVERS.values():
         fn = cls.add_options.__func__
         if fn not in seen:
             seen.add(fn)
+            before = len(parser._actions)
             cls.add_options(parser)
+            for action in parser._actions[before:]:
+                owners[action.dest] = (fn, action.option_strings[0], action.default)
+    parser.set_defaults(_solver_flags=owners)
 
 
-def solver_params(name: str, args: argparse.Namespace) -> dict:
-    """Keyword arguments for ``make_solver(name, …)`` from parsed flags."""
+def check_solver_flags(names: list[str], args: argparse.Namespace) -> None:
+    """Refuse a solver flag that none of the solvers ``names`` takes, naming the flags they do take."""
     from ..solvers import SOLVERS, load_all
 
     load_all()
-    if name not in SOLVERS:
-        raise EvoWordleError(f"unknown solver {name!r} (choose from {', '.join(sorted(SOLVERS))})")
+    owners = getattr(args, "_solver_flags", None) or {}
+    unknown = [n for n in names if n not in SOLVERS]
+    if unknown:
+        raise EvoWordleError(f"unknown solver {unknown[0]!r} (choose from {', '.join(sorted(SOLVERS))})")
+    families = {SOLVERS[n].add_options.__func__ for n in names}
+    for dest, (fn, flag, default) in owners.items():
+        if fn not in families and getattr(args, dest, default) not in (default, None):
+            own = sorted(f for f, *_ in (v[1:] for v in owners.values() if v[0] in families))
+            takes = ", ".join(["--opener", "--params", *own])
+            if len(names) == 1:
+                raise EvoWordleError(f"solver {names[0]} has no {flag} (its flags: {takes})")
+            raise EvoWordleError(f"none of the solvers {', '.join(names)} takes {flag} (their flags: {takes})")
+
+
+def solver_params(name: str, args: argparse.Namespace, check: bool = True) -> dict:
+    """Keyword arguments for ``make_solver(name, …)`` from parsed flags and ``--params FILE``
+    (with ``check``, flags that ``name`` does not take are refused first)."""
+    from ..solvers import SOLVERS
+
+    if check:
+        check_solver_flags([name], args)
     params = {**params_file_for(name, args), **SOLVERS[name].options_from_args(args)}
     if getattr(args, "opener", None):
         params["opener"] = args.opener

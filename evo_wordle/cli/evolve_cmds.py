@@ -4,18 +4,23 @@ from __future__ import annotations
 
 import argparse
 import shlex
+import sys
 import time
 
 from ..errors import EvoWordleError
+from ..outputs import writing
 from ..progress import progress_bar
 from .common import (
     add_command,
     add_word_args,
     context_from_args,
+    nonnegative_float,
     nonnegative_int,
+    output_path,
     positive_int,
     print_json,
     probability,
+    seed_int,
     wrote,
 )
 from .settings_args import add_settings_args, settings_from_args
@@ -61,20 +66,21 @@ def register(sub) -> None:
                    help="training answers (default: %(default)s)")
     g.add_argument("--holdout", type=nonnegative_int, default=400, metavar="N",
                    help="held-out answers for selection (default: %(default)s)")
-    g.add_argument("--penalty", type=float, default=1.0, metavar="X",
+    g.add_argument("--penalty", type=nonnegative_float, default=1.0, metavar="X",
                    help="fitness penalty per game over 6 (default: %(default)s)")
     g.add_argument("--pool", type=nonnegative_int, default=300, metavar="N",
                    help="non-candidate guesses scored per decision, 0 = all (default: %(default)s)")
     g.add_argument("--init", metavar="FILE", help="strategy file the first individual starts from")
-    g.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the samples and the GA (default: 0)")
-    g.add_argument("--checkpoint", metavar="FILE", help="JSON checkpoint written after every generation (data only)")
+    g.add_argument("--seed", type=seed_int, default=0, metavar="S", help="seed of the samples and the GA (default: 0)")
+    g.add_argument("--checkpoint", type=output_path, metavar="FILE",
+                   help="JSON checkpoint written after every generation (data only)")
     g.add_argument("--resume", action="store_true", help="continue from --checkpoint")
     g.add_argument("--executor", choices=["local", "dask"], default="local",
                    help="where evaluations run (default: local)")
     g.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="parallel evaluations (default: 1)")
     g.add_argument("--scheduler", metavar="ADDR", help="dask scheduler address (with --executor dask)")
-    p.add_argument("--out", metavar="FILE", help="strategy file to write (JSON)")
-    p.add_argument("--log", metavar="FILE", help="write the per-generation logbook (JSON)")
+    p.add_argument("--out", type=output_path, metavar="FILE", help="strategy file to write (JSON)")
+    p.add_argument("--log", type=output_path, metavar="FILE", help="write the per-generation logbook (JSON)")
     p.add_argument("--final", action="store_true",
                    help="score the winner on all answers at the end (its decision tree goes into --out, "
                    "so replays under the same settings are instant)")
@@ -156,17 +162,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
             "seconds": round(time.perf_counter() - t0, 2),
         }
     result["total_seconds"] = round(time.perf_counter() - start, 1)
-    if args.log:
-        save_logbook(args.log, ga.logbook)
-        wrote(args.log, args.json)
-    if args.out:
-        prov = {"command": command_line(args),
-                "seed": args.seed, "settings": settings.as_dict(), "runtime_seconds": result["total_seconds"],
-                "train": result["train"], "holdout": result["holdout"],
-                "all_answers": result.get("all_answers"), "logbook": list(ga.logbook)}
-        save_strategy(args.out, best, prov, tree, settings if tree else None)
-        wrote(args.out, args.json)
-    if args.json:
+    if args.json:  # the result first: a late write failure cannot lose it
         print_json(result)
     else:
         print(best.describe())
@@ -174,6 +170,19 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
             a = result["all_answers"]
             print(f"all {a['games']} answers: mean {a['mean_guesses']:.4f}, over 6: {a['over_6']}, "
                   f"worst {a['worst_guesses']} ({a['seconds']} s)")
+    sys.stdout.flush()
+    if args.log:
+        with writing(args.log):
+            save_logbook(args.log, ga.logbook)
+        wrote(args.log, args.json)
+    if args.out:
+        prov = {"command": command_line(args),
+                "seed": args.seed, "settings": settings.as_dict(), "runtime_seconds": result["total_seconds"],
+                "train": result["train"], "holdout": result["holdout"],
+                "all_answers": result.get("all_answers"), "logbook": list(ga.logbook)}
+        with writing(args.out):
+            save_strategy(args.out, best, prov, tree, settings if tree else None)
+        wrote(args.out, args.json)
     return 0
 
 
@@ -199,10 +208,10 @@ def register_tree(sub) -> None:
                    help="generations per decision (default: %(default)s)")
     p.add_argument("--exact-limit", type=nonnegative_int, default=6, metavar="N",
                    help="parts of at most N answers are finished by exact search (default: %(default)s)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the sample and the GAs (default: 0)")
+    p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="seed of the sample and the GAs (default: 0)")
     p.add_argument("--games", type=positive_int, metavar="N", help="only a seeded sample of N answers")
-    p.add_argument("--tree", metavar="FILE", required=True, help="tree file to write")
-    p.add_argument("--out", metavar="FILE", help="also write a strategy file carrying the tree")
+    p.add_argument("--tree", type=output_path, metavar="FILE", required=True, help="tree file to write")
+    p.add_argument("--out", type=output_path, metavar="FILE", help="also write a strategy file carrying the tree")
     p.add_argument("--json", action="store_true", help="print the bench summary as JSON")
     p.set_defaults(func=cmd_ga_tree)
 
@@ -210,7 +219,7 @@ def register_tree(sub) -> None:
 def cmd_ga_tree(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from ..bench import run_bench
+    from ..bench import check_games, run_bench
     from ..evolve.search import tree_json, tree_paths, write_tree
     from ..evolve.strategy import Strategy, save_strategy
 
@@ -218,8 +227,9 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
     ctx = context_from_args(args)
     answers = ctx.words.answer_index
     if args.games:
+        check_games(args.games, len(answers))
         rng = np.random.default_rng(np.random.SeedSequence(args.seed))
-        answers = np.sort(rng.choice(answers, min(args.games, len(answers)), replace=False))
+        answers = np.sort(rng.choice(answers, args.games, replace=False))
     params = {"population": args.search_population, "generations": args.search_generations,
               "exact_limit": args.exact_limit, "seed": args.seed}
     if args.opener:
@@ -228,20 +238,23 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
     result = run_bench(ctx, "ga-search", settings, answers, args.seed, params)
     seconds = time.perf_counter() - start
     paths = tree_paths(result.records)
-    write_tree(ctx, args.tree, paths)
+    summary = {**result.summary(), "build_seconds": round(seconds, 1), "tree": str(args.tree)}
+    if args.json:  # the result first: a late write failure cannot lose it
+        print_json(summary)
+    else:
+        print(f"{result.games} answers: mean {result.mean_guesses:.4f}, worst {result.worst_guesses}, "
+              f"histogram {result.histogram}; built in {seconds:.0f} s")
+    sys.stdout.flush()
+    with writing(args.tree):
+        write_tree(ctx, args.tree, paths)
     wrote(args.tree, args.json)
-    summary = {**result.summary(), "build_seconds": round(seconds, 1), "tree": args.tree}
     if args.out:
         opener = ctx.words.allowed[result.records[0].guesses[0]]
         genome = Strategy(opener=opener, steepness=0.0)
         prov = {"command": command_line(args), "seed": args.seed,
                 "settings": settings.as_dict(), "runtime_seconds": round(seconds, 1),
                 "mean_guesses": result.mean_guesses, "histogram": result.histogram}
-        save_strategy(args.out, genome, prov, tree_json(ctx, paths), settings)
+        with writing(args.out):
+            save_strategy(args.out, genome, prov, tree_json(ctx, paths), settings)
         wrote(args.out, args.json)
-    if args.json:
-        print_json(summary)
-    else:
-        print(f"{result.games} answers: mean {result.mean_guesses:.4f}, worst {result.worst_guesses}, "
-              f"histogram {result.histogram}; built in {seconds:.0f} s")
     return 0

@@ -13,6 +13,7 @@ from ..assist import AssistSession, run_assist, terminal_reader
 from ..boards import POLICY_NAME, SummedEntropy, play_boards
 from ..errors import EvoWordleError, ImpossibleFeedback
 from ..game import GameState, Settings, play
+from ..outputs import writing
 from ..solvers import make_solver
 from .common import (
     add_command,
@@ -20,9 +21,9 @@ from .common import (
     add_word_args,
     color_enabled,
     context_from_args,
-    nonnegative_int,
     output_path,
     positive_int,
+    seed_int,
     solver_list,
     solver_params,
     wrote,
@@ -45,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("answer", nargs="+", metavar="ANSWER", help="the hidden word (several: one per board)")
     p.add_argument("--solver", default=None, metavar="NAME",
                    help=f"solver name, see the list below (default: greedy; {POLICY_NAME} for several boards)")
-    p.add_argument("--seed", type=nonnegative_int, default=0, help="seed for stochastic solvers (default 0)")
+    p.add_argument("--seed", type=seed_int, default=0, help="seed for stochastic solvers (default 0)")
     p.add_argument("--log", type=output_path, metavar="FILE",
                    help="write the game (and a GA solver's per-generation logbook) as JSON")
     add_settings_args(p, daily=False, boards=True)
@@ -68,7 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--solver", default="greedy", metavar="NAME",
                    help="solver that makes the suggestions, see the list below (default: greedy)")
-    p.add_argument("--seed", type=nonnegative_int, default=0, help="seed for stochastic solvers (default 0)")
+    p.add_argument("--seed", type=seed_int, default=0, help="seed for stochastic solvers (default 0)")
     p.add_argument("--top", type=positive_int, default=5, metavar="N", help="alternatives to show (default 5)")
     p.add_argument("--show", type=positive_int, default=8, metavar="N", help="candidates to list (default 8)")
     add_settings_args(p, daily=False, boards=False)
@@ -89,18 +90,29 @@ def _jsonable(obj):
 
 
 def _write_log(path, payload: dict) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as fh:
-            json.dump(payload, fh, indent=2, default=_jsonable)
-            fh.write("\n")
-    except OSError as exc:
-        raise EvoWordleError(f"cannot write {path}: {exc}") from None
+    """Write the game log (after the game was printed, so a failure loses nothing)."""
+    sys.stdout.flush()
+    with writing(path), open(path, "w", encoding="utf-8") as fh:
+        json.dump(payload, fh, indent=2, default=_jsonable)
+        fh.write("\n")
     wrote(path)
 
 
 def _game_rng(seed: int) -> np.random.Generator:
     """The generator the bench would give game 0 of ``seed``."""
     return np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+
+
+def _check_answers(ctx, settings: Settings, words: list[str], answers: list[int]) -> None:
+    """Refuse up front an answer the solver is told cannot be one (``--candidates answers``/P1/P3)."""
+    if settings.candidates != "answers":
+        return
+    outside = [w for w, a in zip(words, answers) if a not in set(ctx.words.answer_index.tolist())]
+    if outside:
+        raise EvoWordleError(
+            f"{outside[0]!r} is not in the answer list, and --candidates answers (P1/P3) only considers "
+            "those; use --candidates allowed (P0) or another answer"
+        )
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
@@ -112,6 +124,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     name = args.solver or "greedy"
     if name == POLICY_NAME:
         return _solve_boards(args, ctx, answers)
+    _check_answers(ctx, settings, args.answer, answers)
     solver = make_solver(name, ctx, settings, **solver_params(name, args))
     solver.reset(_game_rng(args.seed))
     answer = answers[0]
@@ -173,6 +186,7 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
         raise EvoWordleError(f"--boards {args.boards} needs {args.boards} answers, got {len(answers)}")
     args.boards = len(answers)
     settings: Settings = settings_from_args(args)
+    _check_answers(ctx, settings, args.answer, answers)
     policy = SummedEntropy(ctx, settings, opener=getattr(args, "opener", None))
     record = play_boards(policy, tuple(answers), settings.max_guesses)
     color = color_enabled()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import EvoWordleError
 from ..progress import note, progress_bar
-from .common import add_command, add_word_args, nonnegative_int, positive_int
+from .common import add_command, add_word_args, positive_int, seed_int
 from .settings_args import add_settings_args, settings_from_args
 
 PLOT_KINDS = ("heatmap", "lines", "convergence", "histograms", "evolution")
@@ -47,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="fixed solver parameters from a file written by `evo-wordle tune` (grid values override)")
     p.add_argument("--seeds", type=positive_int, default=3, metavar="N",
                    help="seeds per configuration (default: %(default)s)")
-    p.add_argument("--seed", type=nonnegative_int, default=0, metavar="S",
+    p.add_argument("--seed", type=seed_int, default=0, metavar="S",
                    help="base seed of the SeedSequence (default: 0)")
     p.add_argument("--games", type=positive_int, metavar="K",
                    help="a seeded sample of K answers per bench (default: all)")
@@ -164,7 +164,7 @@ def _game_plot_args(q: argparse.ArgumentParser, solver: bool = True) -> None:
                        help="the solver studied (default: %(default)s)")
     q.add_argument("--out", required=True, metavar="FILE", help="image file (.png, .svg or .pdf)")
     q.add_argument("--games", type=positive_int, metavar="K", help="a seeded sample of K answers (default: all)")
-    q.add_argument("--seed", type=nonnegative_int, default=0, metavar="S",
+    q.add_argument("--seed", type=seed_int, default=0, metavar="S",
                    help="seed of the sample and the runs (default: 0)")
     q.add_argument("--jobs", type=positive_int, default=2, metavar="J", help="worker processes (default: %(default)s)")
     add_settings_args(q, boards=False)
@@ -266,7 +266,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
         else:
             plot_lines(spec, summary, out, x=args.x, hue=args.hue)
     else:
-        from .common import context_from_args, solver_params
+        from .common import check_solver_flags, context_from_args, solver_params
 
         ctx = context_from_args(args)
         settings = settings_from_args(args)
@@ -281,7 +281,8 @@ def cmd_plot(args: argparse.Namespace) -> int:
         elif args.kind == "histograms":
             from ..plots.compare import compare_data, plot_histograms
 
-            params = {name: solver_params(name, args) for name in args.solvers}
+            check_solver_flags(args.solvers, args)
+            params = {name: solver_params(name, args, check=False) for name in args.solvers}
             data = compare_data(ctx, args.solvers, settings, params, games=args.games, seed=args.seed, jobs=args.jobs,
                                 lists=(args.allowed, args.answers))
             plot_histograms(data, out)

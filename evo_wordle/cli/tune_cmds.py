@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 from ..errors import EvoWordleError
-from .common import add_command, add_word_args, nonnegative_int, positive_int
+from ..outputs import check_folder
+from .common import add_command, add_word_args, positive_int, seed_int
 from .settings_args import add_settings_args, settings_from_args
 
 EXAMPLES = [
@@ -55,9 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fix", action="append", default=[], metavar="KEY=VALUE",
                    help="a parameter held constant in every trial; repeatable")
     p.add_argument("--trials", type=positive_int, default=50, help="trials to finish or prune (default: %(default)s)")
-    p.add_argument("--seed", type=nonnegative_int, default=0,
+    p.add_argument("--seed", type=seed_int, default=0,
                    help="seed of the sampler, the training order and every game (default: 0)")
-    p.add_argument("--split-seed", type=nonnegative_int, default=None, metavar="S",
+    p.add_argument("--split-seed", type=seed_int, default=None, metavar="S",
                    help="seed of the train/validation/test split (default: --seed)")
     p.add_argument("--steps", type=_steps, default=(100, 300, 1000), metavar="A,B,…",
                    help="training games after which a trial reports its mean to the pruner (default: 100,300,1000)")
@@ -98,9 +99,7 @@ def _fixed(items: list[str]) -> dict:
 def cmd_tune(args: argparse.Namespace) -> int:
     from .. import tune
 
-    out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise EvoWordleError(f"--out {out} exists and is not a folder")
+    out = check_folder(args.out)  # not '', not a file, not under /proc, writable: before any work
     if not out.parent.is_dir():
         raise EvoWordleError(f"folder {out.parent} does not exist")
     space = tune.load_space(args.space) if Path(args.space).suffix.lower() in (".json", ".toml") \

@@ -25,6 +25,7 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text
 from ..game import GameState, Settings, play
+from ..params import as_float, as_int, as_seed
 from .checkpoint import read_checkpoint, write_checkpoint
 from .strategy import DEFAULT_POOL, REAL_GENES, Strategy, StrategySolver
 
@@ -58,6 +59,13 @@ class EvolveConfig:
     init: dict | None = None  # genome the first individual starts from (default: Strategy())
 
     def __post_init__(self) -> None:
+        self.penalty = as_float("penalty", self.penalty, 0.0, None)
+        self.seed = as_seed("seed", self.seed)
+        for name, lo in (("train_size", 1), ("holdout_size", 0), ("mu", 2), ("lambda_", 1), ("generations", 0),
+                         ("pool", 0), ("openers", 1), ("hof_size", 1)):
+            setattr(self, name, as_int(name.removesuffix("_size").rstrip("_"), getattr(self, name), lo, None))
+        for name in ("cxpb", "mutpb", "sigma", "indpb"):
+            setattr(self, name, as_float(name, getattr(self, name), 0.0, 1.0))
         if self.train_size < 1 or self.holdout_size < 0:
             raise EvoWordleError("--train must be ≥ 1 and --holdout ≥ 0")
         if self.mu < 2 or self.lambda_ < 1 or self.generations < 0:
@@ -171,7 +179,12 @@ class MetaGA:
         sample_rng = np.random.default_rng(sample_seq)
         answers = ctx.words.answer_index
         perm = sample_rng.permutation(len(answers))
-        n_train = min(config.train_size, len(answers))
+        if config.train_size + config.holdout_size > len(answers):
+            raise EvoWordleError(
+                f"--train {config.train_size} + --holdout {config.holdout_size} exceed the {len(answers)} answers "
+                "(the held-out sample would be short or empty)"
+            )
+        n_train = config.train_size
         self.train = np.sort(answers[perm[:n_train]])
         self.holdout = np.sort(answers[perm[n_train:n_train + config.holdout_size]])
         self.np_rng = np.random.default_rng(ga_seq)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields, replace
 
 from ..errors import EvoWordleError
+from ..params import as_bool, as_choice, as_float, as_int
 
 INITS = ("random", "best")
 SELECTIONS = ("roulette", "tournament", "best")
@@ -14,9 +15,8 @@ MUTATIONS = ("neighbour", "thesis")
 SCOPES = ("all", "consistent")
 
 
-def _choice(name: str, value: str, choices: tuple[str, ...]) -> None:
-    if value not in choices:
-        raise EvoWordleError(f"--{name.replace('_', '-')} must be one of {', '.join(choices)}, not {value!r}")
+#: Largest population, generation count, … a GA may ask for (memory grows with it).
+MAX_COUNT = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -62,35 +62,25 @@ class GAConfig:
     hof_size: int = 5
 
     def __post_init__(self) -> None:
-        for name in ("population", "elite", "generations_per_guess", "tournament_size", "mutation_tries", "hof_size"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise EvoWordleError(f"--{name.replace('_', '-')} must be a whole number, not {value!r}")
-        if self.population < 1:
-            raise EvoWordleError(f"--population must be at least 1, not {self.population}")
-        if self.generations_per_guess < 1:
-            raise EvoWordleError(f"--generations-per-guess must be at least 1, not {self.generations_per_guess}")
-        if not 0 <= self.elite <= self.population:
-            raise EvoWordleError(f"--elite must be between 0 and the population ({self.population}), not {self.elite}")
-        if self.tournament_size < 1:
-            raise EvoWordleError(f"tournament size must be at least 1, not {self.tournament_size}")
-        if self.mutation_tries < 1:
-            raise EvoWordleError(f"mutation tries must be at least 1, not {self.mutation_tries}")
-        if self.hof_size < 0:
-            raise EvoWordleError(f"hall-of-fame size must be 0 or more, not {self.hof_size}")
+        def put(name: str, value) -> None:
+            object.__setattr__(self, name, value)
+
+        for name in ("population", "generations_per_guess", "tournament_size", "mutation_tries"):
+            put(name, as_int(name, getattr(self, name), 1, MAX_COUNT))
+        put("hof_size", as_int("hof_size", self.hof_size, 0, MAX_COUNT))
+        put("elite", as_int("elite", self.elite, 0, self.population))
         for name in ("mutation", "crossover_rate"):
-            value = getattr(self, name)
-            if not isinstance(value, int | float) or not 0.0 <= float(value) <= 1.0:
-                raise EvoWordleError(f"--{name.replace('_', '-')} must be a probability in [0, 1], not {value!r}")
-        if not isinstance(self.pressure, int | float) or not 0.0 <= float(self.pressure) < float("inf"):
-            raise EvoWordleError(f"--pressure must be a finite number ≥ 0, not {self.pressure!r}")
-        _choice("init", self.init, INITS)
-        _choice("selection", self.selection, SELECTIONS)
-        _choice("choice", self.choice, SELECTIONS)
-        _choice("fitness", self.fitness, FITNESSES)
-        _choice("crossover", self.crossover, CROSSOVERS)
-        _choice("mutation_kind", self.mutation_kind, MUTATIONS)
-        _choice("mutation_scope", self.mutation_scope, SCOPES)
+            put(name, as_float(name, getattr(self, name), 0.0, 1.0))
+        put("pressure", as_float("pressure", self.pressure, 0.0, None))
+        for name in ("exclude_guessed", "distinct"):
+            put(name, as_bool(name, getattr(self, name)))
+        as_choice("init", self.init, INITS)
+        as_choice("selection", self.selection, SELECTIONS)
+        as_choice("choice", self.choice, SELECTIONS)
+        as_choice("fitness", self.fitness, FITNESSES)
+        as_choice("crossover", self.crossover, CROSSOVERS)
+        as_choice("mutation_kind", self.mutation_kind, MUTATIONS)
+        as_choice("mutation_scope", self.mutation_scope, SCOPES)
 
     def with_(self, **changes) -> GAConfig:
         """A copy with ``changes`` applied (validated; unknown names are an error)."""

@@ -331,6 +331,10 @@ class GASolver(Solver):
     def options_from_args(cls, args) -> dict:
         return {k: getattr(args, k) for k in PARAMS + EXTRA_FLAGS if getattr(args, k, None) is not None}
 
+    @classmethod
+    def check_params(cls, params: dict) -> None:
+        GAConfig().with_(**cls.defaults).with_(**{k: v for k, v in params.items() if k != "opener" and v is not None})
+
 
 def _merge_hof(
     hof_words: np.ndarray, hof_fit: np.ndarray, words: np.ndarray, fit: np.ndarray, size: int

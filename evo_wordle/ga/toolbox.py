@@ -22,7 +22,9 @@ from collections import OrderedDict
 import numpy as np
 
 from ..context import Context
+from ..errors import EvoWordleError
 from ..game import GameState, Settings, hard_mode_mask, letter_counts
+from ..params import as_int
 from . import adapter
 from . import operators as ops
 from .config import GAConfig
@@ -46,6 +48,12 @@ class GAState:
     """What the operators may know about the game in progress; one per solver, reset per game."""
 
     def __init__(self, ctx: Context, settings: Settings | None = None, rng: np.random.Generator | None = None):
+        if not isinstance(ctx, Context):
+            raise EvoWordleError(f"ctx must be a Context, not {type(ctx).__name__}")
+        if settings is not None and not isinstance(settings, Settings):
+            raise EvoWordleError(f"settings must be a Settings, not {settings!r}")
+        if rng is not None and not isinstance(rng, np.random.Generator):
+            raise EvoWordleError(f"rng must be a numpy Generator (np.random.default_rng(seed)), not {rng!r}")
         self.ctx = ctx
         self.settings = settings or Settings()
         self.start_candidates = ctx.candidates(self.settings.candidates)
@@ -268,6 +276,7 @@ def _entropy_order(ctx: Context, start: np.ndarray) -> np.ndarray:
 
 def init_population(n: int, *, state: GAState, config: GAConfig) -> np.ndarray:
     """``random``: n words drawn from the guessable pool; ``best``: its n highest-entropy words."""
+    n = as_int("population", n, 1, None)
     pool = state.game.guessable(state.settings.guess_from) if state.game is not None else state.start_candidates
     if config.init == "best":
         if len(pool) == len(state.start_candidates):
@@ -370,6 +379,12 @@ def make_toolbox(
     of word indices (the fast path) and accept DEAP individuals too; replace any of them with
     ``toolbox.register(name, fn)``, a DEAP-standard operator or a :func:`~evo_wordle.ga.adapter.vectorised`
     one.  ``toolbox.state`` is the :class:`GAState` the operators read."""
+    if not isinstance(config, GAConfig):
+        raise EvoWordleError(f"config must be a GAConfig, not {type(config).__name__}")
+    if not isinstance(state, GAState):
+        raise EvoWordleError(f"state must be a GAState, not {type(state).__name__}")
+    if state.ctx is not ctx:
+        raise EvoWordleError("state was made for another Context than ctx")
     ensure_classes()
     if rng is not None:
         state.rng = rng

@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import EvoWordleError
+from ..errors import OutputError
+from ..outputs import IMAGE_FORMATS, check_file
 from .style import SERIES, add_caption
 
-FORMATS = (".png", ".svg", ".pdf")
+FORMATS = IMAGE_FORMATS
 #: The series colours of :mod:`evo_wordle.plots.style` (studied solver first, baseline second).
 COLOURS = SERIES
 
@@ -27,13 +28,8 @@ class Plotted:
 
 
 def check_output(path: str | Path) -> Path:
-    """An image path with a known extension whose folder exists (else a one-line error)."""
-    path = Path(path)
-    if path.suffix.lower() not in FORMATS:
-        raise EvoWordleError(f"--out must end in {', '.join(FORMATS)}, not {path.name!r}")
-    if not path.parent.exists():
-        raise EvoWordleError(f"folder {path.parent} does not exist")
-    return path
+    """An image path with a known extension in an existing writable folder (else a one-line error)."""
+    return check_file(path, "--out", FORMATS)
 
 
 def new_figure(width: float, height: float, ncols: int = 1, nrows: int = 1):
@@ -55,5 +51,5 @@ def save(fig, path: str | Path, data: dict, caption: str | None = None) -> Plott
     try:
         fig.savefig(path, dpi=150)
     except (OSError, ValueError) as exc:
-        raise EvoWordleError(f"cannot write plot {path}: {exc}") from None
+        raise OutputError(f"cannot write plot {path}: {exc}") from None
     return Plotted(path, fig, data)

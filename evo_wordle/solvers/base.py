@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import pickle
 from collections.abc import Callable
@@ -96,6 +97,11 @@ class Solver:
         """Constructor keyword arguments from parsed CLI flags (those added by add_options)."""
         return {}
 
+    @classmethod
+    def check_params(cls, params: dict) -> None:
+        """Refuse bad constructor keywords without building the solver (sweeps check every
+        configuration up front); families with typed parameters override it."""
+
     def describe(self) -> dict:
         """Parameters worth recording next to results: the name, the opener, the class (so a
         subclass or a modified object is told apart from the registered solver)."""
@@ -160,10 +166,23 @@ def make_solver(name: str, ctx: Context, settings: Settings, **params) -> Solver
     from . import load_all
 
     load_all()
+    if not isinstance(ctx, Context):
+        raise EvoWordleError(f"ctx must be a Context, not {type(ctx).__name__}")
+    if not isinstance(settings, Settings):
+        raise EvoWordleError(f"settings must be a Settings (e.g. Settings.problem('P1')), not {settings!r}")
+    if not isinstance(name, str):
+        raise EvoWordleError(f"solver must be a solver name, not {type(name).__name__}")
     try:
         factory = SOLVERS[name]
     except KeyError:
         raise EvoWordleError(f"unknown solver {name!r} (choose from {', '.join(sorted(SOLVERS))})") from None
+    accepted = accepted_params(factory)
+    unknown = sorted(k for k in params if accepted is not None and k not in accepted)
+    if unknown:
+        raise EvoWordleError(
+            f"solver {name} has no parameter {unknown[0]!r} (it takes: {', '.join(sorted(accepted)) or 'none'})"
+        )
+    factory.check_params(params)
     return factory(ctx, settings, **params)
 
 
@@ -249,3 +268,11 @@ def pack_solver(solver: SolverSpec) -> str | bytes:
 def unpack_solver(packed: str | bytes | SolverSpec) -> SolverSpec:
     """The inverse of :func:`pack_solver`, in a worker (anything not packed passes through)."""
     return pickle.loads(packed) if isinstance(packed, bytes) else packed
+
+
+def accepted_params(cls) -> set[str] | None:
+    """Constructor keywords a solver class takes (None if it accepts any ``**kwargs``)."""
+    params = inspect.signature(cls.__init__).parameters
+    if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+        return None
+    return {n for n in params if n not in ("self", "ctx", "settings")}

@@ -1,0 +1,121 @@
+"""The terminal side of the command line: ASCII fallbacks and the one-line failure report.
+
+Kept free of heavy imports so the console-script entry point can catch Ctrl-C while numpy,
+matplotlib and the rest are still loading.
+"""
+
+from __future__ import annotations
+
+import codecs
+import errno
+import os
+import sys
+
+#: What the non-ASCII characters the commands print become on an ASCII terminal.
+ASCII = {
+    "🟩": "G", "🟨": "Y", "⬛": "B", "⬜": "B", "🟧": "G", "🟦": "Y", "→": "->", "←": "<-", "±": "+/-",
+    "·": "*", "−": "-", "…": "...", "×": "x", "≥": ">=", "≤": "<=", "—": "--", "–": "-", "≈": "~",
+    "Σ": "sum", "ε": "eps", "μ": "mu", "λ": "lambda", "∝": "~", "∈": "in", "²": "^2", "§": "S",
+}
+_HANDLER = "evo_wordle_ascii"
+
+
+def _to_ascii(exc: UnicodeError):
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    text = exc.object[exc.start:exc.end]
+    return "".join(ASCII.get(ch, "?") for ch in text), exc.end
+
+
+codecs.register_error(_HANDLER, _to_ascii)
+
+
+def ascii_fallback() -> None:
+    """Let stdout/stderr that cannot encode a character print its ASCII stand-in instead of
+    raising (``PYTHONIOENCODING=ascii``, a C locale, a pipe to an old tool)."""
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors=_HANDLER)
+            except (ValueError, OSError):
+                pass
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's last flush cannot fail again."""
+    try:
+        fd = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(fd, sys.stdout.fileno())
+        os.close(fd)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def fail(message: str, code: int, prefix: str = "evo-wordle: error: ") -> int:
+    """Print one line on stderr and return ``code``."""
+    line = " ".join(str(message).split())  # one line, whatever the message held
+    try:
+        print(f"{prefix}{line}", file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+    return code
+
+
+def unexpected(exc: BaseException) -> int:
+    """Anything that is not the user's input: a lost worker, a full disk, a closed pipe, a bug."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    if _interrupted:
+        return fail("interrupted", 130, prefix="evo-wordle: ")
+    if isinstance(exc, BrokenPipeError):
+        _silence_stdout()
+        return 0
+    if isinstance(exc, BrokenProcessPool):
+        return fail("a worker process died (killed or out of memory); nothing was lost that a "
+                    "rerun cannot redo - run the command again", 1)
+    if isinstance(exc, MemoryError):
+        return fail("out of memory", 1)
+    if isinstance(exc, OSError):
+        if exc.errno in (errno.ENOSPC, errno.EIO, errno.EPIPE, errno.EBADF) and exc.filename is None:
+            _silence_stdout()
+            return fail(f"cannot write the output: {exc.strerror or exc}", 1)
+        where = f" {exc.filename}" if exc.filename else ""
+        return fail(f"{exc.strerror or exc.__class__.__name__}:{where}".rstrip(":"), 1)
+    if os.environ.get("EVO_WORDLE_DEBUG"):
+        import traceback
+
+        traceback.print_exception(exc)
+        return 1
+    return fail(f"internal error: {exc.__class__.__name__}: {exc} "
+                "(a bug: set EVO_WORDLE_DEBUG=1 for the traceback and report it)", 1)
+
+
+#: Set by the SIGINT handler: a Ctrl-C that a library turned into another error (numpy's C
+#: extension reports an interrupted import as ImportError) still ends as "interrupted", 130.
+_interrupted = False
+
+
+def _on_sigint(signum, frame) -> None:
+    global _interrupted
+    _interrupted = True
+    raise KeyboardInterrupt
+
+
+def run() -> int:
+    """The ``evo-wordle`` console script: Ctrl-C even while the modules load exits 130 in one line."""
+    import signal
+
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        from .cli import main
+    except KeyboardInterrupt:
+        return fail("interrupted", 130, prefix="evo-wordle: ")
+    except ImportError:
+        if _interrupted:
+            return fail("interrupted", 130, prefix="evo-wordle: ")
+        raise
+    try:
+        return main()
+    except KeyboardInterrupt:  # between main's handlers (e.g. while it reports)
+        return fail("interrupted", 130, prefix="evo-wordle: ")

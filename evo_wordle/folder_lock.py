@@ -1,0 +1,114 @@
+"""One writer per sweep folder, and a lock whose owner is gone is taken over.
+
+The lock is a POSIX record lock (``fcntl.lockf``) on ``DIR/.lock``: the kernel drops it when
+its owner dies, even by SIGKILL, and forked pool workers never inherit it (unlike ``flock``,
+which let orphaned workers of a killed sweep block every re-run).  The file also records the
+owner (pid, host, process start time) for the refusal message, and for file systems without
+record locks, where a record whose process is gone (checked by pid and start time on this
+host) is taken over.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import json
+import os
+import socket
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from .errors import EvoWordleError
+
+LOCK_FILE = ".lock"
+#: Lock files (device, inode) this process holds: record locks do not exclude the process itself.
+_HELD: set[tuple[int, int]] = set()
+#: Largest owner record read back (it is a few dozen bytes).
+_RECORD_CAP = 4096
+
+
+def _start_time(pid: int) -> str | None:
+    """The process's start time in clock ticks since boot (Linux), to tell a reused pid apart."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return stat.rsplit(")", 1)[-1].split()[19]
+
+
+def _alive(record: dict) -> bool:
+    """Whether the process a lock record names still runs (records from other hosts count as alive)."""
+    if record.get("host") != socket.gethostname():
+        return True
+    pid = record.get("pid")
+    if not isinstance(pid, int) or pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    started = record.get("started")
+    return started is None or _start_time(pid) in (None, started)
+
+
+def _read_record(fd: int) -> dict:
+    try:
+        data = os.pread(fd, _RECORD_CAP, 0)
+        record = json.loads(data.decode("utf-8")) if data.strip() else {}
+    except (OSError, ValueError):
+        return {}
+    return record if isinstance(record, dict) else {}
+
+
+def _write_record(fd: int) -> None:
+    pid = os.getpid()
+    record = {"pid": pid, "host": socket.gethostname(), "started": _start_time(pid), "since": time.time()}
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, json.dumps(record).encode(), 0)
+    os.fsync(fd)
+
+
+def _owner_text(record: dict) -> str:
+    if not record:
+        return "another process"
+    since = record.get("since")
+    when = time.strftime(" since %H:%M:%S", time.localtime(since)) if isinstance(since, int | float) else ""
+    return f"process {record.get('pid')} on {record.get('host')}{when}"
+
+
+@contextmanager
+def folder_lock(folder: Path, what: str = "sweep") -> Iterator[None]:
+    """Hold ``folder``'s lock for the body, or refuse in one line if a live process holds it."""
+    path = Path(folder) / LOCK_FILE
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        raise EvoWordleError(f"cannot lock {folder}: {exc.strerror}") from None
+    ident = (os.fstat(fd).st_dev, os.fstat(fd).st_ino)
+    try:
+        if ident in _HELD:
+            raise EvoWordleError(f"another {what} is writing to {folder} (this process)")
+        try:
+            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EACCES, errno.EAGAIN):
+                raise EvoWordleError(
+                    f"another {what} is writing to {folder} ({_owner_text(_read_record(fd))})"
+                ) from None
+            # No record locks on this file system: trust the owner record and its liveness.
+            record = _read_record(fd)
+            if record and _alive(record):
+                raise EvoWordleError(f"another {what} is writing to {folder} ({_owner_text(record)})") from None
+        _write_record(fd)
+        _HELD.add(ident)
+        try:
+            yield
+        finally:
+            _HELD.discard(ident)
+            os.ftruncate(fd, 0)  # released: no owner left on record
+    finally:
+        os.close(fd)

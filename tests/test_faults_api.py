@@ -1,0 +1,160 @@
+"""Fault suite, Python API: public entry points check their arguments at the boundary and raise
+EvoWordleError (a ValueError) with the CLI's one-line messages; negative word indices never wrap."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from evo_wordle import Context, EvoWordleError
+from evo_wordle.bench import run_bench
+from evo_wordle.evolve.metaga import EvolveConfig
+from evo_wordle.executors import make_executor
+from evo_wordle.ga.config import GAConfig
+from evo_wordle.ga.toolbox import GAState, make_toolbox
+from evo_wordle.game import Settings
+from evo_wordle.params import as_bool, as_float, as_int, as_seed
+from evo_wordle.solvers import make_solver
+from evo_wordle.sweep import SweepSpec, run_sweep
+
+
+def test_the_package_error_is_a_value_error():
+    assert issubclass(EvoWordleError, ValueError)
+    with pytest.raises(ValueError):
+        Settings(max_guesses=0)
+
+
+BAD_CALLS = [
+    # Settings
+    ("Settings max_guesses=2.5", lambda ctx, tmp: Settings(max_guesses=2.5), "--max-guesses must be a whole number"),
+    ("Settings max_guesses='abc'", lambda ctx, tmp: Settings(max_guesses="abc"), "whole number, not 'abc'"),
+    ("Settings max_guesses=True", lambda ctx, tmp: Settings(max_guesses=True), "whole number, not True"),
+    ("Settings max_guesses=0", lambda ctx, tmp: Settings(max_guesses=0), "between 1 and"),
+    ("Settings hard='maybe'", lambda ctx, tmp: Settings(hard="maybe"), "--hard must be true or false"),
+    ("Settings daily=1", lambda ctx, tmp: Settings(daily=1), "--daily must be true or false"),
+    ("Settings boards=-2", lambda ctx, tmp: Settings(boards=-2), "--boards must be between 1"),
+    ("Settings candidates='all'", lambda ctx, tmp: Settings(candidates="all"), "--candidates must be one of"),
+    ("Settings guess_from=None", lambda ctx, tmp: Settings(guess_from=None), "--guess-from must be one of"),
+    ("Settings.problem('P7')", lambda ctx, tmp: Settings.problem("P7"), "unknown problem"),
+    # Context and word indices
+    ("Context(allowed=5)", lambda ctx, tmp: Context(allowed=5), "allowed must be a file name"),
+    ("Context(words='x')", lambda ctx, tmp: Context(words="x"), "words must be a WordSet"),
+    ("entropy of index -1", lambda ctx, tmp: ctx.entropy([-1]), "index -1 is outside"),
+    ("entropy of index n", lambda ctx, tmp: ctx.entropy([len(ctx.words)]), "index 12972 is outside"),
+    ("entropy of a float", lambda ctx, tmp: ctx.entropy([1.0]), "neither a word nor"),
+    ("entropy of a bool", lambda ctx, tmp: ctx.entropy([True]), "neither a word nor"),
+    ("entropy of one string", lambda ctx, tmp: ctx.entropy("tares"), "not one string"),
+    ("entropy, negative candidate", lambda ctx, tmp: ctx.entropy(["tares"], np.array([-5])), "index -5"),
+    ("candidates('some')", lambda ctx, tmp: ctx.candidates("some"), "candidates must be allowed or answers"),
+    # run_bench
+    ("run_bench ctx=None", lambda ctx, tmp: run_bench(None, "greedy"), "ctx must be a Context"),
+    ("run_bench solver=3", lambda ctx, tmp: run_bench(ctx, 3), "solver must be a solver name"),
+    ("run_bench unknown solver", lambda ctx, tmp: run_bench(ctx, "nope", answers=[0]), "unknown solver 'nope'"),
+    ("run_bench settings='P1'", lambda ctx, tmp: run_bench(ctx, "greedy", "P1"), "settings must be a Settings"),
+    ("run_bench answers=[-1]", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[-1]), "index -1 is outside"),
+    ("run_bench answers=[10**9]", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[10**9]), "outside"),
+    ("run_bench answers=[1.5]", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[1.5]), "neither a word"),
+    ("run_bench answers=[]", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[]), "no answers to play"),
+    ("run_bench seed=-1", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[0], seed=-1), "--seed must be"),
+    ("run_bench seed=0.5", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[0], seed=0.5), "whole number"),
+    ("run_bench jobs=0", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[0], jobs=0), "--jobs must be"),
+    ("run_bench daily_rule", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[0], daily_rule="x"), "daily-rule"),
+    ("run_bench GA param to greedy", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[0],
+                                                                 solver_params={"population": 5}),
+     "solver greedy has no parameter 'population' (it takes: opener)"),
+    ("run_bench params not a dict", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[0], solver_params=[1]),
+     "must be a dict"),
+    # make_solver and GA parameters
+    ("make_solver ctx='x'", lambda ctx, tmp: make_solver("greedy", "x", Settings()), "ctx must be a Context"),
+    ("make_solver settings=None", lambda ctx, tmp: make_solver("greedy", ctx, None), "settings must be a Settings"),
+    ("make_solver unknown kwarg", lambda ctx, tmp: make_solver("random", ctx, Settings(), foo=1), "no parameter 'foo'"),
+    ("make_solver ga population=-1", lambda ctx, tmp: make_solver("ga", ctx, Settings(), population=-1),
+     "--population must be between 1"),
+    ("make_solver ga mutation=nan", lambda ctx, tmp: make_solver("ga", ctx, Settings(), mutation=float("nan")),
+     "finite"),
+    ("make_solver ga unknown param", lambda ctx, tmp: make_solver("ga", ctx, Settings(), foo=1),
+     "unknown GA parameter 'foo'"),
+    ("make_solver bad opener", lambda ctx, tmp: make_solver("greedy", ctx, Settings(), opener="zzzzz"),
+     "not an allowed word"),
+    ("GAConfig population='100'", lambda ctx, tmp: GAConfig(population="100"), "whole number, not '100'"),
+    ("GAConfig pressure=inf", lambda ctx, tmp: GAConfig(pressure=float("inf")), "--pressure must be a finite"),
+    ("GAConfig elite > population", lambda ctx, tmp: GAConfig(population=5, elite=6), "--elite must be between 0"),
+    ("GAConfig distinct='yes'", lambda ctx, tmp: GAConfig(distinct="yes"), "--distinct must be true or false"),
+    ("GAConfig selection", lambda ctx, tmp: GAConfig(selection="worst"), "--selection must be one of"),
+    ("GAConfig.with_ unknown", lambda ctx, tmp: GAConfig().with_(foo=1), "unknown GA parameter"),
+    ("make_toolbox config=dict", lambda ctx, tmp: make_toolbox({}, ctx, GAState(ctx)), "config must be a GAConfig"),
+    ("make_toolbox foreign state", lambda ctx, tmp: make_toolbox(GAConfig(), ctx, object()), "must be a GAState"),
+    ("GAState rng=5", lambda ctx, tmp: GAState(ctx, rng=5), "rng must be a numpy Generator"),
+    ("toolbox population -1", lambda ctx, tmp: make_toolbox(GAConfig(), ctx, GAState(ctx)).init_population(-1),
+     "--population must be at least 1"),
+    # meta-GA configuration
+    ("EvolveConfig penalty=nan", lambda ctx, tmp: EvolveConfig(penalty=float("nan")), "--penalty must be a finite"),
+    ("EvolveConfig penalty=-5", lambda ctx, tmp: EvolveConfig(penalty=-5), "--penalty must be at least 0"),
+    ("EvolveConfig seed=-1", lambda ctx, tmp: EvolveConfig(seed=-1), "--seed must be"),
+    ("EvolveConfig train=0", lambda ctx, tmp: EvolveConfig(train_size=0), "--train must be at least 1"),
+    ("EvolveConfig cxpb=2", lambda ctx, tmp: EvolveConfig(cxpb=2.0), "--cxpb must be between"),
+    # multi-board
+    ("boards, negative index", lambda ctx, tmp: run_bench(ctx, "summed-entropy", Settings(boards=2),
+                                                           answers=[[0, -1]]), "index -1 is outside"),
+    ("boards, float answers", lambda ctx, tmp: run_bench(ctx, "summed-entropy", Settings(boards=2),
+                                                          answers=[[0.5, 1.0]]), "whole-number word indices"),
+    ("boards seed=-3", lambda ctx, tmp: run_bench(ctx, "summed-entropy", Settings(boards=2), seed=-3),
+     "--seed must be"),
+    # sweeps: refused before any folder exists
+    ("SweepSpec from a list", lambda ctx, tmp: SweepSpec.from_dict(["x"]), "not a sweep specification"),
+    ("SweepSpec unknown field", lambda ctx, tmp: SweepSpec.from_dict({"solver": "ga", "grid": {}, "x": 1}),
+     "not a sweep specification"),
+    ("sweep grid not a dict", lambda ctx, tmp: run_sweep(SweepSpec("ga", [1]), tmp / "s"), "grid an object"),
+    ("sweep values not a list", lambda ctx, tmp: run_sweep(SweepSpec("ga", {"population": 5}), tmp / "s"),
+     "grid 'population' must be a list"),
+    ("sweep seeds=0", lambda ctx, tmp: run_sweep(SweepSpec("ga", {"population": [5]}, seeds=0), tmp / "s"),
+     "--seeds must be at least 1"),
+    ("sweep games=5000", lambda ctx, tmp: run_sweep(SweepSpec("ga", {"population": [5]}, games=5000), tmp / "s"),
+     "more than the 2309 answers"),
+    ("sweep base_seed=-1", lambda ctx, tmp: run_sweep(SweepSpec("ga", {"population": [5]}, base_seed=-1), tmp / "s"),
+     "--seed must be"),
+    ("sweep population=2.5", lambda ctx, tmp: run_sweep(SweepSpec("ga", {"population": [2.5]}), tmp / "s"),
+     "--population must be a whole number, not 2.5"),
+    ("sweep max_guesses=2.5", lambda ctx, tmp: run_sweep(SweepSpec("greedy", {"max_guesses": [2.5]}), tmp / "s"),
+     "--max-guesses must be a whole number"),
+    ("sweep settings with a stray key", lambda ctx, tmp: run_sweep(
+        SweepSpec("greedy", {"hard": [True]}, settings={"x": 1}), tmp / "s"), "not a sweep's settings"),
+    ("sweep jobs=0", lambda ctx, tmp: run_sweep(SweepSpec("greedy", {"hard": [True]}), tmp / "s", jobs=0),
+     "--jobs must be at least 1"),
+    ("sweep executor", lambda ctx, tmp: run_sweep(SweepSpec("greedy", {"hard": [True]}), tmp / "s", executor="x"),
+     "unknown executor"),
+    ("sweep out ''", lambda ctx, tmp: run_sweep(SweepSpec("greedy", {"hard": [True]}), ""), "empty string"),
+    ("make_executor kind", lambda ctx, tmp: make_executor("threads"), "unknown executor 'threads'"),
+    # the one converter
+    ("as_int True", lambda ctx, tmp: as_int("n", True), "--n must be a whole number, not True"),
+    ("as_int text by default", lambda ctx, tmp: as_int("n", "5"), "whole number, not '5'"),
+    ("as_float -inf", lambda ctx, tmp: as_float("x", "-inf", text=True), "finite number"),
+    ("as_bool maybe", lambda ctx, tmp: as_bool("hard", "maybe", text=True), "true or false"),
+    ("as_seed 2**63", lambda ctx, tmp: as_seed("seed", 2**63), "from 0 to 2**63 - 1"),
+]
+
+
+@pytest.mark.parametrize("call, message", [c[1:] for c in BAD_CALLS], ids=[c[0] for c in BAD_CALLS])
+def test_bad_api_call_raises_the_package_error(ctx, tmp_path, call, message):
+    with pytest.raises(EvoWordleError) as info:
+        call(ctx, tmp_path)
+    text = str(info.value)
+    assert message in text and "\n" not in text
+    assert not (tmp_path / "s").exists()  # a refused sweep leaves no folder
+
+
+def test_converters_accept_what_they_should():
+    assert as_int("n", "7", text=True) == 7 and as_int("n", np.int64(7)) == 7
+    assert as_float("x", "0.25", text=True) == 0.25 and as_float("x", 1) == 1.0
+    assert as_bool("b", "Yes", text=True) is True and as_bool("b", np.bool_(False)) is False
+    assert as_seed("s", 2**63 - 1) == 2**63 - 1
+    assert Settings(max_guesses=np.int64(6)).max_guesses == 6
+
+
+def test_words_and_indices_mean_the_same_answers(ctx):
+    """A valid index is played as that word: nothing is shifted or wrapped."""
+    last = len(ctx.words) - 1
+    assert ctx.word_indices(["tares", last, np.int32(3)]).tolist() == [ctx.words.index("tares"), last, 3]
+    by_index = run_bench(ctx, "greedy", Settings(), answers=[ctx.words.index("merry")])
+    by_word = run_bench(ctx, "greedy", Settings(), answers=["merry"])
+    assert by_index.records[0].guesses == by_word.records[0].guesses

@@ -1,0 +1,262 @@
+"""Fault suite, command line: every bad command line ends in one line on stderr and exit 2,
+before any work (nothing on stdout, no file or folder written); a write that fails at the end
+comes after the printed result and exits 1.  Driven in-process through ``cli.main``."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from evo_wordle import Context
+from evo_wordle.cli import main
+
+
+def run(capsys, argv: list[str]) -> tuple[int, str, str]:
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse usage errors
+        code = exc.code
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def assert_one_line(err: str) -> None:
+    assert "Traceback" not in err
+    assert err.endswith("\n") and err.count("\n") == 1, err
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory, cache_dir):
+    """A folder with an existing file, a one-word list (its table built) and a sweep folder."""
+    root = tmp_path_factory.mktemp("faults")
+    (root / "afile").write_text("x\n")
+    (root / "one.txt").write_text("crane\n")
+    Context(allowed=str(root / "one.txt")).table  # noqa: B018 - build now: no notice during the test
+    (root / "adir").mkdir()
+    return root
+
+
+# Each case: argv with {d} for the module's folder; the message must contain the snippet.
+BAD_INPUT = [
+    # bench: numbers
+    ("bench --games 5000", "more than the 2309 answers"),
+    ("bench --games 0", "must be at least 1"),
+    ("bench --games -3", "must be at least 1"),
+    ("bench --games abc", "whole number"),
+    ("bench --seed -1", "from 0 to 2**63"),
+    ("bench --seed 1.5", "whole number"),
+    ("bench --jobs 0", "must be at least 1"),
+    ("bench --repeat 0", "must be at least 1"),
+    ("bench --max-guesses 0", "must be at least 1"),
+    ("bench --max-guesses 2.5", "whole number"),
+    ("bench --boards 0", "must be at least 1"),
+    # bench: solver flags that do not belong to the solver, bad GA values
+    ("bench --population 5", "solver greedy has no --population (its flags: --opener, --params)"),
+    ("bench --solver random --mutation 0.2", "solver random has no --mutation"),
+    ("bench --solver greedy --fitness dynamic", "has no --fitness"),
+    ("bench --solver ga --mutation nan --games 3", "finite number"),
+    ("bench --solver ga --mutation 1.5 --games 3", "between 0.0 and 1.0"),
+    ("bench --solver ga --pressure inf --games 3", "finite number"),
+    ("bench --solver ga --population 0 --games 3", "--population must be between 1"),
+    ("bench --solver ga --elite 500 --games 3", "--elite must be between 0 and 300"),
+    ("bench --solver ga --tournament-size -1 --games 3", "--tournament-size must be between 1"),
+    ("bench --boards 2 --solver greedy", "needs the summed-entropy solver"),
+    ("bench --solver nope", "unknown solver 'nope'"),
+    ("bench --opener zzzzz --games 3", "'zzzzz' is not an allowed word"),
+    ("bench --opener toolong --games 3", "is not a 5-letter word"),
+    ("bench --problem P9", "invalid choice"),
+    ("bench --daily-rule nope", "invalid choice"),
+    ("bench --answers {d}/missing.txt", "missing.txt"),
+    ("bench --boards 2 --allowed {d}/one.txt --games 3", "needs an answer list of at least 2 words"),
+    # bench: outputs checked before the run
+    ("bench --plot {d}/adir", "is a folder"),
+    ("bench --plot /tmp", "is a folder"),
+    ("bench --plot {d}/noext", "must end in .png, .svg, .pdf"),
+    ("bench --plot {d}/hist.txt", "must end in .png, .svg, .pdf"),
+    ("bench --csv ", "empty string"),
+    ("bench --csv /proc/x.csv", "under /proc or /sys"),
+    ("bench --csv {d}/missing/x.csv", "does not exist"),
+    ("bench --csv {d}/adir", "is a folder"),
+    ("bench --csv {d}/afile/x.csv", "does not exist"),
+    ("bench --json --plot /sys/x.png", "under /proc or /sys"),
+    # compare
+    ("compare --solvers greedy,greedy", "lists a solver twice"),
+    ("compare --solvers ,", "at least one solver"),
+    ("compare --solvers greedy,nope", "unknown solver 'nope'"),
+    ("compare --solvers greedy,random --population 10", "none of the solvers greedy, random takes --population"),
+    ("compare --solvers greedy --boards 2", "needs the summed-entropy solver"),
+    ("compare --solvers greedy --games 9999", "more than the 2309 answers"),
+    # sweep: bad specs never leave a folder behind
+    ("sweep --solver greedy --set max_guesses=2.5 --out {d}/s", "--max-guesses must be a whole number, not 2.5"),
+    ("sweep --solver greedy --set hard=maybe --out {d}/s", "--hard must be true or false, not 'maybe'"),
+    ("sweep --solver greedy --set max_guesses=abc --out {d}/s", "--max-guesses must be a whole number, not 'abc'"),
+    ("sweep --solver greedy --set max_guesses=0 --out {d}/s", "--max-guesses must be between 1"),
+    ("sweep --solver greedy --set daily=3 --out {d}/s", "--daily must be true or false"),
+    ("sweep --solver greedy --set candidates=some --out {d}/s", "--candidates must be one of"),
+    ("sweep --solver ga --set population=abc --out {d}/s", "--population must be a whole number, not 'abc'"),
+    ("sweep --solver ga --set mutation=nan --out {d}/s", "--mutation must be a finite number"),
+    ("sweep --solver ga --mutation 2 --out {d}/s", "--mutation must be between 0.0 and 1.0"),
+    ("sweep --solver ga --set selection=best,worst --out {d}/s", "--selection must be one of"),
+    ("sweep --solver greedy --set population=10 --out {d}/s", "no parameter 'population'"),
+    ("sweep --solver nope --population 5 --out {d}/s", "unknown solver 'nope'"),
+    ("sweep --population 5 --out ", "empty string"),
+    ("sweep --population 5 --out /proc/x", "under /proc or /sys"),
+    ("sweep --population 5 --out {d}/afile", "is a file, not a folder"),
+    ("sweep --population 5 --out {d}/afile/sub", "is a file, not a folder"),
+    ("sweep --population 5 --games 5000 --out {d}/s", "more than the 2309 answers"),
+    ("sweep --population 5 --seeds 0 --out {d}/s", "must be at least 1"),
+    ("sweep --population 5 --seed -1 --out {d}/s", "from 0 to 2**63"),
+    ("sweep --set population --out {d}/s", "expects key=value"),
+    ("sweep --set =5 --out {d}/s", "expects key=value"),
+    ("sweep --population 5 --jobs 0 --out {d}/s", "must be at least 1"),
+    ("sweep --population 5 --chunks 0 --out {d}/s", "must be at least 1"),
+    ("sweep --population 5 --scheduler tcp://127.0.0.1:1 --out {d}/s", "only applies to --executor dask"),
+    ("sweep --solver greedy --set problem=P9 --out {d}/s", "unknown problem"),
+    ("sweep --population 5 --set population=10 --out {d}/s", "given twice"),
+    ("sweep --solver ga --set mutation=0.1,0.1 --out {d}/s", "repeated value"),
+    ("sweep --solver greedy --out {d}/s", "nothing to sweep"),
+    # report / plot
+    ("report {d}/missing", "not a sweep folder"),
+    ("plot heatmap {d} --out {d}/adir", "is a folder"),
+    ("plot heatmap {d} --out {d}/x.txt", "must end in .png, .svg, .pdf"),
+    ("plot heatmap {d} --out /proc/x.png", "under /proc or /sys"),
+    ("plot heatmap {d} --out ", "empty string"),
+    ("plot lines {d} --out {d}/missing/x.png", "does not exist"),
+    ("plot convergence --out {d}/x.png --runs 0", "must be at least 1"),
+    ("plot histograms --solvers greedy,random --population 5 --out {d}/x.png", "none of the solvers"),
+    # evolve-strategy: everything checked before the long run
+    ("evolve-strategy --penalty nan", "finite number"),
+    ("evolve-strategy --penalty -5", "at least 0.0"),
+    ("evolve-strategy --penalty inf", "finite number"),
+    ("evolve-strategy --train 100000", "exceed the 2309 answers"),
+    ("evolve-strategy --train 2000 --holdout 400", "exceed the 2309 answers"),
+    ("evolve-strategy --seed -1", "from 0 to 2**63"),
+    ("evolve-strategy --mu 1", "--mu must be"),
+    ("evolve-strategy --cxpb 0.8 --mutpb 0.8", "at most 1"),
+    ("evolve-strategy --cxpb 1.5", "between 0.0 and 1.0"),
+    ("evolve-strategy --out {d}/adir", "is a folder"),
+    ("evolve-strategy --out /proc/x.json", "under /proc or /sys"),
+    ("evolve-strategy --log {d}/missing/x.json", "does not exist"),
+    ("evolve-strategy --checkpoint ", "empty string"),
+    ("evolve-strategy --resume", "--resume needs --checkpoint"),
+    # ga-tree
+    ("ga-tree --seed -1 --tree {d}/t.txt", "from 0 to 2**63"),
+    ("ga-tree --tree /proc/t.txt", "under /proc or /sys"),
+    ("ga-tree --tree {d}/adir", "is a folder"),
+    ("ga-tree --games 5000 --tree {d}/t.txt", "more than the 2309 answers"),
+    ("ga-tree --tree {d}/t.txt --out ", "empty string"),
+    # tune
+    ("tune --solver ga --space population=10:50 --out /proc/x", "under /proc or /sys"),
+    ("tune --solver ga --space population=10:50 --out {d}/afile", "is a file, not a folder"),
+    ("tune --solver ga --space population=10:50 --out ", "empty string"),
+    ("tune --solver ga --space population=10:50 --seed -1 --out {d}/t", "from 0 to 2**63"),
+    ("tune --solver ga --space population=10:50 --trials 0 --out {d}/t", "must be at least 1"),
+    # solve
+    ("solve fibre --problem P1", "'fibre' is not in the answer list"),
+    ("solve fibre spill --candidates answers", "'fibre' is not in the answer list"),
+    ("solve crane spill --boards 3", "needs 3 answers"),
+    ("solve zzzzz", "not an allowed word"),
+    ("solve crane --solver nope", "unknown solver"),
+    ("solve crane --population 5", "solver greedy has no --population"),
+    ("solve crane --log {d}/adir", "is a folder"),
+    ("solve crane --log /proc/x", "under /proc or /sys"),
+    ("solve crane --max-guesses 2.5", "whole number"),
+    ("solve crane --seed -1", "from 0 to 2**63"),
+    # the rest of the command line
+    ("entropy tares zzzzz", "not an allowed word"),
+    ("pattern roars eule", "5-letter"),
+    ("assist --top 0", "must be at least 1"),
+    ("frobnicate", "invalid choice"),
+]
+
+
+@pytest.mark.parametrize("line, message", BAD_INPUT, ids=[c[0] for c in BAD_INPUT])
+def test_bad_command_line_is_one_line_exit_2(files, capsys, line, message):
+    argv = [a.replace("{d}", str(files)) for a in line.split(" ")]
+    before = sorted(p.name for p in files.iterdir())
+    code, out, err = run(capsys, argv)
+    assert code == 2, err
+    assert_one_line(err)
+    assert message in err
+    assert out == ""  # refused before any work
+    assert sorted(p.name for p in files.iterdir()) == before  # no file or folder left behind
+    assert not Path("/tmp.png").exists()
+
+
+def test_bench_result_is_printed_before_a_late_write_failure(capsys):
+    """--csv to a file that fails on write (a full disk): the summary is on stdout first."""
+    code, out, err = run(capsys, ["bench", "--games", "5", "--csv", "/dev/full"])
+    assert code == 1
+    assert_one_line(err)
+    assert "cannot write /dev/full" in err and "No space left" in err
+    assert "mean guesses:" in out and "games:        5" in out
+
+
+def test_solve_game_is_printed_before_a_late_log_failure(capsys):
+    code, out, err = run(capsys, ["solve", "crane", "--log", "/dev/full"])
+    assert code == 1
+    assert_one_line(err)
+    assert "solved CRANE" in out
+
+
+def test_bench_json_plot_and_csv_written_after_the_summary(tmp_path, capsys):
+    code, out, err = run(capsys, ["bench", "--games", "4", "--json", "--csv", str(tmp_path / "g.csv"),
+                                  "--plot", str(tmp_path / "h.svg")])
+    assert code == 0
+    assert err == f"wrote {tmp_path / 'g.csv'}\nwrote {tmp_path / 'h.svg'}\n"  # JSON alone on stdout
+    assert '"games": 4' in out
+    assert len((tmp_path / "g.csv").read_text().splitlines()) == 5
+    assert (tmp_path / "h.svg").read_text().lstrip().startswith("<?xml")
+
+
+def test_internal_error_is_one_line_exit_1_and_debug_shows_traceback(capsys, monkeypatch):
+    from evo_wordle.cli import table_cmds
+
+    def broken(args):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(table_cmds, "cmd_pattern", broken)
+    code, out, err = run(capsys, ["pattern", "roars", "euler"])
+    assert code == 1
+    assert_one_line(err)
+    assert "internal error: RuntimeError: boom" in err and "EVO_WORDLE_DEBUG" in err
+    monkeypatch.setenv("EVO_WORDLE_DEBUG", "1")
+    code, out, err = run(capsys, ["pattern", "roars", "euler"])
+    assert code == 1 and "Traceback" in err
+
+
+def test_ctrl_c_inside_a_command_is_one_line_exit_130(capsys, monkeypatch):
+    from evo_wordle.cli import table_cmds
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(table_cmds, "cmd_pattern", interrupted)
+    code, out, err = run(capsys, ["pattern", "roars", "euler"])
+    assert code == 130
+    assert err == "evo-wordle: interrupted\n"
+
+
+def test_a_rerun_after_a_bad_spec_is_not_blocked(tmp_path, capsys):
+    """A spec that ran nothing (no result row) is replaced by the corrected command."""
+    out = tmp_path / "s"
+    out.mkdir()
+    (out / "sweep.json").write_text('{"solver": "greedy", "grid": {"max_guesses": [9]}}\n')
+    (out / "results.csv").write_text("max_guesses,seed\n")
+    code, _, err = run(capsys, ["sweep", "--solver", "greedy", "--set", "hard=false", "--seeds", "1",
+                                "--games", "3", "--quiet", "--jobs", "1", "--out", str(out)])
+    assert code == 0, err
+    assert '"hard"' in (out / "sweep.json").read_text()
+    assert len((out / "results.csv").read_text().splitlines()) == 2
+
+
+def test_ascii_terminal_gets_ascii_stand_ins():
+    from evo_wordle.console import ASCII, _to_ascii
+
+    text = "🟩🟨⬛ 3.7 ± 0.1 → done…"
+    assert text.encode("ascii", errors="evo_wordle_ascii") == b"GYB 3.7 +/- 0.1 -> done..."
+    assert all(v.isascii() for v in ASCII.values())
+    assert _to_ascii(UnicodeEncodeError("ascii", "☃", 0, 1, "x")) == ("?", 1)
+    assert os.environ.get("PYTHONIOENCODING") != "ascii"  # the subprocess tests cover the real stream

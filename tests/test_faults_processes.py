@@ -1,0 +1,278 @@
+"""Fault suite, processes and signals: real subprocesses killed with SIGKILL or interrupted with
+SIGINT.  Workers die with their parent, a dead sweep's lock is taken over and the re-run gives
+the uninterrupted result, a killed worker is one line and exit 1 (never a hang), Ctrl-C at any
+moment is one line and exit 130, a full stdout or an ASCII terminal gives no traceback."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from evo_wordle.cli import main
+from evo_wordle.errors import EvoWordleError
+from evo_wordle.folder_lock import LOCK_FILE, folder_lock
+
+PY = [sys.executable, "-m", "evo_wordle"]
+SWEEP = ["sweep", "--solver", "greedy", "--candidates", "answers", "--set", "max_guesses=6,9",
+         "--set", "hard=false,true", "--seeds", "2", "--games", "40", "--quiet"]
+#: A bench slow enough to be killed part-way (the GA plays ~100 games/s on one core).
+SLOW_BENCH = ["bench", "--solver", "ga-thesis", "--games", "2000", "--jobs", "2"]
+
+
+def group(pgid: int) -> list[int]:
+    """Live (not zombie) processes of a process group."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            pids.append(int(entry.name))
+    return pids
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                out.append(int(entry.name))
+    return out
+
+
+def start(argv: list[str], **kw) -> subprocess.Popen:
+    return subprocess.Popen([*PY, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, **kw)
+
+
+def wait_for(predicate, timeout: float = 60.0, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def gone_within(pgid: int, seconds: float) -> float:
+    """Seconds until no process of the group is left (fails after ``seconds``)."""
+    t0 = time.monotonic()
+    wait_for(lambda: not group(pgid), seconds, "the workers to die with their parent")
+    return time.monotonic() - t0
+
+
+def cleanup(proc: subprocess.Popen) -> None:
+    for pid in group(proc.pid):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    proc.wait(timeout=30)
+    proc.stdout.close()
+    proc.stderr.close()
+
+
+def rows(path: Path) -> dict:
+    with open(path, newline="") as fh:
+        return {(r["max_guesses"], r["hard"], r["seed"]): (r["mean"], r["histogram"], r["bench_seed"])
+                for r in csv.DictReader(fh)}
+
+
+def test_sigkill_of_sweep_main_leaves_no_orphan_and_the_rerun_resumes(tmp_path, cache_dir, capsys):
+    out = tmp_path / "killed"
+    proc = start([*SWEEP, "--jobs", "2", "--out", str(out)])
+    try:
+        csv_path = out / "results.csv"
+        wait_for(lambda: csv_path.exists() and len(csv_path.read_text().splitlines()) >= 2, 90, "a first row")
+        assert proc.poll() is None
+        os.kill(proc.pid, signal.SIGKILL)  # the main process only: its workers must follow
+        proc.wait(timeout=10)
+        assert gone_within(proc.pid, 5.0) <= 5.0
+    finally:
+        cleanup(proc)
+    partial = rows(out / "results.csv")
+    assert 1 <= len(partial) < 8
+    assert main([*SWEEP, "--jobs", "2", "--out", str(out)]) == 0  # the dead owner's lock is taken over
+    ref = tmp_path / "ref"
+    assert main([*SWEEP, "--jobs", "1", "--out", str(ref)]) == 0
+    assert rows(out / "results.csv") == rows(ref / "results.csv")
+    capsys.readouterr()
+
+
+def test_sigkill_of_bench_jobs_2_leaves_no_orphan(cache_dir):
+    proc = start(SLOW_BENCH)
+    try:
+        wait_for(lambda: len(children(proc.pid)) >= 2, 90, "two workers")
+        time.sleep(0.5)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        assert gone_within(proc.pid, 5.0) <= 5.0
+    finally:
+        cleanup(proc)
+
+
+@pytest.mark.parametrize("argv", [SLOW_BENCH, ["bench", "--boards", "4", "--jobs", "2", "--games", "400"]],
+                         ids=["bench", "bench --boards 4"])
+def test_a_killed_worker_is_one_line_exit_1_never_a_hang(cache_dir, argv):
+    proc = start(argv)
+    try:
+        wait_for(lambda: len(children(proc.pid)) >= 2, 90, "two workers")
+        time.sleep(0.5)
+        os.kill(children(proc.pid)[0], signal.SIGKILL)
+        assert proc.wait(timeout=60) == 1
+        err = proc.stderr.read()
+        assert "Traceback" not in err and err.count("\n") == 1 and "worker process died" in err, err
+        assert gone_within(proc.pid, 5.0) <= 5.0
+    finally:
+        cleanup(proc)
+
+
+def test_a_killed_sweep_worker_keeps_finished_rows(tmp_path, cache_dir):
+    out = tmp_path / "w"
+    proc = start([*SWEEP, "--jobs", "2", "--out", str(out)])
+    try:
+        wait_for(lambda: (out / "results.csv").exists() and len(children(proc.pid)) >= 2, 90, "workers")
+        os.kill(children(proc.pid)[0], signal.SIGKILL)
+        code = proc.wait(timeout=60)
+        err = proc.stderr.read()
+        if code == 0:  # the sweep had finished its last task before the kill landed
+            assert err == ""
+        else:
+            assert code == 1 and "Traceback" not in err and err.count("\n") == 1 and "worker" in err, err
+    finally:
+        cleanup(proc)
+    assert main([*SWEEP, "--jobs", "1", "--out", str(out)]) == 0
+    assert len(rows(out / "results.csv")) == 8
+
+
+def test_ctrl_c_during_bench_jobs_2_is_one_line_exit_130(cache_dir):
+    proc = subprocess.Popen([*PY, *SLOW_BENCH], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        wait_for(lambda: len(children(proc.pid)) >= 2, 90, "two workers")
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+        assert proc.wait(timeout=30) == 130
+        assert proc.stderr.read() == "evo-wordle: interrupted\n"
+        assert gone_within(proc.pid, 5.0) <= 5.0
+    finally:
+        cleanup(proc)
+
+
+CTRL_C_IN_IMPORT = """
+import builtins, sys
+real = builtins.__import__
+def fake(name, *args, **kw):
+    if name == {module!r}.rsplit(".", 1)[-1] or name == {module!r}:  # relative imports give the last part
+        raise KeyboardInterrupt
+    return real(name, *args, **kw)
+builtins.__import__ = fake
+sys.argv = ["evo-wordle", "pattern", "roars", "euler"]
+from evo_wordle.console import run
+sys.exit(run())
+"""
+
+
+@pytest.mark.parametrize("module", ["numpy", "evo_wordle.cli", "argparse"])
+def test_ctrl_c_while_modules_load_is_one_line_exit_130(module):
+    result = subprocess.run([sys.executable, "-c", CTRL_C_IN_IMPORT.format(module=module)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 130
+    assert result.stderr == "evo-wordle: interrupted\n"
+
+
+def test_ctrl_c_at_a_real_moment_of_start_up():
+    """A real SIGINT while the modules load (numpy's C extension just mapped, the rest to come)."""
+    proc = subprocess.Popen([*PY, "rank", "--top", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        maps = Path(f"/proc/{proc.pid}/maps")
+        wait_for(lambda: "_multiarray_umath" in maps.read_text(), 60, "numpy to load")
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=60)
+        err = proc.stderr.read()
+        assert code in (0, 130) and "Traceback" not in err
+        assert code == 0 or err.endswith("evo-wordle: interrupted\n")
+    finally:
+        proc.stdout.close()
+        proc.stderr.close()
+
+
+def test_stdout_to_dev_full_is_one_line_exit_1(cache_dir):
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([*PY, "pattern", "roars", "euler"], stdout=full, stderr=subprocess.PIPE,
+                                text=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr == "evo-wordle: error: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize("argv", [["solve", "crane"], ["bench", "--games", "3"], ["--help"],
+                                  ["assist", "--candidates", "answers"]])
+def test_ascii_output_encoding_gives_no_traceback(cache_dir, argv):
+    env = {**os.environ, "PYTHONIOENCODING": "ascii"}
+    result = subprocess.run([*PY, *argv], capture_output=True, env=env, timeout=60, input=b"quit\n")
+    assert result.returncode == 0, result.stderr
+    assert b"Traceback" not in result.stderr
+    result.stdout.decode("ascii")  # pure ASCII
+
+
+def test_a_live_lock_holder_is_named_and_a_dead_one_is_taken_over(tmp_path):
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from pathlib import Path; from evo_wordle.folder_lock import "
+         "folder_lock\nwith folder_lock(Path(sys.argv[1])):\n print('held', flush=True); time.sleep(60)",
+         str(tmp_path)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        with pytest.raises(EvoWordleError, match=f"another sweep is writing to .*process {holder.pid} on"):
+            with folder_lock(tmp_path):
+                pass
+        holder.kill()
+        holder.wait()
+        with folder_lock(tmp_path):  # the owner is gone: the lock is ours
+            record = json.loads((tmp_path / LOCK_FILE).read_text())
+            assert record["pid"] == os.getpid() and record["started"]
+    finally:
+        holder.kill()
+        holder.wait()
+        holder.stdout.close()
+
+
+def test_missing_dask_is_one_line_before_any_folder(tmp_path):
+    code = ("import sys; sys.modules['distributed'] = None; from evo_wordle.console import run; "
+            "sys.argv = ['evo-wordle'] + sys.argv[1:]; sys.exit(run())")
+    out = tmp_path / "never"
+    result = subprocess.run([sys.executable, "-c", code, "sweep", "--population", "5", "--executor", "dask",
+                             "--out", str(out)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr == ("evo-wordle: error: --executor dask needs dask.distributed: "
+                             "pip install 'evo-wordle[dask]'\n")
+    assert not out.exists()
+
+
+def test_local_dask_cluster_speaks_tls_and_refuses_plain_clients():
+    import distributed
+
+    from evo_wordle.executors import make_executor
+
+    with make_executor("dask", jobs=1) as ex:
+        address = ex.client.scheduler.address
+        assert address.startswith("tls://")
+        assert list(ex.map(abs, [-1, -2])) == [1, 2]
+        with pytest.raises((TypeError, OSError)):
+            distributed.Client(address, timeout="3s")  # no credentials: no way in
