@@ -81,13 +81,12 @@ def run_data(run: reg_mod.Run, out: Path, file: str | None = None):
 
 def measure(reg: Registry, runs: list[reg_mod.Run], out: Path, records: dict) -> tuple[dict, list[str]]:
     """Measured value of every figure of these runs, and the problems met reading them."""
-    values, problems = {}, []
-    ids = {r.id for r in runs}
+    values = {}
+    problems = [f"run {run.id} failed ({records[run.id]['error']}): {run.command}"
+                for run in runs if "error" in records.get(run.id, {})]
+    ids = {r.id for r in runs if "error" not in records.get(r.id, {})}
     for fig in reg.figures.values():
         if fig.run not in ids:
-            continue
-        if "error" in records.get(fig.run, {}):
-            problems.append(f"{fig.id}: run {fig.run} failed ({records[fig.run]['error']})")
             continue
         try:
             values[fig.id] = extract(run_data(reg.runs[fig.run], out, fig.file), fig.key, fig.id) * fig.scale
