@@ -25,7 +25,7 @@ from .errors import EvoWordleError
 from .game import GameRecord, GameState, Settings, play
 from .params import as_choice, as_int, as_seed
 from .progress import progress_bar
-from .solvers import make_solver
+from .solvers.base import SolverSpec, build_solver, pack_solver, solver_label, unpack_solver
 
 #: How past answers affect later games in daily mode (P2/P3).
 #: ``remove``: they leave later games' candidates (the issue's definition, default).
@@ -52,6 +52,7 @@ class BenchResult:
         return len(self.records)
 
     def scores(self) -> np.ndarray:
+        """Guesses per game in ``records`` order, a failure counting as the guess cap."""
         return np.array([r.score(self.settings.max_guesses) for r in self.records])
 
     @property
@@ -155,15 +156,18 @@ def check_boards(solver: str, settings: Settings) -> None:
         raise EvoWordleError(f"{solver} plays one board; --boards {settings.boards} needs the {POLICY_NAME} solver")
 
 
-def make_engine(ctx: Context, solver: str, settings: Settings, params: dict):
-    """The player of a bench: a registered solver (one board) or the summed-entropy policy
-    (any number of boards; its opener is worked out here, once, before any worker forks)."""
-    check_boards(solver, settings)
+def make_engine(ctx: Context, solver: SolverSpec, settings: Settings, params: dict):
+    """The player of a bench: a solver (a name, object or factory; one board) or the
+    summed-entropy policy (any number of boards; its opener is worked out here, once, before
+    any worker forks)."""
+    check_boards(solver_label(solver), settings)
+    if not isinstance(solver, str):
+        return build_solver(solver, ctx, settings, **params)
     if solver == POLICY_NAME:
         policy = SummedEntropy(ctx, settings, **params)
         policy.choose([policy.full_board()], 0)
         return policy
-    return make_solver(solver, ctx, settings, **params)
+    return build_solver(solver, ctx, settings, **params)
 
 
 def play_one(engine, state: GameState, answer, settings: Settings):
@@ -178,9 +182,13 @@ def play_one(engine, state: GameState, answer, settings: Settings):
 _WORKER: dict = {}
 
 
-def _worker_init(ctx: Context, solver: str, settings: Settings, params: dict) -> None:
+def _worker_init(ctx: Context, solver: str | bytes, settings: Settings, params: dict) -> None:
+    """Build the worker's engine: a registered name, or a solver object / factory sent
+    pickled by :func:`~evo_wordle.solvers.base.pack_solver` (no reliance on fork)."""
+    engine = make_engine(ctx, unpack_solver(solver), settings, params)
+    ctx = getattr(engine, "ctx", ctx)
     _WORKER["ctx"] = ctx
-    _WORKER["engine"] = make_engine(ctx, solver, settings, params)
+    _WORKER["engine"] = engine
     _WORKER["settings"] = settings
     _WORKER["base"] = GameState.start(ctx, settings)
 
@@ -199,8 +207,10 @@ def check_run_args(ctx, solver, settings, params=None) -> Settings:
     (one-line errors instead of an AttributeError deep inside); returns the settings."""
     if not isinstance(ctx, Context):
         raise EvoWordleError(f"ctx must be a Context, not {type(ctx).__name__}")
-    if not isinstance(solver, str):
-        raise EvoWordleError(f"solver must be a solver name, not {type(solver).__name__}")
+    from .solvers.base import Solver
+
+    if not (isinstance(solver, str | Solver) or callable(solver)):
+        raise EvoWordleError(f"solver must be a solver name, a Solver object or a factory, not {type(solver).__name__}")
     if params is not None and not isinstance(params, dict):
         raise EvoWordleError(f"solver parameters must be a dict, not {type(params).__name__}")
     if settings is None:
@@ -212,7 +222,7 @@ def check_run_args(ctx, solver, settings, params=None) -> Settings:
 
 def run_bench(
     ctx: Context,
-    solver: str,
+    solver: SolverSpec,
     settings: Settings | None = None,
     answers: np.ndarray | None = None,
     seed: int = 0,
@@ -230,12 +240,21 @@ def run_bench(
     ``seed``, :func:`~evo_wordle.boards.draw_answers`).  Any solver plays one board;
     ``summed-entropy`` plays any number (others get a one-line error).
 
-    Each game gets its own generator from :func:`game_seeds`, indexed by its position in
-    ``answers``, so results do not depend on ``jobs`` or on chunking.
+    ``solver`` is a registered name (``solver_params`` go to its constructor), a ready
+    :class:`~evo_wordle.solvers.base.Solver` object (e.g. a GA whose toolbox you changed;
+    ``settings`` default to its own) or a factory ``callable(ctx, settings, **solver_params)``
+    such as a Solver subclass.  With ``jobs > 1`` an object or factory is pickled to the
+    workers, so it must be defined at module top level.  The result's ``params`` (and the
+    summary) record the solver's class and parameters (:meth:`~evo_wordle.solvers.base.Solver.describe`).
+
+    Each game gets its own generator from :func:`game_seeds`, indexed by its
+    position in ``answers``, so results do not depend on ``jobs`` or on chunking.
     ``progress`` shows progress with an ETA on stderr (:mod:`evo_wordle.progress`).
     In daily mode games run sequentially in a seeded random order; ``daily_rule`` says what
     past answers do to later games (see :data:`DAILY_RULES`).
     """
+    if settings is None and isinstance(getattr(solver, "settings", None), Settings):
+        settings = solver.settings  # a ready solver object plays under its own settings
     settings = check_run_args(ctx, solver, settings, solver_params)
     as_choice("daily_rule", daily_rule, DAILY_RULES)
     seed = as_seed("seed", seed)
@@ -248,16 +267,18 @@ def run_bench(
     engine = make_engine(ctx, solver, settings, params)
     if isinstance(engine, SummedEntropy) and not params.get("opener"):
         params["opener"] = engine.describe()["opener"]  # workers start from the parent's opener
+    parallel = not (settings.daily or jobs <= 1 or len(answers) < 2)
+    packed = pack_solver(solver) if parallel else None  # fails here, not in a worker
     records: list[GameRecord | BoardsRecord | None] = [None] * len(answers)
     start = time.perf_counter()
     unit = "games" if settings.boards == 1 else "sets"
     with progress_bar(len(answers), f"bench {engine.name}", unit, progress) as bar:
-        if settings.daily or jobs <= 1 or len(answers) < 2:
+        if not parallel:
             order = _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_rule, bar, on_game)
             extra = engine.describe()
         else:
             order = None
-            extra = _run_parallel(ctx, solver, settings, params, answers, seeds, records, jobs, bar, on_game)
+            extra = _run_parallel(ctx, packed, settings, params, answers, seeds, records, jobs, bar, on_game)
     seconds = time.perf_counter() - start
     if settings.daily:
         extra = {**extra, "daily_rule": daily_rule}

@@ -163,11 +163,12 @@ class SummedEntropy:
         """A new game (the bench's per-game call): nothing to forget, the policy is deterministic."""
 
     def describe(self) -> dict:
-        """Parameters worth recording next to results (as :meth:`Solver.describe`)."""
+        """Parameters worth recording next to results (as :meth:`~evo_wordle.solvers.base.Solver.describe`)."""
         opener = self.ctx.words.allowed[self.opener] if self.opener is not None else None
         return {"solver": self.name, "opener": opener, "ties": self.ties}
 
     def full_board(self) -> np.ndarray:
+        """Every universe position: a board before any feedback."""
         return np.arange(len(self.universe), dtype=np.int32)
 
     def board_entropy(self, board: np.ndarray) -> np.ndarray:
@@ -207,6 +208,7 @@ class SummedEntropy:
         return pos.astype(np.int32)
 
     def words_of(self, board: np.ndarray) -> np.ndarray:
+        """Allowed-word indices of a board's universe positions."""
         return self.universe[board]
 
     def choose(self, boards: list[np.ndarray], turn: int) -> int:

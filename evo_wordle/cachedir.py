@@ -43,10 +43,12 @@ _HEADER_MAX = 1024
 
 
 def notice(msg: str) -> None:
+    """Tell the user about the cache on stderr, prefixed ``evo-wordle:``."""
     print(f"evo-wordle: {msg}", file=sys.stderr)
 
 
 def default_cache_dir() -> Path:
+    """The cache folder: ``$EVO_WORDLE_CACHE``, else the user cache folder."""
     env = os.environ.get("EVO_WORDLE_CACHE")
     if env:
         return Path(env).expanduser()
@@ -196,6 +198,7 @@ def read_sealed(path: Path, kind: str, limit: int) -> bytes | None:
 
 
 def write_sealed_array(path: Path, kind: str, values: np.ndarray) -> None:
+    """Write ``values`` as a sealed ``.npy`` payload of ``kind`` (see :func:`write_sealed`)."""
     buf = io.BytesIO()
     np.save(buf, np.asarray(values), allow_pickle=False)
     write_sealed(path, kind, buf.getvalue())

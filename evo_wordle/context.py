@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
 
@@ -15,28 +16,47 @@ from .errors import EvoWordleError
 from .table import load_table
 from .words import WordSet, load_words
 
+#: A word list: a file path, a bundled name (``"allowed"``, ``"nyt"``, ``"original"``) or a
+#: Python sequence of words.
+WordSource = str | Path | Sequence[str]
+
 
 class Context:
     """Words, pattern table, frequencies and priority for one pair of word lists.
 
     >>> ctx = Context()                      # bundled allowed list, NYT answers
     >>> ctx.entropy(["tares"])               # bits over all allowed words
+    >>> six = Context(allowed=["planet", "plants", "stripe", "string"])   # any length, from Python
+
+    Lists given as Python sequences (or as a ready :class:`WordSet` through ``words``) get the
+    same checks as list files: no duplicates, one word length, letters only.
     """
 
     def __init__(
         self,
-        allowed: str | Path | None = None,
-        answers: str | Path | None = None,
+        allowed: WordSource | None = None,
+        answers: WordSource | None = None,
         cache_dir: Path | None = None,
         words: WordSet | None = None,
     ) -> None:
-        for name, value in (("allowed", allowed), ("answers", answers), ("cache_dir", cache_dir)):
-            if value is not None and not isinstance(value, str | Path):
-                raise EvoWordleError(f"{name} must be a file name, a list name or None, not {type(value).__name__}")
+        if words is not None and (allowed is not None or answers is not None):
+            raise EvoWordleError("give either words=WordSet(...) or allowed/answers lists, not both")
+        for name, value in (("allowed", allowed), ("answers", answers)):
+            if value is not None and not isinstance(value, str | Path | Sequence) or isinstance(value, bytes):
+                raise EvoWordleError(
+                    f"{name} must be a file name, a list name, a sequence of words or None, not {type(value).__name__}"
+                )
+        if cache_dir is not None and not isinstance(cache_dir, str | Path):
+            raise EvoWordleError(f"cache_dir must be a folder name or None, not {type(cache_dir).__name__}")
         if words is not None and not isinstance(words, WordSet):
             raise EvoWordleError(f"words must be a WordSet (see load_words), not {type(words).__name__}")
         self.words = words if words is not None else load_words(allowed, answers)
         self.cache_dir = Path(cache_dir) if cache_dir is not None else None
+
+    def __getstate__(self) -> dict:
+        """Only the word lists and the cache folder travel to other processes: the table is
+        memory-mapped again from the cache there, derived memos are rebuilt on demand."""
+        return {"words": self.words, "cache_dir": self.cache_dir}
 
     @property
     def cache_root(self) -> Path:

@@ -8,9 +8,41 @@ import numpy as np
 
 #: Cells (guesses × candidates) handled per bincount; bounds the temporary memory.
 BLOCK_CELLS = 1 << 22
-#: Up to this many candidates a block's cells are gathered directly (``np.ix_``); above it,
-#: copying whole rows and then the columns is faster.
-GATHER_CANDIDATES = 128
+
+#: How a (guesses × candidates) block of the pattern table is read:
+#: ``cells`` gathers just those cells (flat indices), ``rows`` copies the guesses' whole rows
+#: then picks the columns, ``columns`` copies the candidates' columns of every row once.
+PATHS = ("cells", "rows", "columns")
+
+#: With more guesses than half the table's rows and at most this many candidates, copying
+#: the candidates' columns once beats gathering cells (experiments/entropy_shapes.py).
+COLUMN_CANDIDATES = 128
+
+
+def gather_path(n_guesses: int, n_candidates: int, n_rows: int) -> str:
+    """The fastest way (one of :data:`PATHS`) to read ``n_guesses × n_candidates`` cells of a
+    table with ``n_rows`` rows.  Gathering just the cells wins almost everywhere (copying
+    rows first only adds work); reading whole columns wins when nearly every row is wanted
+    and the candidates are few.  experiments/entropy_shapes.py checks every shape against
+    every path (goal: within 2× of the fastest)."""
+    if 2 * n_guesses > n_rows and n_candidates <= COLUMN_CANDIDATES:
+        return "columns"
+    return "cells"
+
+
+def gather_codes(table: np.ndarray, guesses: np.ndarray, candidates: np.ndarray, path: str | None = None) -> np.ndarray:
+    """The (len(guesses), len(candidates)) block of pattern codes, read along ``path``
+    (default: :func:`gather_path`'s choice).  Every path returns the same values."""
+    path = path or gather_path(len(guesses), len(candidates), table.shape[0])
+    if path == "cells":
+        if not table.flags.c_contiguous:
+            return table[np.ix_(guesses, candidates)]
+        return np.take(table.reshape(-1), (guesses * table.shape[1])[:, None] + candidates[None, :])
+    if path == "rows":
+        return table[guesses][:, candidates]
+    if path == "columns":
+        return np.take(table, candidates, axis=1)[guesses]
+    raise ValueError(f"unknown gather path {path!r} (one of {', '.join(PATHS)})")
 
 
 def pattern_counts(
@@ -19,22 +51,25 @@ def pattern_counts(
     candidates: np.ndarray,
     weights: np.ndarray | None = None,
     n_patterns: int = 243,
+    *,
+    path: str | None = None,
 ) -> np.ndarray:
-    """(len(guesses), n_patterns) counts (or summed ``weights``) of each pattern."""
+    """(len(guesses), n_patterns) counts (or summed ``weights``) of each pattern.
+
+    The cells are read along ``path`` (default: the cheapest for this shape, see
+    :func:`gather_path`); the counts do not depend on it."""
     guesses = np.asarray(guesses, dtype=np.int64)
     candidates = np.asarray(candidates, dtype=np.int64)
-    # Few candidates: for most of the table's rows read the candidates' columns once; for a
-    # few rows (a GA population) gather just their cells; otherwise copy rows, then columns.
-    gather = len(candidates) <= GATHER_CANDIDATES
-    if len(guesses) > 4 * len(candidates) and 4 * len(guesses) > table.shape[0]:
+    path = path or gather_path(len(guesses), len(candidates), table.shape[0])
+    if path == "columns":  # read the candidates' columns once, then rows of that narrow copy
         table = np.take(table, candidates, axis=1)
         candidates = np.arange(len(candidates))
-        gather = False
+        path = "rows"
     step = max(1, BLOCK_CELLS // max(len(candidates), 1))
     parts = []
     for start in range(0, len(guesses), step):
         rows = guesses[start : start + step]
-        block = (table[np.ix_(rows, candidates)] if gather else table[rows][:, candidates]).astype(np.int64)
+        block = gather_codes(table, rows, candidates, path).astype(np.int64)
         block += (np.arange(len(rows)) * n_patterns)[:, None]
         w = None if weights is None else np.broadcast_to(weights, block.shape).ravel()
         counts = np.bincount(block.ravel(), weights=w, minlength=len(rows) * n_patterns)
@@ -62,13 +97,16 @@ def entropies(
     candidates: np.ndarray,
     weights: np.ndarray | None = None,
     n_patterns: int = 243,
+    *,
+    path: str | None = None,
 ) -> np.ndarray:
-    """H(X_w) in bits for each guess w, candidates uniform or weighted by ``weights``."""
+    """H(X_w) in bits for each guess w, candidates uniform or weighted by ``weights``
+    (``path``: how the table is read, see :func:`gather_path`; the bits do not depend on it)."""
     if len(candidates) == 0:
         return np.zeros(len(guesses))
     if weights is None and len(candidates) <= SMALL_CANDIDATES:
-        return small_entropies(table, guesses, candidates, n_patterns)
-    return entropy_from_counts(pattern_counts(table, guesses, candidates, weights, n_patterns))
+        return small_entropies(table, guesses, candidates, n_patterns, path=path)
+    return entropy_from_counts(pattern_counts(table, guesses, candidates, weights, n_patterns, path=path))
 
 
 #: Up to this many (uniform) candidates, :func:`small_entropies` beats counting every pattern.
@@ -130,12 +168,12 @@ def _evaluate(node: tuple, leaves: np.ndarray) -> np.ndarray:
 
 
 def small_entropies(
-    table: np.ndarray, guesses: np.ndarray, candidates: np.ndarray, n_patterns: int = 243
+    table: np.ndarray, guesses: np.ndarray, candidates: np.ndarray, n_patterns: int = 243, *, path: str | None = None
 ) -> np.ndarray:
     """H(X_w) for few uniform candidates; bitwise equal to the counting path, but faster.
 
-    Reads only the candidates' columns when there are more guesses than candidates and finds
-    each guess's pattern classes by sorting its n codes.  The p·log p terms are then added in
+    Reads the cells along the cheapest path (:func:`gather_path`) and finds each guess's
+    pattern classes by sorting its n codes.  The p·log p terms are then added in
     exactly the order numpy's pairwise sum over all patterns uses in
     :func:`entropy_from_counts` (zeros change nothing), so ties between guesses break exactly
     as on the counting path.
@@ -143,11 +181,7 @@ def small_entropies(
     guesses = np.asarray(guesses, dtype=np.int64)
     candidates = np.asarray(candidates, dtype=np.int64)
     m, n = len(guesses), len(candidates)
-    if m > n:
-        codes = np.take(table, candidates, axis=1)[guesses]
-    else:
-        codes = table[guesses][:, candidates]
-    codes = np.sort(codes, axis=1)
+    codes = np.sort(gather_codes(table, guesses, candidates, path), axis=1)
     starts = np.ones(codes.shape, dtype=bool)
     starts[:, 1:] = codes[:, 1:] != codes[:, :-1]
     rows, cols = np.nonzero(starts)

@@ -29,7 +29,7 @@ _CONTEXTS: dict[tuple, Any] = {}
 
 
 def worker_context(allowed: str | None = None, answers: str = "nyt"):
-    """The :class:`Context` for these word lists, built once per worker process."""
+    """The :class:`~evo_wordle.context.Context` for these word lists, built once per worker process."""
     from .context import Context
 
     key = (allowed, answers)

@@ -77,6 +77,7 @@ def atomic_write(path: str | Path, write: Callable[[IO[bytes]], None], durable: 
 
 
 def atomic_write_bytes(path: str | Path, data: bytes, durable: bool = False) -> None:
+    """Write ``data`` to ``path`` atomically (``durable``: fsync before the rename)."""
     atomic_write(path, lambda fh: fh.write(data), durable)
 
 
@@ -150,6 +151,7 @@ def read_capped(path: str | Path, limit: int, what: str, streams: bool = False) 
 
 
 def decode_utf8(data: bytes, path: str | Path, what: str) -> str:
+    """``data`` as text, or a one-line error naming ``what``, ``path`` and the bad byte's offset."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -46,6 +46,7 @@ class Settings:
 
     @classmethod
     def problem(cls, name: str, **overrides) -> Settings:
+        """The settings of problem ``name`` (P0-P3), with ``overrides``."""
         try:
             base = PROBLEMS[name.upper()]
         except KeyError:
@@ -53,9 +54,11 @@ class Settings:
         return cls(**{**base, **overrides})
 
     def with_(self, **changes) -> Settings:
+        """A copy with ``changes`` applied (validated)."""
         return replace(self, **changes)
 
     def as_dict(self) -> dict:
+        """The fields by name (what bench summaries record)."""
         return asdict(self)
 
     @property
@@ -79,6 +82,7 @@ class GameState:
 
     @classmethod
     def start(cls, ctx: Context, settings: Settings, excluded: np.ndarray | None = None) -> GameState:
+        """The state before the first guess: every candidate of ``settings`` but ``excluded``."""
         cand = ctx.candidates(settings.candidates)
         if excluded is not None and len(excluded):
             cand = np.setdiff1d(cand, excluded, assume_unique=True)

@@ -45,6 +45,7 @@ def score(guess: str, answer: str) -> int:
 
 
 def encode(trits: list[int] | tuple[int, ...]) -> int:
+    """The pattern code of trits (grey 0, yellow 1, green 2), leftmost letter most significant."""
     code = 0
     for t in trits:
         code = code * 3 + t
@@ -81,14 +82,17 @@ def parse(text: str, length: int = 5) -> int:
 
 
 def to_digits(code: int, length: int = 5) -> str:
+    """A pattern code as digits, e.g. ``20110``."""
     return "".join(str(t) for t in decode(code, length))
 
 
 def to_letters(code: int, length: int = 5) -> str:
+    """A pattern code as letters B/Y/G, e.g. ``GBYYB``."""
     return "".join("BYG"[t] for t in decode(code, length))
 
 
 def to_emoji(code: int, length: int = 5) -> str:
+    """A pattern code as emoji squares."""
     return "".join(_EMOJI_OUT[t] for t in decode(code, length))
 
 

@@ -27,11 +27,13 @@ class Split:
     test: np.ndarray
 
     def part(self, name: str) -> np.ndarray:
+        """The answer indices of part ``name`` (train, validation or test)."""
         if name not in ("train", "validation", "test"):
             raise EvoWordleError(f"unknown split part {name!r} (train, validation or test)")
         return getattr(self, name)
 
     def sizes(self) -> dict[str, int]:
+        """How many answers each part holds."""
         return {"train": len(self.train), "validation": len(self.validation), "test": len(self.test)}
 
     def describe(self) -> str:

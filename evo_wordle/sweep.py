@@ -6,18 +6,17 @@ dask cluster through :mod:`evo_wordle.executors`.  Rows are appended to ``result
 as tasks finish, each written with flush + fsync, so an interrupted sweep loses at most
 the tasks that were running; rerunning the same specification runs only what is missing.
 
-Seeds: seed index ``i`` runs with seed ``derived_seeds(base_seed, i + 1)[i]`` (index 0 is
-``base_seed`` itself, as in ``bench --repeat``), and that seed picks the puzzles and the game
-seeds by the one sampling rule, :func:`evo_wordle.bench.game_plan` — so seed index 0 of a
-sweep plays exactly the games of ``bench --seed base_seed --games N``.  Every configuration
-sees the same puzzles and game seeds for a given seed index (paired comparisons), and
-results do not depend on the executor or on ``--jobs``.
+Seeds: task seed ``i`` uses ``SeedSequence(base_seed, spawn_key=(i, 0))`` for the bench and
+``(i, 1)`` for the answer sample, i.e. child ``i`` of one SeedSequence spawn.  Every
+configuration sees the same puzzles and game seeds for a given seed index (paired
+comparisons), and results do not depend on the executor or on ``--jobs``.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
 import csv
+import inspect
 import io
 import json
 import math
@@ -25,7 +24,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from itertools import product
 from pathlib import Path
 
@@ -42,13 +41,10 @@ from .files import (
 )
 from .game import PROBLEMS, Settings
 from .params import as_int, as_seed
+from .solvers.base import SolverSpec, build_solver, pack_solver, solver_identity, solver_label, unpack_solver
 from .stats import mean_ci, t975
 
 SPEC_FILE = "sweep.json"
-#: Version of the rule that turns a seed index into puzzles and game seeds (1: the sweep's own
-#: sample and seeds; 2: ``bench.game_plan`` from ``task_seed``).  Rows of another rule are
-#: different games, so a sweep folder made under rule 1 is not resumed.
-SAMPLING_RULE = 2
 RESULTS_FILE = "results.csv"
 #: Caps on what a (shared) sweep folder may make the program read or expand.
 MAX_SPEC_BYTES = 2**20
@@ -109,9 +105,17 @@ def parse_grid_arg(text: str) -> tuple[str, list]:
 
 @dataclass
 class SweepSpec:
-    """Everything that determines a sweep's rows (saved as ``sweep.json``)."""
+    """Everything that determines a sweep's rows (saved as ``sweep.json``).
 
-    solver: str
+    ``solver`` is a registered name, a factory ``callable(ctx, settings, **params) ->
+    Solver`` (a Solver subclass, or a function; the grid's solver keys are its keyword
+    arguments) or a ready Solver object (then the grid may only vary nothing but the seeds,
+    and its settings must be the sweep's).  An object or factory travels to the workers
+    pickled, so define it at module top level; ``sweep.json`` records its module path (and,
+    for an object, a digest of its parameters), so resuming with another one is refused.
+    """
+
+    solver: SolverSpec
     grid: dict[str, list]
     seeds: int = 3
     games: int | None = None
@@ -119,17 +123,20 @@ class SweepSpec:
     allowed: str | None = None
     answers: str = "nyt"
     base_seed: int = 0
-    sampling: int = SAMPLING_RULE
 
     def as_dict(self) -> dict:
-        return json.loads(json.dumps(asdict(self)))
+        """The JSON form (``sweep.json``): an object or factory solver by its identity."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["solver"] = solver_identity(self.solver)
+        return json.loads(json.dumps(data))
 
     @classmethod
     def from_dict(cls, data: dict) -> SweepSpec:
+        """A specification from its JSON form (``sweep.json``)."""
         if not isinstance(data, dict):
             raise EvoWordleError("not a sweep specification: not a JSON object")
         try:
-            spec = cls(**{"sampling": 1, **data})  # a spec from before the field: rule 1
+            spec = cls(**data)
         except TypeError as exc:
             raise EvoWordleError(f"not a sweep specification: {exc}") from None
         spec.check_shape()
@@ -140,8 +147,11 @@ class SweepSpec:
         def bad(what: str) -> EvoWordleError:
             return EvoWordleError(f"not a sweep specification: {what}")
 
-        if not isinstance(self.solver, str) or not isinstance(self.grid, dict):
-            raise bad("solver must be a name and grid an object")
+        from .solvers import Solver
+
+        solver_ok = isinstance(self.solver, str | Solver) or callable(self.solver)
+        if not solver_ok or not isinstance(self.grid, dict):
+            raise bad("solver must be a name (from Python also a Solver object or factory) and grid an object")
         scalar = (str, int, float, bool, type(None))
         for key, values in self.grid.items():
             if not isinstance(values, list) or not all(isinstance(v, scalar) for v in values):
@@ -175,6 +185,7 @@ class SweepSpec:
         return [dict(zip(keys, values)) for values in product(*(self.grid[k] for k in keys))]
 
     def settings_for(self, config: dict) -> Settings:
+        """The game settings of one configuration: the spec's, then its problem, then its setting keys."""
         base = dict(self.settings)
         if "problem" in config:
             name = str(config["problem"]).upper()
@@ -189,12 +200,15 @@ class SweepSpec:
 
     @staticmethod
     def solver_params(config: dict) -> dict:
+        """The configuration's solver parameters (every key that is not a setting)."""
         return {k: v for k, v in config.items() if k not in SETTING_KEYS}
 
     def tasks(self) -> list[dict]:
         """One task per (configuration, seed), the costliest configurations first."""
+        spec = self.as_dict()
+        extra = {} if isinstance(self.solver, str) else {"packed": pack_solver(self.solver)}
         out = [
-            {"spec": self.as_dict(), "config": config, "seed": i}
+            {"spec": spec, "config": config, "seed": i, **extra}
             for config in self.configs()
             for i in range(self.seeds)
         ]
@@ -203,17 +217,14 @@ class SweepSpec:
 
     def validate(self) -> None:
         """Refuse unknown solvers, parameters and settings before anything runs."""
-        from .solvers import SOLVERS, load_all
-        from .solvers.base import accepted_params
-
-        if self.sampling != SAMPLING_RULE:
-            raise EvoWordleError(f"this sweep was made under sampling rule {self.sampling} (now {SAMPLING_RULE}): "
-                                 "its rows are other games; start a fresh --out")
+        from .solvers import SOLVERS, Solver, load_all
 
         load_all()
         self.check_shape()
-        if not isinstance(self.solver, str) or self.solver not in SOLVERS:
+        if isinstance(self.solver, str) and self.solver not in SOLVERS:
             raise EvoWordleError(f"unknown solver {self.solver!r} (choose from {', '.join(sorted(SOLVERS))})")
+        if not isinstance(self.solver, str | Solver) and not callable(self.solver):
+            raise EvoWordleError(f"a sweep's solver is a name, a Solver object or a factory, not {self.solver!r}")
         if not isinstance(self.grid, dict):
             raise EvoWordleError(f"the sweep grid must map parameter names to lists, not {self.grid!r}")
         self.seeds = as_int("seeds", self.seeds, 1, None)
@@ -228,16 +239,43 @@ class SweepSpec:
                 raise EvoWordleError(f"no values for {key}")
             if len(set(map(format_value, values))) != len(values):
                 raise EvoWordleError(f"repeated value in {key}")
-        accepted = accepted_params(SOLVERS[self.solver])
+        if isinstance(self.solver, Solver):
+            accepted: set[str] | None = set()
+        else:
+            accepted = _accepted_params(SOLVERS[self.solver] if isinstance(self.solver, str) else self.solver)
         unknown = [k for k in self.grid if k not in SETTING_KEYS and accepted is not None and k not in accepted]
         if unknown:
+            if isinstance(self.solver, Solver):
+                raise EvoWordleError(
+                    f"a solver object's parameters are fixed (grid key {unknown[0]!r}); sweep a factory instead"
+                )
             raise EvoWordleError(
-                f"solver {self.solver} has no parameter {unknown[0]!r} "
+                f"solver {solver_label(self.solver)} has no parameter {unknown[0]!r} "
                 f"(it takes: {', '.join(sorted(accepted)) or 'none'})"
             )
         for config in self.configs():
-            self.settings_for(config)
-            SOLVERS[self.solver].check_params(self.solver_params(config))
+            settings = self.settings_for(config)
+            if isinstance(self.solver, Solver) and settings != self.solver.settings:
+                raise EvoWordleError(
+                    f"the solver object was built for settings {self.solver.settings}, the sweep asks for {settings}"
+                )
+            if isinstance(self.solver, str):
+                SOLVERS[self.solver].check_params(self.solver_params(config))
+
+
+def _accepted_params(factory) -> set[str] | None:
+    """Keywords a solver class's constructor or a factory function takes after
+    ``(ctx, settings)`` (None if it accepts **kwargs)."""
+    target = factory.__init__ if isinstance(factory, type) else factory
+    try:
+        params = list(inspect.signature(target).parameters.values())
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind is p.VAR_KEYWORD for p in params):
+        return None
+    if params and params[0].name == "self":
+        params = params[1:]
+    return {p.name for p in params[2:]}
 
 
 def _cost(config: dict) -> float:
@@ -256,17 +294,23 @@ def task_key(config: dict, seed, keys: list[str]) -> tuple[str, ...]:
 
 
 def row_key(row: dict, keys: list[str]) -> tuple[str, ...]:
+    """The identity of a CSV row, comparable with :func:`task_key`."""
     return (*(row[k] for k in keys), str(row["seed"]))
 
 
-def task_seed(base_seed: int, index: int) -> int:
-    """The run seed of seed index ``index`` (index 0 is ``base_seed`` itself)."""
-    from .bench import derived_seeds
-
-    return derived_seeds(base_seed, index + 1)[index]
+def task_seeds(base_seed: int, index: int) -> tuple[int, np.random.Generator]:
+    """(bench seed, answer-sample generator) of seed index ``index``."""
+    bench = int(np.random.SeedSequence(base_seed, spawn_key=(index, 0)).generate_state(1)[0])
+    sample = np.random.default_rng(np.random.SeedSequence(base_seed, spawn_key=(index, 1)))
+    return bench, sample
 
 
 # ------------------------------------------------------------------------------------------ work
+
+
+def _task_solver(task: dict, spec: SweepSpec):
+    """The task's solver: its name, or the object / factory sent pickled with it."""
+    return unpack_solver(task["packed"]) if "packed" in task else spec.solver
 
 
 def _task_setup(task: dict):
@@ -277,13 +321,12 @@ def _task_setup(task: dict):
     config, index = task["config"], int(task["seed"])
     ctx = worker_context(spec.allowed, spec.answers)
     settings = spec.settings_for(config)
-    from .bench import sample_answers
-
-    bench_seed = task_seed(spec.base_seed, index)
+    bench_seed, sample_rng = task_seeds(spec.base_seed, index)
     answers = ctx.words.answer_index
-    if spec.games is not None and spec.games > len(answers):
-        raise EvoWordleError(f"--games {spec.games} exceeds the {len(answers)} answers")
-    answers = sample_answers(answers, spec.games, bench_seed)
+    if spec.games is not None:
+        if spec.games > len(answers):
+            raise EvoWordleError(f"--games {spec.games} exceeds the {len(answers)} answers")
+        answers = sample_rng.choice(answers, size=spec.games, replace=False)
     return spec, config, index, ctx, settings, bench_seed, answers
 
 
@@ -311,29 +354,27 @@ def run_task(task: dict) -> dict:
     from .bench import run_bench
 
     spec, config, index, ctx, settings, bench_seed, answers = _task_setup(task)
-    result = run_bench(ctx, spec.solver, settings, answers, seed=bench_seed, solver_params=spec.solver_params(config))
+    result = run_bench(ctx, _task_solver(task, spec), settings, answers, seed=bench_seed,
+                       solver_params=spec.solver_params(config))
     return _row(spec, config, index, bench_seed, result)
 
 
 def run_chunk(task: dict) -> dict:
     """Play games ``task["chunk"] = (lo, hi)`` of a bench (positions in its answer list).
 
-    Game ``k`` gets ``game_seeds(bench_seed, n)[k]``, exactly as in ``run_bench``, so the
-    chunks of a bench add up to the same games as the whole bench.
+    Game ``k`` gets ``SeedSequence(bench_seed).spawn(n)[k]``, exactly as in ``run_bench``, so
+    the chunks of a bench add up to the same games as the whole bench.
     """
-    from .bench import game_seeds
     from .game import GameState, play
-    from .solvers import make_solver
 
     spec, config, index, ctx, settings, bench_seed, answers = _task_setup(task)
     lo, hi = task["chunk"]
     start = time.perf_counter()
-    engine = make_solver(spec.solver, ctx, settings, **spec.solver_params(config))
-    base = GameState.start(ctx, settings)
+    engine = build_solver(_task_solver(task, spec), ctx, settings, **spec.solver_params(config))
+    base = GameState.start(engine.ctx, settings)
     records = []
-    seeds = game_seeds(bench_seed, len(answers))
     for k in range(lo, hi):
-        engine.reset(np.random.default_rng(seeds[k]))
+        engine.reset(np.random.default_rng(np.random.SeedSequence(bench_seed, spawn_key=(k,))))
         records.append(play(engine, base, int(answers[k]), settings))
     return {"chunk": (lo, hi), "records": records, "seconds": time.perf_counter() - start}
 
@@ -379,7 +420,7 @@ class _Assembler:
         records = [r for p in parts for r in p["records"]]
         settings = spec.settings_for(task["config"])
         bench = BenchResult(spec.solver, settings, records, sum(p["seconds"] for p in parts))
-        bench_seed = task_seed(spec.base_seed, int(task["seed"]))
+        bench_seed, _ = task_seeds(spec.base_seed, int(task["seed"]))
         return _row(spec, task["config"], int(task["seed"]), bench_seed, bench)
 
 
@@ -492,6 +533,7 @@ def _no_rows(out: Path) -> bool:
 
 @dataclass
 class SweepOutcome:
+    """What a :func:`run_sweep` call did: tasks in the grid, already stored, run now, and its seconds."""
     total: int
     skipped: int
     ran: int

@@ -41,6 +41,7 @@ CHUNK_ROWS = 192
 
 
 def pattern_dtype(length: int) -> type[np.unsignedinteger]:
+    """The smallest unsigned dtype that holds every pattern code of ``length`` letters."""
     return np.uint8 if 3**length <= 256 else np.uint16
 
 
@@ -182,6 +183,7 @@ def checksum(table: np.ndarray) -> str:
 
 
 def cache_paths(words: WordSet, cache_dir: Path | None = None) -> tuple[Path, Path]:
+    """(table .npy, metadata .json) paths of a word list's pattern table in the cache."""
     root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     stem = f"patterns-v{CACHE_VERSION}-{words.digest[:16]}"
     return root / f"{stem}.npy", root / f"{stem}.json"

@@ -82,6 +82,7 @@ class Param:
             raise EvoWordleError(f"{self.name}: a log scale needs a low bound above 0, not {self.low}")
 
     def suggest(self, trial):
+        """This parameter's value for an optuna ``trial`` (int, float or categorical)."""
         if self.kind == "int":
             return trial.suggest_int(self.name, int(self.low), int(self.high), log=self.log)
         if self.kind == "float":
@@ -207,6 +208,7 @@ class TuneSpec:
             raise EvoWordleError(f"{sorted(overlap)[0]!r} is both searched and fixed")
 
     def as_dict(self) -> dict:
+        """The JSON form of the specification."""
         d = asdict(self)
         d["space"] = {k: asdict(v) for k, v in self.space.items()}
         d["steps"] = list(self.steps)
@@ -214,20 +216,24 @@ class TuneSpec:
 
     @classmethod
     def from_dict(cls, data: dict) -> TuneSpec:
+        """A specification from its JSON form."""
         data = dict(data)
         data["space"] = {k: Param(**{**v, "choices": tuple(v.get("choices", ()))}) for k, v in data["space"].items()}
         data["steps"] = tuple(data["steps"])
         return cls(**data)
 
     def game_settings(self) -> Settings:
+        """The game :class:`~evo_wordle.game.Settings` every trial plays under."""
         return Settings(**self.settings)
 
     def context(self) -> Context:
+        """The worker's :class:`~evo_wordle.context.Context` for these word lists (built once per process)."""
         from .executors import worker_context
 
         return worker_context(self.allowed, self.answers)
 
     def split(self, ctx: Context) -> Split:
+        """The seeded train/validation/test split of the answers."""
         return split_answers(ctx.words.answer_index, self.split_seed)
 
     def check(self, ctx: Context) -> None:
@@ -389,6 +395,7 @@ def run_study(spec: TuneSpec, storage: str, name: str, trials: int, *, jobs: int
 
 @dataclass
 class Finalist:
+    """One of the best trials: its parameters, training mean and a validation mean per repeat."""
     number: int
     params: dict
     train_mean: float

@@ -51,9 +51,22 @@ def _decode(data: bytes, label: str) -> str:
 
 
 def _parse(text: str, label: str) -> list[str]:
-    words = [w.strip().lower() for w in text.splitlines() if w.strip()]
-    if not words:
-        raise EvoWordleError(f"word list {label} is empty")
+    return check_words([w.strip() for w in text.splitlines() if w.strip()], label)
+
+
+def check_words(words, label: str) -> list[str]:
+    """The words lowercased and sorted, or a clear error: empty list, a non-string, a
+    non-letter word, mixed lengths, more than MAX_LENGTH letters or a duplicate.  The one
+    check for word lists from files, from Python sequences and for :class:`WordSet`."""
+    if isinstance(words, str | bytes):
+        raise EvoWordleError(f"word list {label} must be a sequence of words, not one string")
+    words = list(words)
+    bad_type = next((w for w in words if not isinstance(w, str)), None)
+    if bad_type is not None:
+        raise EvoWordleError(f"word list {label} has a non-string entry: {bad_type!r}")
+    words = [w.strip().lower() for w in words]
+    if not words or not all(words):
+        raise EvoWordleError(f"word list {label} is empty" if not words else f"word list {label} has an empty word")
     bad = next((w for w in words if not (w.isascii() and w.isalpha())), None)
     if bad is not None:
         shown = bad if len(bad) <= 20 else bad[:20] + "…"
@@ -82,6 +95,9 @@ class WordSet:
     _index: dict[str, int] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
+        # The same checks as a list file; sorted, since a word's index is its rank.
+        object.__setattr__(self, "allowed", tuple(check_words(self.allowed, "allowed")))
+        object.__setattr__(self, "answers", tuple(check_words(self.answers, "answers")))
         object.__setattr__(self, "_index", {w: i for i, w in enumerate(self.allowed)})
         missing = [w for w in self.answers if w not in self._index]
         if missing:
@@ -107,6 +123,17 @@ class WordSet:
     def __len__(self) -> int:
         return len(self.allowed)
 
+    def __getitem__(self, index):
+        """The allowed word at ``index`` (an int, a slice, or an array of indices: a list)."""
+        if isinstance(index, slice):
+            return list(self.allowed[index])
+        if isinstance(index, np.ndarray) or isinstance(index, list | tuple):
+            return [self.allowed[int(i)] for i in np.asarray(index).ravel()]
+        return self.allowed[int(index)]
+
+    def __iter__(self):
+        return iter(self.allowed)
+
     @cached_property
     def answer_index(self) -> np.ndarray:
         return np.array([self._index[w] for w in self.answers], dtype=np.int64)
@@ -123,6 +150,7 @@ class WordSet:
         return hashlib.sha256(("\n".join(self.allowed) + "\n").encode()).hexdigest()
 
     def contains(self, word: str) -> bool:
+        """True if ``word`` (any case) is an allowed word."""
         return word.lower() in self._index
 
     def index(self, word: str) -> int:
@@ -136,23 +164,43 @@ class WordSet:
             raise EvoWordleError(f"{word!r} is not an allowed word") from None
 
     def indices(self, words: list[str] | tuple[str, ...]) -> np.ndarray:
+        """Indices of ``words`` in the allowed list (a clear error for a bad word)."""
         return np.array([self.index(w) for w in words], dtype=np.int64)
 
 
-def load_words(allowed: str | Path | None = None, answers: str | Path | None = None) -> WordSet:
-    """Load the allowed list (bundled by default) and an answer list (``nyt``, ``original`` or a file).
+def load_words(allowed=None, answers=None) -> WordSet:
+    """Load the allowed list (bundled by default) and an answer list (``nyt``, ``original``,
+    a file, or a Python sequence of words).
 
-    ``answers=None`` means the NYT list with the bundled allowed list, and the allowed list itself
-    (every word may be the answer) with a custom allowed list.
+    ``allowed`` is a file path, ``"allowed"`` (the bundled list) or a sequence of words;
+    ``answers=None`` means the NYT list with the bundled allowed list, and the allowed list
+    itself (every word may be the answer) with a custom allowed list.  Sequences get the
+    same checks as files (duplicates, mixed lengths, non-letters).
     """
-    allowed_words = _parse(*_read(allowed if allowed is not None else "allowed", "allowed"))
+    allowed_words = _words_from(allowed if allowed is not None else "allowed", "allowed")
     if answers is None and allowed is not None:
         answer_words, label = list(allowed_words), "allowed"
     else:
-        text, label = _read(answers if answers is not None else "nyt", "answers")
-        answer_words = _parse(text, label)
+        answer_words = _words_from(answers if answers is not None else "nyt", "answers")
+        label = answers if isinstance(answers, str) else "nyt" if answers is None else "answers"
+        if isinstance(answers, Path):
+            label = str(answers)
     if len(answer_words[0]) != len(allowed_words[0]):
         raise EvoWordleError(
             f"answers have {len(answer_words[0])} letters but allowed words have {len(allowed_words[0])}"
         )
     return WordSet(tuple(allowed_words), tuple(answer_words), label=label)
+
+
+def _words_from(source, what: str) -> list[str]:
+    """Checked, sorted words from a bundled name, a file path or a sequence of words."""
+    if isinstance(source, str | Path):
+        return _parse(*_read(source, what))
+    if isinstance(source, bytes):
+        raise EvoWordleError(f"{what} must be a file path or a sequence of words, not bytes")
+    try:
+        words = list(source)
+    except TypeError:
+        kind = type(source).__name__
+        raise EvoWordleError(f"{what} must be a file path or a sequence of words, not {kind}") from None
+    return check_words(words, f"{what} (Python sequence)")

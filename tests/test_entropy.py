@@ -68,3 +68,33 @@ def test_paper_curve_and_prior():
     assert steep[80] == pytest.approx(0.5) and steep[60] < 0.001
     p = frequency.prior(freqs)
     assert p.sum() == pytest.approx(1.0) and np.all(np.diff(p) > 0)
+
+
+# -- every read path gives the same bits ------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "m, n",
+    [(99, 100), (101, 100), (6485, 128), (6487, 128), (6487, 129), (300, 3), (1, 3000)],
+)
+def test_every_path_is_bitwise_identical_across_the_cut_offs(ctx, m, n):
+    """The shapes on both sides of each cut-off of ``gather_path`` (more guesses than half
+    the rows; 128 candidates; the small-candidate entropy path) read along every path give
+    the very same counts and floats."""
+    from evo_wordle.entropy import PATHS, gather_path
+
+    rng = np.random.default_rng(m * 7 + n)
+    guesses = np.sort(rng.choice(len(ctx.words), m, replace=False))
+    cand = np.sort(rng.choice(len(ctx.words), n, replace=False))
+    weights = rng.random(n)
+    base = entropies(ctx.table, guesses, cand)
+    counts = pattern_counts(ctx.table, guesses, cand)
+    mass = pattern_counts(ctx.table, guesses, cand, weights=weights)
+    for path in PATHS:
+        assert np.array_equal(entropies(ctx.table, guesses, cand, path=path).view(np.int64), base.view(np.int64))
+        assert np.array_equal(pattern_counts(ctx.table, guesses, cand, path=path), counts)
+        assert np.array_equal(pattern_counts(ctx.table, guesses, cand, weights=weights, path=path), mass)
+    idx = ctx.entropy(guesses, cand)
+    assert np.array_equal(idx.view(np.int64), base.view(np.int64))
+    expected = "columns" if 2 * m > len(ctx.words) and n <= 128 else "cells"
+    assert gather_path(m, n, len(ctx.words)) == expected

@@ -10,6 +10,7 @@ from evo_wordle.bench import run_bench
 from evo_wordle.cli import build_parser, main
 from evo_wordle.cli.common import solver_params
 from evo_wordle.errors import EvoWordleError
+from evo_wordle.ga.adapter import vectorised
 from evo_wordle.ga.config import GAConfig
 from evo_wordle.ga.solvers import PARAMS
 from evo_wordle.game import GameState, Settings, play
@@ -106,31 +107,52 @@ def test_logbook_and_hall_of_fame(ctx):
     assert [e["guess"] for e in guesses] == [ctx.words.allowed[g] for g in record.guesses]
     assert len(log) == 1 + 2 * (len(record.guesses) - 1)  # initial population, then G per guess
     for e in log:
-        assert set(e) >= {"gen", "guess_no", "candidates", "best", "mean", "std", "diversity", "guess", "pattern"}
+        assert set(e) >= {"gen", "guess_no", "nevals", "candidates", "best", "mean", "std", "diversity", "guess",
+                          "guess_fitness", "pattern"}
         assert 1 <= e["diversity"] <= 40 and e["best"] >= e["mean"] > 0
+    # nevals: the initial population (TALES is among its best-entropy words); later the
+    # parents re-scored under the new feedback plus the first bred generation, then one more
+    assert log[0]["nevals"] == 40 and log[2]["nevals"] == 40 and log[1]["nevals"] == 40 + log[1]["diversity"]
     answer = ctx.words.index("merry")
     for g, e in zip(record.guesses, guesses):  # the last one through Solver.finish
         assert e["pattern"] == to_digits(int(ctx.table[g, answer]))
     assert guesses[-1]["pattern"] == "22222"
-    hof = solver.hall_of_fame
-    assert isinstance(hof, tools.HallOfFame) and 1 <= len(hof) <= 5
-    fits = [ind.fitness.values[0] for ind in hof]
-    assert fits == sorted(fits, reverse=True)
+    # one hall of fame per decision, each holding the word played with its logged fitness
+    halls = solver.halls_of_fame
+    assert [h.turn for h in halls] == list(range(len(record.guesses)))
+    for hof, e in zip(halls, guesses):
+        assert isinstance(hof, tools.HallOfFame) and 1 <= len(hof) <= 5
+        fits = [ind.fitness.values[0] for ind in hof]
+        assert fits == sorted(fits, reverse=True)
+        assert fits[0] >= e["guess_fitness"] and fits[0] >= e["best"]
+        assert e["guess_fitness"] > 0
+        assert str(hof).startswith(f"turn {hof.turn}: ")
+    # a random population lacks the opener TALES: it is evaluated (nevals 41) and, having
+    # the best fitness under that (empty) feedback, heads the first hall of fame
+    other, _ = _game(ctx, "ga", "merry", 1, population=40, init="random")
+    first = other.logbook[0]
+    assert first["guess"] == "tales" and first["nevals"] == 41 and first["guess_fitness"] > first["best"]
+    assert other.halls_of_fame[0].words()[0] == ("tales", first["guess_fitness"])
+    rows = solver.hall_of_fame_words()
+    assert {r["turn"] for r in rows} == set(range(len(record.guesses))) and rows[0]["word"].isalpha()
+    assert solver.hall_of_fame is halls[-1]
     solver.reset(np.random.default_rng(0))
-    assert len(solver.logbook) == 0 and len(solver.hall_of_fame) == 0
+    assert len(solver.logbook) == 0 and len(solver.hall_of_fame) == 0 and solver.halls_of_fame == []
 
 
 def test_toolbox_operators_are_swappable(ctx):
     solver = make_solver("ga-thesis", ctx, Settings(), population=20)
     picked = []
 
+    @vectorised
     def pick_first(population, k, fitness=None):
         picked.append(len(population))
         return population[np.zeros(k, dtype=np.int64)]
 
     solver.toolbox.register("select", pick_first)
-    solver.toolbox.register("mate", lambda a, b: (a.copy(), b.copy()))
-    solver.toolbox.register("mutate", lambda words: words)
+    solver.toolbox.register("choose", pick_first)
+    solver.toolbox.register("mate", vectorised(lambda a, b: (a.copy(), b.copy())))
+    solver.toolbox.register("mutate", vectorised(lambda words: words))
     solver.reset(np.random.default_rng(0))
     state = GameState.start(ctx, Settings())
     first = solver.choose(state)
@@ -178,6 +200,7 @@ def test_operators_using_python_random_stay_reproducible(ctx):
     """DEAP's own operators draw from `random`; reset() seeds it from the game's generator."""
     import random
 
+    @vectorised
     def random_select(population, k, fitness=None):
         return population[np.array([random.randrange(len(population)) for _ in range(k)])]
 
@@ -185,6 +208,7 @@ def test_operators_using_python_random_stay_reproducible(ctx):
     for _ in range(2):
         solver = make_solver("ga-thesis", ctx, Settings(), population=30)
         solver.toolbox.register("select", random_select)
+        solver.toolbox.register("choose", random_select)
         solver.reset(np.random.default_rng(11))
         games.append(play(solver, GameState.start(ctx, Settings()), ctx.words.index("boxer"), Settings()).guesses)
         random.seed()  # disturb the global generator between the two games

@@ -72,7 +72,7 @@ def test_blocks_and_gathering_change_nothing(ctx, monkeypatch, block, gather):
     want = pattern_counts(ctx.table, guesses, cands)
     weighted = pattern_counts(ctx.table, guesses, cands, weights=np.ones(len(cands)))
     monkeypatch.setattr(ent, "BLOCK_CELLS", block)
-    monkeypatch.setattr(ent, "GATHER_CANDIDATES", gather)
+    monkeypatch.setattr(ent, "COLUMN_CANDIDATES", gather)
     assert np.array_equal(pattern_counts(ctx.table, guesses, cands), want)
     assert np.array_equal(pattern_counts(ctx.table, guesses, cands, weights=np.ones(len(cands))), weighted)
 
@@ -81,7 +81,7 @@ def test_exactly_two_blocks_are_both_kept(ctx, monkeypatch):
     guesses, cands = _sample(ctx, 4, 20, 90)
     want = pattern_counts(ctx.table, guesses, cands)
     monkeypatch.setattr(ent, "BLOCK_CELLS", 900)  # 10 rows per block: two blocks
-    monkeypatch.setattr(ent, "GATHER_CANDIDATES", 0)
+    monkeypatch.setattr(ent, "COLUMN_CANDIDATES", 0)
     got = pattern_counts(ctx.table, guesses, cands)
     assert got.shape == (20, 243) and np.array_equal(got, want)
 

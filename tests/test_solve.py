@@ -132,8 +132,9 @@ def test_solve_log_of_a_ga_names_words_not_indices(tmp_path, capsys):
     guesses = [row["guess"] for row in data["rows"]]
     assert [rec["guess"] for rec in data["logbook"]] == guesses
     assert all(isinstance(rec["guess"], str) and rec["guess"].isalpha() for rec in data["logbook"])
-    hof = data["hall_of_fame"]
-    assert 1 <= len(hof) <= 5
+    hof = data["hall_of_fame"]  # one hall of fame per decision: fitness compares within a turn only
+    assert {h["turn"] for h in hof} == set(range(len(guesses)))
     assert all(isinstance(h["word"], str) and len(h["word"]) == 5 for h in hof)
-    fits = [h["fitness"] for h in hof]
-    assert fits == sorted(fits, reverse=True)
+    for turn in range(len(guesses)):
+        fits = [h["fitness"] for h in hof if h["turn"] == turn]
+        assert 1 <= len(fits) <= 5 and fits == sorted(fits, reverse=True)

@@ -170,8 +170,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         if logbook is not None:
             payload["logbook"] = [dict(entry) for entry in logbook]
         hof = getattr(solver, "hall_of_fame_words", None)
-        if hof is not None:  # words with their fitness, best first (never indices)
-            payload["hall_of_fame"] = [{"word": w, "fitness": f} for w, f in hof()]
+        if hof is not None:  # per decision (turn), words with their fitness, best first (never indices)
+            payload["hall_of_fame"] = hof()
         _write_log(args.log, payload)
     return 0
 

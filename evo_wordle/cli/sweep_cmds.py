@@ -122,9 +122,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     q.add_argument("--runs", type=positive_int, default=None, metavar="R",
                    help="GA runs (default: 50 for one answer, 3 else)")
     q.add_argument("--baseline", default="greedy", metavar="NAME",
-                   help="deterministic baseline solver (default: greedy)")
-    q.add_argument("--baseline-opener", metavar="WORD",
-                   help="the baseline's first guess (default: the GA's own opener, so only the solvers differ)")
+                   help="deterministic baseline solver (default: greedy, opener TALES)")
     _game_plot_args(q)
 
     q = add_command(kinds, "histograms", help="guess-count histograms side by side, cumulative share solved",
@@ -278,8 +276,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
             runs = args.runs or (50 if args.answer else 3)
             data = convergence_data(ctx, args.solver, settings, solver_params(args.solver, args), answer=args.answer,
                                     runs=runs, games=args.games, seed=args.seed, baseline=args.baseline,
-                                    jobs=args.jobs, lists=(args.allowed, args.answers),
-                                    baseline_opener=args.baseline_opener)
+                                    jobs=args.jobs, lists=(args.allowed, args.answers))
             plot_convergence(data, out)
         elif args.kind == "histograms":
             from ..plots.compare import compare_data, plot_histograms

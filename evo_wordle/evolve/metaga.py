@@ -77,6 +77,7 @@ class EvolveConfig:
             raise EvoWordleError("--cxpb + --mutpb must be at most 1")
 
     def fingerprint(self) -> dict:
+        """The configuration as plain data; a checkpoint resumes only under the same one."""
         d = asdict(self)
         d["settings"] = self.settings.as_dict()
         return d
@@ -86,11 +87,13 @@ class EvolveConfig:
 
 
 def to_individual(strategy: Strategy):
+    """A DEAP individual holding the genome's genes in ``GENE_NAMES`` order."""
     d = strategy.as_dict()
     return creator.StrategyIndividual([d[name] for name in GENE_NAMES])
 
 
 def to_strategy(ind) -> Strategy:
+    """The :class:`~evo_wordle.evolve.strategy.Strategy` an individual's genes describe (typed)."""
     d = dict(zip(GENE_NAMES, ind))
     for name in REAL_GENES:
         d[name] = float(d[name])
@@ -99,6 +102,7 @@ def to_strategy(ind) -> Strategy:
 
 
 def genome_key(ind) -> tuple:
+    """A hashable key of a genome (reals rounded), for the fitness caches."""
     return tuple(round(v, 10) if isinstance(v, float) else v for v in ind)
 
 
@@ -138,6 +142,7 @@ def split_means(answers: np.ndarray, scores: np.ndarray, split) -> dict[str, flo
 
 
 def fitness_of(scores: np.ndarray, settings: Settings, penalty: float) -> float:
+    """Mean guesses plus ``penalty`` times the share of games over the win limit (minimised)."""
     return float(scores.mean() + penalty * np.mean(scores > settings.win_limit))
 
 
@@ -216,6 +221,7 @@ class MetaGA:
         return neighbour_index(self.ctx).of(self.ctx.words.index(word))
 
     def mutate(self, ind):
+        """Gaussian steps on real genes and resets of discrete ones, each with probability ``indpb``; in place."""
         cfg = self.cfg
         rng = self.py_rng
         for i, name in enumerate(GENE_NAMES):
@@ -250,6 +256,7 @@ class MetaGA:
         return a, b
 
     def random_individual(self, base_genome: Strategy):
+        """A mutant of ``base_genome`` (three rounds of :meth:`mutate`), for the first population."""
         ind = to_individual(base_genome)
         for _ in range(3):
             self.mutate(ind)
@@ -276,6 +283,7 @@ class MetaGA:
         return len(keys)
 
     def holdout_fitness(self, ind) -> float:
+        """The genome's fitness on the held-out answers (NaN without a hold-out), cached."""
         if not len(self.holdout):
             return float("nan")
         self._evaluate([ind], self.holdout, self.hold_cache)
@@ -290,6 +298,7 @@ class MetaGA:
                             holdout=self.holdout_fitness(best), seconds=round(self.seconds, 2))
 
     def initialise(self) -> None:
+        """Generation 0: the base genome and its mutants, evaluated; the hall of fame and logbook start."""
         t0 = time.perf_counter()
         base_genome = Strategy.from_dict(self.cfg.init) if self.cfg.init else Strategy()
         self.population = [to_individual(base_genome)]
@@ -407,6 +416,7 @@ def _restore(genes: list, fitness: tuple):
 
 
 def save_logbook(path: str | Path, logbook) -> None:
+    """Write the logbook's records as JSON to ``path`` (atomically)."""
     import json
 
     atomic_write_text(path, json.dumps(list(logbook), indent=1) + "\n")

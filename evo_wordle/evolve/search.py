@@ -43,6 +43,7 @@ class LookAhead:
         self.memo: dict[bytes, int] = {}
 
     def rollout_guesses(self, cand: np.ndarray) -> np.ndarray:
+        """Guesses a rollout considers for these candidates (the candidates, or a pool of allowed words)."""
         if not self.allowed_guesses or not self.pool:
             return cand
         w = np.full(len(cand), 1.0 / len(cand))
@@ -121,6 +122,7 @@ class GASearchSolver(Solver):
         self.evaluations = 0
 
     def choose(self, state: GameState) -> int:
+        """The guess for ``state``: the tree's move when it has one, else a fresh search."""
         if self.tree:
             hit = self.tree.get(history_key(self.ctx, state.history))
             if hit is not None:
@@ -128,6 +130,7 @@ class GASearchSolver(Solver):
         return super().choose(state)
 
     def pick(self, state: GameState) -> int:
+        """A fresh look-ahead GA search for ``state`` (used for the opener too)."""
         cand = state.candidates
         if len(cand) <= 2:
             return int(cand[0])

@@ -84,10 +84,12 @@ class Strategy:
             raise EvoWordleError("strategy gene hard_candidates must be true or false")
 
     def as_dict(self) -> dict:
+        """The genes by name (the strategy file's ``genome``)."""
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict) -> Strategy:
+        """A genome from a strategy file's ``genome`` object, each gene checked."""
         if not isinstance(data, dict):
             raise EvoWordleError("strategy genome must be a JSON object")
         known = {f.name for f in fields(cls)}
@@ -225,6 +227,7 @@ def usable_tree(ctx: Context, settings: Settings, f: StrategyFile) -> dict[str, 
 
 
 def load_strategy(path: str | Path) -> Strategy:
+    """Only the genome of a strategy file."""
     return load_strategy_file(path)[0]
 
 
@@ -398,12 +401,14 @@ class StrategyPolicy:
         self._memo: dict[tuple[bytes, str], int] = {}
 
     def weights(self, candidates: np.ndarray) -> np.ndarray:
+        """Answer probabilities of ``candidates``: the frequency prior mixed with uniform by the genome."""
         w = self.prior[candidates]
         w = w / w.sum()
         mix = self.strategy.mix
         return (1.0 - mix) * w + mix / len(candidates) if mix else w
 
     def decide(self, state: GameState, guess_from: str = "allowed") -> int:
+        """The genome's guess in ``state`` (the opener, the stored tree's move, or the cost model's argmin)."""
         if state.turn == 0 and not self.tree:
             return self.opener
         if self.tree:
@@ -498,9 +503,11 @@ class StrategySolver(Solver):
         self.opener = None  # the policy plays the opener (tree or genome)
 
     def choose(self, state: GameState) -> int:
+        """The policy's guess for ``state``."""
         return self.policy.decide(state, self.settings.guess_from)
 
     def pick(self, state: GameState) -> int:
+        """The policy's guess for ``state`` (after the opener)."""
         return self.policy.decide(state, self.settings.guess_from)
 
     @classmethod

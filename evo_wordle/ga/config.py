@@ -32,6 +32,14 @@ class GAConfig:
     allowed one-letter neighbours, ``thesis`` = the thesis's 100 random tries with letters a–y.
     ``distinct`` replaces duplicate children by consistent words not yet in the population
     (random immigrants), so a population at least as large as the candidate set covers it.
+    ``selection`` picks the parents, ``choice`` the word played (both with ``pressure`` for
+    roulette and ``tournament_size`` for tournaments): changing one leaves the other alone.
+
+    ``GAConfig()``'s defaults are the thesis's GA (``ga-thesis`` without its thesis mutation),
+    not the ``ga`` solver's: each solver class starts from its own ``defaults``
+    (``evo_wordle.ga.solvers.CardGA.defaults`` for ``ga``: population 300, pressure 50,
+    fitness ``expected``, crossover ``recombine`` …; the table in docs/ga.md).  Build the
+    ``ga`` solver's configuration with ``GAConfig().with_(**CardGA.defaults)``.
     """
 
     population: int = 100
@@ -41,6 +49,7 @@ class GAConfig:
     elite: int = 0
     generations_per_guess: int = 1
     selection: str = "roulette"
+    choice: str = "roulette"
     pressure: float = 1.0
     fitness: str = "static"
     crossover: str = "uniform"
@@ -67,16 +76,19 @@ class GAConfig:
             put(name, as_bool(name, getattr(self, name)))
         as_choice("init", self.init, INITS)
         as_choice("selection", self.selection, SELECTIONS)
+        as_choice("choice", self.choice, SELECTIONS)
         as_choice("fitness", self.fitness, FITNESSES)
         as_choice("crossover", self.crossover, CROSSOVERS)
         as_choice("mutation_kind", self.mutation_kind, MUTATIONS)
         as_choice("mutation_scope", self.mutation_scope, SCOPES)
 
     def with_(self, **changes) -> GAConfig:
+        """A copy with ``changes`` applied (validated; unknown names are an error)."""
         unknown = set(changes) - {f.name for f in fields(self)}
         if unknown:
             raise EvoWordleError(f"unknown GA parameter {sorted(unknown)[0]!r}")
         return replace(self, **changes)
 
     def as_dict(self) -> dict:
+        """The fields by name."""
         return asdict(self)

@@ -164,6 +164,7 @@ class FirstKnowledge:
         self.gray = np.zeros(26, dtype=bool)
 
     def update(self, guess_letters: np.ndarray, pattern: int) -> None:
+        """Take in one guess's letters and its feedback pattern."""
         trits = np.asarray(decode(int(pattern), len(self.colors)), dtype=np.int8)
         stronger = trits > self.colors
         self.colors[stronger] = trits[stronger]

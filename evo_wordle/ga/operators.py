@@ -60,9 +60,11 @@ class NeighbourIndex:
     length: int  # letters per word
 
     def degree(self, word: int) -> int:
+        """How many one-letter neighbours ``word`` has."""
         return int(self.start[word + 1] - self.start[word])
 
     def of(self, word: int) -> np.ndarray:
+        """The one-letter neighbours of ``word`` (allowed-word indices)."""
         return self.words[self.start[word] : self.start[word + 1]]
 
 

@@ -19,9 +19,10 @@ from ..context import Context
 from ..game import GameState, Settings
 from ..patterns import to_digits
 from ..solvers.base import Solver, baseline_opener, register
+from . import adapter
 from .config import CROSSOVERS, FITNESSES, INITS, SCOPES, SELECTIONS, GAConfig
 from .creator import individual
-from .fitness import static_fitness
+from .fitness import static_entropy, static_fitness
 from .toolbox import GAState, _first_occurrences, make_toolbox
 
 #: The constructor keywords every GA solver takes (the CLI flags, and what sweeps pass).
@@ -38,16 +39,44 @@ PARAMS = (
     "crossover",
 )
 #: Further GAConfig fields reachable from the CLI.
-EXTRA_FLAGS = ("mutation_scope", "tournament_size", "distinct", "exclude_guessed")
+EXTRA_FLAGS = ("choice", "mutation_scope", "tournament_size", "distinct", "exclude_guessed")
 
-LOG_FIELDS = ("gen", "guess_no", "candidates", "best", "mean", "std", "diversity", "guess", "pattern")
+#: Logbook columns: ``nevals`` = fitness evaluations since the previous record (the parents
+#: are re-scored under new feedback), ``guess`` / ``guess_fitness`` = the word played and its
+#: fitness under the same feedback (None for generations bred between guesses).
+LOG_FIELDS = (
+    "gen", "guess_no", "nevals", "candidates", "best", "mean", "std", "diversity", "guess", "guess_fitness", "pattern",
+)
+
+
+class WordHallOfFame(tools.HallOfFame):
+    """A DEAP hall of fame of one decision (``turn``: guesses made before it) that prints
+    words, not indices."""
+
+    def __init__(self, maxsize: int, allowed: tuple[str, ...], turn: int) -> None:
+        super().__init__(maxsize)
+        self.allowed = allowed
+        self.turn = turn
+
+    def words(self) -> list[tuple[str, float]]:
+        """(word, fitness) pairs, best first."""
+        return [(self.allowed[ind[0]], ind.fitness.values[0]) for ind in self]
+
+    def __str__(self) -> str:
+        body = ", ".join(f"{w.upper()} {f:.4g}" for w, f in self.words())
+        return f"turn {self.turn}: {body}"
 
 
 class GASolver(Solver):
-    """A word GA playing Wordle; ``self.toolbox`` holds its swappable DEAP operators.
+    """A word GA playing Wordle; ``self.toolbox`` holds its swappable DEAP operators
+    (:func:`~evo_wordle.ga.toolbox.make_toolbox`), ``self.config`` its :class:`GAConfig`.
 
-    ``self.logbook`` (one record per generation) and ``self.hall_of_fame`` describe the
-    last game; both are reset by :meth:`reset`.
+    ``self.state`` (a :class:`~evo_wordle.ga.toolbox.GAState`) is the game as the operators
+    see it; :meth:`choose` brings it up to date with ``state.observe(game_state)``.
+    ``self.population`` / ``self.fitness`` are the current generation (int array of word
+    indices, fitness array).  ``self.logbook`` (one record per generation) and
+    ``self.halls_of_fame`` (one per decision) describe the last game; :meth:`reset` starts
+    a new one.
     """
 
     stochastic = True
@@ -103,26 +132,34 @@ class GASolver(Solver):
         self.state.reset(self.rng)
         self.population: np.ndarray | None = None
         self.fitness: np.ndarray | None = None
-        # One raw entry per generation: [guess_no, candidates, population, fitness, guess, pattern];
-        # the logbook and hall of fame are summarised from them only when asked for (a bench
-        # never asks, and summarising every generation cost a sixth of a game's time).
+        # One raw entry per generation: [guess_no, candidates, population, fitness, guess, pattern,
+        # nevals, guess fitness]; the logbook and halls of fame are summarised from them only
+        # when asked for (a bench never asks, and summarising every generation cost a sixth of
+        # a game's time).
         self._generations: list[list] = []
-        self._summarised: tuple[int, tools.Logbook, np.ndarray, np.ndarray] | None = None
+        self._summarised: tuple[int, tools.Logbook, list[WordHallOfFame]] | None = None
         self._last_guess_record: list | None = None
+        self._nevals = 0
+
+    def _evaluate(self, words: np.ndarray) -> np.ndarray:
+        """Fitness through the toolbox (either operator style), counted for ``nevals``."""
+        self._nevals += len(words)
+        return adapter.evaluate(self.toolbox, words)
 
     def choose(self, state: GameState) -> int:
+        """Evolve under the feedback in ``state`` and return the word to play (logged in :attr:`logbook`)."""
         tb = self.toolbox
         self.state.observe(state)
         if self._last_guess_record is not None and state.history:
             self._last_guess_record[5] = to_digits(state.history[-1][1], self.ctx.words.length)
         if self.population is None:
             self.population = tb.init_population(self.config.population)
-            self.fitness = tb.evaluate(self.population)
+            self.fitness = self._evaluate(self.population)
         else:
-            self.fitness = tb.evaluate(self.population)  # the parents, under the new feedback
+            self.fitness = self._evaluate(self.population)  # the parents, under the new feedback
             for g in range(self.config.generations_per_guess):
                 self.population = tb.breed(self.population, self.fitness)
-                self.fitness = tb.evaluate(self.population)
+                self.fitness = self._evaluate(self.population)
                 if g < self.config.generations_per_guess - 1:
                     self._record(state, None)
         if state.turn == 0 and self.fixed_opener is not None:
@@ -130,11 +167,12 @@ class GASolver(Solver):
         elif state.hard and state.history:
             guess = self._hard_guess(state)
         else:
-            guess = tb.choose_guess(self.population, self.fitness)
-        self._last_guess_record = self._record(state, guess)
+            guess = adapter.choose(tb, self.population, self.fitness)
+        self._last_guess_record = self._record(state, int(guess))
         return int(guess)
 
     def pick(self, state: GameState) -> int:
+        """Same as :meth:`choose`: the GA decides the opener too unless one is fixed."""
         return self.choose(state)
 
     def finish(self, state: GameState, guess: int, pattern: int) -> None:
@@ -147,50 +185,72 @@ class GASolver(Solver):
         ignore a revealed hint are not playable); with none, among the candidates."""
         legal = self.state.hard_legal[self.population]
         if legal.all():
-            return self.toolbox.choose_guess(self.population, self.fitness)
+            return adapter.choose(self.toolbox, self.population, self.fitness)
         if legal.any():
-            return self.toolbox.choose_guess(self.population[legal], self.fitness[legal])
+            return adapter.choose(self.toolbox, self.population[legal], self.fitness[legal])
         cand = state.candidates
-        return self.toolbox.choose_guess(cand, self.toolbox.evaluate(cand))
+        return adapter.choose(self.toolbox, cand, self._evaluate(cand))
+
+    def _guess_fitness(self, guess: int) -> float:
+        """The played word's fitness under the current feedback (looked up in the population,
+        evaluated when it is not there, e.g. a fixed opener)."""
+        at = np.flatnonzero(self.population == guess)
+        if len(at):
+            return float(self.fitness[at[0]])
+        return float(self._evaluate(np.array([guess], dtype=np.int64))[0])
 
     def _record(self, state: GameState, guess: int | None) -> list:
-        """Keep this generation (population and fitness) for the logbook and hall of fame."""
-        entry = [state.turn + 1, int(len(state.candidates)), self.population, self.fitness, guess, None]
+        """Keep this generation (population and fitness, evaluations since the last record,
+        the played word's fitness) for the logbook and halls of fame."""
+        guess_fit = None if guess is None else self._guess_fitness(guess)
+        entry = [state.turn + 1, int(len(state.candidates)), self.population, self.fitness, guess, None,
+                 self._nevals, guess_fit]
+        self._nevals = 0
         self._generations.append(entry)
         return entry
 
-    def _summarise(self) -> tuple[tools.Logbook, np.ndarray, np.ndarray]:
-        """(logbook, hall-of-fame words, their fitness) of the game so far, built once per
-        generation count: one logbook record per generation, and the ``hof_size`` best
-        distinct words seen (best fitness each)."""
+    def _summarise(self) -> tuple[tools.Logbook, list[WordHallOfFame]]:
+        """(logbook, halls of fame) of the game so far, built once per generation count: one
+        logbook record per generation, and per decision the ``hof_size`` best distinct words
+        bred under its feedback (best fitness each), the word played among them."""
         done = self._summarised
         if done is not None and done[0] == len(self._generations):
             self._fill_patterns(done[1])
             return done[1:]
         logbook = tools.Logbook()
         logbook.header = LOG_FIELDS
+        halls: list[WordHallOfFame] = []
         hof_words, hof_fit = np.zeros(0, dtype=np.int64), np.zeros(0)
         size = self.config.hof_size
-        for gen, (guess_no, n_cand, pop, fit, guess, pattern) in enumerate(self._generations):
+        for gen, (guess_no, n_cand, pop, fit, guess, pattern, nevals, guess_fit) in enumerate(self._generations):
             words, first = _first_occurrences(pop)
             mean = float(fit.mean())
             logbook.record(
                 gen=gen,
                 guess_no=guess_no,
+                nevals=nevals,
                 candidates=n_cand,
                 best=float(fit.max()),
                 mean=mean,
                 std=float(np.sqrt(max(float(np.dot(fit, fit)) / len(fit) - mean * mean, 0.0))),
                 diversity=int(len(words)),
                 guess=None if guess is None else self.ctx.words.allowed[guess],
+                guess_fitness=guess_fit,
                 pattern=pattern,
             )
             if size:
                 best = fit[first]
+                if guess is not None and not (words == guess).any():
+                    words, best = np.append(words, guess), np.append(best, guess_fit)  # a fixed opener
                 if len(hof_fit) < size or best.max() > hof_fit[-1]:
                     hof_words, hof_fit = _merge_hof(hof_words, hof_fit, words, best, size)
-        self._summarised = (len(self._generations), logbook, hof_words, hof_fit)
-        return logbook, hof_words, hof_fit
+                if guess is not None:  # the decision is made: its hall of fame is complete
+                    hof = WordHallOfFame(size, self.ctx.words.allowed, guess_no - 1)
+                    hof.update([individual(w, f) for w, f in zip(hof_words.tolist(), hof_fit.tolist())])
+                    halls.append(hof)
+                    hof_words, hof_fit = np.zeros(0, dtype=np.int64), np.zeros(0)
+        self._summarised = (len(self._generations), logbook, halls)
+        return logbook, halls
 
     def _fill_patterns(self, logbook: tools.Logbook) -> None:
         """Feedback that arrived after the logbook was built (the last guess's pattern)."""
@@ -199,29 +259,40 @@ class GASolver(Solver):
 
     @property
     def logbook(self) -> tools.Logbook:
-        """A DEAP ``tools.Logbook`` of this game, one record per generation: the guess number,
-        candidates left, best/mean/std fitness, distinct words, and the guess and its feedback."""
+        """A DEAP ``tools.Logbook`` of this game, one record per generation (see :data:`LOG_FIELDS`)."""
         return self._summarise()[0]
 
     @property
-    def hall_of_fame(self) -> tools.HallOfFame | None:
-        """A DEAP ``tools.HallOfFame`` of this game's best words (None when hof_size is 0)."""
+    def halls_of_fame(self) -> list[WordHallOfFame]:
+        """One DEAP hall of fame per decision of this game, in turn order (empty when hof_size is 0)."""
+        return self._summarise()[1]
+
+    @property
+    def hall_of_fame(self) -> WordHallOfFame | None:
+        """The last decision's hall of fame (a DEAP ``tools.HallOfFame`` of the best words
+        bred under the feedback of that turn, and the word played); None when hof_size is 0.
+        :attr:`halls_of_fame` holds one per decision of the game, in turn order."""
         if not self.config.hof_size:
             return None
-        _, words, fit = self._summarise()
-        hof = tools.HallOfFame(self.config.hof_size)
-        hof.update([individual(w, f) for w, f in zip(words.tolist(), fit.tolist())])
-        return hof
+        halls = self.halls_of_fame
+        return halls[-1] if halls else WordHallOfFame(self.config.hof_size, self.ctx.words.allowed, 0)
 
     # ----------------------------------------------------------------- reporting, CLI
 
     def describe(self) -> dict:
-        return {**super().describe(), **{k: getattr(self.config, k) for k in PARAMS + EXTRA_FLAGS}}
+        """The solver name, opener, class, every GAConfig field and, under ``operators``, the
+        toolbox entries replaced by other functions."""
+        replaced = adapter.describe(self.toolbox)
+        return {**super().describe(), **self.config.as_dict(), **({"operators": replaced} if replaced else {})}
 
-    def hall_of_fame_words(self) -> list[tuple[str, float]]:
-        """The hall of fame as (word, fitness) pairs, best first."""
-        _, words, fit = self._summarise()
-        return [(self.ctx.words.allowed[w], float(f)) for w, f in zip(words, fit)]
+    def hall_of_fame_words(self) -> list[dict]:
+        """The game's halls of fame as rows ``{turn, rank, word, fitness}`` (turn 0 = the
+        opener), best first within each turn; fitness values compare only within a turn."""
+        return [
+            {"turn": hof.turn, "rank": rank, "word": word, "fitness": fit}
+            for hof in self.halls_of_fame
+            for rank, (word, fit) in enumerate(hof.words(), start=1)
+        ]
 
     @classmethod
     def add_options(cls, parser) -> None:
@@ -232,7 +303,8 @@ class GASolver(Solver):
         g.add_argument("--init", choices=INITS, help="initial population: random words or the N of most entropy")
         g.add_argument("--elite", type=int, metavar="K", help="best words carried to the next generation")
         g.add_argument("--generations-per-guess", type=int, metavar="G", help="generations bred between guesses")
-        g.add_argument("--selection", choices=SELECTIONS, help="how parents and the guess are chosen")
+        g.add_argument("--selection", choices=SELECTIONS, help="how parents are chosen")
+        g.add_argument("--choice", choices=SELECTIONS, help="how the word played is chosen from the population")
         g.add_argument("--pressure", type=float, metavar="X", help="roulette weight = fitness**X (0: random)")
         g.add_argument(
             "--fitness",
@@ -312,6 +384,7 @@ class FirstGA(GASolver):
         crossover_rate=1.0,
         init="random",
         selection="best",
+        choice="best",
         fitness="first",
         crossover="weak",
         mutation_kind="thesis",
@@ -332,7 +405,19 @@ class CardGA(GASolver):
     blurb = "The tuned GA: expected-guesses fitness, roulette, recombining crossover"
 
     def __init__(self, ctx: Context, settings: Settings, opener: str | None = None, **params) -> None:
-        super().__init__(ctx, settings, opener if opener is not None else baseline_opener(ctx, settings), **params)
+        if opener is None and settings.candidates == "allowed":
+            opener = self.opener_for(ctx, settings)
+        super().__init__(ctx, settings, opener, **params)
+
+    @classmethod
+    def opener_for(cls, ctx: Context, settings: Settings) -> str:
+        """The baseline opener (TALES) when the list has it, else the starting candidate of most
+        entropy (ties: first alphabetically), e.g. for a six-letter list."""
+        opener = baseline_opener(ctx, settings)
+        if opener is not None:
+            return opener
+        start = ctx.candidates(settings.candidates)
+        return ctx.words.allowed[int(start[np.argmax(static_entropy(ctx, start)[start])])]
 
     defaults: ClassVar[dict] = dict(
         population=300,

@@ -4,8 +4,13 @@ The operators are registered under DEAP's usual names and read the game through 
 :class:`GAState` (current candidates, feedback, generator), so one toolbox serves a whole
 bench: the solver updates the state after each guess and reseeds it for each game.
 
+Two operator styles plug in (see docs/ga.md, "Writing your own operators"): DEAP's own,
+on lists of individuals (``tools.selTournament``, a per-individual ``evaluate`` returning a
+1-tuple), and whole-population numpy operators marked with :func:`~evo_wordle.ga.adapter.vectorised`
+(the package's own, the fast path).  ``select`` picks parents, ``choose`` the word played.
+
 >>> tb = make_toolbox(GAConfig(), ctx, GAState(ctx, Settings()))
->>> tb.register("select", my_select)          # any callable (population, k, fitness=None)
+>>> tb.register("select", tools.selTournament, tournsize=3)     # parents only
 """
 
 from __future__ import annotations
@@ -15,12 +20,12 @@ import math
 from collections import OrderedDict
 
 import numpy as np
-from deap import base
 
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import GameState, Settings, hard_mode_mask, letter_counts
 from ..params import as_int
+from . import adapter
 from . import operators as ops
 from .config import GAConfig
 from .creator import ensure_classes, individual
@@ -191,6 +196,7 @@ def _words(population) -> np.ndarray:
 # --------------------------------------------------------------------------- registered operators
 
 
+@adapter.vectorised
 def evaluate(population, *, ctx: Context, state: GAState, kind: str):
     """Fitness of every word of ``population`` (an int array) in one call; a DEAP individual
     gets DEAP's 1-tuple."""
@@ -204,6 +210,7 @@ def evaluate(population, *, ctx: Context, state: GAState, kind: str):
     return state.dynamic(words, kind)
 
 
+@adapter.vectorised
 def select(population, k: int, fitness=None, *, state: GAState, method: str, pressure: float, size: int):
     """``k`` words (or DEAP individuals) chosen by ``method``: roulette (numpy, with the
     ``pressure`` exponent), tournament or best."""
@@ -220,6 +227,7 @@ def select(population, k: int, fitness=None, *, state: GAState, method: str, pre
     return population[pos] if is_array else [population[i] for i in pos]
 
 
+@adapter.vectorised
 def mate(parents1, parents2, *, ctx: Context, state: GAState, kind: str):
     """Pattern-filtered crossover: two children per parent pair, each consistent with the
     feedback (``uniform``, ``recombine``) or with the first GA's filter (``weak``)."""
@@ -238,6 +246,7 @@ def mate(parents1, parents2, *, ctx: Context, state: GAState, kind: str):
     return ops.recombine_pairs(ctx, (p1, p2), mask, cand, rng, members=cand)  # the mask is made of cand
 
 
+@adapter.vectorised
 def mutate(population, *, state: GAState, index: ops.NeighbourIndex, config: GAConfig):
     """Dictionary-valid mutation of every word given (the caller applies the probability);
     a DEAP individual is mutated in place and returned as DEAP's 1-tuple."""
@@ -311,15 +320,15 @@ def breed(population: np.ndarray, fitness: np.ndarray, *, toolbox, config: GACon
         if cross.all() and _ignores_parents(toolbox.mate):
             p1, p2 = np.zeros(pairs, dtype=np.int64), np.zeros(pairs, dtype=np.int64)  # parents unused
         else:
-            parents = toolbox.select(population, 2 * pairs, fitness)
+            parents = adapter.select(toolbox, population, 2 * pairs, fitness)
             p1, p2 = parents[0::2].copy(), parents[1::2].copy()
         if cross.any():
-            c1, c2 = toolbox.mate(p1[cross], p2[cross])
+            c1, c2 = adapter.mate(toolbox, p1[cross], p2[cross])
             p1[cross], p2[cross] = c1, c2
         children = np.stack([p1, p2], axis=1).ravel()[:n_children]
         mut = rng.random(n_children) < config.mutation
         if mut.any():
-            children[mut] = toolbox.mutate(children[mut])
+            children[mut] = adapter.mutate(toolbox, children[mut])
         if config.mutation_scope == "consistent":  # unmated copies of stale parents
             stale = ~state.consistent[children]
             if stale.any():
@@ -360,11 +369,16 @@ def _distinct(pop: np.ndarray, state: GAState) -> np.ndarray:
 
 def make_toolbox(
     config: GAConfig, ctx: Context, state: GAState, rng: np.random.Generator | None = None
-) -> base.Toolbox:
-    """A DEAP toolbox for ``config``: ``evaluate``, ``select``, ``mate``, ``mutate``,
-    ``init_population``/``population``/``individual``, ``breed`` (one generation) and
-    ``choose_guess``.  Operators work on int arrays of word indices (fast path) and accept
-    DEAP individuals too; replace any of them with ``toolbox.register(name, fn)``."""
+) -> adapter.WordToolbox:
+    """A DEAP toolbox for ``config``.
+
+    Entries: ``evaluate`` (fitness), ``select`` (parents: ``config.selection``), ``mate``,
+    ``mutate``, ``choose`` (the word played: ``config.choice``, same signature as
+    ``select``), ``init_population`` (an int array) / ``population`` / ``individual`` (DEAP
+    individuals) and ``breed`` (one generation).  The package's operators work on int arrays
+    of word indices (the fast path) and accept DEAP individuals too; replace any of them with
+    ``toolbox.register(name, fn)``, a DEAP-standard operator or a :func:`~evo_wordle.ga.adapter.vectorised`
+    one.  ``toolbox.state`` is the :class:`GAState` the operators read."""
     if not isinstance(config, GAConfig):
         raise EvoWordleError(f"config must be a GAConfig, not {type(config).__name__}")
     if not isinstance(state, GAState):
@@ -375,16 +389,29 @@ def make_toolbox(
     if rng is not None:
         state.rng = rng
     index = ops.neighbour_index(ctx)
-    tb = base.Toolbox()
+    tb = adapter.WordToolbox()
+    tb.state = state
     tb.register("evaluate", evaluate, ctx=ctx, state=state, kind=config.fitness)
     tb.register(
         "select", select, state=state, method=config.selection, pressure=config.pressure, size=config.tournament_size
     )
+    tb.register(
+        "choose", select, state=state, method=config.choice, pressure=config.pressure, size=config.tournament_size
+    )
     tb.register("mate", mate, ctx=ctx, state=state, kind=config.crossover)
     tb.register("mutate", mutate, state=state, index=index, config=config)
     tb.register("init_population", init_population, state=state, config=config)
-    tb.register("individual", lambda: individual(tb.init_population(1)[0]))
-    tb.register("population", lambda n: [individual(w) for w in tb.init_population(n)])
-    tb.register("breed", lambda pop, fit: breed(pop, fit, toolbox=tb, config=config, state=state))
-    tb.register("choose_guess", lambda pop, fit: int(tb.select(pop, 1, fit)[0]))
+    tb.register("individual", _individual, toolbox=tb)
+    tb.register("population", _population, toolbox=tb)
+    tb.register("breed", breed, toolbox=tb, config=config, state=state)
     return tb
+
+
+def _individual(*, toolbox) -> list:
+    """One DEAP individual drawn like the initial population."""
+    return individual(toolbox.init_population(1)[0])
+
+
+def _population(n: int, *, toolbox) -> list:
+    """``n`` DEAP individuals drawn like the initial population (for ``deap.algorithms``)."""
+    return [individual(w) for w in toolbox.init_population(n)]

@@ -8,7 +8,9 @@ from pathlib import Path
 import numpy as np
 
 from ..context import Context
+from ..errors import EvoWordleError
 from ..game import Settings
+from ..solvers.base import SolverSpec, pack_solver, solver_label, unpack_solver
 from .common import Plotted, new_figure, save
 from .style import MARKERS, caption_text, solver_colours, styled
 from .style import legend_below as style_legend_below
@@ -21,10 +23,10 @@ def _bench(payload: dict) -> dict:
 
     ctx = payload.get("ctx") or worker_context(*payload["lists"])
     settings = Settings(**payload["settings"])
-    res = run_bench(ctx, payload["solver"], settings, np.asarray(payload["answers"]), seed=payload["seed"],
-                    solver_params=payload["params"])
+    res = run_bench(ctx, unpack_solver(payload["solver"]), settings, np.asarray(payload["answers"]),
+                    seed=payload["seed"], solver_params=payload["params"])
     return {
-        "solver": payload["solver"],
+        "solver": payload["label"],
         "games": res.games,
         "scores": res.scores().tolist(),
         "solved_in": [len(r.guesses) for r in res.records if r.solved],
@@ -37,45 +39,41 @@ def _bench(payload: dict) -> dict:
 
 def compare_data(
     ctx: Context,
-    solvers: list[str],
+    solvers: list[SolverSpec],
     settings: Settings,
     params: dict[str, dict] | None = None,
     games: int | None = None,
     seed: int = 0,
     jobs: int = 1,
     lists: tuple[str | None, str] | None = None,
-    opener: str | None = None,
 ) -> dict:
-    """Bench every solver on the same answers (all, or the seeded sample of ``games``, by the
-    one sampling rule :func:`evo_wordle.bench.game_plan`, as ``compare`` does).
-
-    Every solver not given an opener in ``params`` opens with ``opener``, by default the fixed
-    opener of the first GA (stochastic) solver that has one, so a baseline's curve does not
-    differ from the GA's by its opener alone.
+    """Bench every solver on the same answers (all, or the seeded sample of ``games``).
 
     Keys: ``k`` (guess counts 1..max), and per solver in ``solvers``: ``share`` (fraction of
     games with each score, failures at the cap), ``within`` (fraction solved within k),
-    ``mean``, ``fail_rate``, ``games``, ``histogram``; ``opener`` (the shared one) and
-    ``answers`` (the puzzles played).
+    ``mean``, ``fail_rate``, ``games``, ``histogram``.
+
+    Each solver is a registered name, a Solver object or a factory (as for
+    :func:`evo_wordle.bench.run_bench`), keyed by :func:`~evo_wordle.solvers.base.solver_label`
+    (set a ``label`` attribute to tell two objects of one class apart); ``params`` is keyed
+    by label too.
     """
-    from ..bench import sample_answers
-    from .convergence import fixed_opener
+    from ..sweep import task_seeds
 
-    answers = sample_answers(ctx.words.answer_index, games, seed)
-    params = {s: dict((params or {}).get(s, {})) for s in solvers}
-    if opener is None:
-        from ..solvers import SOLVERS, load_all
+    labels = [solver_label(s) for s in solvers]
+    if len(set(labels)) != len(labels):
+        raise EvoWordleError(f"two solvers share a label ({', '.join(labels)}); give them a `label` attribute")
+    parallel = jobs > 1 and len(solvers) > 1 and lists is not None
 
-        load_all()
-        opener = next((o for s in solvers if SOLVERS[s].stochastic
-                       and (o := fixed_opener(ctx, s, settings, params[s]))), None)
-    for s in solvers:
-        if opener and not params[s].get("opener"):
-            params[s]["opener"] = opener
-    payloads = [{"lists": lists or (None, "nyt"), "settings": settings.as_dict(), "solver": s,
-                 "params": params[s], "answers": answers.tolist(), "seed": seed}
-                for s in solvers]
-    if jobs > 1 and len(solvers) > 1 and lists is not None:
+    answers = ctx.words.answer_index
+    bench_seed, sample = task_seeds(seed, 0)
+    if games is not None and games < len(answers):
+        answers = sample.choice(answers, size=games, replace=False)
+    payloads = [{"lists": lists or (None, "nyt"), "settings": settings.as_dict(),
+                 "solver": pack_solver(s) if parallel else s, "label": label,
+                 "params": (params or {}).get(label, {}), "answers": answers.tolist(), "seed": bench_seed}
+                for s, label in zip(solvers, labels)]
+    if parallel:
         from ..executors import make_executor
 
         with make_executor("local", jobs=min(jobs, len(solvers))) as ex:
@@ -84,9 +82,8 @@ def compare_data(
         results = [_bench({**p, "ctx": ctx}) for p in payloads]
     kmax = max(max(r["scores"]) for r in results)
     ks = np.arange(1, kmax + 1)
-    data: dict = {"k": ks.tolist(), "solvers": list(solvers), "win_limit": settings.win_limit, "seed": seed,
-                  "settings": settings.as_dict(), "opener": opener,
-                  "answers": [ctx.words.allowed[int(a)] for a in answers]}
+    data: dict = {"k": ks.tolist(), "solvers": labels, "win_limit": settings.win_limit, "seed": seed,
+                  "settings": settings.as_dict()}
     for r in results:
         scores = np.asarray(r["scores"])
         solved = np.asarray(r["solved_in"], dtype=int)

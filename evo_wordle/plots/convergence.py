@@ -16,24 +16,23 @@ import numpy as np
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import GameRecord, GameState, Settings, play
-from ..solvers import make_solver
+from ..solvers.base import SolverSpec, build_solver, pack_solver, solver_label, unpack_solver
 from .common import Plotted, new_figure, save
 from .style import BASELINE, SERIES, STUDIED, caption_text, styled
 
 
 def play_games(
-    ctx: Context, solver: str, settings: Settings, params: dict | None, answers, seed: int = 0
+    ctx: Context, solver: SolverSpec, settings: Settings, params: dict | None, answers, seed: int = 0
 ) -> list[tuple[GameRecord, list[dict]]]:
     """Play like :func:`evo_wordle.bench.run_bench` (same per-game seeds, so the same games)
-    and keep each game's Logbook records (empty for solvers without one)."""
-    from ..bench import game_seeds
-
+    and keep each game's Logbook records (empty for solvers without one).  ``solver``: a
+    name, a Solver object or a factory, as for ``run_bench``."""
     if settings.daily:
         raise EvoWordleError("this figure plays independent games; drop --daily / P2 / P3")
     answers = np.asarray(answers, dtype=np.int64)
-    engine = make_solver(solver, ctx, settings, **(params or {}))
-    seeds = game_seeds(seed, len(answers))
-    base = GameState.start(ctx, settings)
+    engine = build_solver(solver, ctx, settings, **(params or {}))
+    seeds = np.random.SeedSequence(seed).spawn(len(answers))
+    base = GameState.start(engine.ctx, settings)
     out = []
     for k, answer in enumerate(answers):
         engine.reset(np.random.default_rng(seeds[k]))
@@ -57,12 +56,6 @@ def trace(ctx: Context, settings: Settings, record: GameRecord) -> np.ndarray:
     return np.array(counts, dtype=np.int64)
 
 
-def fixed_opener(ctx: Context, solver: str, settings: Settings, params: dict | None) -> str | None:
-    """The first guess ``solver`` always plays with ``params`` (None if it chooses per game)."""
-    engine = make_solver(solver, ctx, settings, **(params or {}))
-    return ctx.words.allowed[engine.opener] if getattr(engine, "opener", None) is not None else None
-
-
 def _pad(curves: list[np.ndarray], length: int) -> np.ndarray:
     """Stack curves, each carried on at its last value up to ``length`` points."""
     out = np.empty((len(curves), length))
@@ -83,7 +76,8 @@ def _run_all(payload: dict) -> dict:
 
     ctx = worker_context(*payload["lists"])
     settings = Settings(**payload["settings"])
-    games = play_games(ctx, payload["solver"], settings, payload["params"], payload["answers"], payload["seed"])
+    solver = unpack_solver(payload["solver"])
+    games = play_games(ctx, solver, settings, payload["params"], payload["answers"], payload["seed"])
     return _summarise_run(ctx, settings, games)
 
 
@@ -100,7 +94,7 @@ def _summarise_run(ctx: Context, settings: Settings, games) -> dict:
 
 def convergence_data(
     ctx: Context,
-    solver: str,
+    solver: SolverSpec,
     settings: Settings,
     params: dict | None = None,
     answer: str | None = None,
@@ -110,51 +104,46 @@ def convergence_data(
     baseline: str = "greedy",
     jobs: int = 1,
     lists: tuple[str | None, str] | None = None,
-    baseline_opener: str | None = None,
 ) -> dict:
     """The numbers the convergence figure draws.
-
-    The baseline opens with ``baseline_opener``, by default the GA's own fixed opener (so the
-    curves after the first guess compare the solvers, not their openers); with no fixed GA
-    opener the baseline plays its own.  The puzzles and game seeds follow the one sampling
-    rule (:func:`evo_wordle.bench.game_plan`); GA run ``r`` uses ``derived_seeds(seed, runs)[r]``.
 
     Keys: ``guess`` (0 = before the first guess), ``runs`` (the GA's per-run curves of
     remaining bits, runs × guesses), ``ga_bits`` / ``ga_candidates`` (``median``, ``p10``,
     ``p90`` per guess), ``baseline_bits`` / ``baseline_candidates``, ``fitness`` (``gen``,
     ``best``, ``mean``, ``best_p10``, ``best_p90`` per generation, or None), ``answer``,
-    ``games``, ``answers`` (the puzzles), ``baseline_scores`` and ``ga_scores`` (per run), the
-    solver names and both openers.
+    ``games``, and the solver names.  ``solver`` is a registered name, a Solver object or a
+    factory (as for :func:`evo_wordle.bench.run_bench`; with ``jobs > 1`` it is pickled to
+    the workers); ``baseline`` likewise.
     """
-    from ..bench import derived_seeds, sample_answers
+    from ..sweep import task_seeds
 
-    opener = fixed_opener(ctx, solver, settings, params)
-    base_open = baseline_opener or opener
-    base_params = {"opener": base_open} if base_open else None
     if answer is not None:
         idx = ctx.words.index(answer)
         if settings.candidates == "answers" and idx not in set(ctx.words.answer_index.tolist()):
             raise EvoWordleError(f"{answer.upper()} is not in the answer list the solver assumes")
         played = play_games(ctx, solver, settings, params, np.full(runs, idx), seed)
         traces = [trace(ctx, settings, rec) for rec, _ in played]
-        base_record = play_games(ctx, baseline, settings, base_params, [idx], seed)[0][0]
+        base_record = play_games(ctx, baseline, settings, None, [idx], seed)[0][0]
         base = trace(ctx, settings, base_record)
-        base_scores = [base_record.score(settings.max_guesses)]
         base_opener = ctx.words.allowed[base_record.guesses[0]]
         length = max(len(base), *(len(t) for t in traces))
         curves = np.log2(_pad(traces, length))
         base_bits = np.log2(_pad([base], length)[0])
         fitness = _fitness_rows([log for _, log in played])
-        n_games, puzzles = 1, [idx]
-        ga_scores = [[rec.score(settings.max_guesses)] for rec, _ in played]
+        n_games = 1
     else:
-        answers = sample_answers(ctx.words.answer_index, games, seed)
+        answers = ctx.words.answer_index
+        if games is not None:
+            answers = task_seeds(seed, 0)[1].choice(answers, size=min(games, len(answers)), replace=False)
+        parallel = jobs > 1 and runs > 1 and lists is not None
+        packed = pack_solver(solver) if parallel else solver
         payloads = [
-            {"lists": lists or (None, "nyt"), "settings": settings.as_dict(), "solver": solver, "params": params,
-             "answers": answers.tolist(), "seed": run_seed}
-            for run_seed in derived_seeds(seed, runs)
+            {"lists": lists or (None, "nyt"), "settings": settings.as_dict(), "solver": packed, "params": params,
+             "answers": answers.tolist(),
+             "seed": int(np.random.SeedSequence(seed, spawn_key=(r,)).generate_state(1)[0])}
+            for r in range(runs)
         ]
-        if jobs > 1 and runs > 1 and lists is not None:
+        if parallel:
             from ..executors import make_executor
 
             with make_executor("local", jobs=min(jobs, runs)) as ex:
@@ -162,25 +151,19 @@ def convergence_data(
         else:
             results = [_summarise_run(ctx, settings, play_games(ctx, solver, settings, params, answers, p["seed"]))
                        for p in payloads]
-        base_games = play_games(ctx, baseline, settings, base_params, answers, seed)
+        base_games = play_games(ctx, baseline, settings, None, answers, seed)
         base_run = _summarise_run(ctx, settings, base_games)
-        base_scores = base_run["scores"]
         base_opener = ctx.words.allowed[base_games[0][0].guesses[0]]
         length = max(len(base_run["bits"]), *(len(r["bits"]) for r in results))
         curves = _pad([np.array(r["bits"]) for r in results], length)
         base_bits = _pad([np.array(base_run["bits"])], length)[0]
         fitness = [row for r in results for row in r["fitness"]]
-        n_games, puzzles = len(answers), answers.tolist()
-        ga_scores = [r["scores"] for r in results]
+        n_games = len(answers)
     data = {
-        "solver": solver,
-        "baseline": baseline,
-        "opener": opener,
+        "solver": solver_label(solver),
+        "baseline": solver_label(baseline),
         "answer": answer.lower() if answer else None,
         "games": n_games,
-        "answers": [ctx.words.allowed[int(a)] for a in puzzles],
-        "baseline_scores": base_scores,
-        "ga_scores": ga_scores,
         "guess": list(range(curves.shape[1])),
         "runs": curves,
         "ga_bits": _bands(curves),
@@ -190,7 +173,8 @@ def convergence_data(
         "fitness": _fitness_bands(fitness),
         "seed": seed,
         "settings": settings.as_dict(),
-        "baseline_opener": base_opener,  # the word it played (``baseline_opener`` when given)
+        "baseline_opener": base_opener,
+        "opener": (params or {}).get("opener"),
     }
     return data
 

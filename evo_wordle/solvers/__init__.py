@@ -4,18 +4,19 @@ from __future__ import annotations
 
 import importlib
 
-from .base import SOLVERS, Solver, make_solver, register
+from .base import SOLVERS, Solver, SolverSpec, build_solver, make_solver, register, solver_label
 
 #: Modules that register solvers when imported.
 SOLVER_MODULES = ["evo_wordle.solvers.entropy_solvers", "evo_wordle.evolve.strategy", "evo_wordle.evolve.search"]
 
 
 def load_all() -> None:
+    """Import every solver module so that :data:`SOLVERS` is complete."""
     for module in SOLVER_MODULES:
         importlib.import_module(module)
 
 
-__all__ = ["SOLVERS", "Solver", "load_all", "make_solver", "register"]
+__all__ = ["SOLVERS", "Solver", "SolverSpec", "build_solver", "load_all", "make_solver", "register", "solver_label"]
 
 # Baseline solvers from the literature (issue 3).
 SOLVER_MODULES += [

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import inspect
+import json
+import pickle
 from collections.abc import Callable
 
 import numpy as np
@@ -50,6 +53,7 @@ class Solver:
             self.rng = rng
 
     def choose(self, state: GameState) -> int:
+        """The guess for ``state``: the opener on the first turn (its default when none is set), else :meth:`pick`."""
         if state.turn == 0:
             if self.opener is None:
                 self.opener = self._first_guess(state)
@@ -73,6 +77,7 @@ class Solver:
         return self.pick(state)
 
     def pick(self, state: GameState) -> int:
+        """The guess after the first turn; what a subclass implements."""
         raise NotImplementedError
 
     @classmethod
@@ -98,9 +103,11 @@ class Solver:
         configuration up front); families with typed parameters override it."""
 
     def describe(self) -> dict:
-        """Parameters worth recording next to results."""
+        """Parameters worth recording next to results: the name, the opener, the class (so a
+        subclass or a modified object is told apart from the registered solver)."""
         opener = self.ctx.words.allowed[self.opener] if self.opener is not None else None
-        return {"solver": self.name, "opener": opener}
+        cls = type(self)
+        return {"solver": self.name, "opener": opener, "class": f"{cls.__module__}.{cls.__qualname__}"}
 
 
 class ScoringSolver(Solver):
@@ -118,9 +125,11 @@ class ScoringSolver(Solver):
         self._memo: dict[bytes, int] = {}
 
     def scores(self, guesses: np.ndarray, state: GameState) -> np.ndarray:
+        """A score per word of ``guesses`` in ``state``; the highest is played."""
         raise NotImplementedError
 
     def pick(self, state: GameState) -> int:
+        """The best-scoring guessable word (memoised per state)."""
         if len(state.candidates) == 1:
             return int(state.candidates[0])
         key = state.key()
@@ -153,7 +162,7 @@ def register(name: str):
 
 
 def make_solver(name: str, ctx: Context, settings: Settings, **params) -> Solver:
-    """A solver by registered name; bad arguments are one-line :class:`EvoWordleError` s."""
+    """A new solver registered as ``name`` (see :data:`SOLVERS`), built with ``params``."""
     from . import load_all
 
     load_all()
@@ -175,6 +184,90 @@ def make_solver(name: str, ctx: Context, settings: Settings, **params) -> Solver
         )
     factory.check_params(params)
     return factory(ctx, settings, **params)
+
+
+#: What benches, sweeps and plot data accept as a solver: a registered name, a ready
+#: :class:`Solver` object, or a factory ``callable(ctx, settings, **params) -> Solver``
+#: (a Solver subclass is one).
+SolverSpec = str | Solver | Callable[..., Solver]
+
+
+def build_solver(solver: SolverSpec, ctx: Context, settings: Settings, **params) -> Solver:
+    """The :class:`Solver` for ``solver``: a registered name is looked up (``params`` go to
+    its constructor), a factory is called with ``(ctx, settings, **params)``, an object is
+    used as it is (then ``params`` must be empty and its word lists and settings must be
+    the bench's)."""
+    if isinstance(solver, str):
+        return make_solver(solver, ctx, settings, **params)
+    if isinstance(solver, Solver):
+        if params:
+            raise EvoWordleError(
+                f"parameters {sorted(params)} cannot change a ready solver object; pass a factory "
+                "callable(ctx, settings, **params) instead"
+            )
+        if solver.ctx.words != ctx.words:
+            raise EvoWordleError("the solver object was built for other word lists than this bench's")
+        if solver.settings != settings:
+            raise EvoWordleError(
+                f"the solver object was built for other settings ({solver.settings}) than this bench's ({settings})"
+            )
+        return solver
+    if callable(solver):
+        built = solver(ctx, settings, **params)
+        if not isinstance(built, Solver):
+            raise EvoWordleError(f"the solver factory returned {type(built).__name__}, not a Solver")
+        return built
+    raise EvoWordleError(
+        f"a solver is a registered name, a Solver object or a factory (ctx, settings) -> Solver, "
+        f"not {type(solver).__name__}"
+    )
+
+
+def solver_label(solver: SolverSpec) -> str:
+    """A short name for tables and legends: the registered name, else a ``label`` attribute,
+    else the class (object) or function (factory) name."""
+    if isinstance(solver, str):
+        return solver
+    label = getattr(solver, "label", None)
+    if isinstance(label, str) and label:
+        return label
+    if isinstance(solver, Solver):
+        return type(solver).__name__
+    return getattr(solver, "__qualname__", None) or type(solver).__name__
+
+
+def solver_identity(solver: SolverSpec) -> str:
+    """What a sweep records for ``solver`` (and compares on resume): the name, or
+    ``object:``/``factory:`` with the module path and, for an object, a digest of
+    :meth:`Solver.describe` (so a changed parameter is another sweep)."""
+    if isinstance(solver, str):
+        return solver
+    if isinstance(solver, Solver):
+        cls = type(solver)
+        about = json.dumps(solver.describe(), sort_keys=True, default=str).encode()
+        return f"object:{cls.__module__}.{cls.__qualname__}#{hashlib.sha256(about).hexdigest()[:12]}"
+    return f"factory:{getattr(solver, '__module__', '?')}.{getattr(solver, '__qualname__', repr(solver))}"
+
+
+def pack_solver(solver: SolverSpec) -> str | bytes:
+    """``solver`` ready to travel to worker processes (any start method, or a dask cluster):
+    a name stays a name, an object or factory is pickled here, so a solver that cannot travel
+    fails at once with a clear error instead of inside a worker.  (Pickle is used only
+    between the processes of one run, never for files.)"""
+    if isinstance(solver, str):
+        return solver
+    try:
+        return pickle.dumps(solver, protocol=pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError) as exc:
+        raise EvoWordleError(
+            f"cannot send solver {solver_label(solver)} to worker processes ({exc}); define its class, factory "
+            "and custom operators at module top level (no lambdas or local functions), or run with jobs=1"
+        ) from None
+
+
+def unpack_solver(packed: str | bytes | SolverSpec) -> SolverSpec:
+    """The inverse of :func:`pack_solver`, in a worker (anything not packed passes through)."""
+    return pickle.loads(packed) if isinstance(packed, bytes) else packed
 
 
 def accepted_params(cls) -> set[str] | None:

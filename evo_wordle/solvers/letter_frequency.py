@@ -26,5 +26,6 @@ class LetterFrequencySolver(ScoringSolver):
         self._presence = letter_presence(ctx)
 
     def scores(self, guesses: np.ndarray, state: GameState) -> np.ndarray:
+        """Summed letter frequencies over the candidates, each distinct letter counted once."""
         freq = self._presence[state.candidates].sum(axis=0)
         return self._presence[guesses] @ freq

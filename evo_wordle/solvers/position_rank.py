@@ -148,6 +148,7 @@ class PositionRankSolver(Solver):
         return position_scores(self.ctx, guesses, state.history)
 
     def best(self, guesses: np.ndarray, state: GameState) -> int:
+        """The highest-scoring word of ``guesses``."""
         return int(guesses[np.argmax(self.scores(guesses, state))])
 
     def ranked(self, guesses: np.ndarray, state: GameState) -> np.ndarray:
@@ -156,6 +157,7 @@ class PositionRankSolver(Solver):
 
     # -- the policy --------------------------------------------------------------------
     def pick(self, state: GameState) -> int:
+        """The best guessable word in ``state``."""
         if len(state.candidates) == 1:
             return int(state.candidates[0])
         key = state.key() + b"|" + np.asarray(state.history, dtype=np.int64).tobytes()
@@ -260,6 +262,7 @@ class MaxPruneSolver(PositionRankSolver):
     """Of the top 10 by position rank, the word that removes most candidates on average."""
 
     def best(self, guesses, state):
+        """Among the top-ranked words, the one expected to leave the fewest candidates."""
         short = self.ranked(guesses, state)[:TOP_K]
         table = self.ctx.table
         cand = state.candidates

@@ -15,10 +15,12 @@ class RandomSolver(Solver):
     stochastic = True
 
     def pick(self, state: GameState) -> int:
+        """A uniformly drawn guessable word."""
         pool = state.guessable(self.settings.guess_from)
         return int(pool[self.rng.integers(len(pool))])
 
     def choose(self, state: GameState) -> int:
+        """A uniformly drawn guessable word (the opener too, unless one is fixed)."""
         # A random opener is drawn afresh every game unless the user fixed one.
         if state.turn == 0 and self.opener is not None:
             return self.opener

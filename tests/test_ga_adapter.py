@@ -1,0 +1,131 @@
+"""Both operator styles in the GA toolbox: DEAP's standard operators on individuals and the
+package's vectorised ones; parent selection separate from the choice of the guess."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from deap import tools
+
+from evo_wordle.bench import run_bench
+from evo_wordle.errors import EvoWordleError
+from evo_wordle.ga import adapter
+from evo_wordle.game import GameState, Settings, play
+from evo_wordle.solvers import make_solver
+
+ANSWERS = slice(3, 2309, 230)  # 10 answers
+
+
+def _games(ctx, name, register=(), seed=4, **params):
+    solver = make_solver(name, ctx, Settings(), **params) if isinstance(name, str) else name
+    for alias, fn, kw in register:
+        solver.toolbox.register(alias, fn, **kw)
+    out = []
+    for k, answer in enumerate(ctx.words.answer_index[ANSWERS]):
+        solver.reset(np.random.default_rng([seed, k]))
+        out.append(play(solver, GameState.start(ctx, Settings()), int(answer), Settings()).guesses)
+    return out, solver
+
+
+@pytest.mark.parametrize(
+    "select, kw",
+    [
+        (tools.selTournament, {"tournsize": 3}),
+        (tools.selRoulette, {}),
+        (tools.selBest, {}),
+        (tools.selStochasticUniversalSampling, {}),
+        (tools.selLexicase, {}),
+        (tools.selDoubleTournament, {"fitness_size": 3, "parsimony_size": 1.4, "fitness_first": True}),
+    ],
+)
+def test_deap_selection_operators_plug_in_unchanged(ctx, select, kw):
+    games, solver = _games(ctx, "ga", [("select", select, kw)], population=60)
+    again, _ = _games(ctx, "ga", [("select", select, kw)], population=60)
+    assert games == again  # DEAP draws from `random`, which reset() seeds per game
+    assert all(len(g) <= 9 for g in games) and np.mean([len(g) for g in games]) < 5.5
+    assert not adapter.is_vectorised(solver.toolbox.select)
+    assert solver.describe()["operators"]["select"].startswith(f"deap.tools.{select.__module__.split('.')[-1]}")
+
+
+def test_deap_selection_as_the_guess_choice(ctx):
+    games, _ = _games(ctx, "ga", [("choose", tools.selBest, {})], population=60, pressure=1.0)
+    assert np.mean([len(g) for g in games]) < 5.0
+
+
+def test_per_individual_evaluate_gives_the_same_games(ctx):
+    """A DEAP-style evaluate (individual -> 1-tuple) computing the package's fitness must
+    play exactly the games of the vectorised fast path."""
+    for name in ("ga-thesis", "ga"):
+        fast, _ = _games(ctx, name, population=40)
+        solver = make_solver(name, ctx, Settings(), population=40)
+        vectorised_evaluate = solver.toolbox.evaluate  # bound to this solver's game state
+
+        def per_individual(ind, fn=vectorised_evaluate):
+            return (float(fn(np.array([ind[0]]))[0]),)
+
+        slow, slow_solver = _games(ctx, solver, [("evaluate", per_individual, {})])
+        assert not adapter.is_vectorised(slow_solver.toolbox.evaluate)
+        assert slow == fast
+
+
+def test_deap_mate_and_mutate_on_individuals(ctx):
+    n = len(ctx.words)
+
+    def swap(ind1, ind2):
+        ind1[0], ind2[0] = ind2[0], ind1[0]
+        return ind1, ind2
+
+    games, _ = _games(
+        ctx, "ga-thesis",
+        [("mate", swap, {}), ("mutate", tools.mutUniformInt, {"low": 0, "up": n - 1, "indpb": 1.0})],
+        population=30, crossover="recombine",
+    )
+    assert all(g for g in games)
+
+
+def test_position_crossovers_and_real_mutations_are_refused(ctx):
+    solver = make_solver("ga", ctx, Settings(), population=20)
+    for fn in (tools.cxTwoPoint, tools.cxOnePoint, tools.cxUniform):
+        with pytest.raises(EvoWordleError, match="recombine"):
+            solver.toolbox.register("mate", fn, **({"indpb": 0.5} if fn is tools.cxUniform else {}))
+    with pytest.raises(EvoWordleError, match="mutUniformInt"):
+        solver.toolbox.register("mutate", tools.mutGaussian, mu=0, sigma=1, indpb=1)
+    solver.toolbox.register("select", tools.selTournament, tournsize=3)  # selection stays allowed
+
+
+def test_bad_operator_results_are_clear_errors(ctx):
+    solver = make_solver("ga-thesis", ctx, Settings(), population=10)
+    solver.toolbox.register("evaluate", lambda ind: 0.5)  # not a tuple
+    solver.reset(np.random.default_rng(0))
+    with pytest.raises(EvoWordleError, match="1-tuple"):
+        solver.choose(GameState.start(ctx, Settings()))
+    solver = make_solver("ga-thesis", ctx, Settings(), population=10, crossover="recombine")
+    solver.toolbox.register("mutate", lambda ind: (ind + [3],))
+    solver.reset(np.random.default_rng(0))
+    state = GameState.start(ctx, Settings())
+    guess = solver.choose(state)
+    with pytest.raises(EvoWordleError, match="one-gene"):
+        for _ in range(20):
+            solver.choose(state.after(guess, int(ctx.table[guess, ctx.words.index("merry")])))
+
+
+def test_parent_selection_does_not_change_the_guess_rule(ctx):
+    solver = make_solver("ga", ctx, Settings(), selection="tournament")
+    assert solver.toolbox.select.keywords["method"] == "tournament"
+    assert solver.toolbox.choose.keywords["method"] == "roulette"
+    assert solver.describe()["choice"] == "roulette"
+    assert make_solver("ga-first", ctx, Settings()).toolbox.choose.keywords["method"] == "best"
+
+
+def test_default_ga_bench_is_unchanged(ctx):
+    """A short run of the default `ga` pins its games (the full bench, seed 0, gives 3.6968)."""
+    import hashlib
+
+    from evo_wordle.bench import sample_answers
+
+    r = run_bench(ctx, "ga", Settings(), sample_answers(ctx.words.answer_index, 60, 0), seed=0)
+    assert r.mean_guesses == pytest.approx(3.5)
+    assert [ctx.words.allowed[g] for g in r.records[5].guesses] == ["tales", "ollie", "belle"]
+    # every guess of the 60 games, as played before the toolbox learned DEAP's operators
+    played = repr([x.guesses for x in r.records]).encode()
+    assert hashlib.sha256(played).hexdigest()[:16] == "8697eb46427f94c6"
