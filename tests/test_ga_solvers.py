@@ -249,3 +249,14 @@ def test_ga_thesis_never_repeats_a_guess_unless_asked(ctx):
     assert repeats[False] > 0
     args = build_parser().parse_args(["bench", "--solver", "ga-thesis", "--no-exclude-guessed"])
     assert solver_params("ga-thesis", args)["exclude_guessed"] is False
+
+
+@pytest.mark.parametrize("population", [10, 12])
+def test_population_no_larger_than_the_elite_still_plays(ctx, population):
+    """`ga` keeps 10 elites by default; a population of exactly 10 must breed, not crash, when no
+    elite qualifies (every word guessed or ruled out), and keep its size."""
+    from evo_wordle.bench import run_bench
+
+    answers = ctx.words.answer_index[:4]
+    result = run_bench(ctx, "ga", Settings(), answers, seed=0, solver_params={"population": population})
+    assert all(r.solved for r in result.records)

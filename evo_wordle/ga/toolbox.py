@@ -314,6 +314,8 @@ def breed(population: np.ndarray, fitness: np.ndarray, *, toolbox, config: GACon
             order = np.argsort(-fit[first], kind="stable")[: config.elite]
             out.append(uniq[order])
             n_children = n - len(order)
+    if not out and n_children <= 0:
+        n_children = n  # an elite as large as the population, none of it eligible: breed them all
     if n_children > 0:
         pairs = math.ceil(n_children / 2)
         cross = rng.random(pairs) < config.crossover_rate
