@@ -213,30 +213,40 @@ def test_paired_difference():
 # ------------------------------------------------------------------- kill, resume, sharing
 
 
-def _tune_process(lists, out: Path, trials: int) -> subprocess.Popen:
+def _tune_process(lists, out: Path, trials: int, log: Path) -> subprocess.Popen:
     code = "import sys; from evo_wordle.cli import main; sys.exit(main(sys.argv[1:]))"
     return subprocess.Popen([sys.executable, "-c", code, *_cli(lists, out, "--trials", str(trials))],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=os.environ.copy())
+                            stdout=subprocess.DEVNULL, stderr=log.open("w"), env=os.environ.copy())
+
+
+def _finished_trials(db: Path) -> int:
+    """Finished or pruned trials, read without creating anything (the tune process owns the
+    database: opening the study from here could race its table creation)."""
+    import sqlite3
+
+    if not db.exists():
+        return 0
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as con:
+            return con.execute("SELECT count(*) FROM trials WHERE state IN ('COMPLETE', 'PRUNED')").fetchone()[0]
+    except sqlite3.Error:  # tables not made yet, or the writer holds the lock
+        return 0
 
 
 def test_killed_tune_continues_the_same_study(lists, tmp_path):
     out = tmp_path / "killed"
-    proc = _tune_process(lists, out, 100_000)  # never finishes on its own: the kill lands mid-study
+    log = tmp_path / "tune.log"
+    proc = _tune_process(lists, out, 100_000, log)  # never finishes on its own: the kill lands mid-study
     url = f"sqlite:///{out.resolve() / 'study.db'}"
     deadline = time.time() + 120
-    while time.time() < deadline:
-        time.sleep(0.5)
-        if (out / "study.db").exists():
-            try:
-                if counted(open_study(_spec(lists), url, "evo-wordle")) >= 2:
-                    break
-            except Exception:  # noqa: BLE001 - the database may be half-created
-                pass
+    while time.time() < deadline and proc.poll() is None and _finished_trials(out / "study.db") < 2:
+        time.sleep(0.3)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
+    assert proc.returncode == -signal.SIGKILL, log.read_text()[-2000:]
     before = {t.number: t.params for t in open_study(_spec(lists), url, "evo-wordle").trials
               if t.state.name in ("COMPLETE", "PRUNED")}
-    assert proc.returncode == -signal.SIGKILL and len(before) >= 2
+    assert len(before) >= 2
     assert main(_cli(lists, out, "--trials", str(len(before) + 2))) == 0
     study = open_study(_spec(lists), url, "evo-wordle")
     after = {t.number: t.params for t in study.trials if t.state.name in ("COMPLETE", "PRUNED")}
