@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.fixture(scope="module")
 def build_api():
-    pytest.importorskip("pdoc")  # in the `test` and `docs` extras
+    importlib.import_module("pdoc")  # in the `test` and `docs` extras: missing, the test fails
     sys.path.insert(0, str(ROOT / "docs"))
     try:
         yield importlib.import_module("build_api")
