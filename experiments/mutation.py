@@ -162,6 +162,20 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def start_workers(config: dict, copies: list[Path], workdir: Path) -> list:
+    """One cosmic-ray HTTP worker per source copy; points ``config``'s distributor at them.
+    Returns (process, log file) pairs, closed by the caller."""
+    ports = [free_port() for _ in copies]
+    config["distributor"] = {"name": "http", "http": {"worker-urls": [f"http://127.0.0.1:{p}" for p in ports]}}
+    workers = []
+    for c, p in zip(copies, ports):
+        log = open(workdir / f"worker-{p}.log", "w")  # noqa: SIM115 - closed with the worker
+        workers.append((subprocess.Popen([sys.executable, "-m", "cosmic_ray.cli", "http-worker", "--port", str(p)],
+                                         cwd=c, stdout=log, stderr=subprocess.STDOUT), log))
+    time.sleep(2)
+    return workers
+
+
 def load_equivalent(module: str) -> list[dict]:
     if not EQUIVALENT_FILE.exists():
         return []
@@ -260,15 +274,7 @@ def run(module: str, jobs: int, timeout: float, workdir: Path, tests: list[str])
         "distributor": {"name": "local"},
         "filters": {"operators-filter": {"exclude-operators": excluded_operators()}},
     }
-    workers = []
-    if jobs > 1:
-        ports = [free_port() for _ in copies]
-        config["distributor"] = {"name": "http", "http": {"worker-urls": [f"http://127.0.0.1:{p}" for p in ports]}}
-        for c, p in zip(copies, ports):
-            log = open(workdir / f"worker-{p}.log", "w")  # noqa: SIM115 - closed with the worker
-            workers.append((subprocess.Popen([sys.executable, "-m", "cosmic_ray.cli", "http-worker", "--port", str(p)],
-                                             cwd=c, stdout=log, stderr=subprocess.STDOUT), log))
-        time.sleep(2)
+    workers = start_workers(config, copies, workdir) if jobs > 1 else []
     cfg = workdir / "cosmic-ray.toml"
     cfg.write_text(_toml({"cosmic-ray": config}))
     session = workdir / "session.sqlite"
@@ -301,15 +307,7 @@ def resume(module: str, workdir: Path) -> dict:
     for c in copies:
         (c / module).write_text(source_file.read_text())
     config = tomllib.loads((workdir / "cosmic-ray.toml").read_text())["cosmic-ray"]
-    workers = []
-    if len(copies) > 1:
-        ports = [free_port() for _ in copies]
-        config["distributor"] = {"name": "http", "http": {"worker-urls": [f"http://127.0.0.1:{p}" for p in ports]}}
-        for c, p in zip(copies, ports):
-            log = open(workdir / f"worker-{p}.log", "w")  # noqa: SIM115 - closed with the worker
-            workers.append((subprocess.Popen([sys.executable, "-m", "cosmic_ray.cli", "http-worker", "--port", str(p)],
-                                             cwd=c, stdout=log, stderr=subprocess.STDOUT), log))
-        time.sleep(2)
+    workers = start_workers(config, copies, workdir) if len(copies) > 1 else []
     cfg = workdir / "cosmic-ray.toml"
     cfg.write_text(_toml({"cosmic-ray": config}))
     start = time.perf_counter()
