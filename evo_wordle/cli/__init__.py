@@ -7,10 +7,10 @@ import sys
 
 from ..errors import EvoWordleError
 from ..progress import interval as progress_interval
-from . import bench_cmds, evolve_cmds, play_cmds, sweep_cmds, table_cmds, tune_cmds
+from . import bench_cmds, evolve_cmds, openers_cmds, play_cmds, sweep_cmds, table_cmds, tune_cmds
 
 #: Modules with ``register(subparsers)``; each sub-parser sets ``func(args) -> int``.
-COMMAND_MODULES = [table_cmds, sweep_cmds, bench_cmds, play_cmds, evolve_cmds, tune_cmds]
+COMMAND_MODULES = [table_cmds, sweep_cmds, bench_cmds, play_cmds, evolve_cmds, openers_cmds, tune_cmds]
 
 EPILOG = """examples:
   evo-wordle table                         build or check the pattern-table cache
@@ -31,6 +31,7 @@ EPILOG = """examples:
   evo-wordle evolve-strategy --problem P0 --guess-from allowed --jobs 2 --final --out s.json
                                            evolve a strategy genome (meta-GA, resumable)
   evo-wordle bench --strategy data/strategies/p0-evolved.json --problem P0 --guess-from allowed
+  evo-wordle openers --words 2 --scan      best fixed two-word opening, GA checked by a scan
   evo-wordle ga-tree --candidates answers --guess-from allowed --tree t.txt --out t.json
                                            look-ahead GA decision tree for every answer
 """

@@ -1,0 +1,110 @@
+"""Fixed opening sequences: does the GA find the exact best two-word opening, and how fast?
+
+The pool is the ``--pool`` best single openers (expected candidates left over the NYT answers).
+Every pair of the pool is scored once (the scan: the exact best over the pool); then the GA
+(`evo-wordle openers` defaults) runs once per seed.  Reported: how many seeds found the
+scan's best pair, the GA's CPU seconds (median, spread) against the scan's, measured in the
+same run, the share of pairs the GA scored, and the load average.  With ``--longer K ...`` the
+GA also evolves K-word openings (no scan: too many subsets) for the first three seeds.
+
+Usage: python experiments/fixed_openings.py [--pool 2000] [--seeds 0 1 ... 9] [--longer 3 4] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+
+from _study import add_output_args, output_dirs, write_json
+
+from evo_wordle import Context
+from evo_wordle.evolve.openings import OpeningGA, evolve, make_problem, scan
+
+
+def timed(fn):
+    start = time.process_time()
+    result = fn()
+    return result, time.process_time() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pool", type=int, default=2000, help="best single openers searched (default: 2000)")
+    parser.add_argument("--seeds", type=int, nargs="+", default=list(range(10)), help="GA seeds (default: 0-9)")
+    parser.add_argument("--longer", type=int, nargs="*", default=[3, 4], help="also evolve K-word openings")
+    add_output_args(parser, "fixed_openings")
+    args = parser.parse_args()
+    results, _ = output_dirs(args)
+    ctx = Context()
+    load = [os.getloadavg()[0]]
+    problem = make_problem(ctx, ctx.candidates("answers"), args.pool)
+    exact, scan_cpu = timed(lambda: scan(problem, 2))
+    print(f"scan of {exact.evaluations:,} pairs: {' '.join(exact.words).upper()} {exact.score:.4f} "
+          f"candidates left, {scan_cpu:.1f} s CPU", flush=True)
+    runs = []
+    for seed in args.seeds:
+        found, cpu = timed(lambda s=seed: evolve(problem, 2, OpeningGA(), seed=s))
+        hit = abs(found.score - exact.score) <= 1e-9
+        runs.append({"seed": seed, "words": found.words, "score": found.score, "evaluations": found.evaluations,
+                     "cpu_seconds": cpu, "found_best": hit})
+        print(f"GA seed {seed}: {' '.join(found.words).upper()} {found.score:.4f} "
+              f"({'best' if hit else 'MISSED'}), {found.evaluations:,} pairs, {cpu:.2f} s CPU", flush=True)
+    longer = []
+    for k in args.longer:
+        for seed in args.seeds[:3]:
+            found, cpu = timed(lambda s=seed, k=k: evolve(problem, k, OpeningGA(), seed=s))
+            longer.append({"words_in_opening": k, "seed": seed, "words": found.words, "score": found.score,
+                           "evaluations": found.evaluations, "cpu_seconds": cpu})
+            print(f"GA {k} words, seed {seed}: {' '.join(found.words).upper()} {found.score:.4f}, "
+                  f"{found.evaluations:,} openings, {cpu:.2f} s CPU", flush=True)
+    load.append(os.getloadavg()[0])
+    cpus = [r["cpu_seconds"] for r in runs]
+    median_cpu = statistics.median(cpus)
+    summary = {
+        "pool": args.pool, "candidates": "answers", "n_candidates": problem.n, "objective": "remaining",
+        "scan": {"words": exact.words, "score": exact.score, "evaluations": exact.evaluations,
+                 "cpu_seconds": scan_cpu},
+        "ga": runs, "hits": sum(r["found_best"] for r in runs), "seeds": len(runs),
+        "ga_cpu_median": median_cpu, "ga_cpu_min": min(cpus), "ga_cpu_max": max(cpus),
+        "speedup_median": scan_cpu / median_cpu, "speedup_worst": scan_cpu / max(cpus),
+        "share_scored_max": max(r["evaluations"] for r in runs) / exact.evaluations,
+        "longer": longer, "load": load,
+    }
+    print(f"\nthe GA found the exact best pair in {summary['hits']} of {len(runs)} seeds; CPU median "
+          f"{median_cpu:.2f} s (range {min(cpus):.2f}-{max(cpus):.2f}) against the scan's {scan_cpu:.1f} s: "
+          f"{summary['speedup_median']:.1f}x faster (worst seed {summary['speedup_worst']:.1f}x); at most "
+          f"{100 * summary['share_scored_max']:.2f} % of the pairs scored; load {load[0]:.2f} -> {load[1]:.2f}")
+    write_json(results / "fixed_openings.json", summary)
+    write_text(results / "fixed_openings.md", table(summary))
+
+
+def table(summary: dict) -> str:
+    """The deterministic part (words, scores, openings scored) as Markdown: CPU times vary."""
+    scan_ = summary["scan"]
+    lines = ["| opening of | method | seeds | best opening found | candidates left | openings scored |",
+             "|---|---|---|---|---|---|",
+             f"| 2 words | scan of every pair of the pool | — | {' '.join(scan_['words']).upper()} | "
+             f"{scan_['score']:.4f} | {scan_['evaluations']:,} |"]
+    runs = summary["ga"]
+    best = min(runs, key=lambda r: (r["score"], r["seed"]))
+    evals = [r["evaluations"] for r in runs]
+    lines.append(f"| 2 words | GA | {runs[0]['seed']}–{runs[-1]['seed']} | {' '.join(best['words']).upper()} "
+                 f"(the scan's best in {summary['hits']} of {summary['seeds']} seeds) | {best['score']:.4f} | "
+                 f"{min(evals):,}–{max(evals):,} |")
+    for r in summary["longer"]:
+        lines.append(f"| {r['words_in_opening']} words | GA | {r['seed']} | {' '.join(r['words']).upper()} | "
+                     f"{r['score']:.4f} | {r['evaluations']:,} |")
+    return "\n".join(lines) + "\n"
+
+
+def write_text(path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    print(f"wrote {path}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
