@@ -168,3 +168,33 @@ def test_evolve_strategy_cli_end_to_end(tmp_path, ctx, capsys):
     assert prov["means"]["test"] == pytest.approx(scores.mean())
     assert main([*args[:-1], "--resume", "--generations", "2", "--quiet"]) == 0
     assert main(["evolve-strategy", "--resume", "--quiet"]) == 2
+
+
+@pytest.mark.parametrize("length", [4, 6, 7])
+def test_evolution_commands_work_on_any_word_length(tmp_path, capsys, length):
+    """Issue 17: evolve-strategy, bench --strategy, ga-tree and openers on a list of another
+    word length: the strategy starts from that list's best word (SALET is not in it)."""
+    from wordfreq import top_n_list
+
+    words = [w for w in top_n_list("en", 200_000) if len(w) == length and w.isascii() and w.isalpha()][:400]
+    allowed, answers = tmp_path / "allowed.txt", tmp_path / "answers.txt"
+    allowed.write_text("\n".join(words) + "\n")
+    answers.write_text("\n".join(words[:150]) + "\n")
+    lists = ["--allowed", str(allowed), "--answers", str(answers)]
+    out = tmp_path / "s.json"
+    assert main(["evolve-strategy", *lists, "--generations", "1", "--mu", "3", "--lambda", "3", "--train", "40",
+                 "--validation", "40", "--pool", "50", "--out", str(out), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert len(result["genome"]["opener"]) == length and result["genome"]["opener"] in words
+    assert set(result["means"]) == {"train", "validation", "test"} and result["split"]["test"] == 70
+    assert main(["bench", "--strategy", str(out), *lists, "--json"]) == 0
+    replay = json.loads(capsys.readouterr().out)
+    assert replay["mean_guesses"] == pytest.approx(result["all_answers"]["mean_guesses"])
+    tree = tmp_path / "t.txt"
+    assert main(["ga-tree", *lists, "--candidates", "answers", "--guess-from", "allowed", "--tree", str(tree)]) == 0
+    paths = [line for line in tree.read_text().splitlines() if not line.startswith("#")]
+    assert len(paths) == 150 and all(line.split(": ")[1].split()[-1] == line.split(":")[0] for line in paths)
+    capsys.readouterr()
+    assert main(["openers", *lists, "--pool", "40", "--scan", "--json"]) == 0
+    pair = json.loads(capsys.readouterr().out)
+    assert pair["ga_found_best"] and all(len(w) == length for w in pair["ga"]["words"])

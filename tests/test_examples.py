@@ -20,7 +20,8 @@ EXPECTED = {
     "custom_fitness_vs_greedy.py": ["custom GA  mean", "greedy     mean", "selTournament(tournsize=3)"],
     "easimple_decision.py": ["candidates left", "hall of fame:", "guess: "],
     "sweep_population_mutation.py": ["best: population=", "heatmap.png"],
-    "six_letter_words.py": ["words of 6 letters", "ga opener: ", "greedy  mean"],
+    "six_letter_words.py": ["words of 6 letters", "ga opener: ", "greedy  mean", "evolved strategy (opener ",
+                            "test mean", "best fixed opening: "],
 }
 
 

@@ -197,6 +197,8 @@ def test_cli_openers_text_and_errors(capsys, ctx):
     assert main(["openers", "--words", "2", "--pool", "30", "--scan"]) == 0
     out = capsys.readouterr().out
     assert "GA (seed 0):" in out and "found the scan's best opening" in out
+    assert main(["openers", "--words", "2", "--pool", "30"]) == 0
+    assert "--scan scores them all" in capsys.readouterr().out
     assert main(["openers", "--words", "3", "--pool", "2"]) == 2
     assert "needs a pool of at least 3" in capsys.readouterr().err
     assert main(["openers", "--words", "3", "--pool", "2000", "--scan"]) == 2

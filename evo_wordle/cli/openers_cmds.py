@@ -20,6 +20,8 @@ from .common import (
     seed_int,
 )
 
+#: A pool with at most this many openings is cheap to scan: the text output says so.
+SMALL_SCAN = 200_000
 UNITS = {"remaining": "candidates left on average", "entropy": "bits"}
 
 
@@ -113,6 +115,11 @@ def cmd_openers(args: argparse.Namespace) -> int:
         print(f"scan: {' '.join(w.upper() for w in ex['words'])}  {ex['score']:.4f} {unit}; "
               f"{ex['evaluations']:,} openings scored, {ex['cpu_seconds']:.2f} s CPU")
         verdict = "found the scan's best opening" if result["ga_found_best"] else "MISSED the scan's best opening"
-        print(f"the GA {verdict}; it scored {100 * result['share_scored']:.2f} % of the openings and used "
-              f"1/{result['cpu_speedup']} of the scan's CPU time")
+        ratio = result["cpu_speedup"]
+        speed = (f"{ratio:.1f}x less CPU than the scan" if ratio and ratio >= 1
+                 else "more CPU than the scan (a pool this small is best scanned)")
+        print(f"the GA {verdict}; it scored {100 * result['share_scored']:.2f} % of the openings and used {speed}")
+    elif count_subsets(pool, args.words) <= SMALL_SCAN:
+        print(f"(only {count_subsets(pool, args.words):,} openings in this pool: --scan scores them all, exactly, "
+              "in about a second)")
     return 0

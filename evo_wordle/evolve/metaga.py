@@ -210,7 +210,8 @@ class MetaGA:
             cand = self.ctx.candidates(self.cfg.settings.candidates)
             from ..entropy import entropies
 
-            bits = entropies(self.ctx.table, self.ctx.all_words, cand[:: max(1, len(cand) // 1500)])
+            bits = entropies(self.ctx.table, self.ctx.all_words, cand[:: max(1, len(cand) // 1500)],
+                             n_patterns=self.ctx.words.n_patterns)
             self._openers = np.argsort(-bits, kind="stable")[: self.cfg.openers]
         return self._openers
 
@@ -301,6 +302,10 @@ class MetaGA:
         """Generation 0: the base genome and its mutants, evaluated; the hall of fame and logbook start."""
         t0 = time.perf_counter()
         base_genome = Strategy.from_dict(self.cfg.init) if self.cfg.init else Strategy()
+        if not self.cfg.init and not self.ctx.words.contains(base_genome.opener):
+            # another list (or word length): start from its word of most entropy, not SALET
+            best = self.ctx.words.allowed[int(self.opener_pool()[0])]
+            base_genome = Strategy.from_dict({**base_genome.as_dict(), "opener": best})
         self.population = [to_individual(base_genome)]
         self.population += [self.random_individual(base_genome) for _ in range(self.cfg.mu - 1)]
         nevals = self._evaluate(self.population, self.train, self.cache)
