@@ -80,6 +80,21 @@ MODULES: dict[str, dict] = {
                   "tests/test_properties.py::test_every_tree_path_is_consistent_with_its_answer"],
         "pristine_table": True,
     },
+    "evo_wordle/evolve/openings.py": {
+        # everything in test_openings.py but the two CLI tests (full answer list: ~25 s per mutant)
+        "tests": ["tests/test_openings.py::test_bucket_stats_match_counter",
+                  "tests/test_openings.py::test_scores_match_reference",
+                  "tests/test_openings.py::test_remaining_of_one_word_counts_its_partition",
+                  "tests/test_openings.py::test_scan_equals_brute_force",
+                  "tests/test_openings.py::test_pool_is_best_single_words_first",
+                  "tests/test_openings.py::test_ga_finds_the_scan_optimum",
+                  "tests/test_openings.py::test_ga_is_reproducible_and_reports_words",
+                  "tests/test_openings.py::test_entropy_ga_maximises",
+                  "tests/test_openings.py::test_mutation_brings_a_letter_disjoint_word_when_asked",
+                  "tests/test_openings.py::test_crossover_children_take_their_words_from_the_parents",
+                  "tests/test_openings.py::test_bad_parameters_are_refused"],
+        "pristine_table": True,
+    },
 }
 
 #: The operator set.  cosmic-ray replaces each binary operator by all 11 others and each comparison
