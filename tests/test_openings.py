@@ -6,17 +6,21 @@ from __future__ import annotations
 import itertools
 import json
 import math
+import time
 from collections import Counter
 
 import numpy as np
 import pytest
 
+import evo_wordle.evolve.openings as openings
 from evo_wordle import Context
-from evo_wordle.cli import main
+from evo_wordle.cli import build_parser, main
 from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve.openings import (
     OpeningGA,
     OpeningProblem,
+    _best_first,
+    _unique_population,
     bucket_stats,
     crossover,
     evolve,
@@ -203,3 +207,196 @@ def test_cli_openers_text_and_errors(capsys, ctx):
     assert "needs a pool of at least 3" in capsys.readouterr().err
     assert main(["openers", "--words", "3", "--pool", "2000", "--scan"]) == 2
     assert "limit 50,000,000" in capsys.readouterr().err
+
+
+# --- rules pinned for mutation testing (issue 19): each test says the rule it pins -------------------------
+
+
+def _answers(small):
+    cand = small.candidates("answers")
+    return cand, [small.words.allowed[i] for i in cand]
+
+
+def test_fitness_is_one_over_remaining_or_bits_plus_one(small):
+    cand, _ = _answers(small)
+    rem = OpeningProblem(small, cand, small.all_words[:3], "remaining")
+    bits = OpeningProblem(small, cand, small.all_words[:3], "entropy")
+    assert rem.fitness(np.array([2.0, 4.0, 1.0])).tolist() == [0.5, 0.25, 1.0]
+    assert bits.fitness(np.array([0.0, 2.5])).tolist() == [1.0, 3.5]  # zero bits still has a chance
+    assert rem.better(np.array([2.0])).tolist() == [-2.0] and bits.better(np.array([2.0])).tolist() == [2.0]
+
+
+def test_joint_codes_are_mixed_radix_in_the_narrowest_type(small):
+    """Code of K feedbacks p_0 … p_{K-1} = Σ p_j·243^(K−1−j) (checked in Python ints), held in uint16
+    while 243^K ≤ 2^16 (K ≤ 2), uint32 while 243^K ≤ 2^32 (K ≤ 4), else uint64."""
+    cand, _ = _answers(small)
+    pool = small.all_words[:7]
+    problem = OpeningProblem(small, cand, pool)
+    table = small.table
+    narrowest = {1: np.uint16, 2: np.uint16, 3: np.uint32, 4: np.uint32, 5: np.uint64}
+    for k in range(1, 6):
+        genome = [6, 2, 4, 0, 5][:k]
+        want = [sum(int(table[pool[g], c]) * 243 ** (k - 1 - j) for j, g in enumerate(genome)) for c in cand]
+        codes = problem._codes(np.array([genome]))
+        assert codes.dtype == narrowest[k] and codes[0].tolist() == want, k
+        after = problem.codes_after(np.array(genome[:-1], dtype=np.int64), 243, 3)  # last word: pool 3…6
+        assert after.dtype == narrowest[k] and after.shape == (4, len(cand)), k
+        for row, last in zip(after, range(3, 7)):
+            full = genome[:-1] + [last]
+            assert row.tolist() == [sum(int(table[pool[g], c]) * 243 ** (k - 1 - j) for j, g in enumerate(full))
+                                    for c in cand], (k, last)
+
+
+def test_ties_go_to_the_smallest_genome():
+    problem = OpeningProblem(Context(allowed=["abcde", "fghij"], answers=["abcde"]), [0], [0, 1])
+    genomes = np.array([[1, 2], [0, 5], [0, 3], [4, 6]])
+    # remaining: 1.0 is best, then the three ties at 2.0 by first word, then second word
+    assert _best_first(problem, genomes, np.array([2.0, 2.0, 2.0, 1.0])).tolist() == [3, 2, 1, 0]
+
+
+def test_scan_returns_the_first_best_opening_in_pool_order(small):
+    """50 pairs of the 25-word pool split the 30 answers apart (1.0 left): the first pair in pool order wins."""
+    cand, cand_words = _answers(small)
+    problem = make_problem(small, cand, 25)
+    pairs = list(itertools.combinations(problem.words(range(25)), 2))
+    scores = [reference_score(small, list(pair), cand_words, "remaining") for pair in pairs]
+    assert scores.count(min(scores)) > 1  # the rule is exercised
+    assert scan(problem, 2).words == list(pairs[scores.index(min(scores))])
+
+
+def test_scan_scores_every_subset_the_last_included(small):
+    """The best pair of a pool whose last two words are that pair (and unique best) is found; a
+    progress bar is told of every one of the C(m, K) openings."""
+    cand = small.all_words  # all 73 words: no pair splits them all, so the best pair is unique
+    cand_words = list(small.words.allowed)
+    best = scan(make_problem(small, cand, 25), 2).words
+    weak = make_problem(small, cand, 73).words(range(60, 68))  # 8 poor single words
+    words = [w for w in weak if w not in best] + best
+    problem = OpeningProblem(small, cand, [small.words.allowed.index(w) for w in words])
+    m = len(words)
+    scores = {pair: reference_score(small, list(pair), cand_words, "remaining")
+              for pair in itertools.combinations(words, 2)}
+    assert sorted(scores.values())[0] < sorted(scores.values())[1]  # a unique best ...
+    assert min(scores, key=scores.get) == tuple(words[-2:])  # ... made of the last two words
+
+    class Count:
+        total = 0
+
+        def update(self, n):
+            self.total += n
+
+    result = scan(problem, 2)
+    assert result.words == best and result.score == pytest.approx(min(scores.values()))
+    for k in (1, 2, 3):
+        bar = Count()
+        scan(problem, k, progress=bar)
+        assert bar.total == math.comb(m, k), k
+
+
+def test_each_run_stops_after_patience_generations_without_progress(small):
+    """One candidate: every opening leaves 1, so no generation beats the first of its run; a run
+    ends after ``patience`` more generations, a restart starts the next, the cap ends them all."""
+    one = OpeningProblem(small, small.candidates("answers")[:1], small.all_words[:10])
+    params = {"population": 6, "patience": 3, "restarts": 2, "elite": 1}
+    found = evolve(one, 2, OpeningGA(generations=100, **params), seed=0)
+    assert [r["run"] for r in found.logbook] == [0] * 4 + [1] * 4 + [2] * 4
+    assert [r["gen"] for r in found.logbook] == list(range(12))
+    assert sum(r["nevals"] for r in found.logbook) == found.evaluations
+    capped = evolve(one, 2, OpeningGA(generations=5, **params), seed=0)
+    assert [r["run"] for r in capped.logbook] == [0] * 4 + [1] * 2
+
+
+def test_hall_of_fame_holds_the_five_best_openings_seen(small):
+    cand, cand_words = _answers(small)
+    problem = make_problem(small, cand, 7)  # 21 pairs
+    found = evolve(problem, 2, OpeningGA(population=12, generations=40, patience=40), seed=0)
+    assert found.evaluations == 21  # every pair was scored
+    ref = sorted(reference_score(small, list(pair), cand_words, "remaining")
+                 for pair in itertools.combinations(problem.words(range(7)), 2))
+    assert len(found.hall_of_fame) == 5 and len({tuple(w) for w, _ in found.hall_of_fame}) == 5
+    assert [s for _, s in found.hall_of_fame] == pytest.approx(ref[:5])
+
+
+def test_mutation_and_crossover_rates(small, monkeypatch):
+    """mutpb 1: every child is mutated and none crossed (cxpb 0); and the other way round."""
+    problem = make_problem(small, small.candidates("answers"), 12)
+    calls: dict[str, list[int]] = {"mutate": [], "crossover": []}
+    real_mutate, real_crossover = openings.mutate, openings.crossover
+
+    def spy_mutate(rows, *args, **kwargs):
+        calls["mutate"].append(len(rows))
+        return real_mutate(rows, *args, **kwargs)
+
+    def spy_crossover(a, b, rng):
+        calls["crossover"].append(len(a))
+        return real_crossover(a, b, rng)
+
+    monkeypatch.setattr(openings, "mutate", spy_mutate)
+    monkeypatch.setattr(openings, "crossover", spy_crossover)
+    for cxpb, mutpb in ((0.0, 1.0), (1.0, 0.0)):
+        calls["mutate"].clear()
+        calls["crossover"].clear()
+        evolve(problem, 2, OpeningGA(population=20, generations=5, cxpb=cxpb, mutpb=mutpb, elite=2, patience=10))
+        assert calls["mutate"] == [18 * int(mutpb)] * 5 and calls["crossover"] == [18 * int(cxpb)] * 5
+
+
+def test_letter_masks_set_one_bit_per_letter_a_first():
+    assert letter_masks(["abc", "zz", "aaz", "a-é"]).tolist() == [0b111, 1 << 25, 1 | 1 << 25, 1]
+
+
+def test_mutation_ignores_the_letters_of_the_word_it_replaces():
+    """{abcde, fghij}: the words sharing no letter with the one kept share letters with the one replaced."""
+    words = ["abcde", "fghij", "abklm", "fgnop"]
+    bits = [(0, 1, 2, 3, 4), (5, 6, 7, 8, 9), (0, 1, 10, 11, 12), (5, 6, 13, 14, 15)]  # a = bit 0
+    masks = np.array([sum(1 << b for b in word) for word in bits])
+    assert letter_masks(words).tolist() == masks.tolist()
+    out = mutate(np.array([[0, 1]] * 200), masks, np.random.default_rng(0), fresh=1.0)
+    for a, b in out:
+        assert masks[a] & masks[b] == 0, (words[a], words[b])
+
+
+def test_repeated_sets_are_replaced_and_the_rest_kept():
+    rows = np.array([[0, 1], [2, 3], [1, 0], [4, 5], [2, 3]])
+    out = _unique_population(rows.copy(), 50, np.random.default_rng(0))
+    assert out[[0, 1, 3]].tolist() == [[0, 1], [2, 3], [4, 5]]  # first copies kept (as sorted sets)
+    assert len({tuple(r) for r in out}) == 5 and all(a < b for a, b in out)
+
+
+def test_opening_ga_accepts_its_bounds_and_refuses_beyond():
+    OpeningGA(population=2, elite=1, generations=0, cxpb=0.0, mutpb=1.0, pressure=0.0, patience=1, restarts=0,
+              fresh=0.0)
+    OpeningGA(population=5, elite=4, cxpb=1.0, mutpb=0.0, fresh=1.0)
+    for bad in ({"population": 5, "elite": 5}, {"pressure": -0.5}, {"elite": -1}, {"patience": 0},
+                {"restarts": -1}, {"generations": -1}, {"cxpb": 1.5}, {"mutpb": -0.1}, {"fresh": 1.1}):
+        with pytest.raises(EvoWordleError):
+            OpeningGA(**bad)
+
+
+def test_python_defaults_are_the_cli_defaults():
+    """docs/openers.md runs OpeningGA() from Python and the CLI with its defaults: the same GA."""
+    args = build_parser().parse_args(["openers"])
+    ga = OpeningGA()
+    for name in ("population", "generations", "cxpb", "mutpb", "pressure", "patience", "restarts"):
+        assert getattr(ga, name) == getattr(args, name), name
+    assert ga.elite == 4 and ga.fresh == 1.0  # "elitism (4)"; every mutation looks for a letter-fresh word
+
+
+def test_evolve_defaults_to_seed_zero_and_takes_one_word_openings(small):
+    problem = make_problem(small, small.candidates("answers"), 12)
+    params = OpeningGA(population=10, patience=4, restarts=0)
+    default = evolve(problem, 2, params).as_dict()["logbook"]
+    assert default == evolve(problem, 2, params, seed=0).as_dict()["logbook"]
+    assert default != evolve(problem, 2, params, seed=1).as_dict()["logbook"]
+    assert evolve(problem, 1, params).words == problem.words([0])  # the pool's best single word
+
+
+def test_results_time_themselves_and_scan_has_no_logbook(small):
+    problem = make_problem(small, small.candidates("answers"), 8)
+    for run in (lambda: scan(problem, 2), lambda: evolve(problem, 2, OpeningGA(population=8, patience=3))):
+        t0 = time.perf_counter()
+        result = run()
+        took = time.perf_counter() - t0
+        assert 0 <= result.seconds <= took
+        assert result.as_dict()["seconds"] == round(result.seconds, 3)
+    d = scan(problem, 2).as_dict()
+    assert "logbook" not in d and d["method"] == "scan" and d["evaluations"] == 28
