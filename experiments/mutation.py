@@ -107,7 +107,12 @@ MODULES: dict[str, dict] = {
                   "tests/test_openings.py::test_opening_ga_accepts_its_bounds_and_refuses_beyond",
                   "tests/test_openings.py::test_python_defaults_are_the_cli_defaults",
                   "tests/test_openings.py::test_evolve_defaults_to_seed_zero_and_takes_one_word_openings",
-                  "tests/test_openings.py::test_results_time_themselves_and_scan_has_no_logbook"],
+                  "tests/test_openings.py::test_results_time_themselves_and_scan_has_no_logbook",
+                  "tests/test_openings.py::test_no_rows_and_no_genomes_give_empty_scores",
+                  "tests/test_openings.py::test_scan_refuses_more_than_fifty_million_openings_by_default",
+                  "tests/test_openings.py::test_repeated_words_in_a_row_are_redrawn",
+                  "tests/test_openings.py::test_a_run_ends_patience_generations_after_its_last_improvement",
+                  "tests/test_openings.py::test_mutation_looks_for_a_letter_fresh_word_in_up_to_64_draws"],
         "pristine_table": True,
     },
 }

@@ -3,6 +3,7 @@ the GA against the scan (issue 17: "the fixed-opening GA finds the exhaustive op
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -20,6 +21,7 @@ from evo_wordle.evolve.openings import (
     OpeningGA,
     OpeningProblem,
     _best_first,
+    _distinct_rows,
     _unique_population,
     bucket_stats,
     crossover,
@@ -315,6 +317,8 @@ def test_hall_of_fame_holds_the_five_best_openings_seen(small):
                  for pair in itertools.combinations(problem.words(range(7)), 2))
     assert len(found.hall_of_fame) == 5 and len({tuple(w) for w, _ in found.hall_of_fame}) == 5
     assert [s for _, s in found.hall_of_fame] == pytest.approx(ref[:5])
+    for record in found.logbook:  # each generation's words are its best opening
+        assert reference_score(small, record["words"].split(), cand_words, "remaining") == pytest.approx(record["best"])
 
 
 def test_mutation_and_crossover_rates(small, monkeypatch):
@@ -366,10 +370,13 @@ def test_opening_ga_accepts_its_bounds_and_refuses_beyond():
     OpeningGA(population=2, elite=1, generations=0, cxpb=0.0, mutpb=1.0, pressure=0.0, patience=1, restarts=0,
               fresh=0.0)
     OpeningGA(population=5, elite=4, cxpb=1.0, mutpb=0.0, fresh=1.0)
-    for bad in ({"population": 5, "elite": 5}, {"pressure": -0.5}, {"elite": -1}, {"patience": 0},
-                {"restarts": -1}, {"generations": -1}, {"cxpb": 1.5}, {"mutpb": -0.1}, {"fresh": 1.1}):
+    for bad in ({"population": 5, "elite": 5}, {"population": 1, "elite": 0}, {"pressure": -0.5}, {"elite": -1},
+                {"patience": 0}, {"restarts": -1}, {"generations": -1}, {"cxpb": 1.5}, {"cxpb": -0.1},
+                {"mutpb": 1.5}, {"mutpb": -0.1}, {"fresh": 1.1}, {"fresh": -0.1}):
         with pytest.raises(EvoWordleError):
             OpeningGA(**bad)
+    with pytest.raises(dataclasses.FrozenInstanceError):  # settings cannot change under a running GA
+        OpeningGA().population = 3
 
 
 def test_python_defaults_are_the_cli_defaults():
@@ -400,3 +407,69 @@ def test_results_time_themselves_and_scan_has_no_logbook(small):
         assert result.as_dict()["seconds"] == round(result.seconds, 3)
     d = scan(problem, 2).as_dict()
     assert "logbook" not in d and d["method"] == "scan" and d["evaluations"] == 28
+
+
+def test_no_rows_and_no_genomes_give_empty_scores(small):
+    squares, xlogx = bucket_stats(np.zeros((0, 4), dtype=np.uint16))
+    assert squares.shape == (0,) and xlogx.shape == (0,)
+    problem = OpeningProblem(small, small.candidates("answers"), small.all_words[:5])
+    assert problem.scores(np.zeros((0, 2), dtype=np.int64)).shape == (0,)
+
+
+def test_scan_refuses_more_than_fifty_million_openings_by_default(small):
+    problem = make_problem(small, small.candidates("answers"), 73)
+    assert math.comb(73, 6) == 170_230_452  # 73·72·71·70·69·68 / 720
+    with pytest.raises(EvoWordleError, match=r"170,230,452 openings \(limit 50,000,000\)"):
+        scan(problem, 6)
+
+
+def test_repeated_words_in_a_row_are_redrawn():
+    rows = np.array([[1, 0, 1], [2, 2, 3], [6, 4, 5], [7, 7, 7]])
+    out = _distinct_rows(rows.copy(), 9, np.random.default_rng(0))
+    assert out[2].tolist() == [4, 5, 6]  # already a set: only sorted
+    assert out[0][[0, 1]].tolist() != [1, 1] and 0 in out[0] and 1 in out[0]
+    assert 3 in out[1] and 7 in out[3]
+    assert all(len(set(r)) == 3 and list(r) == sorted(r) and max(r) < 9 for r in out.tolist())
+
+
+def test_a_run_ends_patience_generations_after_its_last_improvement(small):
+    problem = make_problem(small, small.all_words, 40)  # 73 candidates, 3 words: the best improves by steps
+    found = evolve(problem, 3, OpeningGA(population=10, patience=3, restarts=2, generations=200), seed=0)
+    runs = sorted({r["run"] for r in found.logbook})
+    assert runs == [0, 1, 2]
+    improved_late = False
+    for run in runs:
+        best = [r["best"] for r in found.logbook if r["run"] == run]
+        assert all(b <= a for a, b in zip(best, best[1:]))  # elitism: the best is never lost
+        last = max(i for i in range(len(best)) if i == 0 or best[i] < best[i - 1])
+        improved_late |= last > 0
+        assert len(best) == last + 1 + 3, run  # 3 (patience) generations without progress, then it ends
+    assert improved_late  # the rule was exercised: some run improved after its first generation
+
+
+class _Draws:
+    """A stand-in generator for mutate(): replace position 0 of each row, and the draws are word
+    3 except word 2 at column ``fresh_at`` (when there is such a column)."""
+
+    def __init__(self, fresh_at: int):
+        self.fresh_at = fresh_at
+
+    def integers(self, high, size):
+        if not isinstance(size, tuple):
+            return np.zeros(size, dtype=np.int64)
+        draws = np.full(size, 3, dtype=np.int64)
+        if self.fresh_at < size[1]:
+            draws[:, self.fresh_at] = 2
+        return draws
+
+    def random(self, n):
+        return np.zeros(n)
+
+
+def test_mutation_looks_for_a_letter_fresh_word_in_up_to_64_draws():
+    """docs/openers.md: the new word is the first of up to 64 draws sharing no letter with the rest."""
+    masks = letter_masks(["abcde", "fghij", "abklm", "fgnop"])  # keep fghij: only abklm is fresh
+    rows = np.array([[0, 1]])
+    assert mutate(rows, masks, _Draws(63), fresh=1.0).tolist() == [[2, 1]]  # found at the 64th draw
+    assert mutate(rows, masks, _Draws(64), fresh=1.0).tolist() == [[3, 1]]  # a 65th is never drawn
+
