@@ -186,6 +186,8 @@ def test_bad_parameters_are_refused(small):
         make_problem(small, small.candidates("answers"), 5, "mean")
     with pytest.raises(ValueError):
         OpeningProblem(small, np.array([], dtype=np.int64), small.all_words)
+    with pytest.raises(EvoWordleError, match="pool of opening words is empty"):
+        OpeningProblem(small, small.candidates("answers"), np.array([], dtype=np.int64))
 
 
 def test_cli_openers_scan_json(capsys, ctx):
@@ -473,3 +475,13 @@ def test_mutation_looks_for_a_letter_fresh_word_in_up_to_64_draws():
     assert mutate(rows, masks, _Draws(63), fresh=1.0).tolist() == [[2, 1]]  # found at the 64th draw
     assert mutate(rows, masks, _Draws(64), fresh=1.0).tolist() == [[3, 1]]  # a 65th is never drawn
 
+
+
+def test_scores_in_chunks_equal_the_reference(small, monkeypatch):
+    cand, cand_words = _answers(small)
+    problem = OpeningProblem(small, cand, small.all_words[:12])
+    genomes = np.array(list(itertools.combinations(range(12), 2))[:10])
+    monkeypatch.setattr(openings, "CHUNK_ELEMENTS", 3 * len(cand))  # 3 openings per chunk: 4 chunks
+    got = problem.scores(genomes)
+    want = [reference_score(small, problem.words(g), cand_words, "remaining") for g in genomes]
+    assert got == pytest.approx(want, abs=1e-12)
