@@ -113,7 +113,10 @@ MODULES: dict[str, dict] = {
                   "tests/test_openings.py::test_repeated_words_in_a_row_are_redrawn",
                   "tests/test_openings.py::test_a_run_ends_patience_generations_after_its_last_improvement",
                   "tests/test_openings.py::test_mutation_looks_for_a_letter_fresh_word_in_up_to_64_draws",
-                  "tests/test_openings.py::test_scores_in_chunks_equal_the_reference"],
+                  "tests/test_openings.py::test_scores_in_chunks_equal_the_reference",
+                  "tests/test_openings.py::test_default_pool_is_the_2000_best_single_words",
+                  "tests/test_openings.py::test_result_dict_rounds_seconds_to_milliseconds",
+                  "tests/test_openings.py::test_unique_population_stops_once_no_set_repeats"],
         "pristine_table": True,
     },
 }

@@ -186,6 +186,11 @@ def test_bad_parameters_are_refused(small):
         make_problem(small, small.candidates("answers"), 5, "mean")
     with pytest.raises(ValueError):
         OpeningProblem(small, np.array([], dtype=np.int64), small.all_words)
+    for k in (0, 6):
+        with pytest.raises(EvoWordleError):
+            evolve(problem, k, OpeningGA(population=4, generations=2))
+    with pytest.raises(EvoWordleError):
+        scan(problem, 0)
     with pytest.raises(EvoWordleError, match="pool of opening words is empty"):
         OpeningProblem(small, small.candidates("answers"), np.array([], dtype=np.int64))
 
@@ -291,6 +296,8 @@ def test_scan_scores_every_subset_the_last_included(small):
 
     result = scan(problem, 2)
     assert result.words == best and result.score == pytest.approx(min(scores.values()))
+    found = evolve(problem, 2, OpeningGA(population=20, patience=5))
+    assert found.words == best and found.score == pytest.approx(min(scores.values()))  # the GA's best, not a runner-up
     for k in (1, 2, 3):
         bar = Count()
         scan(problem, k, progress=bar)
@@ -372,6 +379,7 @@ def test_opening_ga_accepts_its_bounds_and_refuses_beyond():
     OpeningGA(population=2, elite=1, generations=0, cxpb=0.0, mutpb=1.0, pressure=0.0, patience=1, restarts=0,
               fresh=0.0)
     OpeningGA(population=5, elite=4, cxpb=1.0, mutpb=0.0, fresh=1.0)
+    OpeningGA(elite=0)
     for bad in ({"population": 5, "elite": 5}, {"population": 1, "elite": 0}, {"pressure": -0.5}, {"elite": -1},
                 {"patience": 0}, {"restarts": -1}, {"generations": -1}, {"cxpb": 1.5}, {"cxpb": -0.1},
                 {"mutpb": 1.5}, {"mutpb": -0.1}, {"fresh": 1.1}, {"fresh": -0.1}):
@@ -423,6 +431,10 @@ def test_scan_refuses_more_than_fifty_million_openings_by_default(small):
     assert math.comb(73, 6) == 170_230_452  # 73·72·71·70·69·68 / 720
     with pytest.raises(EvoWordleError, match=r"170,230,452 openings \(limit 50,000,000\)"):
         scan(problem, 6)
+    small_pool = make_problem(small, small.candidates("answers"), 8)
+    assert scan(small_pool, 2, max_subsets=28).evaluations == 28  # exactly at the limit: scanned
+    with pytest.raises(EvoWordleError):
+        scan(small_pool, 2, max_subsets=27)
 
 
 def test_repeated_words_in_a_row_are_redrawn():
@@ -474,6 +486,7 @@ def test_mutation_looks_for_a_letter_fresh_word_in_up_to_64_draws():
     rows = np.array([[0, 1]])
     assert mutate(rows, masks, _Draws(63), fresh=1.0).tolist() == [[2, 1]]  # found at the 64th draw
     assert mutate(rows, masks, _Draws(64), fresh=1.0).tolist() == [[3, 1]]  # a 65th is never drawn
+    assert mutate(rows, masks, _Draws(63)).tolist() == [[2, 1]]  # by default every mutation looks for one
 
 
 
@@ -485,3 +498,32 @@ def test_scores_in_chunks_equal_the_reference(small, monkeypatch):
     got = problem.scores(genomes)
     want = [reference_score(small, problem.words(g), cand_words, "remaining") for g in genomes]
     assert got == pytest.approx(want, abs=1e-12)
+
+
+def test_default_pool_is_the_2000_best_single_words(ctx):
+    problem = make_problem(ctx, ctx.candidates("answers")[:20])  # docs/openers.md: default 2,000
+    assert len(problem.pool) == 2000
+
+
+def test_result_dict_rounds_seconds_to_milliseconds():
+    result = openings.OpeningResult(["abcde"], 1.5, "remaining", 3, 1.23456, "scan")
+    assert result.as_dict()["seconds"] == 1.235
+
+
+def test_unique_population_stops_once_no_set_repeats(monkeypatch):
+    """One np.unique for a population without copies, two when one round of immigrants suffices
+    (the GA calls this every generation)."""
+    calls = []
+    real = np.unique
+
+    def spy(*args, **kwargs):
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(np, "unique", spy)
+    _unique_population(np.array([[0, 1], [2, 3], [4, 5]]), 50, np.random.default_rng(0))
+    assert len(calls) == 1
+    calls.clear()
+    out = _unique_population(np.array([[0, 1], [1, 0], [4, 5]]), 10**6, np.random.default_rng(0))
+    assert len(calls) == 2 and len({tuple(r) for r in out}) == 3
+
