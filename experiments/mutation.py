@@ -116,7 +116,9 @@ MODULES: dict[str, dict] = {
                   "tests/test_openings.py::test_scores_in_chunks_equal_the_reference",
                   "tests/test_openings.py::test_default_pool_is_the_2000_best_single_words",
                   "tests/test_openings.py::test_result_dict_rounds_seconds_to_milliseconds",
-                  "tests/test_openings.py::test_unique_population_stops_once_no_set_repeats"],
+                  "tests/test_openings.py::test_unique_population_stops_once_no_set_repeats",
+                  "tests/test_openings.py::test_a_pool_of_one_word_is_a_problem",
+                  "tests/test_openings.py::test_without_fresh_the_new_word_is_any_pool_word"],
         "pristine_table": True,
     },
 }

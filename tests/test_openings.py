@@ -527,3 +527,21 @@ def test_unique_population_stops_once_no_set_repeats(monkeypatch):
     out = _unique_population(np.array([[0, 1], [1, 0], [4, 5]]), 10**6, np.random.default_rng(0))
     assert len(calls) == 2 and len({tuple(r) for r in out}) == 3
 
+
+def test_a_pool_of_one_word_is_a_problem():
+    ctx = Context(allowed=["abcde", "fghij", "abkde"], answers=["abcde", "abkde"])
+    problem = make_problem(ctx, ctx.candidates("answers"), 1)
+    assert problem.words([0]) == ["abcde"]  # the only split of the two answers (GGGGG / GGBGG)
+    assert scan(problem, 1).score == 1.0
+
+
+def test_without_fresh_the_new_word_is_any_pool_word():
+    """fresh = 0: the replacing word is uniform over the pool, so it shares no letter with the kept
+    word in about half of the rows here (2 of 4 words), against all of them with fresh = 1."""
+    masks = letter_masks(["abcde", "fghij", "abklm", "fgnop"])
+    rows = np.array([[0, 1]] * 400)
+    for fresh, low, high in ((0.0, 0.35, 0.65), (1.0, 1.0, 1.0)):
+        out = mutate(rows, masks, np.random.default_rng(5), fresh=fresh)
+        share = np.mean([masks[a] & masks[b] == 0 for a, b in out])
+        assert low <= share <= high, (fresh, share)
+
