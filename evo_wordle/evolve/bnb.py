@@ -23,8 +23,8 @@ and a guess whose bound cannot beat the best total so far ends the loop.
 ``width=None`` tries every word whose bound allows it: the result is the optimum.  ``width=K``
 keeps only the K best-ordered words at each node (the "proposals"): the result is then the
 optimum over trees built from proposals, an achievable total but not a proof.
-:meth:`TreeSearch.lower_bound` certifies a total from below by exhaustive searches with
-rising thresholds, within a time budget.
+:func:`certify` bounds the parts of a tree from below by exhaustive searches with rising
+thresholds, within a time budget.
 """
 
 from __future__ import annotations
@@ -90,6 +90,7 @@ class SearchStats:
     extra: dict = field(default_factory=dict)
 
     def as_dict(self) -> dict:
+        """The counters under the names ``ga-tree --json`` reports."""
         return {"nodes_expanded": self.expanded, "guesses_examined": self.examined,
                 "guesses_scanned": self.scanned, "seconds": round(self.seconds, 2), **self.extra}
 
@@ -316,6 +317,7 @@ class Certificate:
 
     @property
     def total(self) -> int:
+        """The bound on the sum of the parts."""
         return sum(self.bounds)
 
 
