@@ -265,3 +265,23 @@ def test_two_processes_share_one_study(lists, tmp_path):
     study = open_study(_spec(lists), url, "shared")
     numbers = [t.number for t in study.trials]
     assert len(numbers) == len(set(numbers)) and counted(study) >= 6
+
+
+def test_dask_workers_share_one_study_and_values_do_not_depend_on_the_worker(lists, tmp_path):
+    """`tune --executor dask --jobs 2`: two Dask workers fill one study; each trial's value is the
+    bench of its parameters on the planned games, whichever worker played it."""
+    from evo_wordle.tune import run_study
+
+    spec = _spec(lists)
+    url = f"sqlite:///{tmp_path / 'dask.db'}"
+    study = run_study(spec, url, "d", 6, jobs=2, executor="dask")
+    numbers = [t.number for t in study.trials]
+    assert len(numbers) == len(set(numbers)) and counted(study) >= 6
+    ctx = spec.context()
+    plan = training_plan(spec, spec.split(ctx).train)
+    done = [t for t in study.trials if t.state.name == "COMPLETE"]
+    assert done
+    for t in done:
+        direct = np.concatenate([run_bench(ctx, "ga-thesis", spec.game_settings(), a, s, t.params).scores()
+                                 for a, s in plan])
+        assert t.value == pytest.approx(direct.mean())
