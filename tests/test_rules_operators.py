@@ -332,3 +332,26 @@ def test_pairs_draw_both_children_as_two_single_calls_would(ctx):
         assert first.tolist() == want_first.tolist() and second.tolist() == want_second.tolist()
     none = np.array([], dtype=np.int64)
     assert [c.tolist() for c in ops.recombine_pairs(ctx, (none, none), consistent, state.candidates, rng)] == [[], []]
+
+
+def test_each_row_takes_its_own_recombinant_next_to_rows_without_one(ctx):
+    """Three pairs with exactly one consistent recombinant each (BLACK×SLICK: SLACK, CRANE×SLATE:
+    CRATE, FIGHT×SOUND: SIGHT) and HOUSE×MOUSE with none (it falls back to an answer), in any
+    order: no row takes another row's word."""
+    idx = ctx.words.index
+    consistent = np.zeros(len(ctx.words), dtype=bool)
+    consistent[[idx("slack"), idx("crate"), idx("sight")]] = True
+    pairs = {"A": ("black", "slick", "slack"), "B": ("crane", "slate", "crate"), "C": ("fight", "sound", "sight"),
+             "N": ("house", "mouse", None)}
+    answers = set(ctx.words.answer_index.tolist())
+    for order in ("ABC", "AN", "NA", "ANB", "BCN", "N", "A"):
+        p1 = np.array([idx(pairs[r][0]) for r in order])
+        p2 = np.array([idx(pairs[r][1]) for r in order])
+        for kids in (ops.recombine_children(ctx, p1, p2, consistent, ctx.words.answer_index, np.random.default_rng(1)),
+                     ops.recombine_pairs(ctx, (p1, p2), consistent, ctx.words.answer_index,
+                                         np.random.default_rng(1))[1]):
+            for r, kid in zip(order, kids.tolist()):
+                if pairs[r][2] is None:
+                    assert kid in answers, order
+                else:
+                    assert ctx.words.allowed[kid] == pairs[r][2], order
