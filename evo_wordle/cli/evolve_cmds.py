@@ -307,6 +307,10 @@ def register_tree(sub) -> None:
              "a tree for a seeded sample of 20 answers (seconds)"),
             ("evo-wordle ga-tree --candidates answers --guess-from allowed --tree t.txt --out t.json",
              "every answer, plus a strategy file for bench/solve/assist --strategy t.json"),
+            ("evo-wordle ga-tree --candidates answers --guess-from allowed --exact --bound --tree t.txt",
+             "the optimal tree for SALET by branch and bound, with its lower bound (gap 0 = proof)"),
+            ("evo-wordle ga-tree --candidates answers --guess-from allowed --exact --width 10 --tree t.txt",
+             "branch and bound over the 10 best-ordered guesses per node (seconds, not a proof)"),
         ],
     )
     add_word_args(p)
@@ -322,7 +326,23 @@ def register_tree(sub) -> None:
     p.add_argument("--games", type=positive_int, metavar="N", help="only a seeded sample of N answers")
     p.add_argument("--tree", type=output_path, metavar="FILE", required=True, help="tree file to write")
     p.add_argument("--out", type=output_path, metavar="FILE", help="also write a strategy file carrying the tree")
-    p.add_argument("--json", action="store_true", help="print the bench summary as JSON")
+    g = p.add_argument_group("branch and bound (issue 14)")
+    g.add_argument("--exact", action="store_true",
+                   help="build the tree by branch and bound on the total number of guesses instead of the GA: "
+                   "the optimum for the opener (within --depth-limit), unless --width limits it")
+    g.add_argument("--width", type=positive_int, metavar="K",
+                   help="with --exact: try only the K best-ordered guesses at each node (much faster; "
+                   "the best tree built from them, not a proof)")
+    g.add_argument("--depth-limit", type=nonnegative_int, metavar="N",
+                   help="with --exact: every answer solved within N guesses "
+                   "(default: the game's win limit, 6; 0 = no limit)")
+    g.add_argument("--bound", action="store_true",
+                   help="also report a lower bound on the total for this opener and the gap (tree - bound); "
+                   "gap 0 proves the tree optimal")
+    g.add_argument("--bound-seconds", type=nonnegative_float, default=120.0, metavar="S",
+                   help="time for the exhaustive searches behind --bound (default: %(default)s)")
+    p.add_argument("--json", action="store_true",
+                   help="print the summary as JSON (with total_guesses, max_guesses, seconds, lower_bound)")
     p.set_defaults(func=cmd_ga_tree)
 
 
@@ -335,31 +355,59 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
 
     settings = settings_from_args(args)
     ctx = context_from_args(args)
+    if not args.exact and (args.width is not None or args.depth_limit is not None):
+        raise EvoWordleError("--width and --depth-limit need --exact")
     answers = ctx.words.answer_index
     if args.games:
         check_games(args.games, len(answers))
         rng = np.random.default_rng(np.random.SeedSequence(args.seed))
         answers = np.sort(rng.choice(answers, args.games, replace=False))
-    params = {"population": args.search_population, "generations": args.search_generations,
-              "exact_limit": args.exact_limit, "seed": args.seed}
-    if args.opener:
-        params["opener"] = args.opener
     start = time.perf_counter()
-    result = run_bench(ctx, "ga-search", settings, answers, args.seed, params)
+    exact_info: dict = {}
+    if args.exact:
+        paths, exact_info = _exact_tree(ctx, settings, args)
+        paths = {a: paths[a] for a in answers.tolist()}
+        with writing(args.tree):
+            write_tree(ctx, args.tree, paths, settings)
+        # the tree is replayed by the ordinary solver: every move is checked against the game
+        result = run_bench(ctx, "ga-search", settings, answers, args.seed, {"tree": args.tree})
+        if tree_paths(result.records) != paths or not all(r.solved for r in result.records):
+            raise EvoWordleError("the branch-and-bound tree did not replay to itself (a bug; please report it)")
+    else:
+        params = {"population": args.search_population, "generations": args.search_generations,
+                  "exact_limit": args.exact_limit, "seed": args.seed}
+        if args.opener:
+            params["opener"] = args.opener
+        result = run_bench(ctx, "ga-search", settings, answers, args.seed, params)
+        paths = tree_paths(result.records)
     seconds = time.perf_counter() - start
-    paths = tree_paths(result.records)
-    summary = {**result.summary(), "build_seconds": round(seconds, 1), "tree": str(args.tree)}
+    summary = {**result.summary(), "total_guesses": int(sum(len(p) for p in paths.values())),
+               "max_guesses": result.worst_guesses, "seconds": round(seconds, 2),
+               "build_seconds": round(seconds, 1), "tree": str(args.tree), "method": "exact" if args.exact else "ga"}
+    if args.exact:
+        summary["settings"] = {**settings.as_dict(), "solver": "ga-search", "opener": exact_info["opener"],
+                               "width": args.width, "depth_limit": exact_info["depth_limit"]}
+        summary["search"] = exact_info["stats"]
+    if args.bound:
+        summary.update(_tree_bound(ctx, settings, args, paths, exact_info))
     if args.json:  # the result first: a late write failure cannot lose it
         print_json(summary)
     else:
-        print(f"{result.games} answers: mean {result.mean_guesses:.4f}, worst {result.worst_guesses}, "
-              f"histogram {result.histogram}; built in {seconds:.0f} s")
+        print(f"{result.games} answers: total {summary['total_guesses']}, mean {result.mean_guesses:.4f}, "
+              f"worst {result.worst_guesses}, histogram {result.histogram}; built in {seconds:.1f} s"
+              + (f" by branch and bound ({_exact_words(args)})" if args.exact else ""))
+        if args.bound:
+            gap = summary["gap"]
+            print(f"lower bound {summary['lower_bound']} ({summary['bound_note']}): gap {gap}"
+                  + (" - the tree is optimal" if gap == 0 else "")
+                  + f"; {summary['parts_settled']} of {summary['parts']} opener parts proven optimal")
     sys.stdout.flush()
-    with writing(args.tree):
-        write_tree(ctx, args.tree, paths, settings)
+    if not args.exact:
+        with writing(args.tree):
+            write_tree(ctx, args.tree, paths, settings)
     wrote(args.tree, args.json)
     if args.out:
-        opener = ctx.words.allowed[result.records[0].guesses[0]]
+        opener = ctx.words.allowed[next(iter(paths.values()))[0]]
         genome = Strategy(opener=opener, steepness=0.0)
         prov = {"command": command_line(args), "seed": args.seed,
                 "settings": settings.as_dict(), "runtime_seconds": round(seconds, 1),
@@ -368,3 +416,66 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
             save_strategy(args.out, genome, prov, tree_json(ctx, paths), settings, ctx.words)
         wrote(args.out, args.json)
     return 0
+
+
+def _exact_words(args: argparse.Namespace) -> str:
+    return f"the {args.width} best guesses per node" if args.width else "exhaustive"
+
+
+def _depth_limit(settings, args: argparse.Namespace) -> int | None:
+    """Guesses within which every answer must be solved (None: no limit)."""
+    limit = settings.win_limit if args.depth_limit is None else args.depth_limit
+    return limit or None
+
+
+def _opener(ctx, args: argparse.Namespace) -> int | None:
+    if args.opener:
+        return ctx.words.index(args.opener)
+    return ctx.words.index("salet") if ctx.words.contains("salet") else None
+
+
+def _exact_tree(ctx, settings, args: argparse.Namespace) -> tuple[dict[int, list[int]], dict]:
+    """The branch-and-bound tree over every candidate of the game, and how the search went."""
+    from ..evolve.bnb import TreeSearch
+
+    search = TreeSearch(ctx, settings.guess_from, settings.hard, args.width)
+    depth = _depth_limit(settings, args)
+    paths = search.tree(ctx.candidates(settings.candidates), None, depth, _opener(ctx, args))
+    first = next(iter(paths.values()))[0]
+    return paths, {"depth_limit": depth, "stats": search.stats.as_dict(), "opener": ctx.words.allowed[first]}
+
+
+def _tree_bound(ctx, settings, args: argparse.Namespace, paths: dict[int, list[int]], exact_info: dict) -> dict:
+    """``lower_bound`` and ``gap`` of the tree for its opener, and how they were proven.
+
+    An exhaustive --exact tree is its own certificate.  Otherwise each part the opener leaves
+    gets an exhaustive search with rising thresholds (evolve/bnb.certify) within
+    --bound-seconds; for a GA tree the bound ignores any depth limit (it holds for every tree).
+    """
+    import numpy as np
+
+    from ..evolve.bnb import TreeSearch, certify
+
+    cand = ctx.candidates(settings.candidates)
+    total = sum(len(p) for p in paths.values())
+    if len(paths) != len(cand):
+        raise EvoWordleError("--bound needs the tree of every answer (leave out --games)")
+    opener = next(iter(paths.values()))[0]
+    helper = TreeSearch(ctx, settings.guess_from, settings.hard)
+    parts = list(helper.parts(opener, cand))
+    upper = [sum(len(paths[a]) - 1 for a in part.tolist()) for part, _ in parts]
+    if args.exact and args.width is None:
+        cert_total, settled, note = total, len(parts), "exhaustive branch and bound"
+        seconds = 0.0
+    else:
+        depth = exact_info.get("depth_limit") if args.exact else None
+        cert = certify(ctx, parts, upper, settings.guess_from, settings.hard,
+                       None if depth is None else depth - 1, args.bound_seconds)
+        cert_total = len(cand) + cert.total
+        settled, seconds = int(np.sum(cert.settled)), round(cert.seconds, 2)
+        note = f"exhaustive search of each part within {args.bound_seconds:g} s"
+    limit = exact_info.get("depth_limit") if args.exact else None
+    if limit:
+        note += f", trees within {limit} guesses"
+    return {"lower_bound": int(cert_total), "gap": int(total - cert_total), "parts": len(parts),
+            "parts_settled": settled, "bound_seconds": seconds, "bound_note": note}
