@@ -6,10 +6,12 @@ dask cluster through :mod:`evo_wordle.executors`.  Rows are appended to ``result
 as tasks finish, each written with flush + fsync, so an interrupted sweep loses at most
 the tasks that were running; rerunning the same specification runs only what is missing.
 
-Seeds: task seed ``i`` uses ``SeedSequence(base_seed, spawn_key=(i, 0))`` for the bench and
-``(i, 1)`` for the answer sample, i.e. child ``i`` of one SeedSequence spawn.  Every
-configuration sees the same puzzles and game seeds for a given seed index (paired
-comparisons), and results do not depend on the executor or on ``--jobs``.
+Seeds: task seed ``i`` plays a bench with seed ``SeedSequence(base_seed, spawn_key=(i, 0))``
+(:func:`task_seed`, recorded as ``bench_seed``), which picks the puzzles and each game's seed by
+the one sampling rule every entry point shares (:func:`~evo_wordle.bench.game_plan`): a row is
+exactly ``bench --seed BENCH_SEED [--games K]``.  Every configuration sees the same puzzles and
+game seeds for a given seed index (paired comparisons), and results do not depend on the
+executor or on ``--jobs``.
 """
 
 from __future__ import annotations
@@ -298,11 +300,13 @@ def row_key(row: dict, keys: list[str]) -> tuple[str, ...]:
     return (*(row[k] for k in keys), str(row["seed"]))
 
 
-def task_seeds(base_seed: int, index: int) -> tuple[int, np.random.Generator]:
-    """(bench seed, answer-sample generator) of seed index ``index``."""
-    bench = int(np.random.SeedSequence(base_seed, spawn_key=(index, 0)).generate_state(1)[0])
-    sample = np.random.default_rng(np.random.SeedSequence(base_seed, spawn_key=(index, 1)))
-    return bench, sample
+def task_seed(base_seed: int, index: int) -> int:
+    """The bench seed of seed index ``index`` (recorded as the row's ``bench_seed``).
+
+    A row is exactly ``evo-wordle bench --seed BENCH_SEED [--games K]`` of its configuration:
+    the puzzles and each game's seed come from the one sampling rule, :func:`~evo_wordle.bench.game_plan`.
+    """
+    return int(np.random.SeedSequence(base_seed, spawn_key=(index, 0)).generate_state(1)[0])
 
 
 # ------------------------------------------------------------------------------------------ work
@@ -315,18 +319,15 @@ def _task_solver(task: dict, spec: SweepSpec):
 
 def _task_setup(task: dict):
     """(spec, config, seed index, ctx, settings, bench seed, answers) of a task, in a worker."""
+    from .bench import game_plan
     from .executors import worker_context
 
     spec = SweepSpec.from_dict(task["spec"])
     config, index = task["config"], int(task["seed"])
     ctx = worker_context(spec.allowed, spec.answers)
     settings = spec.settings_for(config)
-    bench_seed, sample_rng = task_seeds(spec.base_seed, index)
-    answers = ctx.words.answer_index
-    if spec.games is not None:
-        if spec.games > len(answers):
-            raise EvoWordleError(f"--games {spec.games} exceeds the {len(answers)} answers")
-        answers = sample_rng.choice(answers, size=spec.games, replace=False)
+    bench_seed = task_seed(spec.base_seed, index)
+    answers, _ = game_plan(ctx.words.answer_index, spec.games, bench_seed)
     return spec, config, index, ctx, settings, bench_seed, answers
 
 
@@ -420,7 +421,7 @@ class _Assembler:
         records = [r for p in parts for r in p["records"]]
         settings = spec.settings_for(task["config"])
         bench = BenchResult(spec.solver, settings, records, sum(p["seconds"] for p in parts))
-        bench_seed, _ = task_seeds(spec.base_seed, int(task["seed"]))
+        bench_seed = task_seed(spec.base_seed, int(task["seed"]))
         return _row(spec, task["config"], int(task["seed"]), bench_seed, bench)
 
 

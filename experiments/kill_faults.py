@@ -1,9 +1,11 @@
-"""SIGKILL the main process of `bench --jobs 2` and `sweep --jobs 2` part-way, then measure how
-long its pool workers outlive it and whether the sweep's re-run resumes to the uninterrupted
-result.  Prints one line per trial and a summary, and writes them to OUT/kill_faults.json
-(default experiments/out/kill_faults/, untracked).
+"""SIGKILL the main process of `bench --jobs 2`, `sweep --jobs 2` and `sweep --executor dask`
+part-way, then measure how long its workers outlive it and whether the sweep's re-run resumes to
+the uninterrupted result; with ``--sigint N``, also send Ctrl-C (SIGINT) to ``bench`` at N random
+moments of its first second (imports included) and count the outcomes.  Prints one line per trial
+and a summary, and writes them to OUT/kill_faults.json (default experiments/out/kill_faults/,
+untracked).
 
-    python experiments/kill_faults.py --trials 5
+    python experiments/kill_faults.py --trials 5 [--sigint 60] [--no-dask]
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import csv
 import os
+import random
 import shutil
 import signal
 import subprocess
@@ -22,7 +25,7 @@ from pathlib import Path
 from _study import add_output_args, output_dirs, write_json
 
 PY = [sys.executable, "-m", "evo_wordle"]
-BENCH = ["bench", "--solver", "ga-thesis", "--games", "2000", "--jobs", "2"]
+BENCH = ["bench", "--solver", "ga", "--generations-per-guess", "40", "--games", "2000", "--jobs", "2"]
 SWEEP = ["sweep", "--solver", "greedy", "--candidates", "answers", "--set", "max_guesses=6,9",
          "--set", "hard=false,true", "--seeds", "2", "--games", "40", "--quiet", "--jobs", "2"]
 
@@ -61,6 +64,32 @@ def rows(path: Path) -> dict:
         return {(r["max_guesses"], r["hard"], r["seed"]): (r["mean"], r["histogram"]) for r in csv.DictReader(fh)}
 
 
+def sigint_trials(n: int, seed: int = 0) -> dict:
+    """Ctrl-C ``bench`` at ``n`` random moments of its first second: how many ended in one line and
+    exit 130 (or were killed by the signal before Python ran any of the package: exit -2, which a
+    shell also reports as 130), and how many printed a traceback."""
+    rng = random.Random(seed)
+    outcomes = {"one line, exit 130": 0, "killed by SIGINT before evo-wordle's handler (shell: 130)": 0,
+                "finished first": 0, "other": 0}
+    tracebacks = []
+    for _ in range(n):
+        proc = subprocess.Popen([*PY, "bench", "--games", "200"], stdout=subprocess.DEVNULL,
+                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+        time.sleep(rng.uniform(0.0, 1.0))
+        os.kill(proc.pid, signal.SIGINT)
+        err = proc.communicate()[1]
+        if proc.returncode == 130 and len(err.strip().splitlines()) == 1:
+            outcomes["one line, exit 130"] += 1
+        elif proc.returncode == -signal.SIGINT and not err.strip():
+            outcomes["killed by SIGINT before evo-wordle's handler (shell: 130)"] += 1
+        elif proc.returncode == 0:
+            outcomes["finished first"] += 1
+        else:
+            outcomes["other"] += 1
+            tracebacks.append(err[-400:])
+    return {"trials": n, "outcomes": outcomes, "unexpected": tracebacks}
+
+
 def trial(argv: list[str], ready) -> tuple[float, subprocess.Popen]:
     proc = subprocess.Popen([*PY, *argv], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                             start_new_session=True)
@@ -74,6 +103,8 @@ def trial(argv: list[str], ready) -> tuple[float, subprocess.Popen]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--sigint", type=int, default=0, metavar="N", help="also Ctrl-C bench N times")
+    parser.add_argument("--no-dask", action="store_true", help="skip the dask sweep trials")
     add_output_args(parser, "kill_faults")
     args = parser.parse_args()
     results, _ = output_dirs(args)
@@ -81,7 +112,7 @@ def main() -> None:
     try:
         ref = tmp / "ref"
         subprocess.run([*PY, *SWEEP, "--out", str(ref)], check=True, capture_output=True)
-        bench, sweep, same = [], [], 0
+        bench, sweep, dask, same = [], [], [], 0
         for k in range(args.trials):
             def workers(proc):
                 return len(live(lambda f, p=proc.pid: int(f[1]) == p)) >= 2
@@ -99,15 +130,28 @@ def main() -> None:
             rerun = subprocess.run([*PY, *SWEEP, "--out", str(out)], capture_output=True, text=True)
             ok = rerun.returncode == 0 and rows(csv_path) == rows(ref / "results.csv")
             same += ok
-            print(f"trial {k}: bench workers outlived the main process by {bench[-1]:.2f} s; sweep workers by "
+            if not args.no_dask:
+                seconds, _ = trial([*SWEEP, "--executor", "dask", "--out", str(tmp / f"d{k}")],
+                                   lambda p: workers(p) and time.sleep(2.0) is None)
+                dask.append(seconds)
+            print(f"trial {k}: dask sweep workers outlived it by {dask[-1] if dask else float('nan'):.2f} s; "
+                  f"bench workers outlived the main process by {bench[-1]:.2f} s; sweep workers by "
                   f"{sweep[-1]:.2f} s; re-run exit {rerun.returncode}, same rows as uninterrupted: {ok}")
         print(f"bench --jobs 2: max {max(bench):.2f} s until no worker is left ({args.trials} SIGKILLs)")
         print(f"sweep --jobs 2: max {max(sweep):.2f} s until no worker is left; {same}/{args.trials} re-runs "
               "resumed to the uninterrupted rows")
+        if dask:
+            print(f"sweep --executor dask --jobs 2: max {max(dask):.2f} s until no worker is left")
+        sigint = sigint_trials(args.sigint) if args.sigint else None
+        if sigint:
+            print(f"Ctrl-C in bench's first second, {sigint['trials']} times: {sigint['outcomes']}")
+            for text in sigint["unexpected"]:
+                print("unexpected:", text)
         print(f"load average: {os.getloadavg()[0]:.1f}")
         write_json(results / "kill_faults.json", {
             "bench_command": " ".join(["evo-wordle", *BENCH]), "sweep_command": " ".join(["evo-wordle", *SWEEP]),
             "trials": args.trials, "bench_seconds_until_no_worker": bench, "sweep_seconds_until_no_worker": sweep,
+            "dask_sweep_seconds_until_no_worker": dask, "sigint": sigint,
             "resumed_to_uninterrupted_rows": same, "load_average": os.getloadavg()[0],
         })
     finally:

@@ -8,6 +8,7 @@ import tomllib
 from importlib import resources
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from evo_wordle.artefacts import made_for
@@ -17,6 +18,7 @@ from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve.search import load_tree, tree_made_for
 from evo_wordle.evolve.strategy import Strategy, check_tree, read_strategy_file, save_strategy, shipped_strategies
 from evo_wordle.game import Settings, illegal_move
+from evo_wordle.solvers.base import solver_label
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "data" / "strategies"
@@ -157,9 +159,9 @@ def test_tree_file_records_its_game(ctx, tmp_path, capsys):
 # -- one sampling rule ------------------------------------------------------------------------
 
 
-def test_same_seed_and_games_pick_the_same_games_everywhere(ctx, tmp_path, capsys):
-    """run_bench, CLI bench and compare pick the same puzzles and per-game seeds (sweeps and the
-    plots' data keep their own rule until their published figures are re-measured)."""
+def test_same_seed_and_games_pick_the_same_games_everywhere(ctx, tmp_path, capsys, monkeypatch):
+    """run_bench, CLI bench, compare, a sweep row, the histogram and convergence plots' data
+    pick the same puzzles and per-game seeds for one seed and number of games."""
     games, seed = 25, 4
     answers, _ = game_plan(ctx.words.answer_index, games, seed)
     words = [ctx.words.allowed[int(a)] for a in answers]
@@ -175,6 +177,42 @@ def test_same_seed_and_games_pick_the_same_games_everywhere(ctx, tmp_path, capsy
     assert main(["compare", "--solvers", "random,greedy", "--games", str(games), "--seed", str(seed), "--json"]) == 0
     compared = {r["solver"]: r for r in json.loads(capsys.readouterr().out)}
     assert compared["random"]["mean_guesses"] == ref.mean_guesses
+    # the histogram figure's data is `compare --seed 4 --games 25`
+    from evo_wordle.plots.compare import compare_data
+
+    data = compare_data(ctx, ["random", "greedy"], Settings(), games=games, seed=seed)
+    assert data["random"]["mean"] == ref.mean_guesses
+    assert data["greedy"]["mean"] == compared["greedy"]["mean_guesses"]
+    # a sweep row is `bench --seed BENCH_SEED --games 25`
+    import csv as csvlib
+
+    out = tmp_path / "sweep"
+    assert main(["sweep", "--solver", "random", "--set", "max_guesses=6,9", "--seeds", "2", "--games", str(games),
+                 "--seed", str(seed), "--quiet", "--out", str(out)]) == 0
+    capsys.readouterr()
+    with open(out / "results.csv", newline="") as fh:
+        swept = list(csvlib.DictReader(fh))
+    assert len(swept) == 4
+    for row in swept:
+        settings = Settings(max_guesses=int(row["max_guesses"]))
+        replay = run_bench(ctx, "random", settings, seed=int(row["bench_seed"]), games=games)
+        assert float(row["mean"]) == replay.mean_guesses
+    # the convergence figure: the baseline and run 0 play `bench --seed 4 --games 25`, run r the
+    # game seeds of `bench --repeat`'s run r, all on the same puzzles
+    import evo_wordle.plots.convergence as convergence
+    from evo_wordle.bench import derived_seeds
+
+    calls = []
+    real = convergence.play_games
+
+    def spy(ctx_, solver, settings, params, answers_, seed_=0):
+        calls.append((solver_label(solver), np.asarray(answers_).tolist(), seed_))
+        return real(ctx_, solver, settings, params, answers_, seed_)
+
+    monkeypatch.setattr(convergence, "play_games", spy)
+    convergence.convergence_data(ctx, "random", Settings(), runs=3, games=games, seed=seed, baseline="greedy")
+    assert calls == [*(("random", answers.tolist(), s) for s in derived_seeds(seed, 3)),
+                     ("greedy", answers.tolist(), seed)]
 
 
 def test_compare_refuses_rows_of_different_games_unless_mixed(capsys):

@@ -128,6 +128,23 @@ def test_sigkill_of_bench_jobs_2_leaves_no_orphan(cache_dir):
         cleanup(proc)
 
 
+def test_sigkill_of_a_dask_sweep_leaves_no_worker_after_5_s(tmp_path, cache_dir):
+    """The local Dask cluster's workers are children of the main process; dask's own parent pipe
+    makes them exit when it dies (measured 0.04-0.18 s: experiments/kill_faults.py)."""
+    slow = ["sweep", "--solver", "ga", "--set", "generations_per_guess=40", "--population", "20,40",
+            "--seeds", "2", "--games", "300", "--quiet"]  # ~90 s: still running when killed
+    proc = start([*slow, "--executor", "dask", "--jobs", "2", "--out", str(tmp_path / "d")])
+    try:
+        wait_for(lambda: len(children(proc.pid)) >= 2, 120, "two dask workers")
+        time.sleep(1.0)
+        assert proc.poll() is None
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+        assert gone_within(proc.pid, 5.0) <= 5.0
+    finally:
+        cleanup(proc)
+
+
 @pytest.mark.parametrize("argv", [SLOW_BENCH, ["bench", "--boards", "4", "--jobs", "2", "--games", "400"]],
                          ids=["bench", "bench --boards 4"])
 def test_a_killed_worker_is_one_line_exit_1_never_a_hang(cache_dir, argv):

@@ -112,3 +112,70 @@ def test_entropy_from_counts_edges():
     assert entropy_from_counts(np.array([[0, 7, 0]])).tolist() == [0.0]
     assert entropy_from_counts(np.ones(243))[()] == pytest.approx(np.log2(243))
     assert entropy_from_counts(np.array([[2, 2, 0, 0]]))[0] == 1.0
+
+
+def test_gather_path_reads_columns_only_for_most_rows_and_few_candidates():
+    # the documented rule: more guesses than half the table's rows, and at most 128 candidates
+    assert ent.gather_path(5, 10, 10) == "cells"  # exactly half the rows: not more
+    assert ent.gather_path(6, 10, 10) == "columns"
+    assert ent.gather_path(6, 128, 10) == "columns"
+    assert ent.gather_path(6, 129, 10) == "cells"
+    assert ent.gather_path(3000, 10, 12972) == "cells"
+
+
+def test_every_path_reads_the_cells_of_a_non_square_table():
+    table = np.arange(3 * 7, dtype=np.uint8).reshape(3, 7) % 5  # 3 guesses, 7 candidates
+    guesses, cands = np.array([2, 0]), np.array([6, 1, 3])
+    want = [[(7 * g + c) % 5 for c in cands] for g in guesses]  # cell (g, c) written out
+    for path in ent.PATHS:
+        assert ent.gather_codes(table, guesses, cands, path).tolist() == want, path
+    assert ent.gather_codes(table, guesses, cands).tolist() == want
+    counts = pattern_counts(table, guesses, cands, n_patterns=5, path="cells")
+    assert want == [[0, 0, 2], [1, 1, 3]]  # 20, 15, 17 and 6, 1, 3 mod 5
+    assert counts.tolist() == [[2, 0, 1, 0, 0], [0, 2, 0, 1, 0]]
+
+
+def test_a_strided_table_larger_than_memory_is_read_cell_by_cell():
+    """Few guesses of a huge non-contiguous table (here a 4 EiB strided view of one row, 2^60 rows):
+    the default path gathers the cells and nothing copies the table or its columns whole."""
+    row = np.array([0, 1, 2, 1], dtype=np.uint8)
+    huge = np.lib.stride_tricks.as_strided(row, shape=(2**60, 4), strides=(0, 1), writeable=False)
+    guesses, cands = np.array([0, 7, 2**60 - 1]), np.arange(4)
+    assert ent.gather_codes(huge, guesses, cands).tolist() == [[0, 1, 2, 1]] * 3
+    assert pattern_counts(huge, guesses, cands, n_patterns=3).tolist() == [[1, 2, 1]] * 3
+    assert entropies(huge, guesses, cands, n_patterns=3).tolist() == [1.5] * 3  # -(¼ log ¼ + ½ log ½ + ¼ log ¼)
+
+
+def test_the_columns_path_copies_the_candidates_columns_once(monkeypatch):
+    """pattern_counts on the columns path narrows the table to the candidates' columns once, then
+    reads rows of that copy in every block; on the cells path it gathers cells of the whole table."""
+    table = (np.arange(10 * 300, dtype=np.int64).reshape(10, 300) % 3).astype(np.uint8)
+    guesses, cands = np.arange(10), np.array([5, 17, 299])
+    seen = []
+    real = ent.gather_codes
+
+    def spy(t, g, c, path=None):
+        seen.append((path, t.shape))
+        return real(t, g, c, path)
+
+    monkeypatch.setattr(ent, "gather_codes", spy)
+    monkeypatch.setattr(ent, "BLOCK_CELLS", 12)  # 4 guesses per block: three blocks
+    want = [[sum((300 * g + c) % 3 == k for c in cands) for k in range(3)] for g in guesses]
+    for path in (None, "columns"):  # 10 of 10 rows, 3 candidates: the default is the columns path
+        seen.clear()
+        assert pattern_counts(table, guesses, cands, n_patterns=3, path=path).tolist() == want
+        assert seen == [("rows", (10, 3))] * 3, path
+    seen.clear()
+    assert pattern_counts(table, guesses, cands, n_patterns=3, path="cells").tolist() == want
+    assert seen == [("cells", (10, 300))] * 3
+    seen.clear()
+    assert pattern_counts(table, guesses[:4], cands, n_patterns=3).tolist() == want[:4]  # 4 of 10 rows
+    assert seen == [("cells", (10, 300))]
+
+
+def test_small_entropies_takes_its_options_by_keyword():
+    table = np.array([[0, 1, 2, 2], [1, 1, 1, 1]], dtype=np.uint8)
+    h = small_entropies(table, np.arange(2), np.arange(4), n_patterns=3, path="rows")
+    assert h.tolist() == [1.5, 0.0]  # classes of sizes 1, 1, 2 and one class of 4
+    with pytest.raises(TypeError):
+        small_entropies(table, np.arange(2), np.arange(4), 3, "rows")  # path is keyword-only

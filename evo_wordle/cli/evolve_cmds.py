@@ -55,7 +55,7 @@ def register(sub) -> None:
         ],
     )
     add_word_args(p)
-    add_settings_args(p, daily=False, boards=False)
+    add_settings_args(p, daily=False, boards=True)
     g = p.add_argument_group("meta-GA")
     g.add_argument("--generations", type=nonnegative_int, default=12, metavar="N",
                    help="generations (default: %(default)s)")
@@ -71,7 +71,14 @@ def register(sub) -> None:
     g.add_argument("--test", type=positive_int, default=None, metavar="N",
                    help="test answers, scored once at the end (default: every answer left)")
     g.add_argument("--penalty", type=nonnegative_float, default=1.0, metavar="X",
-                   help="fitness penalty per game over 6 (default: %(default)s)")
+                   help="fitness penalty per game over the win limit (default: %(default)s)")
+    g.add_argument("--train-sets", type=positive_int, default=None, metavar="N",
+                   help="with --boards N: board sets drawn from the training answers (default: 400)")
+    g.add_argument("--validation-sets", type=positive_int, default=None, metavar="N",
+                   help="with --boards N: board sets drawn from the validation answers (default: 400)")
+    g.add_argument("--test-sets", type=positive_int, default=None, metavar="N",
+                   help="with --boards N: board sets drawn from the test answers, played once by the winner "
+                   "and by plain summed entropy (default: 2000)")
     g.add_argument("--pool", type=nonnegative_int, default=300, metavar="N",
                    help="non-candidate guesses scored per decision, 0 = all (default: %(default)s)")
     g.add_argument("--init", metavar="FILE", help="strategy file the first individual starts from")
@@ -97,16 +104,7 @@ def register(sub) -> None:
 def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from ..evolve.metaga import (
-        EvolveConfig,
-        MetaGA,
-        genome_key,
-        make_executor,
-        play_records,
-        save_logbook,
-        split_means,
-        to_individual,
-    )
+    from ..evolve.metaga import EvolveConfig, genome_key, play_records, save_logbook, split_means, to_individual
     from ..evolve.strategy import load_strategy, save_strategy
 
     if args.resume and not args.checkpoint:
@@ -114,6 +112,11 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     if args.problem is None and args.guess_from is None:
         settings = settings.with_(guess_from="allowed")  # strategies explore unless told not to
+    if settings.boards > 1:
+        return evolve_boards(args, settings)
+    for flag in ("train_sets", "validation_sets", "test_sets"):
+        if getattr(args, flag) is not None:
+            raise EvoWordleError(f"--{flag.replace('_', '-')} needs --boards N (one board plays answers, not sets)")
     ctx = context_from_args(args)
     init = load_strategy(args.init).as_dict() if args.init else None
     if init:
@@ -124,33 +127,8 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
         penalty=args.penalty, seed=args.seed, pool=args.pool, init=init,
     )
     start = time.perf_counter()
-    executor = make_executor(args.executor, args.jobs, args.scheduler)
-    spec = (args.allowed, args.answers)
-    try:
-        if args.resume:
-            ga = MetaGA.resume(ctx, cfg, args.checkpoint, executor, spec)
-        else:
-            ga = MetaGA(ctx, cfg, executor, spec)
-        if not args.json:
-            print(ga.split.describe(), flush=True)
-
-        bar = progress_bar(cfg.generations, "evolve-strategy", "generations", not args.quiet,
-                           initial=max(ga.generation, 0))
-
-        def show(rec: dict) -> None:
-            if not args.quiet and not args.json:
-                bar.write(f"gen {rec['gen']:3d}  evals {rec['nevals']:3d}  best {rec['best']:.4f}  "
-                          f"mean {rec['mean']:.4f}  holdout {rec['holdout']:.4f}  {rec['seconds']:.0f}s")
-            if rec["gen"] > 0:
-                bar.update(rec["gen"] - bar.n)
-
-        with bar:
-            best = ga.run(args.checkpoint, progress=show)
-    finally:
-        if executor is not None:
-            from ..executors import terminate
-
-            terminate(executor)
+    ga = run_meta_ga(args, ctx, cfg, "")
+    best = ga.best()
     key = genome_key(to_individual(best))
     result: dict = {"genome": best.as_dict(), "plain": best.describe(),
                     "fitness": {"train": ga.cache.get(key), "validation": ga.hold_cache.get(key)},
@@ -198,6 +176,126 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_meta_ga(args: argparse.Namespace, ctx, cfg, unit: str):
+    """Run (or resume) the meta-GA of ``cfg`` with progress lines; return it."""
+    from ..evolve.metaga import MetaGA, make_executor
+
+    executor = make_executor(args.executor, args.jobs, args.scheduler)
+    spec = (args.allowed, args.answers)
+    try:
+        ga = MetaGA.resume(ctx, cfg, args.checkpoint, executor, spec) if args.resume else MetaGA(ctx, cfg, executor,
+                                                                                                spec)
+        if not args.json:
+            print(ga.split.describe() + unit, flush=True)
+        bar = progress_bar(cfg.generations, "evolve-strategy", "generations", not args.quiet,
+                           initial=max(ga.generation, 0))
+
+        def show(rec: dict) -> None:
+            if not args.quiet and not args.json:
+                bar.write(f"gen {rec['gen']:3d}  evals {rec['nevals']:3d}  best {rec['best']:.4f}  "
+                          f"mean {rec['mean']:.4f}  holdout {rec['holdout']:.4f}  {rec['seconds']:.0f}s")
+            if rec["gen"] > 0:
+                bar.update(rec["gen"] - bar.n)
+
+        with bar:
+            ga.run(args.checkpoint, progress=show)
+    finally:
+        if executor is not None:
+            from ..executors import terminate
+
+            terminate(executor)
+    return ga
+
+
+def evolve_boards(args: argparse.Namespace, settings) -> int:
+    """``evolve-strategy --boards N``: evolve the summed-entropy policy's opener and genes on
+    training board sets; the winner (best on validation sets) and plain summed entropy are
+    played once on the same test sets; the winner is written as a parameter file that
+    ``bench --boards N --params FILE`` replays."""
+    import numpy as np
+
+    from ..boards import GENES, POLICY_NAME
+    from ..evolve.metaga import BOARD_GENE_NAMES, EvolveConfig, genome_key, play_sets, save_logbook, split_sets
+    from ..files import atomic_write_text
+
+    if args.final:
+        raise EvoWordleError("--final keeps a decision tree, which several boards do not have (drop --final)")
+    if args.pool != 300:
+        raise EvoWordleError("--pool applies to one board (the summed-entropy policy scores every allowed word)")
+    ctx = context_from_args(args)
+    init = None
+    if args.init:
+        from ..tune import load_params
+
+        data = load_params(args.init)
+        if data["solver"] != POLICY_NAME:
+            raise EvoWordleError(f"--init {args.init} holds parameters for {data['solver']!r}, not {POLICY_NAME}")
+        init = {k: v for k, v in data["params"].items() if k in BOARD_GENE_NAMES}
+        if "opener" in init:
+            ctx.words.index(init["opener"])
+    test_sets = args.test_sets or 2000
+    cfg = EvolveConfig(
+        settings=settings, train_size=args.train, holdout_size=args.holdout, test_size=args.test, mu=args.mu,
+        lambda_=args.lambda_, generations=args.generations, cxpb=args.cxpb, mutpb=args.mutpb,
+        penalty=args.penalty, seed=args.seed, init=init, train_sets=args.train_sets or 400,
+        holdout_sets=args.validation_sets or 400,
+    )
+    start = time.perf_counter()
+    ga = run_meta_ga(args, ctx, cfg, f"; board sets: train {cfg.train_sets}, validation {cfg.holdout_sets}, "
+                     f"test {test_sets}")
+    best = ga.best()
+    genes = [best[name] for name in BOARD_GENE_NAMES]
+    own = [None, *(0.0 for _ in GENES)]  # what `bench --boards N` plays today
+    same_opener = [best["opener"], *(0.0 for _ in GENES)]
+    key = genome_key(genes)
+    # The test sets are played here, once, by the winner and by the plain policy with the same opener.
+    t0 = time.perf_counter()
+    sets = split_sets(cfg, ga.split, test_sets)
+    cap, limit = settings.max_guesses, settings.win_limit
+    result: dict = {"genome": best, "boards": settings.boards,
+                    "fitness": {"train": ga.cache.get(key), "validation": ga.hold_cache.get(key)},
+                    "generations": ga.generation, "seconds": round(ga.seconds, 1), "split": {
+                        "seed": ga.split.seed, **ga.split.sizes(), "train_sets": cfg.train_sets,
+                        "validation_sets": cfg.holdout_sets, "test_sets": test_sets}}
+    for label, g in (("evolved", genes), ("summed_entropy", own), ("summed_entropy_same_opener", same_opener)):
+        scores = np.array([r.score(cap) for r in play_sets(ctx, g, settings, sets["test"])])
+        result[label] = {"test_mean": float(scores.mean()), "test_failures": int((scores > limit).sum()),
+                         "worst_guesses": int(scores.max())}
+    result["test_seconds"] = round(time.perf_counter() - t0, 1)
+    result["total_seconds"] = round(time.perf_counter() - start, 1)
+    ev, se, so = result["evolved"], result["summed_entropy"], result["summed_entropy_same_opener"]
+    if args.json:
+        print_json(result)
+    else:
+        print("genome: " + ", ".join(f"{k} {v}" if k == "opener" else f"{k} {v:.3f}" for k, v in best.items()))
+        print(f"test mean {ev['test_mean']:.4f} on {test_sets} never-seen board sets, {ev['test_failures']} over "
+              f"{limit}; on the same sets plain summed entropy {se['test_mean']:.4f} ({se['test_failures']} over "
+              f"{limit}), with the evolved opener {best['opener'].upper()} {so['test_mean']:.4f}; training fitness "
+              f"{result['fitness']['train']:.4f}, validation {result['fitness']['validation']:.4f}")
+    sys.stdout.flush()
+    if args.log:
+        with writing(args.log):
+            save_logbook(args.log, ga.logbook)
+        wrote(args.log, args.json)
+    if args.out:
+        import json
+
+        from ..artefacts import made_for
+        from ..tune import PARAMS_FORMAT
+
+        doc = {"format": PARAMS_FORMAT, "version": 1, "solver": POLICY_NAME, "params": best,
+               "settings": settings.as_dict(), "made_for": made_for(settings, ctx.words),
+               "provenance": {"command": command_line(args), "split": ga.split.as_dict(ctx.words.allowed),
+                              **{k: result[k] for k in ("fitness", "evolved", "summed_entropy",
+                                                        "summed_entropy_same_opener", "generations")},
+                              "sets": result["split"], "runtime_seconds": result["total_seconds"],
+                              "logbook": list(ga.logbook)}}
+        with writing(args.out):
+            atomic_write_text(args.out, json.dumps(doc, indent=1) + "\n")
+        wrote(args.out, args.json)
+    return 0
+
+
 def register_tree(sub) -> None:
     p = add_command(
         sub, "ga-tree", help="build a ga-search decision tree for every answer and export it",
@@ -209,10 +307,14 @@ def register_tree(sub) -> None:
              "a tree for a seeded sample of 20 answers (seconds)"),
             ("evo-wordle ga-tree --candidates answers --guess-from allowed --tree t.txt --out t.json",
              "every answer, plus a strategy file for bench/solve/assist --strategy t.json"),
+            ("evo-wordle ga-tree --candidates answers --guess-from allowed --exact --bound --tree t.txt",
+             "the optimal tree for SALET by branch and bound, with its lower bound (gap 0 = proof)"),
+            ("evo-wordle ga-tree --candidates answers --guess-from allowed --exact --width 10 --tree t.txt",
+             "branch and bound over the 10 best-ordered guesses per node (seconds, not a proof)"),
         ],
     )
     add_word_args(p)
-    add_settings_args(p, daily=False, boards=False)
+    add_settings_args(p, daily=False, boards=True)
     p.add_argument("--opener", metavar="WORD", help="first guess (default: salet)")
     p.add_argument("--search-population", type=positive_int, default=16, metavar="N",
                    help="words per decision GA (default: %(default)s)")
@@ -224,7 +326,23 @@ def register_tree(sub) -> None:
     p.add_argument("--games", type=positive_int, metavar="N", help="only a seeded sample of N answers")
     p.add_argument("--tree", type=output_path, metavar="FILE", required=True, help="tree file to write")
     p.add_argument("--out", type=output_path, metavar="FILE", help="also write a strategy file carrying the tree")
-    p.add_argument("--json", action="store_true", help="print the bench summary as JSON")
+    g = p.add_argument_group("branch and bound (issue 14)")
+    g.add_argument("--exact", action="store_true",
+                   help="build the tree by branch and bound on the total number of guesses instead of the GA: "
+                   "the optimum for the opener (within --depth-limit), unless --width limits it")
+    g.add_argument("--width", type=positive_int, metavar="K",
+                   help="with --exact: try only the K best-ordered guesses at each node (much faster; "
+                   "the best tree built from them, not a proof)")
+    g.add_argument("--depth-limit", type=nonnegative_int, metavar="N",
+                   help="with --exact: every answer solved within N guesses "
+                   "(default: the game's win limit, 6; 0 = no limit)")
+    g.add_argument("--bound", action="store_true",
+                   help="also report a lower bound on the total for this opener and the gap (tree - bound); "
+                   "gap 0 proves the tree optimal")
+    g.add_argument("--bound-seconds", type=nonnegative_float, default=120.0, metavar="S",
+                   help="time for the exhaustive searches behind --bound (default: %(default)s)")
+    p.add_argument("--json", action="store_true",
+                   help="print the summary as JSON (with total_guesses, max_guesses, seconds, lower_bound)")
     p.set_defaults(func=cmd_ga_tree)
 
 
@@ -237,31 +355,59 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
 
     settings = settings_from_args(args)
     ctx = context_from_args(args)
+    if not args.exact and (args.width is not None or args.depth_limit is not None):
+        raise EvoWordleError("--width and --depth-limit need --exact")
     answers = ctx.words.answer_index
     if args.games:
         check_games(args.games, len(answers))
         rng = np.random.default_rng(np.random.SeedSequence(args.seed))
         answers = np.sort(rng.choice(answers, args.games, replace=False))
-    params = {"population": args.search_population, "generations": args.search_generations,
-              "exact_limit": args.exact_limit, "seed": args.seed}
-    if args.opener:
-        params["opener"] = args.opener
     start = time.perf_counter()
-    result = run_bench(ctx, "ga-search", settings, answers, args.seed, params)
+    exact_info: dict = {}
+    if args.exact:
+        paths, exact_info = _exact_tree(ctx, settings, args)
+        paths = {a: paths[a] for a in answers.tolist()}
+        with writing(args.tree):
+            write_tree(ctx, args.tree, paths, settings)
+        # the tree is replayed by the ordinary solver: every move is checked against the game
+        result = run_bench(ctx, "ga-search", settings, answers, args.seed, {"tree": args.tree})
+        if tree_paths(result.records) != paths or not all(r.solved for r in result.records):
+            raise EvoWordleError("the branch-and-bound tree did not replay to itself (a bug; please report it)")
+    else:
+        params = {"population": args.search_population, "generations": args.search_generations,
+                  "exact_limit": args.exact_limit, "seed": args.seed}
+        if args.opener:
+            params["opener"] = args.opener
+        result = run_bench(ctx, "ga-search", settings, answers, args.seed, params)
+        paths = tree_paths(result.records)
     seconds = time.perf_counter() - start
-    paths = tree_paths(result.records)
-    summary = {**result.summary(), "build_seconds": round(seconds, 1), "tree": str(args.tree)}
+    summary = {**result.summary(), "total_guesses": int(sum(len(p) for p in paths.values())),
+               "max_guesses": result.worst_guesses, "seconds": round(seconds, 2),
+               "build_seconds": round(seconds, 1), "tree": str(args.tree), "method": "exact" if args.exact else "ga"}
+    if args.exact:
+        summary["settings"] = {**settings.as_dict(), "solver": "ga-search", "opener": exact_info["opener"],
+                               "width": args.width, "depth_limit": exact_info["depth_limit"]}
+        summary["search"] = exact_info["stats"]
+    if args.bound:
+        summary.update(_tree_bound(ctx, settings, args, paths, exact_info))
     if args.json:  # the result first: a late write failure cannot lose it
         print_json(summary)
     else:
-        print(f"{result.games} answers: mean {result.mean_guesses:.4f}, worst {result.worst_guesses}, "
-              f"histogram {result.histogram}; built in {seconds:.0f} s")
+        print(f"{result.games} answers: total {summary['total_guesses']}, mean {result.mean_guesses:.4f}, "
+              f"worst {result.worst_guesses}, histogram {result.histogram}; built in {seconds:.1f} s"
+              + (f" by branch and bound ({_exact_words(args)})" if args.exact else ""))
+        if args.bound:
+            gap = summary["gap"]
+            print(f"lower bound {summary['lower_bound']} ({summary['bound_note']}): gap {gap}"
+                  + (" - the tree is optimal" if gap == 0 else "")
+                  + f"; {summary['parts_settled']} of {summary['parts']} opener parts proven optimal")
     sys.stdout.flush()
-    with writing(args.tree):
-        write_tree(ctx, args.tree, paths, settings)
+    if not args.exact:
+        with writing(args.tree):
+            write_tree(ctx, args.tree, paths, settings)
     wrote(args.tree, args.json)
     if args.out:
-        opener = ctx.words.allowed[result.records[0].guesses[0]]
+        opener = ctx.words.allowed[next(iter(paths.values()))[0]]
         genome = Strategy(opener=opener, steepness=0.0)
         prov = {"command": command_line(args), "seed": args.seed,
                 "settings": settings.as_dict(), "runtime_seconds": round(seconds, 1),
@@ -270,3 +416,66 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
             save_strategy(args.out, genome, prov, tree_json(ctx, paths), settings, ctx.words)
         wrote(args.out, args.json)
     return 0
+
+
+def _exact_words(args: argparse.Namespace) -> str:
+    return f"the {args.width} best guesses per node" if args.width else "exhaustive"
+
+
+def _depth_limit(settings, args: argparse.Namespace) -> int | None:
+    """Guesses within which every answer must be solved (None: no limit)."""
+    limit = settings.win_limit if args.depth_limit is None else args.depth_limit
+    return limit or None
+
+
+def _opener(ctx, args: argparse.Namespace) -> int | None:
+    if args.opener:
+        return ctx.words.index(args.opener)
+    return ctx.words.index("salet") if ctx.words.contains("salet") else None
+
+
+def _exact_tree(ctx, settings, args: argparse.Namespace) -> tuple[dict[int, list[int]], dict]:
+    """The branch-and-bound tree over every candidate of the game, and how the search went."""
+    from ..evolve.bnb import TreeSearch
+
+    search = TreeSearch(ctx, settings.guess_from, settings.hard, args.width)
+    depth = _depth_limit(settings, args)
+    paths = search.tree(ctx.candidates(settings.candidates), None, depth, _opener(ctx, args))
+    first = next(iter(paths.values()))[0]
+    return paths, {"depth_limit": depth, "stats": search.stats.as_dict(), "opener": ctx.words.allowed[first]}
+
+
+def _tree_bound(ctx, settings, args: argparse.Namespace, paths: dict[int, list[int]], exact_info: dict) -> dict:
+    """``lower_bound`` and ``gap`` of the tree for its opener, and how they were proven.
+
+    An exhaustive --exact tree is its own certificate.  Otherwise each part the opener leaves
+    gets an exhaustive search with rising thresholds (evolve/bnb.certify) within
+    --bound-seconds; for a GA tree the bound ignores any depth limit (it holds for every tree).
+    """
+    import numpy as np
+
+    from ..evolve.bnb import TreeSearch, certify
+
+    cand = ctx.candidates(settings.candidates)
+    total = sum(len(p) for p in paths.values())
+    if len(paths) != len(cand):
+        raise EvoWordleError("--bound needs the tree of every answer (leave out --games)")
+    opener = next(iter(paths.values()))[0]
+    helper = TreeSearch(ctx, settings.guess_from, settings.hard)
+    parts = list(helper.parts(opener, cand))
+    upper = [sum(len(paths[a]) - 1 for a in part.tolist()) for part, _ in parts]
+    if args.exact and args.width is None:
+        cert_total, settled, note = total, len(parts), "exhaustive branch and bound"
+        seconds = 0.0
+    else:
+        depth = exact_info.get("depth_limit") if args.exact else None
+        cert = certify(ctx, parts, upper, settings.guess_from, settings.hard,
+                       None if depth is None else depth - 1, args.bound_seconds)
+        cert_total = len(cand) + cert.total
+        settled, seconds = int(np.sum(cert.settled)), round(cert.seconds, 2)
+        note = f"exhaustive search of each part within {args.bound_seconds:g} s"
+    limit = exact_info.get("depth_limit") if args.exact else None
+    if limit:
+        note += f", trees within {limit} guesses"
+    return {"lower_bound": int(cert_total), "gap": int(total - cert_total), "parts": len(parts),
+            "parts_settled": settled, "bound_seconds": seconds, "bound_note": note}

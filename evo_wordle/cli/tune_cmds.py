@@ -125,7 +125,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     print(f"study {args.study}: {tune.counted(study)} trials, {tune.games_played(study)} training games",
           file=sys.stderr)
     report = tune.honest_report(spec, study, top=args.top, repeats=args.repeats, jobs=args.jobs)
-    params = tune.params_file(report, args.study, storage)
+    from ..artefacts import made_for
+
+    params = tune.params_file(report, args.study, storage, made_for(spec.game_settings(), ctx.words))
     # The result goes to stdout first: a failing write below cannot lose it.
     print(format_tune(report))
     written = [_write_json(out / "tune.json", report), _write_json(out / "best-params.json", params)]

@@ -47,7 +47,9 @@ def compare_data(
     jobs: int = 1,
     lists: tuple[str | None, str] | None = None,
 ) -> dict:
-    """Bench every solver on the same answers (all, or the seeded sample of ``games``).
+    """Bench every solver on the same answers (all, or the seeded sample of ``games``), exactly
+    as ``evo-wordle compare --seed SEED --games GAMES`` does (the one sampling rule,
+    :func:`~evo_wordle.bench.game_plan`).
 
     Keys: ``k`` (guess counts 1..max), and per solver in ``solvers``: ``share`` (fraction of
     games with each score, failures at the cap), ``within`` (fraction solved within k),
@@ -58,17 +60,15 @@ def compare_data(
     (set a ``label`` attribute to tell two objects of one class apart); ``params`` is keyed
     by label too.
     """
-    from ..sweep import task_seeds
+    from ..bench import game_plan
 
     labels = [solver_label(s) for s in solvers]
     if len(set(labels)) != len(labels):
         raise EvoWordleError(f"two solvers share a label ({', '.join(labels)}); give them a `label` attribute")
     parallel = jobs > 1 and len(solvers) > 1 and lists is not None
 
-    answers = ctx.words.answer_index
-    bench_seed, sample = task_seeds(seed, 0)
-    if games is not None and games < len(answers):
-        answers = sample.choice(answers, size=games, replace=False)
+    answers, _ = game_plan(ctx.words.answer_index, games, seed)  # exactly `compare --seed S --games K`
+    bench_seed = seed
     payloads = [{"lists": lists or (None, "nyt"), "settings": settings.as_dict(),
                  "solver": pack_solver(s) if parallel else s, "label": label,
                  "params": (params or {}).get(label, {}), "answers": answers.tolist(), "seed": bench_seed}

@@ -115,7 +115,7 @@ def convergence_data(
     factory (as for :func:`evo_wordle.bench.run_bench`; with ``jobs > 1`` it is pickled to
     the workers); ``baseline`` likewise.
     """
-    from ..sweep import task_seeds
+    from ..bench import derived_seeds, game_plan
 
     if answer is not None:
         idx = ctx.words.index(answer)
@@ -132,15 +132,16 @@ def convergence_data(
         fitness = _fitness_rows([log for _, log in played])
         n_games = 1
     else:
-        answers = ctx.words.answer_index
-        if games is not None:
-            answers = task_seeds(seed, 0)[1].choice(answers, size=min(games, len(answers)), replace=False)
+        # The puzzles `bench --seed SEED --games GAMES` plays; run r plays them with the game seeds
+        # of `bench --repeat RUNS`'s run r (run 0 and the baseline are exactly that bench).
+        answers, _ = game_plan(ctx.words.answer_index, games, seed)
+        run_seeds = derived_seeds(seed, runs)
         parallel = jobs > 1 and runs > 1 and lists is not None
         packed = pack_solver(solver) if parallel else solver
         payloads = [
             {"lists": lists or (None, "nyt"), "settings": settings.as_dict(), "solver": packed, "params": params,
              "answers": answers.tolist(),
-             "seed": int(np.random.SeedSequence(seed, spawn_key=(r,)).generate_state(1)[0])}
+             "seed": run_seeds[r]}
             for r in range(runs)
         ]
         if parallel:
