@@ -133,7 +133,7 @@ def check_tree(ctx, tree: dict[int, list[int]], answers: np.ndarray, hard: bool,
 
 def test_part_stats_count_parts_and_squares():
     rng = np.random.default_rng(3)
-    for n in (3, 9, 30):  # both code paths: pairwise and histogram
+    for n in (3, 9, 30, 201, 240):  # both code paths: pairwise and histogram
         block = rng.integers(0, 7, size=(n, 50)).astype(np.uint8)
         parts, squares = part_stats(block, 243)
         for j in range(50):
@@ -197,6 +197,10 @@ def test_every_answer_of_the_list_with_an_opener(small):
     narrow_total = sum(len(p) for p in narrow.tree(answers, None, None, opener).values())
     assert narrow_total >= want
     assert narrow.stats.examined <= narrow.stats.expanded < exact.stats.examined  # one proposal per node
+    assert narrow.stats.as_dict()["worst_best_rank"] == 0
+    counts = exact.stats.as_dict()
+    top = [counts["best_in_top"][k] for k in ("1", "5", "10", "50")]
+    assert top == sorted(top) and top[-1] <= counts["nodes_solved"] == sum(exact.stats.best_rank.values()) > 0
     parts = list(exact.parts(opener, answers))
     upper = [sum(len(tree[a]) - 1 for a in part.tolist()) for part, _ in parts]
     cert = certify(small, parts, upper, seconds=30)

@@ -40,11 +40,13 @@ from ..errors import EvoWordleError
 from ..game import hard_mode_mask
 from .strategy import transposed_table
 
-#: Candidate sets up to this size count their parts by pairwise comparison; larger ones by a
-#: per-guess histogram (both vectorised over the guesses).
-PAIRWISE_MAX = 24
+#: Candidate sets up to this size count their parts by pairwise comparison (byte counts, so
+#: below 256); larger ones by a per-guess histogram (both vectorised over the guesses).
+PAIRWISE_MAX = 200
 #: Guesses per histogram chunk (keeps each bincount small enough to stay in cache).
 CHUNK = 2048
+#: Guesses put in order first at a node (most nodes are decided within them).
+HEAD = 32
 #: Node expansions between two looks at the clock.
 CLOCK_EVERY = 64
 #: The cost of a candidate set that cannot be solved within the guesses left.
@@ -63,9 +65,9 @@ def part_stats(block: np.ndarray, n_patterns: int) -> tuple[np.ndarray, np.ndarr
         dup = np.zeros(g, dtype=np.int32)
         same = np.zeros(g, dtype=np.int32)
         for i in range(1, n):
-            eq = block[i][None, :] == block[:i]
-            dup += eq.any(axis=0)
-            same += eq.sum(axis=0, dtype=np.int32)
+            earlier = (block[i][None, :] == block[:i]).view(np.uint8).sum(axis=0, dtype=np.uint8)
+            dup += earlier > 0
+            same += earlier
         return (n - dup).astype(np.int64), (n + 2 * same).astype(np.int64)
     parts = np.empty(g, dtype=np.int64)
     squares = np.empty(g, dtype=np.int64)
@@ -79,6 +81,21 @@ def part_stats(block: np.ndarray, n_patterns: int) -> tuple[np.ndarray, np.ndarr
     return parts, squares
 
 
+def order_keys(bound: np.ndarray, squares: np.ndarray, outside: np.ndarray, position: np.ndarray,
+               n: int, n_words: int) -> np.ndarray:
+    """One int64 key per guess, increasing in (bound, Σ c², not a candidate, position): packed
+    bit fields when they fit in 62 bits, else the ranks of a lexicographic sort."""
+    sq_bits, pos_bits = (n * n).bit_length(), n_words.bit_length()
+    if (3 * n).bit_length() + sq_bits + 1 + pos_bits <= 62:
+        key = bound.astype(np.int64) << (sq_bits + 1 + pos_bits)
+        key |= squares.astype(np.int64) << (1 + pos_bits)
+        key |= outside.astype(np.int64) << pos_bits
+        return key | position.astype(np.int64)
+    key = np.empty(len(bound), dtype=np.int64)
+    key[np.lexsort((position, outside, squares, bound))] = np.arange(len(bound))
+    return key
+
+
 @dataclass
 class SearchStats:
     """What a search did: node expansions, guesses whose partition was examined, time."""
@@ -87,12 +104,18 @@ class SearchStats:
     examined: int = 0
     scanned: int = 0  # guessable words scored at expanded nodes (what a full scan costs)
     seconds: float = 0.0
-    extra: dict = field(default_factory=dict)
+    #: solved nodes by the rank of their best guess in the search order (0 = the first proposal)
+    best_rank: dict[int, int] = field(default_factory=dict)
 
     def as_dict(self) -> dict:
-        """The counters under the names ``ga-tree --json`` reports."""
+        """The counters under the names ``ga-tree --json`` reports; ``best_in_top`` says at how
+        many solved nodes the best guess was among the first 1, 5, 10 and 50 of the order."""
+        solved = sum(self.best_rank.values())
+        top = {str(k): sum(v for r, v in self.best_rank.items() if r < k) for k in (1, 5, 10, 50)}
         return {"nodes_expanded": self.expanded, "guesses_examined": self.examined,
-                "guesses_scanned": self.scanned, "seconds": round(self.seconds, 2), **self.extra}
+                "guesses_scanned": self.scanned, "seconds": round(self.seconds, 2),
+                "nodes_solved": solved, "best_in_top": top,
+                "worst_best_rank": max(self.best_rank, default=0)}
 
 
 class TreeSearch:
@@ -142,11 +165,12 @@ class TreeSearch:
         pool = self.ctx.all_words if legal is None else legal
         return pool[hard_mode_mask(self.ctx, ((int(guess), int(pattern)),), pool)]
 
-    def expand(self, cand: np.ndarray, legal: np.ndarray | None,
-               depth: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(guesses, their lower bounds, the pattern block) with guesses in search order;
-        guesses that split nothing are dropped, and with two guesses left every guess that
-        does not split ``cand`` into single answers."""
+    def expand(self, cand: np.ndarray, legal: np.ndarray | None, depth: int | None = None) -> tuple:
+        """``(guesses, bounds, keys, block, columns)`` for the guesses worth trying, unsorted:
+        a guess that splits nothing is dropped, and with two guesses left every guess that does
+        not split ``cand`` into single answers.  ``keys`` give the search order (bound, then
+        Σ c², then words of ``cand`` first, then the word list's order; all distinct), and
+        ``block[:, columns[i]]`` holds guess i's patterns."""
         stats = self.stats
         stats.expanded += 1
         if self.deadline is not None and stats.expanded % CLOCK_EVERY == 0 and time.monotonic() > self.deadline:
@@ -168,11 +192,24 @@ class TreeSearch:
         if depth is not None and depth <= 2:
             useful &= parts == n
         stats.scanned += len(ids)
-        order = np.flatnonzero(useful)
-        order = order[np.lexsort((~in_set[order], squares[order], bound[order]))]
-        if self.width is not None:
-            order = order[: self.width]
-        return ids[order], bound[order], block[:, order]
+        cols = np.flatnonzero(useful)
+        return ids[cols], bound[cols], order_keys(bound[cols], squares[cols], ~in_set[cols], cols, n, len(ids)), \
+            block, cols
+
+    def in_order(self, keys: np.ndarray):
+        """Positions of ``keys`` in increasing order (the first ``width`` only, if set); the
+        first few are found by partial selection, so a node cut off early sorts almost nothing."""
+        m = len(keys)
+        k = m if self.width is None else min(self.width, m)
+        first = min(k, HEAD)
+        head = np.argpartition(keys, first - 1)[:first] if first < m else np.arange(m)
+        head = head[np.argsort(keys[head])]
+        yield from head.tolist()
+        if first < k:
+            rest = np.ones(m, dtype=bool)
+            rest[head] = False
+            rest = np.flatnonzero(rest)
+            yield from rest[np.argsort(keys[rest])][: k - first].tolist()
 
     # ------------------------------------------------------------------ search
 
@@ -199,7 +236,7 @@ class TreeSearch:
         known = self.lower.get(key, 2 * n - 1)
         if known >= beta:
             return known
-        guesses, bounds, block = self.expand(cand, legal, depth)
+        guesses, bounds, keys, block, cols = self.expand(cand, legal, depth)
         if not len(guesses):
             if depth is None and self.width is None:
                 raise EvoWordleError("no guessable word separates these candidates")
@@ -209,13 +246,13 @@ class TreeSearch:
         if floor >= beta:
             self.lower[key] = max(known, floor)
             return max(known, floor)
-        best, best_guess = beta, -1
-        for j in range(len(guesses)):
-            bound = int(bounds[j])
+        best, best_guess, best_rank = beta, -1, -1
+        for j, pos in enumerate(self.in_order(keys)):
+            bound = int(bounds[pos])
             if bound >= best:
                 break
             self.stats.examined += 1
-            row = block[:, j]
+            row = block[:, cols[pos]]
             order = np.argsort(row, kind="stable")
             srt = row[order]
             cuts = np.flatnonzero(srt[1:] != srt[:-1]) + 1
@@ -223,7 +260,7 @@ class TreeSearch:
             sizes = np.diff(np.concatenate((starts, [n])))
             big = np.flatnonzero(sizes >= 3)
             running = bound
-            g = int(guesses[j])
+            g = int(guesses[pos])
             for k in big[np.argsort(-sizes[big], kind="stable")].tolist():
                 c = int(sizes[k])
                 members = np.sort(cand[order[starts[k]:starts[k] + c]])
@@ -235,11 +272,12 @@ class TreeSearch:
                 if running >= best:
                     break
             if running < best:
-                best, best_guess = running, g
+                best, best_guess, best_rank = running, g, j
         if best_guess < 0:
             self.lower[key] = max(known, beta)
             return max(known, beta)
         self.exact[key] = (best, best_guess)
+        self.stats.best_rank[best_rank] = self.stats.best_rank.get(best_rank, 0) + 1
         return best
 
     def best_guess(self, cand: np.ndarray, legal: np.ndarray | None = None, depth: int | None = None) -> int:
@@ -302,7 +340,7 @@ class TreeSearch:
         key = self._key(cand, legal, depth)
         if key in self.exact:
             return self.exact[key][0]
-        _, bounds, _ = self.expand(cand, legal, depth)
+        bounds = self.expand(cand, legal, depth)[1]
         floor = int(bounds.min()) if len(bounds) else INFEASIBLE
         return max(self.lower.get(key, 2 * n - 1), floor)
 
@@ -354,4 +392,4 @@ def certify(ctx: Context, parts: list[tuple[np.ndarray, np.ndarray | None]], upp
     return Certificate(lows, done, time.monotonic() - start)
 
 
-__all__ = ["INFEASIBLE", "Certificate", "OutOfTime", "SearchStats", "TreeSearch", "certify", "part_stats"]
+__all__ = ["INFEASIBLE", "Certificate", "OutOfTime", "SearchStats", "TreeSearch", "certify", "order_keys", "part_stats"]
