@@ -5,6 +5,7 @@ No ``ctx`` fixture here: these tests build small tables themselves, so a changed
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 
@@ -186,3 +187,27 @@ def test_an_unwritable_cache_folder_is_a_clear_error(tmp_path):
     blocker.write_text("not a folder")
     with pytest.raises(EvoWordleError, match="not writable"):
         load_table(words, blocker / "cache")
+
+
+def test_a_damaged_table_written_while_waiting_for_the_lock_is_rebuilt(tmp_path, monkeypatch, capsys):
+    """No file at the first look; another process writes a damaged one before our lock is granted:
+    it is rebuilt (and equals the reference), not returned nor an error."""
+    path = tmp_path / "w.txt"
+    path.write_text("\n".join(NYT.allowed[:40]) + "\n")
+    words = load_words(allowed=path, answers=path)
+    cache = tmp_path / "cache"
+    npy, _ = tbl.cache_paths(words, tbl.prepare(cache))
+    real_lock = tbl.lock
+
+    @contextlib.contextmanager
+    def racing_lock(root, name):
+        if not npy.exists():
+            npy.write_bytes(b"not a numpy file at all")  # the other process's torn write
+        with real_lock(root, name):
+            yield
+
+    monkeypatch.setattr(tbl, "lock", racing_lock)
+    got = load_table(words, cache)
+    want = [[reference_pattern(g, a) for a in words.allowed] for g in words.allowed]
+    assert np.array(got).tolist() == want
+
