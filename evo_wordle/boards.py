@@ -12,6 +12,13 @@ candidate set, so it is memoised in an LRU cache keyed by the set; sets of the s
 recur across games.  Small sets (the common case after two guesses) are scored by sorting each
 guess's few feedback codes instead of counting all 243 patterns for all 12,972 guesses.
 
+Three genes (all 0 by default, which is the plain summed entropy) let the meta-GA evolve the
+policy (``evolve-strategy --boards N``): ``weight`` weighs each board's bits by its share of
+candidates, (n_b / max n)^weight (above 0: work on the widest boards; below 0: finish the nearly
+solved ones); ``bonus`` adds that many bits times the number of boards the guess may solve now
+(Σ_b [g ∈ C_b] / n_b); ``late`` keeps guesses to the boards' candidates once the guesses left
+minus the unsolved boards fall below it (1: when every guess must solve a board).
+
 The bench (:func:`evo_wordle.bench.run_bench`) plays board sets like single games: the same
 processes, seeds, progress, repeats and outputs; one board is the case N = 1.
 """
@@ -40,6 +47,8 @@ TIE_BITS = 1e-9
 TIE_RULES = ("candidates", "alphabetical")
 #: Name the bench reports for the multi-board policy.
 POLICY_NAME = "summed-entropy"
+#: The evolvable genes of the policy with their (low, high) bounds; 0 is the plain summed entropy.
+GENES: dict[str, tuple[float, float]] = {"weight": (-2.0, 2.0), "bonus": (0.0, 8.0), "late": (0.0, 4.0)}
 
 
 @dataclass
@@ -132,10 +141,18 @@ class SummedEntropy:
         opener: str | None = None,
         cache_size: int = 2048,
         ties: str = "candidates",
+        weight: float = 0.0,
+        bonus: float = 0.0,
+        late: float = 0.0,
+        cache: OrderedDict | None = None,
     ) -> None:
+        from .params import as_float
+
         if ties not in TIE_RULES:
             raise EvoWordleError(f"ties must be one of {', '.join(TIE_RULES)}, not {ties!r}")
         self.ties = ties
+        self.weight, self.bonus, self.late = (as_float(name, value, *GENES[name])
+                                              for name, value in zip(GENES, (weight, bonus, late)))
         if settings.hard:
             raise EvoWordleError("hard mode is not defined for several boards (drop --hard)")
         if settings.daily:
@@ -155,7 +172,8 @@ class SummedEntropy:
         self._log2[1:] = np.log2(m[1:])
         self.opener = ctx.words.index(opener) if opener else None
         self.cache_size = cache_size
-        self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict()
+        # a board's bits do not depend on the genes: genomes evolved together may share one cache
+        self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict() if cache is None else cache
         self.hits = 0
         self.misses = 0
 
@@ -165,7 +183,8 @@ class SummedEntropy:
     def describe(self) -> dict:
         """Parameters worth recording next to results (as :meth:`~evo_wordle.solvers.base.Solver.describe`)."""
         opener = self.ctx.words.allowed[self.opener] if self.opener is not None else None
-        return {"solver": self.name, "opener": opener, "ties": self.ties}
+        genes = {name: getattr(self, name) for name in GENES if getattr(self, name)}
+        return {"solver": self.name, "opener": opener, "ties": self.ties, **genes}
 
     def full_board(self) -> np.ndarray:
         """Every universe position: a board before any feedback."""
@@ -220,13 +239,30 @@ class SummedEntropy:
             if self.opener is None:
                 self.opener = self._best(boards[:1])
             return self.opener
-        return self._best(boards)
+        left = self.settings.max_guesses - turn
+        return self._best(boards, candidates_only=self.late > 0 and left - len(boards) < round(self.late))
 
-    def _best(self, boards: list[np.ndarray]) -> int:
-        total = self.board_entropy(boards[0]).copy()
-        for board in boards[1:]:
-            total += self.board_entropy(board)
-        if self.settings.guess_from == "candidates":
+    def scores(self, boards: list[np.ndarray]) -> np.ndarray:
+        """Score of every allowed guess for the unsolved ``boards`` (higher is better): the
+        boards' bits, weighted by ``weight``, plus ``bonus`` bits per board it may solve now."""
+        if self.weight:
+            largest = max(len(b) for b in boards)
+            weights = [(len(b) / largest) ** self.weight for b in boards]
+            total = weights[0] * self.board_entropy(boards[0])
+            for w, board in zip(weights[1:], boards[1:]):
+                total += w * self.board_entropy(board)
+        else:
+            total = self.board_entropy(boards[0]).copy()
+            for board in boards[1:]:
+                total += self.board_entropy(board)
+        if self.bonus:  # bits for the boards this guess may solve now
+            for board in boards:
+                total[self.words_of(board)] += self.bonus / len(board)
+        return total
+
+    def _best(self, boards: list[np.ndarray], candidates_only: bool = False) -> int:
+        total = self.scores(boards)
+        if self.settings.guess_from == "candidates" or candidates_only:
             pool = np.unique(np.concatenate([self.words_of(b) for b in boards]))
             scores = total[pool]
         else:
@@ -272,13 +308,15 @@ def play_boards(policy: SummedEntropy, answers: tuple[int, ...] | list[int], cap
     return BoardsRecord(answers, guesses, False, tuple(solved_at))
 
 
-def draw_answers(ctx: Context, boards: int, games: int, seed: int) -> np.ndarray:
-    """(games, boards) answer indices, drawn with replacement from the answer list; set k uses
-    its own generator from ``SeedSequence(seed).spawn(games)[k]``."""
+def draw_answers(ctx: Context | None, boards: int, games: int, seed, pool: np.ndarray | None = None) -> np.ndarray:
+    """(games, boards) answer indices, drawn with replacement from the answer list (or from
+    ``pool``, e.g. one part of a train/validation/test split); set k uses its own generator from
+    ``SeedSequence(seed).spawn(games)[k]`` (``seed``: an int or a SeedSequence)."""
     if games < 1:
         raise EvoWordleError("--games must be at least 1")
-    pool = ctx.words.answer_index
-    seqs = np.random.SeedSequence(seed).spawn(games)
+    pool = ctx.words.answer_index if pool is None else np.asarray(pool, dtype=np.int64)
+    seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    seqs = seq.spawn(games)
     out = np.empty((games, boards), dtype=np.int64)
     for k, seq in enumerate(seqs):
         out[k] = pool[np.random.default_rng(seq).integers(len(pool), size=boards)]
@@ -286,6 +324,7 @@ def draw_answers(ctx: Context, boards: int, games: int, seed: int) -> np.ndarray
 
 
 __all__ = [
+    "GENES",
     "BoardsRecord",
     "SummedEntropy",
     "draw_answers",

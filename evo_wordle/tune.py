@@ -473,14 +473,16 @@ def games_played(study) -> int:
     return int(sum(t.user_attrs.get("games", 0) for t in study.get_trials(deepcopy=False)))
 
 
-def params_file(report: dict, study_name: str, storage: str) -> dict:
-    """The parameter file ``bench --params`` reads."""
+def params_file(report: dict, study_name: str, storage: str, made_for: dict | None = None) -> dict:
+    """The parameter file ``bench --params`` reads (``made_for``: the game and word lists it was
+    tuned for, :func:`evo_wordle.artefacts.made_for`, which a replay takes as its settings)."""
     return {
         "format": PARAMS_FORMAT,
         "version": 1,
         "solver": report["solver"],
         "params": report["winner"]["params"],
         "settings": report["settings"],
+        **({"made_for": made_for} if made_for else {}),
         "provenance": {"study": study_name, "storage": storage, "split": report["split"],
                        "test": report["test"], "trials": report["trials"]},
     }

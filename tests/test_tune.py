@@ -285,3 +285,35 @@ def test_dask_workers_share_one_study_and_values_do_not_depend_on_the_worker(lis
         direct = np.concatenate([run_bench(ctx, "ga-thesis", spec.game_settings(), a, s, t.params).scores()
                                  for a, s in plan])
         assert t.value == pytest.approx(direct.mean())
+
+
+def test_figures_show_every_trial_in_the_house_style(lists, tmp_path):
+    """history: finished trials, pruned ones where they stopped, best so far monotone, the
+    baseline; importance: Optuna's shares adding up to 1; landscape: exactly the finished trials."""
+    from evo_wordle.plots.style import BASELINE, STUDIED
+    from evo_wordle.plots.tune import history_data, plot_history, plot_importance, plot_landscape
+
+    url = f"sqlite:///{tmp_path / 'f.db'}"
+    spec = _spec(lists, pruner="halving")
+    optimize(spec.as_dict(), url, "f", 10, 3)
+    study = open_study(spec, url, "f")
+    data = history_data(study)
+    states = [t.state.name for t in study.trials]
+    assert len(data["complete"]) == states.count("COMPLETE") >= 2
+    assert len(data["pruned"]) == states.count("PRUNED") >= 1
+    assert all(games < 24 for _, _, games in data["pruned"])
+    assert data["best"] == sorted(data["best"], reverse=True)  # never rises
+    assert data["best"][-1] == min(v for _, v in data["complete"])
+    plotted = plot_history(study, spec, 4.25, tmp_path / "history.png")
+    ax = plotted.figure.axes[0]
+    assert [line.get_color() for line in ax.lines[:2]] == [STUDIED, STUDIED]
+    assert any(line.get_color() == BASELINE and list(line.get_ydata()) == [4.25, 4.25] for line in ax.lines)
+    assert "seed 3" in plotted.data["caption"] and "16 trials" not in plotted.data["caption"]
+    imp = plot_importance(study, spec, tmp_path / "importance.png").data["importance"]
+    assert set(imp) == {"population", "mutation"} and sum(imp.values()) == pytest.approx(1.0)
+    land = plot_landscape(study, spec, "population", "mutation", tmp_path / "contour.png").data
+    done = [t for t in study.trials if t.state.name == "COMPLETE"]
+    assert land["trial"] == [t.number for t in done]
+    assert land["x"] == [t.params["population"] for t in done] and land["value"] == [t.value for t in done]
+    for name in ("history.png", "importance.png", "contour.png"):
+        assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

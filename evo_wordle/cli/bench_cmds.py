@@ -23,6 +23,7 @@ from .common import (
     check_solver_flags,
     output_file,
     output_path,
+    params_file_for,
     positive_int,
     print_json,
     seed_int,
@@ -133,10 +134,12 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
 
 
 def bench_params(name: str, args: argparse.Namespace, check: bool = True) -> dict:
-    """Solver keywords from the flags; the summed-entropy policy takes only ``--opener``.
+    """Solver keywords from the flags; the summed-entropy policy takes only ``--opener`` and
+    ``--params FILE``.
     With ``check``, a flag ``name`` does not take is refused."""
-    if name == POLICY_NAME:
-        return {"opener": args.opener} if getattr(args, "opener", None) else {}
+    if name == POLICY_NAME:  # its genes come from --params FILE (written by evolve-strategy --boards N)
+        params = params_file_for(name, args)
+        return {**params, "opener": args.opener} if getattr(args, "opener", None) else params
     return solver_params(name, args, check=check)
 
 

@@ -55,7 +55,7 @@ def register(sub) -> None:
         ],
     )
     add_word_args(p)
-    add_settings_args(p, daily=False, boards=False)
+    add_settings_args(p, daily=False, boards=True)
     g = p.add_argument_group("meta-GA")
     g.add_argument("--generations", type=nonnegative_int, default=12, metavar="N",
                    help="generations (default: %(default)s)")
@@ -71,7 +71,14 @@ def register(sub) -> None:
     g.add_argument("--test", type=positive_int, default=None, metavar="N",
                    help="test answers, scored once at the end (default: every answer left)")
     g.add_argument("--penalty", type=nonnegative_float, default=1.0, metavar="X",
-                   help="fitness penalty per game over 6 (default: %(default)s)")
+                   help="fitness penalty per game over the win limit (default: %(default)s)")
+    g.add_argument("--train-sets", type=positive_int, default=None, metavar="N",
+                   help="with --boards N: board sets drawn from the training answers (default: 400)")
+    g.add_argument("--validation-sets", type=positive_int, default=None, metavar="N",
+                   help="with --boards N: board sets drawn from the validation answers (default: 400)")
+    g.add_argument("--test-sets", type=positive_int, default=None, metavar="N",
+                   help="with --boards N: board sets drawn from the test answers, played once by the winner "
+                   "and by plain summed entropy (default: 2000)")
     g.add_argument("--pool", type=nonnegative_int, default=300, metavar="N",
                    help="non-candidate guesses scored per decision, 0 = all (default: %(default)s)")
     g.add_argument("--init", metavar="FILE", help="strategy file the first individual starts from")
@@ -97,16 +104,7 @@ def register(sub) -> None:
 def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from ..evolve.metaga import (
-        EvolveConfig,
-        MetaGA,
-        genome_key,
-        make_executor,
-        play_records,
-        save_logbook,
-        split_means,
-        to_individual,
-    )
+    from ..evolve.metaga import EvolveConfig, genome_key, play_records, save_logbook, split_means, to_individual
     from ..evolve.strategy import load_strategy, save_strategy
 
     if args.resume and not args.checkpoint:
@@ -114,6 +112,11 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     settings = settings_from_args(args)
     if args.problem is None and args.guess_from is None:
         settings = settings.with_(guess_from="allowed")  # strategies explore unless told not to
+    if settings.boards > 1:
+        return evolve_boards(args, settings)
+    for flag in ("train_sets", "validation_sets", "test_sets"):
+        if getattr(args, flag) is not None:
+            raise EvoWordleError(f"--{flag.replace('_', '-')} needs --boards N (one board plays answers, not sets)")
     ctx = context_from_args(args)
     init = load_strategy(args.init).as_dict() if args.init else None
     if init:
@@ -124,33 +127,8 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
         penalty=args.penalty, seed=args.seed, pool=args.pool, init=init,
     )
     start = time.perf_counter()
-    executor = make_executor(args.executor, args.jobs, args.scheduler)
-    spec = (args.allowed, args.answers)
-    try:
-        if args.resume:
-            ga = MetaGA.resume(ctx, cfg, args.checkpoint, executor, spec)
-        else:
-            ga = MetaGA(ctx, cfg, executor, spec)
-        if not args.json:
-            print(ga.split.describe(), flush=True)
-
-        bar = progress_bar(cfg.generations, "evolve-strategy", "generations", not args.quiet,
-                           initial=max(ga.generation, 0))
-
-        def show(rec: dict) -> None:
-            if not args.quiet and not args.json:
-                bar.write(f"gen {rec['gen']:3d}  evals {rec['nevals']:3d}  best {rec['best']:.4f}  "
-                          f"mean {rec['mean']:.4f}  holdout {rec['holdout']:.4f}  {rec['seconds']:.0f}s")
-            if rec["gen"] > 0:
-                bar.update(rec["gen"] - bar.n)
-
-        with bar:
-            best = ga.run(args.checkpoint, progress=show)
-    finally:
-        if executor is not None:
-            from ..executors import terminate
-
-            terminate(executor)
+    ga = run_meta_ga(args, ctx, cfg, "")
+    best = ga.best()
     key = genome_key(to_individual(best))
     result: dict = {"genome": best.as_dict(), "plain": best.describe(),
                     "fitness": {"train": ga.cache.get(key), "validation": ga.hold_cache.get(key)},
@@ -198,6 +176,126 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_meta_ga(args: argparse.Namespace, ctx, cfg, unit: str):
+    """Run (or resume) the meta-GA of ``cfg`` with progress lines; return it."""
+    from ..evolve.metaga import MetaGA, make_executor
+
+    executor = make_executor(args.executor, args.jobs, args.scheduler)
+    spec = (args.allowed, args.answers)
+    try:
+        ga = MetaGA.resume(ctx, cfg, args.checkpoint, executor, spec) if args.resume else MetaGA(ctx, cfg, executor,
+                                                                                                spec)
+        if not args.json:
+            print(ga.split.describe() + unit, flush=True)
+        bar = progress_bar(cfg.generations, "evolve-strategy", "generations", not args.quiet,
+                           initial=max(ga.generation, 0))
+
+        def show(rec: dict) -> None:
+            if not args.quiet and not args.json:
+                bar.write(f"gen {rec['gen']:3d}  evals {rec['nevals']:3d}  best {rec['best']:.4f}  "
+                          f"mean {rec['mean']:.4f}  holdout {rec['holdout']:.4f}  {rec['seconds']:.0f}s")
+            if rec["gen"] > 0:
+                bar.update(rec["gen"] - bar.n)
+
+        with bar:
+            ga.run(args.checkpoint, progress=show)
+    finally:
+        if executor is not None:
+            from ..executors import terminate
+
+            terminate(executor)
+    return ga
+
+
+def evolve_boards(args: argparse.Namespace, settings) -> int:
+    """``evolve-strategy --boards N``: evolve the summed-entropy policy's opener and genes on
+    training board sets; the winner (best on validation sets) and plain summed entropy are
+    played once on the same test sets; the winner is written as a parameter file that
+    ``bench --boards N --params FILE`` replays."""
+    import numpy as np
+
+    from ..boards import GENES, POLICY_NAME
+    from ..evolve.metaga import BOARD_GENE_NAMES, EvolveConfig, genome_key, play_sets, save_logbook, split_sets
+    from ..files import atomic_write_text
+
+    if args.final:
+        raise EvoWordleError("--final keeps a decision tree, which several boards do not have (drop --final)")
+    if args.pool != 300:
+        raise EvoWordleError("--pool applies to one board (the summed-entropy policy scores every allowed word)")
+    ctx = context_from_args(args)
+    init = None
+    if args.init:
+        from ..tune import load_params
+
+        data = load_params(args.init)
+        if data["solver"] != POLICY_NAME:
+            raise EvoWordleError(f"--init {args.init} holds parameters for {data['solver']!r}, not {POLICY_NAME}")
+        init = {k: v for k, v in data["params"].items() if k in BOARD_GENE_NAMES}
+        if "opener" in init:
+            ctx.words.index(init["opener"])
+    test_sets = args.test_sets or 2000
+    cfg = EvolveConfig(
+        settings=settings, train_size=args.train, holdout_size=args.holdout, test_size=args.test, mu=args.mu,
+        lambda_=args.lambda_, generations=args.generations, cxpb=args.cxpb, mutpb=args.mutpb,
+        penalty=args.penalty, seed=args.seed, init=init, train_sets=args.train_sets or 400,
+        holdout_sets=args.validation_sets or 400,
+    )
+    start = time.perf_counter()
+    ga = run_meta_ga(args, ctx, cfg, f"; board sets: train {cfg.train_sets}, validation {cfg.holdout_sets}, "
+                     f"test {test_sets}")
+    best = ga.best()
+    genes = [best[name] for name in BOARD_GENE_NAMES]
+    own = [None, *(0.0 for _ in GENES)]  # what `bench --boards N` plays today
+    same_opener = [best["opener"], *(0.0 for _ in GENES)]
+    key = genome_key(genes)
+    # The test sets are played here, once, by the winner and by the plain policy with the same opener.
+    t0 = time.perf_counter()
+    sets = split_sets(cfg, ga.split, test_sets)
+    cap, limit = settings.max_guesses, settings.win_limit
+    result: dict = {"genome": best, "boards": settings.boards,
+                    "fitness": {"train": ga.cache.get(key), "validation": ga.hold_cache.get(key)},
+                    "generations": ga.generation, "seconds": round(ga.seconds, 1), "split": {
+                        "seed": ga.split.seed, **ga.split.sizes(), "train_sets": cfg.train_sets,
+                        "validation_sets": cfg.holdout_sets, "test_sets": test_sets}}
+    for label, g in (("evolved", genes), ("summed_entropy", own), ("summed_entropy_same_opener", same_opener)):
+        scores = np.array([r.score(cap) for r in play_sets(ctx, g, settings, sets["test"])])
+        result[label] = {"test_mean": float(scores.mean()), "test_failures": int((scores > limit).sum()),
+                         "worst_guesses": int(scores.max())}
+    result["test_seconds"] = round(time.perf_counter() - t0, 1)
+    result["total_seconds"] = round(time.perf_counter() - start, 1)
+    ev, se, so = result["evolved"], result["summed_entropy"], result["summed_entropy_same_opener"]
+    if args.json:
+        print_json(result)
+    else:
+        print("genome: " + ", ".join(f"{k} {v}" if k == "opener" else f"{k} {v:.3f}" for k, v in best.items()))
+        print(f"test mean {ev['test_mean']:.4f} on {test_sets} never-seen board sets, {ev['test_failures']} over "
+              f"{limit}; on the same sets plain summed entropy {se['test_mean']:.4f} ({se['test_failures']} over "
+              f"{limit}), with the evolved opener {best['opener'].upper()} {so['test_mean']:.4f}; training fitness "
+              f"{result['fitness']['train']:.4f}, validation {result['fitness']['validation']:.4f}")
+    sys.stdout.flush()
+    if args.log:
+        with writing(args.log):
+            save_logbook(args.log, ga.logbook)
+        wrote(args.log, args.json)
+    if args.out:
+        import json
+
+        from ..artefacts import made_for
+        from ..tune import PARAMS_FORMAT
+
+        doc = {"format": PARAMS_FORMAT, "version": 1, "solver": POLICY_NAME, "params": best,
+               "settings": settings.as_dict(), "made_for": made_for(settings, ctx.words),
+               "provenance": {"command": command_line(args), "split": ga.split.as_dict(ctx.words.allowed),
+                              **{k: result[k] for k in ("fitness", "evolved", "summed_entropy",
+                                                        "summed_entropy_same_opener", "generations")},
+                              "sets": result["split"], "runtime_seconds": result["total_seconds"],
+                              "logbook": list(ga.logbook)}}
+        with writing(args.out):
+            atomic_write_text(args.out, json.dumps(doc, indent=1) + "\n")
+        wrote(args.out, args.json)
+    return 0
+
+
 def register_tree(sub) -> None:
     p = add_command(
         sub, "ga-tree", help="build a ga-search decision tree for every answer and export it",
@@ -216,7 +314,7 @@ def register_tree(sub) -> None:
         ],
     )
     add_word_args(p)
-    add_settings_args(p, daily=False, boards=False)
+    add_settings_args(p, daily=False, boards=True)
     p.add_argument("--opener", metavar="WORD", help="first guess (default: salet)")
     p.add_argument("--search-population", type=positive_int, default=16, metavar="N",
                    help="words per decision GA (default: %(default)s)")

@@ -100,7 +100,7 @@ _GIVEN = {
 
 
 def artefact_of(args: argparse.Namespace, solvers: list[str]) -> tuple[str, dict | None, bool] | None:
-    """(label, made_for or None, has a tree) of the strategy or tree file the run replays."""
+    """(label, made_for or None, has a tree) of the strategy, tree or parameter file the run replays."""
     strategy, tree = getattr(args, "strategy", None), getattr(args, "tree", None)
     if strategy and "strategy" in solvers:
         from ..evolve.strategy import read_strategy_file
@@ -111,6 +111,13 @@ def artefact_of(args: argparse.Namespace, solvers: list[str]) -> tuple[str, dict
         from ..evolve.search import tree_made_for
 
         return f"tree file {tree}", tree_made_for(tree), True
+    params = getattr(args, "params", None)
+    if params:
+        from ..tune import load_params
+
+        data = load_params(params)
+        if data["solver"] in solvers and "made_for" in data:  # files from before made_for keep the flags' game
+            return f"parameter file {params}", data["made_for"], False
     return None
 
 

@@ -84,6 +84,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_tune)
 
 
+#: What tune writes in OUT (the figures are named in plots/tune.py): checked before the study runs.
+OUT_FILES = ("study.db", "tune.json", "best-params.json", "history.png", "importance.png", "contour.png")
+
+
 def _fixed(items: list[str]) -> dict:
     from ..sweep import parse_grid_arg
 
@@ -99,7 +103,7 @@ def _fixed(items: list[str]) -> dict:
 def cmd_tune(args: argparse.Namespace) -> int:
     from .. import tune
 
-    out = check_folder(args.out)  # not '', not a file, not under /proc, writable: before any work
+    out = check_folder(args.out, files=OUT_FILES)  # not '', not a file, not under /proc, writable, no FIFO
     if not out.parent.is_dir():
         raise EvoWordleError(f"folder {out.parent} does not exist")
     space = tune.load_space(args.space) if Path(args.space).suffix.lower() in (".json", ".toml") \
@@ -121,7 +125,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     print(f"study {args.study}: {tune.counted(study)} trials, {tune.games_played(study)} training games",
           file=sys.stderr)
     report = tune.honest_report(spec, study, top=args.top, repeats=args.repeats, jobs=args.jobs)
-    params = tune.params_file(report, args.study, storage)
+    from ..artefacts import made_for
+
+    params = tune.params_file(report, args.study, storage, made_for(spec.game_settings(), ctx.words))
     # The result goes to stdout first: a failing write below cannot lose it.
     print(format_tune(report))
     written = [_write_json(out / "tune.json", report), _write_json(out / "best-params.json", params)]

@@ -6,6 +6,13 @@ answers (lower is better); each generation the best genomes are also scored on t
 answers, and the genome returned is the hall-of-fame member best on validation.  The test
 answers are never seen here: the caller scores the winner on them once, at the end.
 
+Several boards (``settings.boards > 1``, Dordle, Quordle, Octordle): the genome is the
+summed-entropy policy's opener and genes (:data:`evo_wordle.boards.GENES`; all 0 is the plain
+summed entropy, the first individual), and fitness is the mean over seeded board sets drawn
+from the training answers; validation sets come from the validation answers and the caller's
+test sets from the test answers, so no set the winner is reported on shares an answer with
+the games it was chosen on.
+
 Every generation ends with an atomic checkpoint (population, hall of fame, logbook, fitness
 cache and the ``random`` and numpy generator states), so an interrupted run resumed from its
 checkpoint gives exactly the result of an uninterrupted run with the same seed.
@@ -15,6 +22,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -22,6 +30,8 @@ from pathlib import Path
 import numpy as np
 from deap import base, creator, tools
 
+from ..boards import GENES as BOARD_GENES
+from ..boards import SummedEntropy, draw_answers, play_boards
 from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text
@@ -32,6 +42,20 @@ from .checkpoint import read_checkpoint, write_checkpoint
 from .strategy import DEFAULT_POOL, REAL_GENES, Strategy, StrategySolver
 
 GENE_NAMES = ["opener", *REAL_GENES, "hard_candidates"]
+#: The multi-board genome: the summed-entropy policy's opener and genes.
+BOARD_GENE_NAMES = ["opener", *BOARD_GENES]
+#: Salt of the seeds that draw the training, validation and test board sets.
+_SETS_SALT = 0xB0A4D
+
+
+def gene_names(settings: Settings) -> list[str]:
+    """The genes of the genome evolved under ``settings`` (one board or several)."""
+    return BOARD_GENE_NAMES if settings.boards > 1 else GENE_NAMES
+
+
+def real_genes(settings: Settings) -> dict[str, tuple[float, float]]:
+    """The real genes and their bounds under ``settings``."""
+    return BOARD_GENES if settings.boards > 1 else REAL_GENES
 
 if not hasattr(creator, "StrategyFitness"):
     creator.create("StrategyFitness", base.Fitness, weights=(-1.0,))
@@ -60,12 +84,14 @@ class EvolveConfig:
     openers: int = 40  # high-entropy words a word gene may jump to
     hof_size: int = 5
     init: dict | None = None  # genome the first individual starts from (default: Strategy())
+    train_sets: int = 400  # several boards: board sets drawn from the training answers
+    holdout_sets: int = 400  # … and from the validation answers
 
     def __post_init__(self) -> None:
         self.penalty = as_float("penalty", self.penalty, 0.0, None)
         self.seed = as_seed("seed", self.seed)
         for name, lo in (("train_size", 1), ("holdout_size", 1), ("mu", 2), ("lambda_", 1), ("generations", 0),
-                         ("pool", 0), ("openers", 1), ("hof_size", 1)):
+                         ("pool", 0), ("openers", 1), ("hof_size", 1), ("train_sets", 1), ("holdout_sets", 1)):
             setattr(self, name, as_int(name.removesuffix("_size").rstrip("_"), getattr(self, name), lo, None))
         for name in ("cxpb", "mutpb", "sigma", "indpb"):
             setattr(self, name, as_float(name, getattr(self, name), 0.0, 1.0))
@@ -80,6 +106,8 @@ class EvolveConfig:
         """The configuration as plain data; a checkpoint resumes only under the same one."""
         d = asdict(self)
         d["settings"] = self.settings.as_dict()
+        if self.settings.boards == 1:  # one board plays answers, not sets (and old checkpoints resume)
+            del d["train_sets"], d["holdout_sets"]
         return d
 
 
@@ -141,6 +169,49 @@ def split_means(answers: np.ndarray, scores: np.ndarray, split) -> dict[str, flo
             for part in ("train", "validation", "test")}
 
 
+_BOARD_CACHES: dict = {}
+
+
+def board_policy(ctx: Context, genes, settings: Settings) -> SummedEntropy:
+    """The summed-entropy policy a multi-board genome describes.  Policies of one process share
+    their board-entropy cache: a board's bits do not depend on the genes."""
+    key = (id(ctx), settings.candidates)
+    cache = _BOARD_CACHES.get(key)
+    if cache is None:
+        _BOARD_CACHES.clear()
+        cache = _BOARD_CACHES[key] = OrderedDict()
+    d = dict(zip(BOARD_GENE_NAMES, genes))
+    return SummedEntropy(ctx, settings, opener=d.pop("opener"), cache=cache, **{k: float(v) for k, v in d.items()})
+
+
+def play_sets(ctx: Context, genes, settings: Settings, sets: np.ndarray) -> list:
+    """One BoardsRecord per board set (rows of ``sets``) for a multi-board genome."""
+    policy = board_policy(ctx, genes, settings)
+    return [play_boards(policy, row, settings.max_guesses) for row in sets]
+
+
+def genome_scores(ctx: Context, genes, settings: Settings, sample: np.ndarray, pool: int) -> np.ndarray:
+    """Scores of a genome (as genes) on ``sample``: answers for one board, board sets for several."""
+    if settings.boards > 1:
+        records = play_sets(ctx, genes, settings, sample)
+    else:
+        records = play_records(ctx, to_strategy(genes), settings, sample, pool)
+    return np.array([r.score(settings.max_guesses) for r in records])
+
+
+def draw_sets(answers: np.ndarray, boards: int, sets: int, seed: np.random.SeedSequence) -> np.ndarray:
+    """(sets, boards) answers drawn with replacement from ``answers`` (one part of the split)."""
+    return draw_answers(None, boards, sets, seed, pool=answers)
+
+
+def split_sets(config: EvolveConfig, split, test_sets: int) -> dict[str, np.ndarray]:
+    """The seeded training, validation and test board sets, each from its own part of the split."""
+    seqs = np.random.SeedSequence([config.seed, _SETS_SALT]).spawn(3)
+    sizes = {"train": config.train_sets, "validation": config.holdout_sets, "test": test_sets}
+    return {part: draw_sets(split.part(part), config.settings.boards, sizes[part], seq)
+            for (part, seq) in zip(("train", "validation", "test"), seqs)}
+
+
 def fitness_of(scores: np.ndarray, settings: Settings, penalty: float) -> float:
     """Mean guesses plus ``penalty`` times the share of games over the win limit (minimised)."""
     return float(scores.mean() + penalty * np.mean(scores > settings.win_limit))
@@ -149,8 +220,7 @@ def fitness_of(scores: np.ndarray, settings: Settings, penalty: float) -> float:
 def _evaluate_task(words_spec: tuple, genes: tuple, settings: Settings, answers: np.ndarray,
                    pool: int, penalty: float) -> float:
     ctx = _worker_ctx(words_spec)
-    scores = play_genome(ctx, to_strategy(genes), settings, answers, pool)
-    return fitness_of(scores, settings, penalty)
+    return fitness_of(genome_scores(ctx, genes, settings, answers, pool), settings, penalty)
 
 
 def local_executor(jobs: int) -> Executor:
@@ -190,7 +260,12 @@ class MetaGA:
                                  "answers (the test answers would be empty)")
         self.split = split_answers(ctx.words.answer_index, config.seed, config.train_size,
                                    config.holdout_size, config.test_size)
-        self.train, self.holdout = self.split.train, self.split.validation
+        self.genes, self.real = gene_names(config.settings), real_genes(config.settings)
+        if config.settings.boards > 1:
+            sets = split_sets(config, self.split, 1)
+            self.train, self.holdout = sets["train"], sets["validation"]
+        else:
+            self.train, self.holdout = self.split.train, self.split.validation
         self.np_rng = np.random.default_rng(ga_seq)
         self.py_rng = random.Random(int(ga_seq.generate_state(1)[0]))
         self.cache: dict[tuple, float] = {}
@@ -225,7 +300,7 @@ class MetaGA:
         """Gaussian steps on real genes and resets of discrete ones, each with probability ``indpb``; in place."""
         cfg = self.cfg
         rng = self.py_rng
-        for i, name in enumerate(GENE_NAMES):
+        for i, name in enumerate(self.genes):
             if rng.random() >= cfg.indpb:
                 continue
             if name == "opener":
@@ -239,16 +314,16 @@ class MetaGA:
             elif name == "hard_candidates":
                 ind[i] = not ind[i]
             else:
-                lo, hi = REAL_GENES[name]
+                lo, hi = self.real[name]
                 ind[i] = float(min(hi, max(lo, ind[i] + rng.gauss(0.0, cfg.sigma * (hi - lo)))))
         return (ind,)
 
     def crossover(self, a, b):
         """Uniform gene swap; real genes are blended half the time."""
         rng = self.py_rng
-        for i, name in enumerate(GENE_NAMES):
+        for i, name in enumerate(self.genes):
             if rng.random() < 0.5:
-                if name in REAL_GENES and rng.random() < 0.5:
+                if name in self.real and rng.random() < 0.5:
                     t = rng.random()
                     x, y = a[i], b[i]
                     a[i], b[i] = t * x + (1 - t) * y, (1 - t) * x + t * y
@@ -256,9 +331,9 @@ class MetaGA:
                     a[i], b[i] = b[i], a[i]
         return a, b
 
-    def random_individual(self, base_genome: Strategy):
-        """A mutant of ``base_genome`` (three rounds of :meth:`mutate`), for the first population."""
-        ind = to_individual(base_genome)
+    def random_individual(self, base_genome: list):
+        """A mutant of ``base_genome`` (genes; three rounds of :meth:`mutate`), for the first population."""
+        ind = creator.StrategyIndividual(list(base_genome))
         for _ in range(3):
             self.mutate(ind)
         return ind
@@ -272,7 +347,7 @@ class MetaGA:
                 todo.setdefault(k, []).append(ind)
         keys = list(todo)
         if self.executor is None:
-            vals = [fitness_of(play_genome(self.ctx, to_strategy(k), self.cfg.settings, answers, self.cfg.pool),
+            vals = [fitness_of(genome_scores(self.ctx, k, self.cfg.settings, answers, self.cfg.pool),
                                self.cfg.settings, self.cfg.penalty) for k in keys]
         else:
             futs = [self.executor.submit(_evaluate_task, self.words_spec, k, self.cfg.settings, answers,
@@ -301,17 +376,34 @@ class MetaGA:
     def initialise(self) -> None:
         """Generation 0: the base genome and its mutants, evaluated; the hall of fame and logbook start."""
         t0 = time.perf_counter()
-        base_genome = Strategy.from_dict(self.cfg.init) if self.cfg.init else Strategy()
-        if not self.cfg.init and not self.ctx.words.contains(base_genome.opener):
-            # another list (or word length): start from its word of most entropy, not SALET
-            best = self.ctx.words.allowed[int(self.opener_pool()[0])]
-            base_genome = Strategy.from_dict({**base_genome.as_dict(), "opener": best})
-        self.population = [to_individual(base_genome)]
+        base_genome = self.base_genes()
+        self.population = [creator.StrategyIndividual(list(base_genome))]
         self.population += [self.random_individual(base_genome) for _ in range(self.cfg.mu - 1)]
         nevals = self._evaluate(self.population, self.train, self.cache)
         self.hof.update(self.population)
         self.generation = 0
         self._record(0, nevals, t0)
+
+    def base_genes(self) -> list:
+        """The first individual's genes: ``init``, else the unevolved genome (one board: the
+        default strategy; several: the plain summed entropy with its own best opener)."""
+        if self.cfg.settings.boards > 1:
+            init = dict(self.cfg.init or {})
+            unknown = sorted(set(init) - set(BOARD_GENE_NAMES))
+            if unknown:
+                raise EvoWordleError(f"--init: unknown multi-board gene(s): {', '.join(unknown)}")
+            if init.get("opener"):
+                opener = init["opener"]
+            else:  # the plain policy's own best first word for this list and setting
+                policy = board_policy(self.ctx, [None, 0.0, 0.0, 0.0], self.cfg.settings)
+                opener = self.ctx.words.allowed[policy.choose([policy.full_board()], 0)]
+            return [opener, *(float(init.get(name, 0.0)) for name in BOARD_GENES)]
+        base_genome = Strategy.from_dict(self.cfg.init) if self.cfg.init else Strategy()
+        if not self.cfg.init and not self.ctx.words.contains(base_genome.opener):
+            # another list (or word length): start from its word of most entropy, not SALET
+            best = self.ctx.words.allowed[int(self.opener_pool()[0])]
+            base_genome = Strategy.from_dict({**base_genome.as_dict(), "opener": best})
+        return list(to_individual(base_genome))
 
     def step(self) -> None:
         """One (μ + λ) generation: λ offspring by crossover or mutation, keep the μ best."""
@@ -365,12 +457,16 @@ class MetaGA:
         return self.best()
 
     def best(self) -> Strategy:
-        """The hall-of-fame genome with the best held-out fitness (train fitness if no holdout)."""
+        """The hall-of-fame genome with the best held-out fitness (train fitness if no holdout):
+        a Strategy for one board, the genes by name (a dict) for several."""
         members = list(self.hof)
         if len(self.holdout):
-            return to_strategy(min(members, key=lambda ind: (self.holdout_fitness(ind), ind.fitness.values[0],
-                                                            genome_key(ind))))
-        return to_strategy(members[0])
+            winner = min(members, key=lambda ind: (self.holdout_fitness(ind), ind.fitness.values[0], genome_key(ind)))
+        else:
+            winner = members[0]
+        if self.cfg.settings.boards > 1:
+            return dict(zip(BOARD_GENE_NAMES, winner))
+        return to_strategy(winner)
 
     # --------------------------------------------------------------- checkpoints
     def state(self) -> dict:
@@ -395,7 +491,8 @@ class MetaGA:
     def resume(cls, ctx: Context, config: EvolveConfig, path: str | Path, executor: Executor | None = None,
                words_spec: tuple | None = None) -> MetaGA:
         """Continue from a checkpoint written by a run with the same configuration."""
-        st = read_checkpoint(path, config.fingerprint(), ctx.words, GENE_NAMES, config.mu, config.hof_size)
+        st = read_checkpoint(path, config.fingerprint(), ctx.words, gene_names(config.settings), config.mu,
+                             config.hof_size)
         ga = cls(ctx, config, executor, words_spec)
         try:
             ga.py_rng.setstate(st["py_rng"])

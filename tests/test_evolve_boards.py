@@ -1,0 +1,199 @@
+"""Multi-board evolution (issue 17): the summed-entropy policy's genes, each checked against a
+reference computed here from the foundation's entropies; the meta-GA on board sets drawn from
+their own part of the split; the CLI writing a parameter file that bench replays."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from evo_wordle.boards import GENES, SummedEntropy, draw_answers, play_boards
+from evo_wordle.cli import main
+from evo_wordle.entropy import entropies
+from evo_wordle.errors import EvoWordleError
+from evo_wordle.evolve.metaga import (
+    BOARD_GENE_NAMES,
+    EvolveConfig,
+    MetaGA,
+    genome_scores,
+    play_sets,
+    split_sets,
+)
+from evo_wordle.game import Settings
+
+KNOWN2 = Settings(candidates="answers", guess_from="allowed", boards=2, max_guesses=7)
+FIRST = ["crane", "crate", "grace", "brace", "trace", "grade", "brave"]
+SECOND = ["spill", "still", "skill", "shall", "spell", "swill"]
+PAIR = ["mound", "wound"]
+
+
+def bits(ctx, group: list[str]) -> np.ndarray:
+    """Bits of every allowed guess on a board holding ``group``, from the foundation."""
+    return entropies(ctx.table, ctx.all_words, ctx.words.indices(group))
+
+
+def pick(ctx, policy: SummedEntropy, groups: list[list[str]], turn: int = 2) -> str:
+    return ctx.words.allowed[policy.choose([policy.board_of(ctx.words.indices(g)) for g in groups], turn)]
+
+
+def reference_scores(ctx, groups: list[list[str]], weight=0.0, bonus=0.0) -> np.ndarray:
+    """Every guess's score, computed independently: Σ_b (n_b/max n)^weight·H_b + bonus·Σ_b [g ∈ C_b]/n_b."""
+    largest = max(len(g) for g in groups)
+    total = sum((len(g) / largest) ** weight * bits(ctx, g) for g in groups)
+    for g in groups:
+        total[ctx.words.indices(g)] += bonus / len(g)
+    return total
+
+
+def reference(ctx, groups: list[list[str]], weight=0.0, bonus=0.0, pool=None) -> set[str]:
+    """The words of best score (within 1e-9 bits)."""
+    total = reference_scores(ctx, groups, weight, bonus)
+    words = np.arange(len(total)) if pool is None else np.asarray(pool)
+    top = total[words].max()
+    return {ctx.words.allowed[w] for w in words[total[words] >= top - 1e-9]}
+
+
+def test_zero_genes_are_the_plain_policy(ctx):
+    """Genes 0, 0, 0 play exactly what summed entropy plays (same opener), set by set."""
+    sets = draw_answers(ctx, 2, 30, 5)
+    plain = SummedEntropy(ctx, KNOWN2, opener="salet")
+    want = [play_boards(plain, row, 7) for row in sets]
+    got = play_sets(ctx, ["salet", 0.0, 0.0, 0.0], KNOWN2, sets)
+    assert [r.guesses for r in got] == [r.guesses for r in want]
+    assert genome_scores(ctx, ["salet", 0.0, 0.0, 0.0], KNOWN2, sets, 0).tolist() == [r.score(7) for r in want]
+
+
+@pytest.mark.parametrize("weight", [-1.5, 0.0, 1.0, 2.0])
+def test_weight_scales_each_board_by_its_share_of_candidates(ctx, weight):
+    policy = SummedEntropy(ctx, KNOWN2, weight=weight)
+    groups = [FIRST, SECOND[:3]]
+    assert pick(ctx, policy, groups) in reference(ctx, groups, weight=weight)
+    if weight == 2.0:  # the wide board dominates: the pick is (near) best on it alone
+        assert bits(ctx, FIRST)[ctx.words.index(pick(ctx, policy, groups))] >= bits(ctx, FIRST).max() - 0.2
+
+
+@pytest.mark.parametrize("bonus", [0.0, 0.5, 8.0])
+def test_bonus_rewards_guesses_that_may_solve_a_board_now(ctx, bonus):
+    policy = SummedEntropy(ctx, KNOWN2, bonus=bonus)
+    groups = [PAIR, FIRST]
+    chosen = pick(ctx, policy, groups)
+    assert chosen in reference(ctx, groups, bonus=bonus)
+    if bonus == 8.0:  # 4 bits for a 1-in-2 chance beat any split of the other board (≤ log2 7 < 2.81)
+        assert chosen in PAIR
+    if bonus == 0.0:
+        assert chosen not in PAIR + FIRST  # plain entropy splits both boards with an outside word
+
+
+@pytest.mark.parametrize("weight, bonus", [(0.0, 0.0), (1.3, 0.0), (-0.7, 2.5), (0.0, 5.0)])
+def test_every_guess_is_scored_as_the_formula_says(ctx, weight, bonus):
+    policy = SummedEntropy(ctx, KNOWN2, weight=weight, bonus=bonus)
+    groups = [FIRST, SECOND[:3], PAIR]
+    got = policy.scores([policy.board_of(ctx.words.indices(g)) for g in groups])
+    assert got == pytest.approx(reference_scores(ctx, groups, weight, bonus), abs=1e-9)
+
+
+def test_late_keeps_to_candidates_when_every_guess_must_solve_a_board(ctx):
+    groups = [FIRST, SECOND]
+    union = ctx.words.indices(FIRST + SECOND)
+    cap = KNOWN2.max_guesses
+    for late, turn, only in [(0.0, cap - 2, False), (1.0, cap - 3, False), (1.0, cap - 2, True),
+                             (3.0, cap - 4, True), (3.0, cap - 5, False)]:
+        policy = SummedEntropy(ctx, KNOWN2, late=late)
+        chosen = pick(ctx, policy, groups, turn=turn)
+        # guesses left minus unsolved boards below round(late): candidates only
+        assert (chosen in FIRST + SECOND) == only, (late, turn)
+        assert chosen in reference(ctx, groups, pool=union if only else None)
+
+
+def test_genes_are_checked(ctx):
+    for name, (lo, hi) in GENES.items():
+        SummedEntropy(ctx, KNOWN2, **{name: lo})
+        SummedEntropy(ctx, KNOWN2, **{name: hi})
+        with pytest.raises(EvoWordleError, match=name):
+            SummedEntropy(ctx, KNOWN2, **{name: hi + 0.5})
+        with pytest.raises(EvoWordleError, match=name):
+            SummedEntropy(ctx, KNOWN2, **{name: lo - 0.5})
+        with pytest.raises(EvoWordleError, match=name):
+            SummedEntropy(ctx, KNOWN2, **{name: float("nan")})
+
+
+def tiny(**kw) -> EvolveConfig:
+    base = dict(settings=KNOWN2, train_size=300, holdout_size=300, mu=3, lambda_=3, generations=2, seed=4,
+                train_sets=12, holdout_sets=10)
+    return EvolveConfig(**{**base, **kw})
+
+
+def test_board_sets_come_from_their_own_part_of_the_split(ctx):
+    ga = MetaGA(ctx, tiny())
+    sets = split_sets(ga.cfg, ga.split, 25)
+    assert sets["train"].shape == (12, 2) and sets["validation"].shape == (10, 2) and sets["test"].shape == (25, 2)
+    for part in ("train", "validation", "test"):
+        assert set(sets[part].ravel()) <= set(ga.split.part(part).tolist())
+    assert np.array_equal(ga.train, sets["train"]) and np.array_equal(ga.holdout, sets["validation"])
+    again = split_sets(tiny(), MetaGA(ctx, tiny()).split, 25)
+    assert all(np.array_equal(sets[k], again[k]) for k in sets)  # rebuilt from the seed
+
+
+def test_boards_meta_ga_starts_from_the_plain_policy_and_resumes_exactly(ctx, tmp_path):
+    cfg = tiny()
+    whole = MetaGA(ctx, cfg)
+    best = whole.run(tmp_path / "a.ckpt")
+    first = whole.logbook[0]
+    plain = whole.base_genes()
+    assert plain[1:] == [0.0, 0.0, 0.0] and plain[0] == ctx.words.allowed[SummedEntropy(ctx, KNOWN2).choose(
+        [SummedEntropy(ctx, KNOWN2).full_board()], 0)]
+    scores = genome_scores(ctx, plain, KNOWN2, whole.train, 0)
+    assert whole.cache[tuple(plain)] == pytest.approx(scores.mean() + np.mean(scores > KNOWN2.win_limit))
+    assert first["best"] <= whole.cache[tuple(plain)]
+    assert set(best) == set(BOARD_GENE_NAMES) and whole.logbook[-1]["best"] <= first["best"]
+    part = MetaGA(ctx, cfg)
+    part.run(tmp_path / "b.ckpt", stop_after=1)
+    resumed = MetaGA.resume(ctx, cfg, tmp_path / "b.ckpt")
+    assert resumed.run(tmp_path / "b.ckpt") == best
+    assert [list(i) for i in resumed.population] == [list(i) for i in whole.population]
+    with pytest.raises(EvoWordleError, match="different settings"):
+        MetaGA.resume(ctx, tiny(train_sets=13), tmp_path / "b.ckpt")
+
+
+def test_cli_writes_a_parameter_file_that_bench_replays_in_its_game(tmp_path, capsys, cache_dir):
+    out = tmp_path / "dordle.json"
+    argv = ["evolve-strategy", "--boards", "2", "--candidates", "answers", "--generations", "1", "--mu", "3",
+            "--lambda", "3", "--train-sets", "10", "--validation-sets", "8", "--test-sets", "30", "--seed", "3",
+            "--out", str(out), "--json"]
+    assert main(argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    doc = json.loads(out.read_text())
+    assert doc["solver"] == "summed-entropy" and doc["params"] == result["genome"]
+    assert doc["made_for"]["boards"] == 2 and doc["made_for"]["candidates"] == "answers"
+    assert set(result) >= {"evolved", "summed_entropy", "summed_entropy_same_opener", "split", "fitness"}
+    assert result["split"]["test_sets"] == 30
+    # the test figure is the genome played on the test sets its seed draws
+    from evo_wordle import Context
+
+    ctx = Context()
+    cfg = EvolveConfig(settings=Settings(candidates="answers", guess_from="allowed", boards=2, max_guesses=7),
+                       seed=3, train_sets=10, holdout_sets=8)
+    sets = split_sets(cfg, MetaGA(ctx, cfg).split, 30)["test"]
+    genes = [result["genome"][k] for k in BOARD_GENE_NAMES]
+    assert result["evolved"]["test_mean"] == pytest.approx(genome_scores(ctx, genes, cfg.settings, sets, 0).mean())
+    plain = genome_scores(ctx, [None, 0.0, 0.0, 0.0], cfg.settings, sets, 0)
+    assert result["summed_entropy"]["test_mean"] == pytest.approx(plain.mean())
+    # bench --params plays the file's own game (answers known, guesses from allowed, 2 boards)
+    assert main(["bench", "--params", str(out), "--games", "20", "--json", "--quiet"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["settings"]["boards"] == 2 and summary["settings"]["candidates"] == "answers"
+    assert summary["settings"]["guess_from"] == "allowed"
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--train-sets", "5"], "--train-sets needs --boards N"),
+    (["--boards", "2", "--final"], "--final"),
+    (["--boards", "2", "--hard"], "hard mode"),
+])
+def test_bad_multi_board_evolutions_are_one_line(capsys, cache_dir, extra, message):
+    code = main(["evolve-strategy", "--generations", "0", "--mu", "2", "--lambda", "1", "--train", "20",
+                 "--validation", "20", *extra])
+    err = capsys.readouterr().err
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
