@@ -104,7 +104,7 @@ def register(sub) -> None:
 def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from ..evolve.metaga import EvolveConfig, genome_key, play_records, save_logbook, split_means, to_individual
+    from ..evolve.metaga import EvolveConfig, genome_key, play_records, split_means, to_individual
     from ..evolve.strategy import load_strategy, save_strategy
 
     if args.resume and not args.checkpoint:
@@ -159,11 +159,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
         print(f"test mean {m['test']:.4f} on {n['test']} never-seen answers (train {m['train']:.4f} on "
               f"{n['train']}, validation {m['validation']:.4f} on {n['validation']}); "
               f"{ga.split.describe()}")
-    sys.stdout.flush()
-    if args.log:
-        with writing(args.log):
-            save_logbook(args.log, ga.logbook)
-        wrote(args.log, args.json)
+    write_log(args, ga)
     if args.out:
         prov = {"command": command_line(args),
                 "seed": args.seed, "settings": settings.as_dict(), "runtime_seconds": result["total_seconds"],
@@ -174,6 +170,17 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
             save_strategy(args.out, best, prov, tree, settings, ctx.words)
         wrote(args.out, args.json)
     return 0
+
+
+def write_log(args: argparse.Namespace, ga) -> None:
+    """After the result is printed (and flushed): the logbook to ``--log``, if asked."""
+    from ..evolve.metaga import save_logbook
+
+    sys.stdout.flush()
+    if args.log:
+        with writing(args.log):
+            save_logbook(args.log, ga.logbook)
+        wrote(args.log, args.json)
 
 
 def run_meta_ga(args: argparse.Namespace, ctx, cfg, unit: str):
@@ -215,7 +222,7 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
     import numpy as np
 
     from ..boards import GENES, POLICY_NAME
-    from ..evolve.metaga import BOARD_GENE_NAMES, EvolveConfig, genome_key, play_sets, save_logbook, split_sets
+    from ..evolve.metaga import BOARD_GENE_NAMES, EvolveConfig, genome_key, play_sets, split_sets
     from ..files import atomic_write_text
 
     if args.final:
@@ -272,11 +279,7 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
               f"{limit}; on the same sets plain summed entropy {se['test_mean']:.4f} ({se['test_failures']} over "
               f"{limit}), with the evolved opener {best['opener'].upper()} {so['test_mean']:.4f}; training fitness "
               f"{result['fitness']['train']:.4f}, validation {result['fitness']['validation']:.4f}")
-    sys.stdout.flush()
-    if args.log:
-        with writing(args.log):
-            save_logbook(args.log, ga.logbook)
-        wrote(args.log, args.json)
+    write_log(args, ga)
     if args.out:
         import json
 
