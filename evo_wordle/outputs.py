@@ -10,7 +10,8 @@ been printed.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import stat
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -18,29 +19,70 @@ from .errors import EvoWordleError, OutputError
 
 #: Image formats matplotlib writes for every figure command.
 IMAGE_FORMATS = (".png", ".svg", ".pdf")
-#: Pseudo file systems nothing should be written to.
-_FORBIDDEN = ("/proc", "/sys")
+#: Pseudo file systems and device folders nothing should be written to, whether the path is
+#: under them as given (/dev/stdout, /proc/self/fd/1 point at whatever stdout is) or once resolved.
+_FORBIDDEN = ("/proc", "/sys", "/dev")
+#: ... except a RAM disk for ordinary files.
+_ALLOWED = ("/dev/shm",)
 
 
-def _is_under_forbidden(path: Path) -> bool:
-    resolved = str(path.resolve())
-    return any(resolved == root or resolved.startswith(root + "/") for root in _FORBIDDEN)
+def _under(path: str, root: str) -> bool:
+    return path == root or path.startswith(root + "/")
+
+
+def _forbidden_root(path: Path) -> str | None:
+    """The pseudo file system ``path`` is under (as given or resolved), or None."""
+    for text in (os.path.abspath(path), str(path.resolve())):
+        for root in _FORBIDDEN:
+            if _under(text, root) and not any(_under(text, ok) for ok in _ALLOWED):
+                return root
+    return None
 
 
 def _writable_dir(folder: Path) -> bool:
     return os.access(folder, os.W_OK | os.X_OK)
 
 
+def _kind(mode: int) -> str:
+    """What a file of ``mode`` is, in words (for 'X is a FIFO, not a regular file')."""
+    for test, name in ((stat.S_ISREG, "a regular file"), (stat.S_ISDIR, "a folder"),
+                       (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+                       (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+                       (stat.S_ISLNK, "a symlink")):
+        if test(mode):
+            return name
+    return "a special file"
+
+
+def special(path: Path, follow: bool = True) -> str | None:
+    """What ``path`` is if it exists and is not a regular file ("a FIFO", "a character device",
+    "a folder", …; with ``follow=False`` also "a symlink"), else None.
+
+    Writing to such a target blocks for ever (a FIFO without reader), vanishes (/dev/null),
+    fails only at the end (/dev/full) or replaces something that is not ours to replace."""
+    try:
+        st = os.stat(path) if follow else os.lstat(path)
+    except OSError:
+        return None  # missing, or a dangling symlink (created by the write), or unreachable
+    return None if stat.S_ISREG(st.st_mode) else _kind(st.st_mode)
+
+
 def check_file(text: str | Path, flag: str = "--out", suffixes: tuple[str, ...] | None = None) -> Path:
-    """A file path that can be written: not empty, not a folder, in an existing writable folder,
-    not under /proc or /sys, and (with ``suffixes``) ending in one of them.  Else one line."""
+    """A file path that can be written: not empty, a regular file if it exists (never a folder,
+    FIFO, device such as /dev/null, or socket, even behind a symlink), in an existing writable
+    folder, not under /proc, /sys or /dev (/dev/stdout included), and (with ``suffixes``)
+    ending in one of them.  Else one line.  There is no ``-`` for stdout: commands print to stdout anyway
+    (``--json`` for the machine-readable form)."""
     if text is None or str(text).strip() == "":
         raise EvoWordleError(f"{flag} needs a file name, not an empty string")
     path = Path(text)
-    if path.is_dir() or str(text).endswith(os.sep):
+    kind = special(path)
+    if kind == "a folder" or str(text).endswith(os.sep):
         raise EvoWordleError(f"{flag} {text} is a folder; give a file name")
-    if _is_under_forbidden(path):
-        raise EvoWordleError(f"{flag} {text} is under /proc or /sys; give a normal file")
+    if kind is not None:
+        raise EvoWordleError(f"{flag} {text} is {kind}, not a regular file; give a file name")
+    if (root := _forbidden_root(path)) is not None:
+        raise EvoWordleError(f"{flag} {text} is under {root}; give a normal file")
     if suffixes is not None and path.suffix.lower() not in suffixes:
         raise EvoWordleError(f"{flag} must end in {', '.join(suffixes)}, not {path.name!r}")
     folder = path.parent
@@ -53,16 +95,25 @@ def check_file(text: str | Path, flag: str = "--out", suffixes: tuple[str, ...] 
     return path
 
 
-def check_folder(text: str | Path, flag: str = "--out") -> Path:
+def check_folder(text: str | Path, flag: str = "--out", files: Iterable[str] = ()) -> Path:
     """A folder that exists and is writable, or can be created (its nearest existing parent is
-    writable); not a file, not empty, not under /proc or /sys.  Else one line."""
+    writable); not a file, not empty, not under /proc, /sys or /dev.  The ``files`` the command will
+    write in it must be regular files where they exist, and not symlinks (a shared folder could
+    point them at someone's files).  Else one line."""
     if text is None or str(text).strip() == "":
         raise EvoWordleError(f"{flag} needs a folder name, not an empty string")
     path = Path(text)
-    if _is_under_forbidden(path):
-        raise EvoWordleError(f"{flag} {text} is under /proc or /sys; give a normal folder")
-    if path.exists() and not path.is_dir():
-        raise EvoWordleError(f"{flag} {text} is a file, not a folder")
+    kind = special(path)
+    if path.exists() and kind != "a folder":
+        raise EvoWordleError(f"{flag} {text} is {kind or 'a file'}, not a folder")
+    if (root := _forbidden_root(path)) is not None:
+        raise EvoWordleError(f"{flag} {text} is under {root}; give a normal folder")
+    for name in files if kind == "a folder" else ():
+        inner = special(path / name, follow=False)
+        if inner == "a symlink":
+            raise EvoWordleError(f"{flag} {text}: {name} is a symlink; refusing to write through it")
+        if inner is not None:
+            raise EvoWordleError(f"{flag} {text}: {name} is {inner}, not a regular file; remove it")
     probe = path
     while not probe.exists():
         probe = probe.parent

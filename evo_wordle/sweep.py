@@ -557,14 +557,14 @@ def run_sweep(
     in, and chunks of an unfinished bench are lost on interruption (only whole rows are kept).
     """
     from .executors import check_executor, make_executor, terminate
-    from .folder_lock import folder_lock
+    from .folder_lock import LOCK_FILE, folder_lock
     from .outputs import check_folder
 
     spec.validate()
     jobs = as_int("jobs", jobs, 1, None)
     chunks = as_int("chunks", chunks, 1, None)
     check_executor(executor, scheduler)  # a missing dask is reported before the folder exists
-    out = check_folder(out)
+    out = check_folder(out, files=(SPEC_FILE, RESULTS_FILE, LOCK_FILE))  # no FIFO, device or symlink in it
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     with folder_lock(out):

@@ -16,6 +16,11 @@ settings.register_profile(
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "evo-wordle"))
 
+# Piped progress lines appear after 5 s by default: on a loaded machine a short in-process bench
+# can take that long and its stderr, which many tests expect empty or one line, gets ETA lines.
+# Tests of the progress lines set the interval themselves (tests/test_progress.py).
+os.environ.setdefault("EVO_WORDLE_PROGRESS_SECONDS", "3600")
+
 
 @pytest.fixture(scope="session")
 def cache_dir(tmp_path_factory):

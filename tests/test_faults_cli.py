@@ -5,6 +5,8 @@ comes after the printed result and exits 1.  Driven in-process through ``cli.mai
 from __future__ import annotations
 
 import os
+import resource
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -76,11 +78,11 @@ BAD_INPUT = [
     ("bench --plot {d}/noext", "must end in .png, .svg, .pdf"),
     ("bench --plot {d}/hist.txt", "must end in .png, .svg, .pdf"),
     ("bench --csv ", "empty string"),
-    ("bench --csv /proc/x.csv", "under /proc or /sys"),
+    ("bench --csv /proc/x.csv", "under /proc;"),
     ("bench --csv {d}/missing/x.csv", "does not exist"),
     ("bench --csv {d}/adir", "is a folder"),
     ("bench --csv {d}/afile/x.csv", "does not exist"),
-    ("bench --json --plot /sys/x.png", "under /proc or /sys"),
+    ("bench --json --plot /sys/x.png", "under /sys;"),
     # compare
     ("compare --solvers greedy,greedy", "lists a solver twice"),
     ("compare --solvers ,", "at least one solver"),
@@ -102,7 +104,7 @@ BAD_INPUT = [
     ("sweep --solver greedy --set population=10 --out {d}/s", "no parameter 'population'"),
     ("sweep --solver nope --population 5 --out {d}/s", "unknown solver 'nope'"),
     ("sweep --population 5 --out ", "empty string"),
-    ("sweep --population 5 --out /proc/x", "under /proc or /sys"),
+    ("sweep --population 5 --out /proc/x", "under /proc;"),
     ("sweep --population 5 --out {d}/afile", "is a file, not a folder"),
     ("sweep --population 5 --out {d}/afile/sub", "is a file, not a folder"),
     ("sweep --population 5 --games 5000 --out {d}/s", "more than the 2309 answers"),
@@ -121,7 +123,7 @@ BAD_INPUT = [
     ("report {d}/missing", "not a sweep folder"),
     ("plot heatmap {d} --out {d}/adir", "is a folder"),
     ("plot heatmap {d} --out {d}/x.txt", "must end in .png, .svg, .pdf"),
-    ("plot heatmap {d} --out /proc/x.png", "under /proc or /sys"),
+    ("plot heatmap {d} --out /proc/x.png", "under /proc;"),
     ("plot heatmap {d} --out ", "empty string"),
     ("plot lines {d} --out {d}/missing/x.png", "does not exist"),
     ("plot convergence --out {d}/x.png --runs 0", "must be at least 1"),
@@ -137,18 +139,18 @@ BAD_INPUT = [
     ("evolve-strategy --cxpb 0.8 --mutpb 0.8", "at most 1"),
     ("evolve-strategy --cxpb 1.5", "between 0.0 and 1.0"),
     ("evolve-strategy --out {d}/adir", "is a folder"),
-    ("evolve-strategy --out /proc/x.json", "under /proc or /sys"),
+    ("evolve-strategy --out /proc/x.json", "under /proc;"),
     ("evolve-strategy --log {d}/missing/x.json", "does not exist"),
     ("evolve-strategy --checkpoint ", "empty string"),
     ("evolve-strategy --resume", "--resume needs --checkpoint"),
     # ga-tree
     ("ga-tree --seed -1 --tree {d}/t.txt", "from 0 to 2**63"),
-    ("ga-tree --tree /proc/t.txt", "under /proc or /sys"),
+    ("ga-tree --tree /proc/t.txt", "under /proc;"),
     ("ga-tree --tree {d}/adir", "is a folder"),
     ("ga-tree --games 5000 --tree {d}/t.txt", "more than the 2309 answers"),
     ("ga-tree --tree {d}/t.txt --out ", "empty string"),
     # tune
-    ("tune --solver ga --space population=10:50 --out /proc/x", "under /proc or /sys"),
+    ("tune --solver ga --space population=10:50 --out /proc/x", "under /proc;"),
     ("tune --solver ga --space population=10:50 --out {d}/afile", "is a file, not a folder"),
     ("tune --solver ga --space population=10:50 --out ", "empty string"),
     ("tune --solver ga --space population=10:50 --seed -1 --out {d}/t", "from 0 to 2**63"),
@@ -161,7 +163,7 @@ BAD_INPUT = [
     ("solve crane --solver nope", "unknown solver"),
     ("solve crane --population 5", "solver greedy has no --population"),
     ("solve crane --log {d}/adir", "is a folder"),
-    ("solve crane --log /proc/x", "under /proc or /sys"),
+    ("solve crane --log /proc/x", "under /proc;"),
     ("solve crane --max-guesses 2.5", "whole number"),
     ("solve crane --seed -1", "from 0 to 2**63"),
     # the rest of the command line
@@ -185,19 +187,37 @@ def test_bad_command_line_is_one_line_exit_2(files, capsys, line, message):
     assert not Path("/tmp.png").exists()
 
 
-def test_bench_result_is_printed_before_a_late_write_failure(capsys):
-    """--csv to a file that fails on write (a full disk): the summary is on stdout first."""
-    code, out, err = run(capsys, ["bench", "--games", "5", "--csv", "/dev/full"])
+@contextmanager
+def disk_fills_up(limit: int = 64):
+    """Writes of regular files fail past ``limit`` bytes (EFBIG, as a full disk fails them with
+    ENOSPC) while the command runs: a failure no up-front check can see.  Python ignores
+    SIGXFSZ, so the write raises instead of killing the process."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, hard))
+    try:
+        yield
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+
+
+def test_bench_result_is_printed_before_a_late_write_failure(tmp_path, capsys):
+    """--csv fails when written (the disk filled up during the run): the summary is on stdout first."""
+    target = tmp_path / "games.csv"
+    with disk_fills_up():
+        code, out, err = run(capsys, ["bench", "--games", "5", "--csv", str(target)])
     assert code == 1
     assert_one_line(err)
-    assert "cannot write /dev/full" in err and "No space left" in err
+    assert f"cannot write {target}" in err and "File too large" in err
     assert "mean guesses:" in out and "games:        5" in out
 
 
-def test_solve_game_is_printed_before_a_late_log_failure(capsys):
-    code, out, err = run(capsys, ["solve", "crane", "--log", "/dev/full"])
+def test_solve_game_is_printed_before_a_late_log_failure(tmp_path, capsys):
+    target = tmp_path / "run.json"
+    with disk_fills_up():
+        code, out, err = run(capsys, ["solve", "crane", "--log", str(target)])
     assert code == 1
     assert_one_line(err)
+    assert f"cannot write {target}" in err
     assert "solved CRANE" in out
 
 

@@ -299,3 +299,59 @@ def test_lookup_finds_exactly_the_allowed_words(ctx):
     assert ops.lookup_codes(ctx, codes[idx]).tolist() == idx.tolist()
     zzzzz = 26**5 - 1
     assert ops.lookup_codes(ctx, np.array([0, codes[0] + 1, zzzzz, codes[-1] + 1])).tolist() == [-1, -1, -1, -1]
+
+
+def test_lookup_among_no_word_or_one_word(ctx):
+    codes = ops.word_codes(ctx)
+    black, slick = ctx.words.index("black"), ctx.words.index("slick")
+    probe = codes[[black, slick]]
+    assert ops.lookup_codes(ctx, probe, np.array([], dtype=np.int64)).tolist() == [-1, -1]
+    assert ops.lookup_codes(ctx, probe, np.array([slick])).tolist() == [-1, slick]
+    assert ops.lookup_codes(ctx, probe, np.array([black, slick])).tolist() == [black, slick]
+
+
+# --------------------------------------------------------------------------- both children at once
+
+
+def test_pairs_draw_both_children_as_two_single_calls_would(ctx):
+    """recombine_pairs((p1, p2)) = recombine_children(p1, p2) then recombine_children(p2, p1) on
+    the same generator: swapping the parents reverses the mask order (fallback rows included)."""
+    rng = np.random.default_rng(11)
+    state = GameState.start(ctx, Settings(candidates="answers"))
+    consistent = np.zeros(len(ctx.words), dtype=bool)
+    consistent[state.candidates] = True
+    p1 = np.concatenate((rng.choice(state.candidates, 300), [ctx.words.index(w) for w in ("ivory", "black")]))
+    p2 = np.concatenate((rng.choice(state.candidates, 300), [ctx.words.index(w) for w in ("fuzzy", "slick")]))
+    singles = np.random.default_rng(4)
+    want_first = ops.recombine_children(ctx, p1, p2, consistent, state.candidates, singles)
+    want_second = ops.recombine_children(ctx, p2, p1, consistent, state.candidates, singles)
+    assert (want_first != want_second).sum() > 100  # the two children differ: the order matters
+    for members in (None, state.candidates):
+        first, second = ops.recombine_pairs(ctx, (p1, p2), consistent, state.candidates, np.random.default_rng(4),
+                                            members=members)
+        assert first.tolist() == want_first.tolist() and second.tolist() == want_second.tolist()
+    none = np.array([], dtype=np.int64)
+    assert [c.tolist() for c in ops.recombine_pairs(ctx, (none, none), consistent, state.candidates, rng)] == [[], []]
+
+
+def test_each_row_takes_its_own_recombinant_next_to_rows_without_one(ctx):
+    """Three pairs with exactly one consistent recombinant each (BLACK×SLICK: SLACK, CRANE×SLATE:
+    CRATE, FIGHT×SOUND: SIGHT) and HOUSE×MOUSE with none (it falls back to an answer), in any
+    order: no row takes another row's word."""
+    idx = ctx.words.index
+    consistent = np.zeros(len(ctx.words), dtype=bool)
+    consistent[[idx("slack"), idx("crate"), idx("sight")]] = True
+    pairs = {"A": ("black", "slick", "slack"), "B": ("crane", "slate", "crate"), "C": ("fight", "sound", "sight"),
+             "N": ("house", "mouse", None)}
+    answers = set(ctx.words.answer_index.tolist())
+    for order in ("ABC", "AN", "NA", "ANB", "BCN", "N", "A"):
+        p1 = np.array([idx(pairs[r][0]) for r in order])
+        p2 = np.array([idx(pairs[r][1]) for r in order])
+        for kids in (ops.recombine_children(ctx, p1, p2, consistent, ctx.words.answer_index, np.random.default_rng(1)),
+                     ops.recombine_pairs(ctx, (p1, p2), consistent, ctx.words.answer_index,
+                                         np.random.default_rng(1))[1]):
+            for r, kid in zip(order, kids.tolist()):
+                if pairs[r][2] is None:
+                    assert kid in answers, order
+                else:
+                    assert ctx.words.allowed[kid] == pairs[r][2], order

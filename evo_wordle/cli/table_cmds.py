@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 
 import numpy as np
 
 from .. import patterns
+from ..errors import EvoWordleError
 from ..table import cache_paths, load_table
 from .common import (
     add_candidates_arg,
@@ -15,6 +17,7 @@ from .common import (
     add_word_args,
     color_enabled,
     context_from_args,
+    nonnegative_int,
     positive_int,
     print_json,
 )
@@ -47,17 +50,42 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = add_command(
         sub, "rank", help="best opening words",
-        description="Rank opening words by entropy, or by priority x entropy (the greedy baseline's score: "
-        "the thesis's word-frequency priority times the entropy).",
+        description="Rank opening words by entropy, by priority x entropy (the greedy baseline's score: "
+        "the thesis's word-frequency priority times the entropy), or by the total guesses of their "
+        "optimal decision trees (--by tree: the --screen best openers by the partition bound are built "
+        "by branch and bound and ranked).",
         examples=[("evo-wordle rank --top 5", "the five openers of most entropy over all allowed words"),
                   ("evo-wordle rank --by priority --top 5", "the greedy's openers: RATES, TEARS, RAISE, TALES, CARES"),
-                  ("evo-wordle rank --candidates answers --json", "when the answer list is known, as JSON")],
+                  ("evo-wordle rank --candidates answers --json", "when the answer list is known, as JSON"),
+                  ("evo-wordle rank --by tree --candidates answers --answers original --top 10 --screen 20 "
+                   "--trees trees/ --jobs 2",
+                   "the best first words by their optimal trees (minutes; resumable from trees/)")],
     )
     add_candidates_arg(p)
     p.add_argument("--top", type=positive_int, default=10, metavar="N", help="words to list (default: %(default)s)")
-    p.add_argument("--by", choices=["entropy", "priority"], default="entropy",
-                   help="entropy alone, or priority x entropy as the greedy scores (default: %(default)s)")
-    p.add_argument("--json", action="store_true", help="print a JSON list of {word, entropy, priority, score}")
+    p.add_argument("--by", choices=["entropy", "priority", "tree"], default="entropy",
+                   help="entropy alone, priority x entropy as the greedy scores, or total guesses of the "
+                   "opener's optimal tree (default: %(default)s)")
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON list of {word, entropy, priority, score} (--by tree: the ranking's records)")
+    g = p.add_argument_group("ranking by trees (--by tree)")
+    g.add_argument("--guess-from", choices=["allowed", "candidates"], default=None,
+                   help="words the trees may guess (default: allowed)")
+    g.add_argument("--hard", action="store_true", default=None, help="hard-mode trees")
+    g.add_argument("--screen", type=positive_int, default=None, metavar="M",
+                   help="openers built, the best by the partition bound of the first guess "
+                   "(default: twice --top)")
+    g.add_argument("--width", type=positive_int, default=None, metavar="K",
+                   help="try only the K best guesses per node (fast, not a proof; default: exhaustive)")
+    g.add_argument("--depth-limit", type=nonnegative_int, default=None, metavar="N",
+                   help="every answer within N guesses (default: 6; 0 = no limit)")
+    g.add_argument("--trees", default=None, metavar="DIR",
+                   help="folder for each opener's tree file and record; a rerun resumes from it")
+    g.add_argument("--jobs", type=positive_int, default=None, metavar="J", help="openers built in parallel")
+    g.add_argument("--executor", choices=["local", "dask"], default=None,
+                   help="where openers are built (default: local)")
+    g.add_argument("--scheduler", default=None, metavar="ADDR", help="dask scheduler address (with --executor dask)")
+    g.add_argument("--quiet", action="store_true", default=None, help="no progress lines on stderr")
     add_word_args(p)
     p.set_defaults(func=cmd_rank)
 
@@ -79,7 +107,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_table(args: argparse.Namespace) -> int:
     ctx = context_from_args(args)
     start = time.perf_counter()
-    table = load_table(ctx.words, rebuild=args.rebuild)
+    table = load_table(ctx.words, rebuild=args.rebuild, verify=True)  # every byte, whatever the stamp says
     seconds = time.perf_counter() - start
     print(f"path:    {cache_paths(ctx.words)[0]}")
     print(f"shape:   {table.shape[0]} x {table.shape[1]} {table.dtype}")
@@ -100,7 +128,16 @@ def cmd_entropy(args: argparse.Namespace) -> int:
     return 0
 
 
+#: Options of ``rank`` that only ``--by tree`` reads.
+TREE_ONLY = ("guess_from", "hard", "screen", "width", "depth_limit", "trees", "jobs", "executor", "scheduler", "quiet")
+
+
 def cmd_rank(args: argparse.Namespace) -> int:
+    if args.by == "tree":
+        return cmd_rank_trees(args)
+    given = [name for name in TREE_ONLY if getattr(args, name) is not None]
+    if given:
+        raise EvoWordleError(f"--{given[0].replace('_', '-')} needs --by tree")
     ctx = context_from_args(args)
     bits = ctx.entropy(ctx.all_words, ctx.candidates(args.candidates))
     score = bits * ctx.priority if args.by == "priority" else bits
@@ -116,6 +153,52 @@ def cmd_rank(args: argparse.Namespace) -> int:
         print(f"{'rank':>4}  {'word':<8}{'entropy':>10}{'priority':>10}{'score':>10}")
         for k, r in enumerate(rows, 1):
             print(f"{k:>4}  {r['word'].upper():<8}{r['entropy']:>10.5f}{r['priority']:>10.4f}{r['score']:>10.5f}")
+    return 0
+
+
+def cmd_rank_trees(args: argparse.Namespace) -> int:
+    """``rank --by tree``: build the screened openers' trees and rank them by total guesses."""
+    from ..evolve.ranking import rank_by_tree
+    from ..executors import make_executor, terminate
+    from ..game import Settings
+    from ..outputs import check_folder
+    from ..progress import progress_bar
+
+    trees = check_folder(args.trees, "--trees") if args.trees is not None else None
+    ctx = context_from_args(args)
+    settings = Settings(candidates=args.candidates, guess_from=args.guess_from or "allowed", hard=bool(args.hard))
+    screen = args.screen or 2 * args.top
+    depth = 6 if args.depth_limit is None else args.depth_limit or None
+    jobs = args.jobs or 1
+    executor = make_executor(args.executor or "local", jobs, args.scheduler) \
+        if jobs > 1 or args.executor == "dask" else None
+    bar = progress_bar(screen, "rank --by tree", "openers", not args.quiet)
+
+    def show(record: dict) -> None:
+        bar.update(1)
+        if not args.quiet:
+            bar.write(f"{record['opener'].upper()}: total {record['total_guesses']} "
+                      f"(mean {record['mean_guesses']:.4f}, max {record['max_guesses']}) in {record['seconds']:.1f} s",
+                      file=sys.stderr)
+
+    try:
+        with bar:
+            result = rank_by_tree(ctx, settings, args.top, screen, args.width, depth, trees, executor,
+                                  (args.allowed, args.answers), show)
+    finally:
+        if executor is not None:
+            terminate(executor)
+    if args.json:
+        print_json(result)
+        return 0
+    how = f"the {args.width} best guesses per node" if args.width else "exhaustive: each total is optimal"
+    print(f"{len(result['screened'])} openers screened by the partition bound, {result['built']} built, "
+          f"{result['reused']} reused ({how})")
+    print(f"{'rank':>4}  {'word':<8}{'total':>7}{'mean':>9}{'max':>5}{'bound':>7}")
+    for r in result["ranking"]:
+        bound = "" if r["lower_bound"] is None else str(r["lower_bound"])
+        print(f"{r['rank']:>4}  {r['opener'].upper():<8}{r['total_guesses']:>7}{r['mean_guesses']:>9.4f}"
+              f"{r['max_guesses']:>5}{bound:>7}")
     return 0
 
 

@@ -84,6 +84,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_tune)
 
 
+#: What tune writes in OUT (the figures are named in plots/tune.py): checked before the study runs.
+OUT_FILES = ("study.db", "tune.json", "best-params.json", "history.png", "importance.png", "contour.png")
+
+
 def _fixed(items: list[str]) -> dict:
     from ..sweep import parse_grid_arg
 
@@ -99,7 +103,7 @@ def _fixed(items: list[str]) -> dict:
 def cmd_tune(args: argparse.Namespace) -> int:
     from .. import tune
 
-    out = check_folder(args.out)  # not '', not a file, not under /proc, writable: before any work
+    out = check_folder(args.out, files=OUT_FILES)  # not '', not a file, not under /proc, writable, no FIFO
     if not out.parent.is_dir():
         raise EvoWordleError(f"folder {out.parent} does not exist")
     space = tune.load_space(args.space) if Path(args.space).suffix.lower() in (".json", ".toml") \

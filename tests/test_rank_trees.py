@@ -1,0 +1,102 @@
+"""``rank --by tree`` (evolve/ranking.py, issue 14): the screen follows the first-guess bound
+computed here from reference colours, each opener's total is its exhaustive optimum, the
+ranking is their order, tree files replay, a rerun resumes, parallel runs agree."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from evo_wordle import Context
+from evo_wordle.cli import main
+from evo_wordle.evolve.bnb import TreeSearch
+from evo_wordle.evolve.ranking import rank_by_tree
+from evo_wordle.game import Settings
+from evo_wordle.words import WordSet, load_words
+
+from .reference import reference_pattern
+
+IGHT = ["bight", "eight", "fight", "light", "might", "night", "right", "sight", "tight", "wight"]
+
+
+@pytest.fixture(scope="module")
+def small(cache_dir) -> Context:
+    """26 answers and 70 allowed words, written to files for the CLI."""
+    bundled = load_words()
+    answers = sorted(set(IGHT + list(bundled.answers[300:316])))
+    others = [w for w in bundled.allowed[5::233] if w not in answers][:44]
+    ctx = Context(words=WordSet(tuple(sorted(set(answers) | set(others))), tuple(answers), label="test-rank"))
+    ctx.table  # noqa: B018
+    return ctx
+
+
+@pytest.fixture()
+def lists(small, tmp_path):
+    allowed, answers = tmp_path / "allowed.txt", tmp_path / "answers.txt"
+    allowed.write_text("\n".join(small.words.allowed) + "\n")
+    answers.write_text("\n".join(small.words.answers) + "\n")
+    return ["--allowed", str(allowed), "--answers", str(answers), "--candidates", "answers"]
+
+
+def screen_by_hand(ctx: Context, k: int) -> list[str]:
+    """First guesses by (n + Σ(2c − 1), Σ c², not an answer, list order), from reference colours."""
+    answers = [ctx.words.allowed[a] for a in ctx.words.answer_index.tolist()]
+    keys = []
+    for i, g in enumerate(ctx.words.allowed):
+        codes = [reference_pattern(g, a) for a in answers]
+        sizes = {c: codes.count(c) for c in codes}
+        bound = len(answers) + sum(2 * c - 1 for code, c in sizes.items() if code != 242)
+        keys.append((bound, sum(c * c for c in sizes.values()), g not in answers, i))
+    return [ctx.words.allowed[key[3]] for key in sorted(keys)[:k]]
+
+
+def test_ranking_is_the_order_of_exhaustive_totals(small, tmp_path):
+    settings = Settings(candidates="answers", guess_from="allowed")
+    result = rank_by_tree(small, settings, top=3, screen=6, folder=tmp_path / "trees")
+    assert result["screened"] == screen_by_hand(small, 6)
+    totals = {}
+    for word in result["screened"]:
+        search = TreeSearch(small, "allowed")
+        tree = search.tree(small.words.answer_index, None, 6, small.words.index(word))
+        totals[word] = sum(len(p) for p in tree.values())
+    want = sorted(totals, key=lambda w: (totals[w], w))[:3]
+    assert [r["opener"] for r in result["ranking"]] == want
+    assert [r["total_guesses"] for r in result["ranking"]] == [totals[w] for w in want]
+    assert all(r["lower_bound"] == r["total_guesses"] and r["rank"] == k for k, r in enumerate(result["ranking"], 1))
+    again = rank_by_tree(small, settings, top=3, screen=6, folder=tmp_path / "trees")
+    assert again["reused"] == 6 and again["built"] == 0 and again["ranking"] == result["ranking"]
+    narrow = rank_by_tree(small, settings, top=3, screen=6, width=1, folder=tmp_path / "trees")
+    assert narrow["built"] == 6  # other search settings: nothing reused
+    assert all(r["total_guesses"] >= totals[r["opener"]] and r["lower_bound"] is None for r in narrow["ranking"])
+
+
+def test_rank_by_tree_cli(small, lists, tmp_path, capsys):
+    trees = tmp_path / "trees"
+    args = ["rank", "--by", "tree", *lists, "--top", "2", "--screen", "4", "--trees", str(trees), "--json"]
+    assert main([*args, "--quiet"]) == 0
+    first = json.loads(capsys.readouterr().out)
+    best = first["ranking"][0]["opener"]
+    tree_file = trees / f"{best}.tree"
+    assert tree_file.exists() and (trees / f"{best}.json").exists()
+    assert main(["bench", "--solver", "ga-search", "--tree", str(tree_file), *lists, "--guess-from", "allowed",
+                 "--json"]) == 0
+    bench = json.loads(capsys.readouterr().out)
+    assert bench["mean_guesses"] == pytest.approx(first["ranking"][0]["mean_guesses"])
+    (trees / f"{best}.json").write_text("{not json")  # a broken record is rebuilt, not trusted
+    assert main([*args, "--jobs", "2"]) == 0
+    captured = capsys.readouterr()
+    second = json.loads(captured.out)
+    def order(result: dict) -> list[tuple]:
+        return [(r["opener"], r["total_guesses"], r["lower_bound"]) for r in result["ranking"]]
+
+    assert order(second) == order(first) and second["built"] == 1 and second["reused"] == 3
+    assert best.upper() in captured.err  # the progress line of the rebuilt opener
+    assert main(["rank", "--by", "tree", *lists, "--top", "3"]) == 0
+    table = capsys.readouterr().out
+    assert "exhaustive" in table and best.upper() in table
+    assert main(["rank", *lists, "--width", "3"]) == 2
+    assert "--by tree" in capsys.readouterr().err
+    assert main(["rank", "--by", "tree", *lists, "--top", "5", "--screen", "2"]) == 2
+    assert np.all(np.diff([r["total_guesses"] for r in second["ranking"]]) >= 0)
