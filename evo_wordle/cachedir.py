@@ -9,6 +9,9 @@
 * Sealed files: the small caches (word frequencies, GA static entropy, openers) are stored as
   one JSON header line ``{"format": ..., "kind": ..., "size": ..., "sha256": ...}`` followed by
   the payload; a file whose digest does not match is reported in one line and recomputed.
+* Verified stamps: a big file whose digest was checked gets a stamp (mode 0600) naming what the
+  kernel says of it (device, inode, size, owner, mtime and ctime in ns) and the digest; a later
+  load may skip reading the file only while all of these still match (:func:`stamp_matches`).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import EvoWordleError
-from .files import atomic_write_bytes, read_capped
+from .files import atomic_write_bytes, make_temp, read_capped
 
 #: A temporary file whose writer is alive is left alone unless it is this old (seconds).
 STALE_SECONDS = 3600
@@ -70,11 +73,16 @@ def check_trusted(root: Path) -> None:
             f"cache folder {root} belongs to another user (uid {st.st_uid}); "
             "use a folder of your own (EVO_WORDLE_CACHE)"
         )
-    if st.st_mode & stat.S_IWOTH or (st.st_mode & stat.S_IWGRP and not _private_group(st.st_gid)):
+    if _writable_by_others(st):
         raise EvoWordleError(
             f"cache folder {root} is writable by {'others' if st.st_mode & stat.S_IWOTH else 'its group'}; "
             f"chmod go-w {root} or use a folder of your own"
         )
+
+
+def _writable_by_others(st: os.stat_result) -> bool:
+    """True if someone other than the owner may write (others, or a group that is not ours alone)."""
+    return bool(st.st_mode & stat.S_IWOTH or (st.st_mode & stat.S_IWGRP and not _private_group(st.st_gid)))
 
 
 def _private_group(gid: int) -> bool:
@@ -161,6 +169,77 @@ def lock(root: Path, name: str) -> Iterator[None]:
         yield
     finally:
         os.close(fd)
+
+
+# --------------------------------------------------------------------------- verified stamps
+
+#: A file changed less than this long before its check began gets no stamp: file times come from
+#: a coarse clock, so a change within the same tick as the stamped one would leave them equal.
+STAMP_MARGIN_NS = 2_000_000_000
+_STAMP_MAX = 1024
+
+
+def _identity(st: os.stat_result) -> dict:
+    return {"dev": st.st_dev, "ino": st.st_ino, "size": st.st_size, "uid": st.st_uid,
+            "mtime_ns": st.st_mtime_ns, "ctime_ns": st.st_ctime_ns}
+
+
+def _stampable(st: os.stat_result) -> bool:
+    """Only a regular file of ours that nobody else may write can be trusted by its stamp."""
+    return stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid() and not _writable_by_others(st)
+
+
+def stamp_matches(stamp: Path, st: os.stat_result, digest: str) -> bool:
+    """True if ``stamp`` says that the file ``st`` describes was checked to hold ``digest``.
+
+    Any write to the file (even one that restores its mtime) sets its ctime, a replaced file has
+    another inode, so a match means the bytes are those that were checked.  A stamp counts only
+    if it is a regular file of ours, writable by us alone, never followed through a symlink;
+    anything else (missing, foreign, damaged) is False and the caller checks the whole file."""
+    if not _stampable(st):
+        return False
+    try:
+        fd = os.open(stamp, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return False
+    try:
+        sst = os.fstat(fd)
+        if not _stampable(sst) or sst.st_mode & 0o077 or sst.st_size > _STAMP_MAX:
+            return False
+        data = os.read(fd, _STAMP_MAX + 1)
+    except OSError:
+        return False
+    finally:
+        os.close(fd)
+    try:
+        info = json.loads(data)
+    except ValueError:
+        return False
+    return info == {"digest": digest, **_identity(st)}
+
+
+def write_stamp(stamp: Path, before: os.stat_result, after: os.stat_result, digest: str, started_ns: int) -> None:
+    """Record that the file was checked to hold ``digest`` between the ``before`` and ``after``
+    stats (the check began at ``started_ns``, ``time.time_ns()``).  Nothing is recorded if the
+    file changed meanwhile or less than :data:`STAMP_MARGIN_NS` before the check began (a change
+    in the same clock tick could go unseen), nor if it is not ours alone; a failed write only
+    costs the next load a full check."""
+    if _identity(before) != _identity(after) or not _stampable(after):
+        return
+    if max(after.st_mtime_ns, after.st_ctime_ns) > started_ns - STAMP_MARGIN_NS:
+        return
+    data = json.dumps({"digest": digest, **_identity(after)}).encode()
+    try:
+        fd, tmp = make_temp(stamp)
+    except OSError:
+        return
+    try:
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, stamp)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
 
 
 # ------------------------------------------------------------------------------ sealed files

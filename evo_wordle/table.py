@@ -8,9 +8,11 @@ with the exact duplicate-letter rule.  Rows are then gathered and added in chunk
 threads (numpy drops the GIL in ``take`` and ``add``), straight into a memory-mapped file.
 
 Caching: ``<cache>/patterns-v2-<digest>.npy`` plus a ``.json`` sidecar holding a
-position-sensitive checksum (docs/foundation.md).  One process builds while others wait on a
-lock; the build goes to a temporary file renamed into place; a file that fails any check
-(truncated, foreign, swapped cells, a folder) is rebuilt with a one-line notice.
+checksum of every byte in its place (xxh3-128) and a ``.verified`` stamp that lets later loads
+skip re-reading a file the kernel says is unchanged since it was checked (docs/foundation.md).
+One process builds while others wait on a lock; the build goes to a temporary file renamed into
+place; a file that fails any check (truncated, foreign, swapped cells, a folder) is rebuilt with
+a one-line notice.
 """
 
 from __future__ import annotations
@@ -28,8 +30,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
+import xxhash
 
-from .cachedir import default_cache_dir, lock, notice, prepare
+from .cachedir import default_cache_dir, lock, notice, prepare, stamp_matches, write_stamp
 from .errors import EvoWordleError
 from .files import atomic_write_text, make_temp, read_json
 from .words import WordSet
@@ -139,8 +142,10 @@ def build_table(
 MAX_TABLE_BYTES = 512 * 2**20
 #: Free space kept beyond the table itself when building (bytes).
 SPACE_MARGIN = 16 * 2**20
-#: Width (in 64-bit words) of the matrix the checksum folds the file into.
-CHECK_WIDTH = 4096
+#: Prefix of the checksum in the sidecar (the hash that made it).
+CHECK_PREFIX = "xxh3-128:"
+#: Width (in 64-bit words) of the matrix evo-wordle <= 0.2 folded the table into (its checksum).
+LEGACY_WIDTH = 4096
 
 
 def table_bytes(n: int, length: int) -> int:
@@ -160,19 +165,23 @@ def check_size(words: WordSet) -> None:
 
 
 def checksum(table: np.ndarray) -> str:
-    """A position-sensitive checksum of the table's bytes (one pass, ≈ a plain sum's cost).
-
-    The bytes are read as 64-bit words folded into a ``(rows, CHECK_WIDTH)`` matrix; the
-    checksum is the sha256 of its row sums, its column sums and the leftover bytes.  Any
-    single changed word changes its row sum, and moving a value to another place changes a
-    row sum (other row) or a column sum (same row), so swapped cells or rows are detected.
-    """
+    """``xxh3-128:`` and the XXH3 128-bit hash of the table's bytes: every byte counts in its
+    place, so any changed, swapped, moved or missing byte is seen (not a defence against someone
+    who can write the cache folder: that is refused by cachedir).  One pass at memory speed."""
     flat = np.ascontiguousarray(table).reshape(-1).view(np.uint8)  # no copy for a mapped table
-    full = len(flat) // (8 * CHECK_WIDTH) * (8 * CHECK_WIDTH)
-    m = flat[:full].view(np.uint64).reshape(-1, CHECK_WIDTH)
+    return CHECK_PREFIX + xxhash.xxh3_128_hexdigest(memoryview(flat))
+
+
+def legacy_checksum(table: np.ndarray) -> str:
+    """The checksum of evo-wordle <= 0.2 (sha256 of the row and column sums of the bytes folded
+    into a ``(rows, LEGACY_WIDTH)`` matrix of 64-bit words, then the leftover bytes).  Only used
+    once per old cache, to adopt it without a rebuild; it misses some four-cell changes."""
+    flat = np.ascontiguousarray(table).reshape(-1).view(np.uint8)
+    full = len(flat) // (8 * LEGACY_WIDTH) * (8 * LEGACY_WIDTH)
+    m = flat[:full].view(np.uint64).reshape(-1, LEGACY_WIDTH)
     rows = np.empty(len(m), dtype=np.uint64)
-    cols = np.zeros(CHECK_WIDTH, dtype=np.uint64)
-    for start in range(0, len(m), 32):  # blocks that stay in the CPU cache for both sums
+    cols = np.zeros(LEGACY_WIDTH, dtype=np.uint64)
+    for start in range(0, len(m), 32):
         block = m[start : start + 32]
         np.add.reduce(block, axis=1, out=rows[start : start + 32])
         cols += np.add.reduce(block, axis=0)
@@ -189,13 +198,21 @@ def cache_paths(words: WordSet, cache_dir: Path | None = None) -> tuple[Path, Pa
     return root / f"{stem}.npy", root / f"{stem}.json"
 
 
+def stamp_path(npy: Path) -> Path:
+    """The ``.verified`` stamp beside a cached table (see :func:`cachedir.stamp_matches`)."""
+    return npy.with_suffix(".verified")
+
+
 def _meta(words: WordSet, check: str) -> dict:
     return {"version": CACHE_VERSION, "digest": words.digest, "n": len(words), "length": words.length,
             "dtype": np.dtype(pattern_dtype(words.length)).name, "checksum": check}
 
 
-def _open(words: WordSet, npy: Path, meta: Path) -> np.ndarray:
-    """Map and verify a cached table; ValueError says what is wrong with it."""
+def _open(words: WordSet, npy: Path, meta: Path, verify: bool = False) -> np.ndarray:
+    """Map and verify a cached table; ValueError says what is wrong with it.
+
+    The checksum is computed over the whole file unless its stamp says the kernel has seen no
+    change since it was last computed (``verify`` computes it anyway)."""
     mode = os.lstat(npy).st_mode
     if not stat.S_ISREG(mode):
         kind = "symlink" if stat.S_ISLNK(mode) else "folder" if stat.S_ISDIR(mode) else "special file"
@@ -210,7 +227,7 @@ def _open(words: WordSet, npy: Path, meta: Path) -> np.ndarray:
     if any(info.get(k) != v for k, v in expected.items() if k != "checksum"):
         raise ValueError("it was built for another word list or version")
     n, dtype = len(words), np.dtype(pattern_dtype(words.length))
-    with open(npy, "rb") as fh:
+    with open(npy, "rb") as fh:  # header, stamp and mapping all of this one file
         try:  # the header is checked before anything is mapped
             major, _ = np.lib.format.read_magic(fh)
             read = np.lib.format.read_array_header_1_0 if major == 1 else np.lib.format.read_array_header_2_0
@@ -218,14 +235,28 @@ def _open(words: WordSet, npy: Path, meta: Path) -> np.ndarray:
         except (ValueError, EOFError, SyntaxError, TypeError, OverflowError) as exc:
             raise ValueError(f"not a table file: {str(exc)[:60]}") from None
         offset = fh.tell()
-        size = os.fstat(fh.fileno()).st_size
-    if shape != (n, n) or fortran or found != dtype:
-        raise ValueError(f"it holds a {shape} {found} array{' in Fortran order' if fortran else ''}")
-    if size != offset + n * n * dtype.itemsize:
-        raise ValueError(f"it has {size} bytes, not {offset + n * n * dtype.itemsize}")
-    table = np.memmap(npy, dtype=dtype, mode="r", offset=offset, shape=(n, n))
-    if checksum(table) != info["checksum"]:
-        raise ValueError("its checksum does not match")
+        before = os.fstat(fh.fileno())
+        if shape != (n, n) or fortran or found != dtype:
+            raise ValueError(f"it holds a {shape} {found} array{' in Fortran order' if fortran else ''}")
+        if before.st_size != offset + n * n * dtype.itemsize:
+            raise ValueError(f"it has {before.st_size} bytes, not {offset + n * n * dtype.itemsize}")
+        table = np.memmap(fh, dtype=dtype, mode="r", offset=offset, shape=(n, n))
+        stamp = stamp_path(npy)
+        if not verify and stamp_matches(stamp, before, info["checksum"]):
+            return table
+        started = time.time_ns()
+        if info["checksum"].startswith(CHECK_PREFIX):
+            if checksum(table) != info["checksum"]:
+                raise ValueError("its checksum does not match")
+        elif legacy_checksum(table) == info["checksum"]:  # a cache of evo-wordle <= 0.2: adopt it
+            info["checksum"] = checksum(table)
+            try:
+                atomic_write_text(meta, json.dumps(info))
+            except OSError:
+                pass  # a read-only cache: checked the old way again next time
+        else:
+            raise ValueError("its checksum does not match")
+        write_stamp(stamp, before, os.fstat(fh.fileno()), info["checksum"], started)
     return table
 
 
@@ -289,22 +320,24 @@ def write_table(words: WordSet, npy: Path, meta: Path) -> np.ndarray:
     return np.memmap(npy, dtype=dtype, mode="r", offset=offset, shape=(n, n))
 
 
-def load_table(words: WordSet, cache_dir: Path | None = None, rebuild: bool = False) -> np.ndarray:
+def load_table(words: WordSet, cache_dir: Path | None = None, rebuild: bool = False,
+               verify: bool = False) -> np.ndarray:
     """The pattern table for ``words`` (memory-mapped), building or repairing the cache as needed.
 
     Concurrent callers wait for one builder (a lock in the cache folder) and then share its file;
-    a file that fails any check is rebuilt with a one-line notice."""
+    a file that fails any check is rebuilt with a one-line notice.  ``verify`` reads the whole
+    file even when its stamp says it is unchanged since its last check."""
     check_size(words)
     root = prepare(cache_dir)
     npy, meta = cache_paths(words, root)
     if not rebuild and os.path.lexists(npy):
         try:
-            return _open(words, npy, meta)
+            return _open(words, npy, meta, verify)
         except (OSError, ValueError) as exc:
             problem = exc.strerror if isinstance(exc, OSError) else str(exc)
         with lock(root, npy.name):
             try:  # another process may have repaired it meanwhile
-                return _open(words, npy, meta)
+                return _open(words, npy, meta, verify)
             except (OSError, ValueError):
                 pass
             notice(f"cached pattern table {npy} is unusable ({problem}); rebuilding")
@@ -312,7 +345,7 @@ def load_table(words: WordSet, cache_dir: Path | None = None, rebuild: bool = Fa
     with lock(root, npy.name):
         if not rebuild and os.path.lexists(npy):
             try:
-                return _open(words, npy, meta)
+                return _open(words, npy, meta, verify)
             except (OSError, ValueError):
                 pass
         return _build(words, npy, meta, quiet=rebuild)

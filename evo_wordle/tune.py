@@ -30,7 +30,7 @@ from .errors import EvoWordleError
 from .files import check_value, decode_utf8, parse_json, read_capped, read_json
 from .game import Settings
 from .split import Split, split_answers
-from .stats import mean_ci, t975
+from .stats import mean_ci, paired, t975  # noqa: F401 - paired is part of tune's API
 
 PRUNERS = ("median", "halving", "none")
 DEFAULT_STEPS = (100, 300, 1000)
@@ -419,17 +419,6 @@ def finalists(study, top: int) -> list[tuple[int, dict, float]]:
         if len(out) == top:
             break
     return out
-
-
-def paired(a: np.ndarray, b: np.ndarray) -> dict:
-    """Mean of ``a - b`` (game by game) with its 95 % interval and the smallest difference a
-    test of this size would detect with 80 % power at the 5 % level."""
-    d = np.asarray(a, float) - np.asarray(b, float)
-    mean, half = mean_ci(d)
-    sd = float(d.std(ddof=1)) if len(d) > 1 else float("nan")
-    detectable = (t975(len(d) - 1) + 0.8416) * sd / math.sqrt(len(d)) if len(d) > 1 else float("nan")
-    return {"mean": mean, "ci95": half, "low": mean - half, "high": mean + half,
-            "significant": bool(abs(mean) > half), "detectable": detectable, "games": int(len(d))}
 
 
 def honest_report(spec: TuneSpec, study, *, top: int = 5, repeats: int = 3, jobs: int = 1) -> dict:

@@ -180,6 +180,10 @@ def test_cli_writes_a_parameter_file_that_bench_replays_in_its_game(tmp_path, ca
     assert result["evolved"]["test_mean"] == pytest.approx(genome_scores(ctx, genes, cfg.settings, sets, 0).mean())
     plain = genome_scores(ctx, [None, 0.0, 0.0, 0.0], cfg.settings, sets, 0)
     assert result["summed_entropy"]["test_mean"] == pytest.approx(plain.mean())
+    ours = genome_scores(ctx, genes, cfg.settings, sets, 0)
+    d = result["evolved_minus_summed_entropy"]
+    assert d["mean"] == pytest.approx((ours - plain).mean()) and d["games"] == 30
+    assert d["low"] <= d["mean"] <= d["high"]
     # bench --params plays the file's own game (answers known, guesses from allowed, 2 boards)
     assert main(["bench", "--params", str(out), "--games", "20", "--json", "--quiet"]) == 0
     summary = json.loads(capsys.readouterr().out)

@@ -7,6 +7,7 @@ import json
 import os
 import random
 import signal
+import stat
 import subprocess
 import sys
 import textwrap
@@ -610,3 +611,146 @@ def test_planted_opener_detected(ctx, tmp_path, monkeypatch, capsys):
     capsys.readouterr()
     assert make_solver("naive", ctx, settings).choose(state) == first
     assert "digest does not match" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------- verified stamps (fast loads)
+
+
+@pytest.fixture
+def stamped(small, monkeypatch):
+    """``small`` after one full check that left a stamp (the 2 s margin waived: the table was
+    built a moment ago; a short sleep gives the damage below a later ctime than the stamp's)."""
+    words, cache, good = small
+    monkeypatch.setattr(cachedir, "STAMP_MARGIN_NS", 0)
+    time.sleep(0.05)
+    load_table(words, cache)
+    npy, _ = cache_paths(words, cache)
+    assert table.stamp_path(npy).is_file()
+    time.sleep(0.05)
+    return small
+
+
+def _count_checksums(monkeypatch) -> list[int]:
+    calls: list[int] = []
+    real = table.checksum
+    monkeypatch.setattr(table, "checksum", lambda t: calls.append(1) or real(t))
+    return calls
+
+
+def test_a_stamped_table_loads_without_reading_it_again(stamped, monkeypatch, capsys):
+    words, cache, good = stamped
+    npy, _ = cache_paths(words, cache)
+    calls = _count_checksums(monkeypatch)
+    assert np.array_equal(np.array(load_table(words, cache)), good)
+    assert calls == []  # the stamp matched: no pass over the file
+    assert np.array_equal(np.array(load_table(words, cache, verify=True)), good)
+    assert calls == [1]  # verify=True (the `table` command) reads it all the same
+    assert stat.S_IMODE(os.stat(table.stamp_path(npy)).st_mode) == 0o600
+    assert capsys.readouterr().err == ""
+
+
+def test_no_stamp_for_a_file_changed_within_the_margin(small):
+    """A table built a moment ago gets no stamp: a change in the same clock tick could keep its
+    times, so only a file unchanged for STAMP_MARGIN_NS before the check is stamped."""
+    words, cache, good = small
+    load_table(words, cache)
+    npy, _ = cache_paths(words, cache)
+    assert not table.stamp_path(npy).exists()
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGE))
+def test_every_damage_after_a_stamp_is_detected_and_rebuilt(stamped, capsys, damage):
+    """The stamp never hides damage: every write to the file changes what the stamp names."""
+    words, cache, good = stamped
+    npy, meta = cache_paths(words, cache)
+    DAMAGE[damage](npy, meta, good)
+    capsys.readouterr()
+    repaired = load_table(words, cache)
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "rebuilding" in err, err
+    assert np.array_equal(np.array(repaired), good)
+
+
+def test_damage_in_place_with_times_restored_is_detected(stamped, capsys):
+    """Swapped cells written into the file, its size and mtime put back: the ctime (which no
+    user can set) and the inode still differ from the stamp, so the file is read and refused."""
+    words, cache, good = stamped
+    npy, _ = cache_paths(words, cache)
+    st = os.stat(npy)
+    offset = st.st_size - good.size
+    row = good[3]
+    j = int(np.flatnonzero(row != row[0])[0])
+    with open(npy, "r+b") as fh:
+        fh.seek(offset + 3 * good.shape[1])
+        fh.write(bytes([row[j]]))
+        fh.seek(offset + 3 * good.shape[1] + j)
+        fh.write(bytes([row[0]]))
+    os.utime(npy, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert os.stat(npy).st_mtime_ns == st.st_mtime_ns and os.stat(npy).st_size == st.st_size
+    capsys.readouterr()
+    assert np.array_equal(np.array(load_table(words, cache)), good)
+    assert "checksum does not match" in capsys.readouterr().err
+
+
+def _forged_stamp(npy: Path) -> None:  # the stamp of the file as it is now, with a foreign digest
+    st = os.stat(npy)
+    stamp = table.stamp_path(npy)
+    stamp.unlink()
+    stamp.write_text(json.dumps({"digest": "xxh3-128:" + "0" * 32, "dev": st.st_dev, "ino": st.st_ino,
+                                 "size": st.st_size, "uid": st.st_uid, "mtime_ns": st.st_mtime_ns,
+                                 "ctime_ns": st.st_ctime_ns}))
+    stamp.chmod(0o600)
+
+
+STAMP_FAULTS = {
+    "writable-by-others": lambda npy: table.stamp_path(npy).chmod(0o602),
+    "symlink": lambda npy: (table.stamp_path(npy).rename(npy.with_suffix(".real")),
+                            table.stamp_path(npy).symlink_to(npy.with_suffix(".real"))),
+    "folder": lambda npy: (table.stamp_path(npy).unlink(), table.stamp_path(npy).mkdir()),
+    "fifo": lambda npy: (table.stamp_path(npy).unlink(), os.mkfifo(table.stamp_path(npy), 0o600)),
+    "garbage": lambda npy: table.stamp_path(npy).write_bytes(b"\xff" * 100),
+    "huge": lambda npy: table.stamp_path(npy).write_bytes(b" " * 5000),
+    "other-digest": _forged_stamp,
+}
+
+
+@pytest.mark.parametrize("fault", sorted(STAMP_FAULTS))
+def test_a_stamp_that_cannot_be_trusted_means_a_full_check(stamped, monkeypatch, capsys, fault):
+    """A stamp that is not ours alone, not a plain file, unreadable or for another digest, or a
+    table others may write, is ignored: the whole table is read (and found intact)."""
+    words, cache, good = stamped
+    npy, _ = cache_paths(words, cache)
+    STAMP_FAULTS[fault](npy)
+    calls = _count_checksums(monkeypatch)
+    assert np.array_equal(np.array(load_table(words, cache)), good)
+    assert calls == [1]
+    assert capsys.readouterr().err == ""
+
+
+def test_a_table_others_may_write_is_read_on_every_load(stamped, monkeypatch):
+    """Such a table (never made so by evo-wordle) gets no stamp: it is checked every time."""
+    words, cache, good = stamped
+    npy, _ = cache_paths(words, cache)
+    npy.chmod(0o646)
+    time.sleep(0.05)
+    calls = _count_checksums(monkeypatch)
+    load_table(words, cache)
+    load_table(words, cache)
+    assert calls == [1, 1]
+
+
+def test_a_cache_of_the_old_checksum_is_adopted_without_a_rebuild(small, capsys):
+    """A sidecar written by evo-wordle <= 0.2 (row/column-sum checksum) is checked the old way
+    once, then carries the new checksum; a damaged old cache is still rebuilt."""
+    words, cache, good = small
+    npy, meta = cache_paths(words, cache)
+    info = json.loads(meta.read_text())
+    info["checksum"] = table.legacy_checksum(good)
+    meta.write_text(json.dumps(info))
+    assert np.array_equal(np.array(load_table(words, cache)), good)
+    assert json.loads(meta.read_text())["checksum"] == checksum(good)
+    assert capsys.readouterr().err == ""
+    info["checksum"] = table.legacy_checksum(good[::-1])
+    meta.write_text(json.dumps(info))
+    load_table(words, cache)
+    assert "checksum does not match" in capsys.readouterr().err

@@ -84,37 +84,64 @@ def test_compute_rows_match_the_reference():
     assert rows.tolist() == [[reference_pattern(words[g], words[a]) for a in answers] for g in guesses]
 
 
+#: Sizes of the checksum tests: several 32 KB blocks and a tail (the old checksum folded the
+#: bytes into rows of 4,096 64-bit words; the new one must see everything the old one saw).
+BLOCK = 8 * 4096
+
+
 def test_checksum_sees_every_byte():
-    base = np.arange(8 * tbl.CHECK_WIDTH * 3 + 8 * 5 + 3, dtype=np.uint64).astype(np.uint8)  # a tail too
+    base = np.arange(BLOCK * 3 + 8 * 5 + 3, dtype=np.uint64).astype(np.uint8)  # a tail too
     ref = tbl.checksum(base)
-    for i in (0, 7, 8, 8 * tbl.CHECK_WIDTH, len(base) - 44, len(base) - 3, len(base) - 1):
+    for i in (0, 7, 8, BLOCK, len(base) - 44, len(base) - 3, len(base) - 1):
         changed = base.copy()
         changed[i] ^= 1
         assert tbl.checksum(changed) != ref, i
-    assert len(ref) == 64 and int(ref, 16) >= 0
+    assert ref.startswith("xxh3-128:") and len(ref) == len("xxh3-128:") + 32 and int(ref[9:], 16) >= 0
 
 
 def test_checksum_sees_position():
     """Swapping two different values anywhere (same row, same column, same byte lane) is seen."""
-    base = (np.arange(8 * tbl.CHECK_WIDTH * 4, dtype=np.uint64) * 2654435761 % 251).astype(np.uint8)
+    base = (np.arange(BLOCK * 4, dtype=np.uint64) * 2654435761 % 251).astype(np.uint8)
     ref = tbl.checksum(base)
-    for i, j in ((0, 1), (0, 8), (0, 8 * tbl.CHECK_WIDTH), (5, 8 * tbl.CHECK_WIDTH + 13), (3, len(base) - 1)):
+    for i, j in ((0, 1), (0, 8), (0, BLOCK), (5, BLOCK + 13), (3, len(base) - 1)):
         swapped = base.copy()
         assert swapped[i] != swapped[j]
         swapped[[i, j]] = swapped[[j, i]]
         assert tbl.checksum(swapped) != ref, (i, j)
 
 
+def test_checksum_sees_changes_that_cancel_in_row_and_column_sums():
+    """Two swaps in one byte lane of two rows that undo each other's row and column sums: the
+    old folded checksum missed them (same value), the byte-wise hash does not."""
+    base = np.zeros(BLOCK * 2, dtype=np.uint8)
+    base[[0, 8, BLOCK, BLOCK + 8]] = [1, 2, 2, 1]  # a b / b a at (row 0, row 1) x (word 0, word 1)
+    damaged = base.copy()
+    damaged[[0, 8, BLOCK, BLOCK + 8]] = [2, 1, 1, 2]
+    assert tbl.legacy_checksum(damaged) == tbl.legacy_checksum(base)
+    assert tbl.checksum(damaged) != tbl.checksum(base)
+
+
 def test_checksum_format_is_stable():
-    """The sidecar's checksum: sha256 of the row sums and column sums of the bytes read as a
-    (rows, CHECK_WIDTH) matrix of little-endian 64-bit words, then the leftover bytes."""
+    """The sidecar's checksum: ``xxh3-128:`` and the XXH3 128-bit digest of the table's bytes
+    in C order, and the same for a table, its flat bytes and a memory-mapped copy."""
+    import xxhash
+
+    data = (np.arange(BLOCK * 2 + 11, dtype=np.uint64) * 7 % 256).astype(np.uint8)
+    assert tbl.checksum(data) == "xxh3-128:" + xxhash.xxh3_128_hexdigest(data.tobytes())
+    t = data[: 120 * 137].reshape(120, 137)
+    assert tbl.checksum(t) == tbl.checksum(t.reshape(-1)) != tbl.checksum(t.T)
+
+
+def test_legacy_checksum_format():
+    """evo-wordle <= 0.2's checksum (read once to adopt an old cache): sha256 of the row sums and
+    column sums of the bytes read as a (rows, 4096) matrix of 64-bit words, then the leftover."""
     import hashlib
 
-    data = (np.arange(8 * tbl.CHECK_WIDTH * 2 + 11, dtype=np.uint64) * 7 % 256).astype(np.uint8)
-    m = data[: 16 * tbl.CHECK_WIDTH].view(np.uint64).reshape(2, tbl.CHECK_WIDTH)
+    data = (np.arange(BLOCK * 2 + 11, dtype=np.uint64) * 7 % 256).astype(np.uint8)
+    m = data[: 2 * BLOCK].view(np.uint64).reshape(2, 4096)
     want = hashlib.sha256(m.sum(axis=1, dtype=np.uint64).tobytes() + m.sum(axis=0, dtype=np.uint64).tobytes()
-                          + data[16 * tbl.CHECK_WIDTH :].tobytes()).hexdigest()
-    assert tbl.checksum(data) == want
+                          + data[2 * BLOCK :].tobytes()).hexdigest()
+    assert tbl.legacy_checksum(data) == want
 
 
 def test_default_cache_dir_follows_the_environment(monkeypatch, tmp_path):

@@ -104,7 +104,7 @@ def register(sub) -> None:
 def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     import numpy as np
 
-    from ..evolve.metaga import EvolveConfig, genome_key, play_records, save_logbook, split_means, to_individual
+    from ..evolve.metaga import EvolveConfig, genome_key, play_records, split_means, to_individual
     from ..evolve.strategy import load_strategy, save_strategy
 
     if args.resume and not args.checkpoint:
@@ -159,11 +159,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
         print(f"test mean {m['test']:.4f} on {n['test']} never-seen answers (train {m['train']:.4f} on "
               f"{n['train']}, validation {m['validation']:.4f} on {n['validation']}); "
               f"{ga.split.describe()}")
-    sys.stdout.flush()
-    if args.log:
-        with writing(args.log):
-            save_logbook(args.log, ga.logbook)
-        wrote(args.log, args.json)
+    write_log(args, ga)
     if args.out:
         prov = {"command": command_line(args),
                 "seed": args.seed, "settings": settings.as_dict(), "runtime_seconds": result["total_seconds"],
@@ -174,6 +170,17 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
             save_strategy(args.out, best, prov, tree, settings, ctx.words)
         wrote(args.out, args.json)
     return 0
+
+
+def write_log(args: argparse.Namespace, ga) -> None:
+    """After the result is printed (and flushed): the logbook to ``--log``, if asked."""
+    from ..evolve.metaga import save_logbook
+
+    sys.stdout.flush()
+    if args.log:
+        with writing(args.log):
+            save_logbook(args.log, ga.logbook)
+        wrote(args.log, args.json)
 
 
 def run_meta_ga(args: argparse.Namespace, ctx, cfg, unit: str):
@@ -215,8 +222,9 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
     import numpy as np
 
     from ..boards import GENES, POLICY_NAME
-    from ..evolve.metaga import BOARD_GENE_NAMES, EvolveConfig, genome_key, play_sets, save_logbook, split_sets
+    from ..evolve.metaga import BOARD_GENE_NAMES, EvolveConfig, genome_key, play_sets, split_sets
     from ..files import atomic_write_text
+    from ..stats import paired
 
     if args.final:
         raise EvoWordleError("--final keeps a decision tree, which several boards do not have (drop --final)")
@@ -257,10 +265,12 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
                     "generations": ga.generation, "seconds": round(ga.seconds, 1), "split": {
                         "seed": ga.split.seed, **ga.split.sizes(), "train_sets": cfg.train_sets,
                         "validation_sets": cfg.holdout_sets, "test_sets": test_sets}}
+    played = {}
     for label, g in (("evolved", genes), ("summed_entropy", own), ("summed_entropy_same_opener", same_opener)):
-        scores = np.array([r.score(cap) for r in play_sets(ctx, g, settings, sets["test"])])
+        scores = played[label] = np.array([r.score(cap) for r in play_sets(ctx, g, settings, sets["test"])])
         result[label] = {"test_mean": float(scores.mean()), "test_failures": int((scores > limit).sum()),
                          "worst_guesses": int(scores.max())}
+    result["evolved_minus_summed_entropy"] = paired(played["evolved"], played["summed_entropy"])
     result["test_seconds"] = round(time.perf_counter() - t0, 1)
     result["total_seconds"] = round(time.perf_counter() - start, 1)
     ev, se, so = result["evolved"], result["summed_entropy"], result["summed_entropy_same_opener"]
@@ -272,11 +282,11 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
               f"{limit}; on the same sets plain summed entropy {se['test_mean']:.4f} ({se['test_failures']} over "
               f"{limit}), with the evolved opener {best['opener'].upper()} {so['test_mean']:.4f}; training fitness "
               f"{result['fitness']['train']:.4f}, validation {result['fitness']['validation']:.4f}")
-    sys.stdout.flush()
-    if args.log:
-        with writing(args.log):
-            save_logbook(args.log, ga.logbook)
-        wrote(args.log, args.json)
+        d = result["evolved_minus_summed_entropy"]
+        print(f"evolved − summed entropy, set by set: {d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}] (95 %): "
+              + ("significant" if d["significant"] else f"no significant difference (detects {d['detectable']:.4f} "
+                                                        "with 80 % power)"))
+    write_log(args, ga)
     if args.out:
         import json
 
@@ -287,7 +297,8 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
                "settings": settings.as_dict(), "made_for": made_for(settings, ctx.words),
                "provenance": {"command": command_line(args), "split": ga.split.as_dict(ctx.words.allowed),
                               **{k: result[k] for k in ("fitness", "evolved", "summed_entropy",
-                                                        "summed_entropy_same_opener", "generations")},
+                                                        "summed_entropy_same_opener", "evolved_minus_summed_entropy",
+                                                        "generations")},
                               "sets": result["split"], "runtime_seconds": result["total_seconds"],
                               "logbook": list(ga.logbook)}}
         with writing(args.out):

@@ -107,7 +107,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_table(args: argparse.Namespace) -> int:
     ctx = context_from_args(args)
     start = time.perf_counter()
-    table = load_table(ctx.words, rebuild=args.rebuild)
+    table = load_table(ctx.words, rebuild=args.rebuild, verify=True)  # every byte, whatever the stamp says
     seconds = time.perf_counter() - start
     print(f"path:    {cache_paths(ctx.words)[0]}")
     print(f"shape:   {table.shape[0]} x {table.shape[1]} {table.dtype}")
