@@ -344,7 +344,7 @@ def test_each_row_takes_its_own_recombinant_next_to_rows_without_one(ctx):
     pairs = {"A": ("black", "slick", "slack"), "B": ("crane", "slate", "crate"), "C": ("fight", "sound", "sight"),
              "N": ("house", "mouse", None)}
     answers = set(ctx.words.answer_index.tolist())
-    for order in ("ABC", "AN", "NA", "ANB", "BCN", "N", "A"):
+    for order in ("ABC", "AN", "NA", "ANB", "BCN", "N", "A", "CN", "NC"):  # SIGHT: a single mask
         p1 = np.array([idx(pairs[r][0]) for r in order])
         p2 = np.array([idx(pairs[r][1]) for r in order])
         for kids in (ops.recombine_children(ctx, p1, p2, consistent, ctx.words.answer_index, np.random.default_rng(1)),
@@ -355,3 +355,30 @@ def test_each_row_takes_its_own_recombinant_next_to_rows_without_one(ctx):
                     assert kid in answers, order
                 else:
                     assert ctx.words.allowed[kid] == pairs[r][2], order
+
+
+class _Fixed:
+    """A stand-in generator whose uniform draws are all ``u``."""
+
+    def __init__(self, u: float):
+        self.u = u
+
+    def random(self, n):
+        return np.full(n, self.u)
+
+
+def test_a_draw_picks_the_valid_masks_in_mask_order(ctx):
+    """The pick-th valid mask in mask order (bit p set: position p from the second parent):
+    CRANE×SLATE's valid masks are SLANE at 3, 7, 19, 23 and CRATE at 8, 12, 24, 28, so a draw of 0
+    gives SLANE and a draw near 1 gives CRATE; the second child of a pair counts from the end."""
+    idx = ctx.words.index
+    everything = np.ones(len(ctx.words), dtype=bool)
+    p1, p2 = np.array([idx("crane")]), np.array([idx("slate")])
+    found, valid = ops._recombinations(ctx, p1, p2, everything)
+    assert np.flatnonzero(valid[0]).tolist() == [3, 7, 8, 12, 19, 23, 24, 28]
+    for u, first in ((0.0, "slane"), (0.99, "crate")):
+        kid = ops.recombine_children(ctx, p1, p2, everything, ctx.all_words, _Fixed(u))
+        assert ctx.words.allowed[kid[0]] == first, u
+        one, two = ops.recombine_pairs(ctx, (p1, p2), everything, ctx.all_words, _Fixed(u))
+        assert ctx.words.allowed[one[0]] == first and ctx.words.allowed[two[0]] == ({"slane", "crate"} - {first}).pop()
+

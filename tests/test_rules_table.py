@@ -5,13 +5,17 @@ No ``ctx`` fixture here: these tests build small tables themselves, so a changed
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
 import os
+import shutil
 
 import numpy as np
 import pytest
 
 from evo_wordle import table as tbl
+from evo_wordle.errors import EvoWordleError
 from evo_wordle.table import build_table, compute_rows, load_table, pattern_dtype
 from evo_wordle.words import WordSet, load_words
 from tests.reference import reference_pattern
@@ -213,3 +217,171 @@ def test_an_unwritable_cache_folder_is_a_clear_error(tmp_path):
     blocker.write_text("not a folder")
     with pytest.raises(EvoWordleError, match="not writable"):
         load_table(words, blocker / "cache")
+
+
+def test_a_damaged_table_written_while_waiting_for_the_lock_is_rebuilt(tmp_path, monkeypatch, capsys):
+    """No file at the first look; another process writes a damaged one before our lock is granted:
+    it is rebuilt (and equals the reference), not returned nor an error."""
+    path = tmp_path / "w.txt"
+    path.write_text("\n".join(NYT.allowed[:40]) + "\n")
+    words = load_words(allowed=path, answers=path)
+    cache = tmp_path / "cache"
+    npy, _ = tbl.cache_paths(words, tbl.prepare(cache))
+    real_lock = tbl.lock
+
+    @contextlib.contextmanager
+    def racing_lock(root, name):
+        if not npy.exists():
+            npy.write_bytes(b"not a numpy file at all")  # the other process's torn write
+        with real_lock(root, name):
+            yield
+
+    monkeypatch.setattr(tbl, "lock", racing_lock)
+    got = load_table(words, cache)
+    want = [[reference_pattern(g, a) for a in words.allowed] for g in words.allowed]
+    assert np.array(got).tolist() == want
+
+
+
+def _small_words(tmp_path, n: int, start: int = 0):
+    path = tmp_path / f"w{n}.txt"
+    path.write_text("\n".join(NYT.allowed[start:start + n]) + "\n")
+    return load_words(allowed=path, answers=path)
+
+
+def test_without_fallocate_the_file_is_cut_to_its_exact_size(tmp_path, monkeypatch, capsys):
+    """A file system without posix_fallocate: the table file is truncated to header + n² bytes,
+    so the next load accepts it instead of rebuilding it."""
+    words = _small_words(tmp_path, 40)
+
+    def unsupported(fd, offset, length):
+        raise OSError(errno.EOPNOTSUPP, "Operation not supported")
+
+    monkeypatch.setattr(tbl.os, "posix_fallocate", unsupported)
+    cache = tmp_path / "cache"
+    built = np.array(load_table(words, cache))
+    npy, _ = tbl.cache_paths(words, cache)
+    with open(npy, "rb") as fh:
+        np.lib.format.read_magic(fh)
+        np.lib.format.read_array_header_1_0(fh)
+        assert npy.stat().st_size == fh.tell() + 40 * 40
+    capsys.readouterr()
+    assert np.array_equal(load_table(words, cache), built) and capsys.readouterr().err == ""
+
+
+def test_a_failed_reservation_says_how_many_megabytes(tmp_path, monkeypatch):
+    words = _small_words(tmp_path, 1300)  # 1,690,000 cells: 1.69 MB, said as "2 MB"
+
+    def full(fd, offset, length):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(tbl.os, "posix_fallocate", full)
+    npy, meta = tbl.cache_paths(words, tbl.prepare(tmp_path / "cache"))
+    with pytest.raises(EvoWordleError, match=r"cannot reserve 2 MB for the pattern table"):
+        tbl.write_table(words, npy, meta)
+
+
+def test_free_space_must_cover_the_table_and_16_mib(tmp_path, monkeypatch):
+    """Needs n² + 4,096 (header) + 16 MiB bytes: 890 words need 792,100 + 4,096 + 16,777,216 =
+    17,573,412 bytes, said as "18 MB"; one byte less free is refused."""
+    words = _small_words(tmp_path, 890)
+    need = 890 * 890 + 4096 + 16 * 2**20
+    cache = tbl.prepare(tmp_path / "cache")
+    npy, meta = tbl.cache_paths(words, cache)
+    usage = shutil.disk_usage(cache)
+    monkeypatch.setattr(tbl.shutil, "disk_usage", lambda root: usage._replace(free=need - 1))
+    with pytest.raises(EvoWordleError, match=r"needs 18 MB, 18 MB free"):
+        tbl.write_table(words, npy, meta)
+    monkeypatch.setattr(tbl.shutil, "disk_usage", lambda root: usage._replace(free=need))
+    assert tbl.write_table(words, npy, meta).shape == (890, 890)
+
+
+def test_a_list_too_large_for_512_mib_is_refused_with_the_largest_size():
+    """512 MiB of uint8 cells: isqrt(536,870,912) = 23,170 words (23,170² = 536,848,900)."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    fake = [a + b + c + d + "z" for a in letters for b in letters for c in letters for d in letters[:2]][:23_171]
+    words = WordSet(sorted(fake), sorted(fake[:10]))
+    with pytest.raises(EvoWordleError, match=r"a list of 23,171 words needs a 0\.5 GB pattern table; "
+                                             r"at most 23,170 words of 5 letters are supported"):
+        tbl.check_size(words)
+    tbl.check_size(WordSet(sorted(fake[:23_170]), sorted(fake[:10])))  # the largest accepted
+
+
+def test_a_failed_rename_is_a_one_line_error_and_leaves_no_temporary(tmp_path):
+    words = _small_words(tmp_path, 30)
+    npy, meta = tbl.cache_paths(words, tbl.prepare(tmp_path / "cache"))
+    npy.mkdir()
+    (npy / "keep").write_text("x")  # the table cannot be renamed onto a folder that holds a file
+    with pytest.raises(EvoWordleError, match=r"cannot write the pattern table in .*: (Is a dir|Directory not empty)"):
+        tbl.write_table(words, npy, meta)
+    assert not [f for f in npy.parent.iterdir() if f.name.startswith(".patterns-")]
+
+
+def test_a_fortran_order_file_is_rebuilt_even_with_a_matching_checksum(tmp_path, capsys):
+    words = _small_words(tmp_path, 60)
+    cache = tmp_path / "cache"
+    good = np.array(load_table(words, cache))
+    npy, meta = tbl.cache_paths(words, cache)
+    np.save(npy, np.asfortranarray(good))  # right shape and type, columns first on disk
+    info = json.loads(meta.read_text())
+    info["checksum"] = tbl.checksum(good.T)  # the file's bytes, read row by row
+    meta.write_text(json.dumps(info))
+    capsys.readouterr()
+    again = load_table(words, cache)
+    assert "Fortran order" in capsys.readouterr().err and np.array_equal(np.array(again), good)
+
+
+def test_a_file_of_the_wrong_size_is_named_with_both_sizes(tmp_path, capsys):
+    words = _small_words(tmp_path, 50)
+    cache = tmp_path / "cache"
+    load_table(words, cache)
+    npy, _ = tbl.cache_paths(words, cache)
+    size = npy.stat().st_size
+    with open(npy, "ab") as fh:
+        fh.write(b"1234567")
+    capsys.readouterr()
+    load_table(words, cache)
+    assert f"it has {size + 7} bytes, not {size}" in capsys.readouterr().err
+
+
+def test_an_unreadable_header_is_quoted_in_60_characters(tmp_path, monkeypatch, capsys):
+    words = _small_words(tmp_path, 20)
+    cache = tmp_path / "cache"
+    load_table(words, cache)
+
+    def bad_magic(fh):
+        raise ValueError("x" * 100)
+
+    monkeypatch.setattr(np.lib.format, "read_magic", bad_magic)
+    capsys.readouterr()
+    assert load_table(words, cache).shape == (20, 20)  # rebuilt
+    assert f"(not a table file: {'x' * 60})" in capsys.readouterr().err
+
+
+def test_a_table_of_two_byte_cells_is_accepted_when_loaded_again(tmp_path, capsys):
+    """Six letters: 3^6 = 729 codes need uint16, so the file is header + 2·n² bytes."""
+    letters = "abcdefghij"
+    six = sorted({a + b + "cde" + c for a in letters for b in letters for c in "xy"})[:35]
+    words = WordSet(six, six[:5])
+    cache = tmp_path / "cache"
+    built = load_table(words, cache)
+    assert built.dtype == np.uint16
+    capsys.readouterr()
+    assert np.array_equal(load_table(words, cache), built) and capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("kind", ["symlink", "folder"])
+def test_a_table_path_that_is_not_a_file_is_named(tmp_path, capsys, kind):
+    words = _small_words(tmp_path, 25)
+    cache = tmp_path / "cache"
+    good = np.array(load_table(words, cache))
+    npy, _ = tbl.cache_paths(words, cache)
+    if kind == "symlink":
+        os.replace(npy, tmp_path / "elsewhere.npy")
+        npy.symlink_to(tmp_path / "elsewhere.npy")
+    else:
+        npy.unlink()
+        npy.mkdir()
+    capsys.readouterr()
+    assert np.array_equal(np.array(load_table(words, cache)), good)
+    assert f"(it is a {kind})" in capsys.readouterr().err
