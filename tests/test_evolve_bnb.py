@@ -230,6 +230,9 @@ def test_depth_one_and_two_are_infeasible_for_pairs(small):
     assert search.search(pair, None, INFEASIBLE, 2) == 3
     with pytest.raises(EvoWordleError, match="within 2 guesses"):
         search.cost(np.sort(small.words.indices(IGHT)), None, 2)
+    tight = small.words.index("tight")
+    with pytest.raises(EvoWordleError, match=r"answers left after TIGHT:0222\d cannot all be solved in the 1 guesses"):
+        search.tree(np.sort(small.words.indices(IGHT)), None, 2, tight)
 
 
 def test_ga_tree_exact_cli(small, tmp_path, capsys):

@@ -38,6 +38,7 @@ import numpy as np
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import hard_mode_mask
+from ..patterns import to_digits
 from .strategy import transposed_table
 
 #: Candidate sets up to this size count their parts by pairwise comparison (byte counts, so
@@ -312,9 +313,20 @@ class TreeSearch:
     def _walk(self, cand: np.ndarray, legal, depth: int | None, path: list[int], out: dict,
               guess: int | None) -> None:
         if guess is None:
-            if depth is not None and depth < 1:
-                raise EvoWordleError(f"no tree solves these {len(cand)} candidates within the guesses left")
-            guess = self.best_guess(cand, legal, depth)
+            try:
+                if depth is not None and depth < 1:
+                    raise EvoWordleError("no guess left")
+                guess = self.best_guess(cand, legal, depth)
+            except EvoWordleError:
+                if depth is None or not path:
+                    raise
+                n = self.ctx.words.length
+                where = ",".join(f"{self.ctx.words.allowed[g].upper()}:{to_digits(int(self.ctx.table[g, cand[0]]), n)}"
+                                 for g in path)
+                raise EvoWordleError(f"no tree solves every answer within the guess limit: the {len(cand)} "
+                                     f"answers left after {where} cannot all be solved in the {max(depth, 0)} "
+                                     f"guesses left" + (f" (using the {self.width} best guesses per node)"
+                                                        if self.width else "")) from None
         left = None if depth is None else depth - 1
         row = np.asarray(self.ctx.table[guess, cand])
         for p in np.unique(row).tolist():
