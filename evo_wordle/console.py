@@ -103,11 +103,13 @@ def _on_sigint(signum, frame) -> None:
 
 def run() -> int:
     """The ``evo-wordle`` console script: Ctrl-C even while the modules load exits 130 in one line."""
-    import signal
-
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-        signal.signal(signal.SIGINT, _on_sigint)
     try:
+        # the builtin _signal, loaded with the interpreter: importing `signal` first (and enum with
+        # it) took milliseconds in which a Ctrl-C still ended in a traceback
+        import _signal
+
+        if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+            _signal.signal(_signal.SIGINT, _on_sigint)
         from .cli import main
     except KeyboardInterrupt:
         return fail("interrupted", 130, prefix="evo-wordle: ")

@@ -73,8 +73,10 @@ def sigint_trials(n: int, seed: int = 0) -> dict:
                 "finished first": 0, "other": 0}
     tracebacks = []
     for _ in range(n):
+        # SIGINT back to its default first: a background shell starts its jobs with SIGINT ignored
         proc = subprocess.Popen([*PY, "bench", "--games", "200"], stdout=subprocess.DEVNULL,
-                                stderr=subprocess.PIPE, text=True, start_new_session=True)
+                                stderr=subprocess.PIPE, text=True, start_new_session=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         time.sleep(rng.uniform(0.0, 1.0))
         os.kill(proc.pid, signal.SIGINT)
         err = proc.communicate()[1]

@@ -209,7 +209,7 @@ sys.exit(run())
 """
 
 
-@pytest.mark.parametrize("module", ["numpy", "evo_wordle.cli", "argparse"])
+@pytest.mark.parametrize("module", ["numpy", "evo_wordle.cli", "argparse", "_signal"])
 def test_ctrl_c_while_modules_load_is_one_line_exit_130(module):
     result = subprocess.run([sys.executable, "-c", CTRL_C_IN_IMPORT.format(module=module)],
                             capture_output=True, text=True, timeout=60)
