@@ -209,9 +209,9 @@ DAMAGE = {
 }
 
 
-@pytest.mark.parametrize("damage", sorted(DAMAGE))
-def test_every_damage_is_detected_and_rebuilt(small, capsys, damage):
-    words, cache, good = small
+def damage_and_reload(setup, capsys, damage: str):
+    """Apply one damage to a cached table, load it again: one notice, the good table back."""
+    words, cache, good = setup
     npy, meta = cache_paths(words, cache)
     DAMAGE[damage](npy, meta, good)
     capsys.readouterr()
@@ -219,6 +219,12 @@ def test_every_damage_is_detected_and_rebuilt(small, capsys, damage):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "rebuilding" in err, err
     assert np.array_equal(np.array(repaired), good)
+    return words, cache, good, npy, meta
+
+
+@pytest.mark.parametrize("damage", sorted(DAMAGE))
+def test_every_damage_is_detected_and_rebuilt(small, capsys, damage):
+    words, cache, good, npy, meta = damage_and_reload(small, capsys, damage)
     assert npy.is_file() and not npy.is_symlink() and meta.is_file()
     load_table(words, cache)
     assert capsys.readouterr().err == ""  # valid again
@@ -661,14 +667,7 @@ def test_no_stamp_for_a_file_changed_within_the_margin(small):
 @pytest.mark.parametrize("damage", sorted(DAMAGE))
 def test_every_damage_after_a_stamp_is_detected_and_rebuilt(stamped, capsys, damage):
     """The stamp never hides damage: every write to the file changes what the stamp names."""
-    words, cache, good = stamped
-    npy, meta = cache_paths(words, cache)
-    DAMAGE[damage](npy, meta, good)
-    capsys.readouterr()
-    repaired = load_table(words, cache)
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "rebuilding" in err, err
-    assert np.array_equal(np.array(repaired), good)
+    damage_and_reload(stamped, capsys, damage)
 
 
 def test_damage_in_place_with_times_restored_is_detected(stamped, capsys):
