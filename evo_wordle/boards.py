@@ -245,16 +245,11 @@ class SummedEntropy:
     def scores(self, boards: list[np.ndarray]) -> np.ndarray:
         """Score of every allowed guess for the unsolved ``boards`` (higher is better): the
         boards' bits, weighted by ``weight``, plus ``bonus`` bits per board it may solve now."""
-        if self.weight:
-            largest = max(len(b) for b in boards)
-            weights = [(len(b) / largest) ** self.weight for b in boards]
-            total = weights[0] * self.board_entropy(boards[0])
-            for w, board in zip(weights[1:], boards[1:]):
-                total += w * self.board_entropy(board)
-        else:
-            total = self.board_entropy(boards[0]).copy()
-            for board in boards[1:]:
-                total += self.board_entropy(board)
+        largest = max(len(b) for b in boards)
+        total = np.zeros(self.rows.shape[1])
+        for board in boards:
+            bits = self.board_entropy(board)
+            total += (len(board) / largest) ** self.weight * bits if self.weight else bits
         if self.bonus:  # bits for the boards this guess may solve now
             for board in boards:
                 total[self.words_of(board)] += self.bonus / len(board)

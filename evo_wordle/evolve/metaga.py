@@ -199,16 +199,11 @@ def genome_scores(ctx: Context, genes, settings: Settings, sample: np.ndarray, p
     return np.array([r.score(settings.max_guesses) for r in records])
 
 
-def draw_sets(answers: np.ndarray, boards: int, sets: int, seed: np.random.SeedSequence) -> np.ndarray:
-    """(sets, boards) answers drawn with replacement from ``answers`` (one part of the split)."""
-    return draw_answers(None, boards, sets, seed, pool=answers)
-
-
 def split_sets(config: EvolveConfig, split, test_sets: int) -> dict[str, np.ndarray]:
     """The seeded training, validation and test board sets, each from its own part of the split."""
     seqs = np.random.SeedSequence([config.seed, _SETS_SALT]).spawn(3)
     sizes = {"train": config.train_sets, "validation": config.holdout_sets, "test": test_sets}
-    return {part: draw_sets(split.part(part), config.settings.boards, sizes[part], seq)
+    return {part: draw_answers(None, config.settings.boards, sizes[part], seq, pool=split.part(part))
             for (part, seq) in zip(("train", "validation", "test"), seqs)}
 
 
