@@ -80,6 +80,10 @@ MODULES: dict[str, dict] = {
                   "tests/test_properties.py::test_every_tree_path_is_consistent_with_its_answer"],
         "pristine_table": True,
     },
+    "evo_wordle/evolve/bnb.py": {
+        "tests": ["tests/test_evolve_bnb.py", "tests/test_rank_trees.py"],
+        "pristine_table": True,
+    },
     "evo_wordle/evolve/openings.py": {
         # everything in test_openings.py but the two CLI tests (full answer list: ~25 s per mutant)
         "tests": ["tests/test_openings.py::test_bucket_stats_match_counter",
