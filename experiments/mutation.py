@@ -81,7 +81,7 @@ MODULES: dict[str, dict] = {
         "pristine_table": True,
     },
     "evo_wordle/evolve/bnb.py": {
-        "tests": ["tests/test_evolve_bnb.py", "tests/test_rank_trees.py"],
+        "tests": ["tests/test_rules_bnb.py", "tests/test_evolve_bnb.py", "tests/test_rank_trees.py"],
         "pristine_table": True,
     },
     "evo_wordle/evolve/openings.py": {

@@ -267,8 +267,10 @@ def test_certify_bounds_each_part_by_its_optimum(small):
     parts = list(helper.parts(opener, answers))
     exact = [TreeSearch(small, "allowed").cost(c, lg) for c, lg in parts]
     upper = [e + 2 for e in exact]
+    start = time.monotonic()
     cert = certify(small, parts, upper, seconds=30)
     assert cert.bounds == exact and all(cert.settled) and cert.total == sum(exact)
+    assert 0 < cert.seconds <= time.monotonic() - start
     quick = certify(small, parts, upper, seconds=0)
     scans = [TreeSearch(small, "allowed").node_bound(c, lg) for c, lg in parts]
     assert all(s <= q <= e for s, q, e in zip(scans, quick.bounds, exact))
@@ -309,3 +311,70 @@ def test_certify_keeps_the_trivial_bound_of_parts_the_clock_stops(small):
     cert = certify(small, parts, [e + 1 for e in exact], seconds=0)
     assert not all(cert.settled)
     assert all(type(b) is int and 5 <= b <= e for b, e in zip(cert.bounds, exact))
+
+
+@pytest.mark.parametrize("elapsed, settled", [(59.5, True), (60.5, False)])
+def test_certify_gives_itself_a_minute_by_default(small, monkeypatch, elapsed, settled):
+    """Without ``seconds`` the budget is 60 s: a clock that reads ``elapsed`` seconds after the
+    start stops a search of more than CLOCK_EVERY nodes only past one minute."""
+    import evo_wordle.evolve.bnb as bnb
+
+    class Clock:
+        calls = 0
+
+        @classmethod
+        def monotonic(cls) -> float:
+            cls.calls += 1
+            return 0.0 if cls.calls == 1 else elapsed
+
+    cand = np.sort(small.words.indices(IGHT + ATCH))
+    want = TreeSearch(small, "allowed").cost(cand)
+    monkeypatch.setattr(bnb, "time", Clock)
+    cert = certify(small, [(cand, None)], [want + 1])
+    assert cert.settled == [settled] and (cert.bounds == [want]) is settled
+
+
+def greedy_tree(ctx, answers: list[int], path: list[int], out: dict) -> None:
+    """The tree of one proposal per node, by hand: a pair or a single answer guesses its first
+    word; a larger set the guess first by (3n − s − P, Σc², not a candidate, list position)
+    among those that split it (or are in it); reference colours."""
+    words = ctx.words.allowed
+    if len(answers) <= 2:
+        guess = answers[0]
+    else:
+        keys = []
+        for g in range(len(words)):
+            codes = [reference_pattern(words[g], words[a]) for a in answers]
+            sizes = [codes.count(c) for c in set(codes)]
+            inside = g in answers
+            if len(sizes) > 1 or inside:
+                keys.append((3 * len(answers) - inside - len(sizes), sum(c * c for c in sizes), not inside, g))
+        guess = min(keys)[3]
+    groups: dict[int, list[int]] = {}
+    for a in answers:
+        groups.setdefault(reference_pattern(words[guess], words[a]), []).append(a)
+    for code, group in groups.items():
+        if code == 242:
+            out[guess] = path + [guess]
+        else:
+            greedy_tree(ctx, group, path + [guess], out)
+
+
+def test_one_proposal_per_node_follows_the_documented_order(small):
+    """width=1 keeps only the first guess of the search order at each node, so its tree is the
+    greedy tree of that order (built here by hand).  The second list has a first-guess tie on
+    bound and Σc² between a candidate and another word: the candidate goes first."""
+    tie = ["arbor", "ardor", "arena", "argue", "arise", "array", "catch", "might", "night", "right", "wight"]
+    for words in (IGHT + ATCH, tie):
+        cand = np.sort(small.words.indices(words))
+        want: dict[int, list[int]] = {}
+        greedy_tree(small, cand.tolist(), [], want)
+        assert TreeSearch(small, "allowed", width=1).tree(cand) == want
+
+
+def test_the_limit_message_names_the_width_only_when_there_is_one(small):
+    ight = np.sort(small.words.indices(IGHT))
+    tight = small.words.index("tight")
+    for width, tail in ((None, r"guesses left$"), (2, r"guesses left \(using the 2 best guesses per node\)$")):
+        with pytest.raises(EvoWordleError, match=tail):
+            TreeSearch(small, "allowed", width=width).tree(ight, None, 2, tight)
