@@ -191,6 +191,13 @@ def test_one_answer_costs_one_guess_and_none_left_is_infeasible(small):
     assert search.cost(pair, None, 2) == 3
 
 
+def test_a_limit_deeper_than_any_tree_changes_nothing(small):
+    """Limits of 255 guesses and more share one memo key: no tree of these lists is that deep."""
+    ight = np.sort(small.words.indices(IGHT))
+    search = TreeSearch(small, "allowed")
+    assert search.cost(ight, None, 300) == search.cost(ight, None, 255) == TreeSearch(small, "allowed").cost(ight)
+
+
 def test_fail_hard_thresholds(small):
     """search(cand, beta) is the exact cost when that is below beta, else a lower bound of at
     least beta (never above the cost); one search object asked again and again agrees."""
@@ -375,6 +382,9 @@ def test_one_proposal_per_node_follows_the_documented_order(small):
 def test_the_limit_message_names_the_width_only_when_there_is_one(small):
     ight = np.sort(small.words.indices(IGHT))
     tight = small.words.index("tight")
+    for width, tail in ((None, r"within 2 guesses$"), (2, r"within 2 guesses using the 2 best guesses per node$")):
+        with pytest.raises(EvoWordleError, match=tail):
+            TreeSearch(small, "allowed", width=width).cost(ight, None, 2)
     for width, tail in ((None, r"guesses left$"), (2, r"guesses left \(using the 2 best guesses per node\)$")):
         with pytest.raises(EvoWordleError, match=tail):
             TreeSearch(small, "allowed", width=width).tree(ight, None, 2, tight)
