@@ -84,6 +84,15 @@ MODULES: dict[str, dict] = {
         "tests": ["tests/test_rules_bnb.py", "tests/test_evolve_bnb.py", "tests/test_rank_trees.py"],
         "pristine_table": True,
     },
+    "evo_wordle/artefacts.py": {
+        # the rule tests and the fast file-level checks (the CLI replays take 1-6 s each)
+        "tests": ["tests/test_rules_artefacts.py",
+                  "tests/test_artefacts.py::test_list_mismatch_under_a_tree_is_an_error",
+                  "tests/test_artefacts.py::test_tree_file_records_its_game",
+                  "tests/test_artefacts.py::test_every_shipped_file_records_its_game",
+                  "tests/test_artefacts.py::test_strategy_tree_moves_are_checked"],
+        "pristine_table": True,
+    },
     "evo_wordle/evolve/openings.py": {
         # everything in test_openings.py but the two CLI tests (full answer list: ~25 s per mutant)
         "tests": ["tests/test_openings.py::test_bucket_stats_match_counter",
