@@ -388,3 +388,21 @@ def test_the_limit_message_names_the_width_only_when_there_is_one(small):
     for width, tail in ((None, r"guesses left$"), (2, r"guesses left \(using the 2 best guesses per node\)$")):
         with pytest.raises(EvoWordleError, match=tail):
             TreeSearch(small, "allowed", width=width).tree(ight, None, 2, tight)
+
+
+def test_certify_settles_a_part_whose_bound_meets_its_tree_without_searching(small):
+    """A part whose bound already equals its tree's cost is settled without a search, even with
+    no time left: here 200 sets of 3 answers that a candidate splits into single answers."""
+    from evo_wordle.evolve.strategy import transposed_table
+
+    tt = transposed_table(small)
+    rng = np.random.default_rng(9)
+    seen, parts = set(), []
+    while len(parts) < 200:
+        c = tuple(sorted(rng.choice(small.words.answer_index, 3, replace=False).tolist()))
+        rows = tt[list(c)][:, list(c)]  # patterns of the three answers against each other
+        if c not in seen and any(len(set(rows[:, j].tolist())) == 3 for j in range(3)):
+            seen.add(c)
+            parts.append((np.array(c, dtype=np.int64), None))
+    cert = certify(small, parts, [5] * len(parts), seconds=0)
+    assert all(cert.settled) and cert.bounds == [5] * len(parts)
