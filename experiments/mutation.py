@@ -62,7 +62,12 @@ MODULES: dict[str, dict] = {
     },
     "evo_wordle/table.py": {
         "tests": ["tests/test_rules_table.py", "tests/test_properties.py::test_built_table_equals_the_plain_reference",
-                  "tests/test_table.py"],
+                  "tests/test_table.py",
+                  # the verified stamp and the adoption of old caches (table.py's side of them)
+                  "tests/test_faults_cache.py::test_a_stamped_table_loads_without_reading_it_again",
+                  "tests/test_faults_cache.py::test_damage_in_place_with_times_restored_is_detected",
+                  "tests/test_faults_cache.py::test_a_table_others_may_write_is_read_on_every_load",
+                  "tests/test_faults_cache.py::test_a_cache_of_the_old_checksum_is_adopted_without_a_rebuild"],
         "pristine_table": False,  # the module under test builds the table: each mutant builds its own
     },
     "evo_wordle/ga/operators.py": {
