@@ -455,3 +455,19 @@ def test_the_sidecar_is_read_up_to_4096_bytes(tmp_path, capsys):
     meta.write_text(text + " " * (4097 - len(text.encode())))
     assert np.array_equal(np.array(load_table(words, cache)), good)
     assert "too large" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sidecar", ["[]", '"x"', "null", '{"checksum": 7}', "{}"])
+def test_a_sidecar_that_is_no_table_description_means_one_line_and_a_rebuild(tmp_path, capsys, sidecar):
+    """Not an object, or an object without a string checksum: one notice line, then the table
+    is rebuilt (and no second line saying it was built)."""
+    words = _small_words(tmp_path, 20)
+    cache = tmp_path / "cache"
+    good = np.array(load_table(words, cache))
+    _, meta = tbl.cache_paths(words, cache)
+    meta.write_text(sidecar)
+    capsys.readouterr()
+    assert np.array_equal(np.array(load_table(words, cache)), good)
+    err = capsys.readouterr().err
+    assert "its sidecar is not a table description" in err and "rebuilding" in err and len(err.splitlines()) == 1
+    assert json.loads(meta.read_text())["checksum"] == tbl.checksum(good)
