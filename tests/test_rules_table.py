@@ -471,3 +471,32 @@ def test_a_sidecar_that_is_no_table_description_means_one_line_and_a_rebuild(tmp
     err = capsys.readouterr().err
     assert "its sidecar is not a table description" in err and "rebuilding" in err and len(err.splitlines()) == 1
     assert json.loads(meta.read_text())["checksum"] == tbl.checksum(good)
+
+
+def test_space_for_header_and_cells_is_reserved_from_the_start(tmp_path, monkeypatch):
+    """posix_fallocate reserves exactly header + n² bytes from offset 0, and the file has that size."""
+    words = _small_words(tmp_path, 30)
+    npy, meta = tbl.cache_paths(words, tbl.prepare(tmp_path / "cache"))
+    calls = []
+    real = os.posix_fallocate
+
+    def record(fd, offset, length):
+        calls.append((offset, length))
+        return real(fd, offset, length)
+
+    monkeypatch.setattr(tbl.os, "posix_fallocate", record)
+    tbl.write_table(words, npy, meta)
+    header = npy.stat().st_size - 30 * 30
+    assert calls == [(0, header + 30 * 30)] and header in (64, 128)
+
+
+def test_a_temporary_file_that_cannot_be_made_names_the_folder(tmp_path, monkeypatch):
+    words = _small_words(tmp_path, 30)
+    npy, meta = tbl.cache_paths(words, tbl.prepare(tmp_path / "cache"))
+
+    def refuse(path):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(tbl, "make_temp", refuse)
+    with pytest.raises(EvoWordleError, match=r"^cache folder .*cache is not writable: Permission denied$"):
+        tbl.write_table(words, npy, meta)
