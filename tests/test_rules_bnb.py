@@ -165,6 +165,7 @@ def test_the_partition_bound_3n_minus_s_minus_p(small):
     pair = np.sort(small.words.indices(["fight", "light"]))
     assert fresh.node_bound(pair) == 3 and fresh.node_bound(pair[:1]) == 1
     assert fresh.node_bound(pair, None, 1) == INFEASIBLE
+    assert fresh.node_bound(ight, None, 1) == fresh.node_bound(ight, None, 0) == INFEASIBLE
 
 
 def test_with_two_guesses_left_the_bound_is_exact(small):
@@ -385,6 +386,8 @@ def test_the_limit_message_names_the_width_only_when_there_is_one(small):
     for width, tail in ((None, r"within 2 guesses$"), (2, r"within 2 guesses using the 2 best guesses per node$")):
         with pytest.raises(EvoWordleError, match=tail):
             TreeSearch(small, "allowed", width=width).cost(ight, None, 2)
+        with pytest.raises(EvoWordleError, match=r"^no tree solves these 10 candidates " + tail):
+            TreeSearch(small, "allowed", width=width).tree(ight, None, 2)  # no opener: the root's own message
     for width, tail in ((None, r"guesses left$"), (2, r"guesses left \(using the 2 best guesses per node\)$")):
         with pytest.raises(EvoWordleError, match=tail):
             TreeSearch(small, "allowed", width=width).tree(ight, None, 2, tight)
@@ -406,3 +409,7 @@ def test_certify_settles_a_part_whose_bound_meets_its_tree_without_searching(sma
             parts.append((np.array(c, dtype=np.int64), None))
     cert = certify(small, parts, [5] * len(parts), seconds=0)
     assert all(cert.settled) and cert.bounds == [5] * len(parts)
+    # the same after 100 parts that each need a search (a tree one guess worse): the clock stops
+    # one of those, and the parts after it are still settled
+    cert = certify(small, parts[:100] + parts, [6] * 100 + [5] * len(parts), seconds=0)
+    assert not all(cert.settled[:100]) and all(cert.settled[100:]) and cert.bounds[100:] == [5] * len(parts)
