@@ -6,6 +6,7 @@ the counters ``ga-tree --json`` reports."""
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 
@@ -166,6 +167,11 @@ def test_the_partition_bound_3n_minus_s_minus_p(small):
     assert fresh.node_bound(pair) == 3 and fresh.node_bound(pair[:1]) == 1
     assert fresh.node_bound(pair, None, 1) == INFEASIBLE
     assert fresh.node_bound(ight, None, 1) == fresh.node_bound(ight, None, 0) == INFEASIBLE
+    # three answers a candidate splits into single answers: two guesses suffice, one does not
+    ref = Reference(list(small.words.allowed), False)
+    triple = next(np.array(t) for t in itertools.combinations(small.words.answer_index.tolist(), 3)
+                  if ref.cost(_words(small, t), frozenset(small.words.allowed), 2) == 5)
+    assert fresh.node_bound(triple, None, 2) == 5 and fresh.node_bound(triple, None, 1) == INFEASIBLE
 
 
 def test_with_two_guesses_left_the_bound_is_exact(small):
