@@ -74,7 +74,7 @@ class ObjectiveResult:
         failed = [a.depth_limit for a in self.attempts if a.total is None]
         out = {"objective": self.objective, "depth_limit": self.depth_limit, "exhaustive": self.exhaustive,
                "attempts": [a.as_dict() for a in self.attempts], "limits_failed": failed,
-               "total_proven": self.exhaustive and self.objective in ("mean", "mean-then-max"),
+               "total_proven": self.exhaustive,
                "worst_case_proven": self.exhaustive and self.objective in ("max", "mean-then-max")}
         if self.objective == "max":
             out["infeasible_depths"] = failed
@@ -128,6 +128,15 @@ def optimise(search: TreeSearch, cand, opener: int | None, cap: int | None, obje
         raise EvoWordleError(f"objective must be one of {', '.join(OBJECTIVES)}, not {objective!r}")
     cand = np.asarray(cand, dtype=np.int64)
     exhaustive = search.width is None
+    start = time.monotonic()
+    try:
+        return _optimise(search, cand, opener, cap, objective, exhaustive)
+    finally:
+        search.stats.seconds = time.monotonic() - start  # every attempt, not only the tree walks
+
+
+def _optimise(search: TreeSearch, cand: np.ndarray, opener: int | None, cap: int | None, objective: str,
+              exhaustive: bool) -> ObjectiveResult:
     first, paths = _attempt(search, cand, opener, cap)
     if paths is None:
         search.tree(cand, None, cap, opener)  # raises the error naming the part that fails
