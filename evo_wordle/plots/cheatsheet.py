@@ -39,7 +39,7 @@ def plot_cheat_sheet(sheet: dict, path: str | Path, settings: dict | None = None
     opener = sheet["opener"].upper()
     labels = [f"{r['feedback']} {r['letters']} → " + (r["second_guess"].upper() if r["second_guess"] else "solved")
               for r in rows]
-    fig, (ax,) = new_figure(7.5, 2.0 + 0.2 * len(rows))
+    fig, (ax,) = new_figure(7.5, 1.9 + 0.2 * len(rows))
     ys = list(range(len(rows)))
     left = [0] * len(rows)
     for c in counts:
@@ -53,16 +53,16 @@ def plot_cheat_sheet(sheet: dict, path: str | Path, settings: dict | None = None
     ax.invert_yaxis()
     ax.set_xlim(0, max(r["answers"] for r in rows) * 1.45)
     ax.grid(axis="y", visible=False)
-    ax.set_xlabel("answers behind the feedback (colour: guesses each one takes)")
-    ax.set_title(f"{opener}: the second guess for each feedback "
-                 f"({len(rows)} of {sheet['feedbacks']} feedbacks)", loc="left")
-    ax.legend(handles=[Patch(color=colours[c], label=f"{c} guesses") for c in counts],
-              loc="upper center", bbox_to_anchor=(0.5, -0.8 / fig.get_figheight() - 0.02), ncol=len(counts),
-              frameon=False)
+    ax.set_xlabel("answers behind the feedback → second guess (colour: guesses each answer takes)")
+    ax.set_title(f"{opener}: the second guess for each feedback ({len(rows)} of {sheet['feedbacks']})\n"
+                 "feedback 0 grey, 1 yellow, 2 green; letters CAPITAL green, small yellow, . grey",
+                 loc="left", fontsize=9)
+    fig.legend(handles=[Patch(color=colours[c], label=f"{c} guesses") for c in counts],
+               loc="outside upper right", ncol=len(counts), frameon=False)
     left_out = sum(r["answers"] for r in rest)
     extra = (f"total {sheet['total_guesses']}, mean {sheet['mean_guesses']:.4f}, worst {sheet['max_guesses']}"
              + (f"; {len(rest)} smaller feedbacks ({left_out} answers) not shown" if rest else "")
-             + "; feedback 0 grey, 1 yellow, 2 green (letters: capital green, small yellow)")
+)
     caption = caption_text(solver=f"tree {Path(source).name}" if source else "decision tree", opener=opener,
                            n=f"{sheet['answers']:,} answers", settings=settings, extra=extra)
     data = {"labels": labels, "answers": [r["answers"] for r in rows],
