@@ -219,12 +219,10 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
     training board sets; the winner (best on validation sets) and plain summed entropy are
     played once on the same test sets; the winner is written as a parameter file that
     ``bench --boards N --params FILE`` replays."""
-    import numpy as np
 
-    from ..boards import GENES, POLICY_NAME
-    from ..evolve.metaga import BOARD_GENE_NAMES, EvolveConfig, genome_key, play_sets, split_sets
+    from ..boards import POLICY_NAME
+    from ..evolve.metaga import BOARD_GENE_NAMES, EvolveConfig, genome_key, split_sets, test_board_genome
     from ..files import atomic_write_text
-    from ..stats import paired
 
     if args.final:
         raise EvoWordleError("--final keeps a decision tree, which several boards do not have (drop --final)")
@@ -253,24 +251,17 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
                      f"test {test_sets}")
     best = ga.best()
     genes = [best[name] for name in BOARD_GENE_NAMES]
-    own = [None, *(0.0 for _ in GENES)]  # what `bench --boards N` plays today
-    same_opener = [best["opener"], *(0.0 for _ in GENES)]
-    key = genome_key(genes)
-    # The test sets are played here, once, by the winner and by the plain policy with the same opener.
+    # The test sets are played here, once, by the winner and by the plain policy.
     t0 = time.perf_counter()
     sets = split_sets(cfg, ga.split, test_sets)
-    cap, limit = settings.max_guesses, settings.win_limit
+    limit = settings.win_limit
     result: dict = {"genome": best, "boards": settings.boards,
-                    "fitness": {"train": ga.cache.get(key), "validation": ga.hold_cache.get(key)},
+                    "fitness": {"train": ga.cache.get(genome_key(genes)),
+                                "validation": ga.hold_cache.get(genome_key(genes))},
                     "generations": ga.generation, "seconds": round(ga.seconds, 1), "split": {
                         "seed": ga.split.seed, **ga.split.sizes(), "train_sets": cfg.train_sets,
-                        "validation_sets": cfg.holdout_sets, "test_sets": test_sets}}
-    played = {}
-    for label, g in (("evolved", genes), ("summed_entropy", own), ("summed_entropy_same_opener", same_opener)):
-        scores = played[label] = np.array([r.score(cap) for r in play_sets(ctx, g, settings, sets["test"])])
-        result[label] = {"test_mean": float(scores.mean()), "test_failures": int((scores > limit).sum()),
-                         "worst_guesses": int(scores.max())}
-    result["evolved_minus_summed_entropy"] = paired(played["evolved"], played["summed_entropy"])
+                        "validation_sets": cfg.holdout_sets, "test_sets": test_sets},
+                    **test_board_genome(ctx, genes, settings, sets["test"])}
     result["test_seconds"] = round(time.perf_counter() - t0, 1)
     result["total_seconds"] = round(time.perf_counter() - start, 1)
     ev, se, so = result["evolved"], result["summed_entropy"], result["summed_entropy_same_opener"]

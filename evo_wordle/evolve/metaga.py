@@ -207,6 +207,26 @@ def split_sets(config: EvolveConfig, split, test_sets: int) -> dict[str, np.ndar
             for (part, seq) in zip(("train", "validation", "test"), seqs)}
 
 
+def test_board_genome(ctx: Context, genes, settings: Settings, sets: np.ndarray) -> dict:
+    """Play the never-seen test board sets once: the evolved genes, plain summed entropy (what
+    ``bench --boards N`` plays) and plain summed entropy with the evolved opener, on the same
+    sets, with the set-by-set difference evolved − summed entropy and its 95 % interval."""
+    from ..stats import paired
+
+    opener = dict(zip(BOARD_GENE_NAMES, genes))["opener"]
+    plain = [0.0 for _ in BOARD_GENES]
+    cap, limit = settings.max_guesses, settings.win_limit
+    out: dict = {}
+    played = {}
+    for label, g in (("evolved", list(genes)), ("summed_entropy", [None, *plain]),
+                     ("summed_entropy_same_opener", [opener, *plain])):
+        scores = played[label] = np.array([r.score(cap) for r in play_sets(ctx, g, settings, sets)])
+        out[label] = {"test_mean": float(scores.mean()), "test_failures": int((scores > limit).sum()),
+                      "worst_guesses": int(scores.max())}
+    out["evolved_minus_summed_entropy"] = paired(played["evolved"], played["summed_entropy"])
+    return out
+
+
 def fitness_of(scores: np.ndarray, settings: Settings, penalty: float) -> float:
     """Mean guesses plus ``penalty`` times the share of games over the win limit (minimised)."""
     return float(scores.mean() + penalty * np.mean(scores > settings.win_limit))
