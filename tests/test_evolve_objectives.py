@@ -180,7 +180,8 @@ def test_proposals_only_are_not_proofs(small):
         check_tree(small, narrow.paths, answers, False, narrow.total, narrow.worst)
         info = narrow.as_dict()
         assert not info["exhaustive"] and not info["worst_case_proven"] and not info["total_proven"]
-        assert "not a proof" in info["worst_case_note"]
+        assert "among the proposals (not a proof)" in info["worst_case_note"]
+        assert (info["total"], info["worst"]) == (narrow.total, narrow.worst)
         assert narrow.worst >= exact.worst
     assert (narrow.total, narrow.worst) >= (exact.total, 0)
 
@@ -222,6 +223,11 @@ def test_ga_tree_objective_cli(small, tmp_path, capsys, hard):
     assert main(["ga-tree", *common, "--exact", "--objective", "max", "--tree", str(tree)]) == 0
     text = capsys.readouterr().out
     assert f"objective max: {want['max'][0]} guesses always suffice, {want['max'][0] - 1} do not" in text
+    assert f"least total within {want['max'][0]}: {want['max'][1]} " in text
+    # a sample of the answers is shown, the objective's line still speaks of the whole tree
+    assert main(["ga-tree", *common, "--exact", "--objective", "max", "--games", "3", "--tree", str(tree)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("3 answers: ") and f"least total within {want['max'][0]}: {want['max'][1]} " in text
 
 
 def test_ga_tree_cap_follows_max_guesses(small, tmp_path, capsys):

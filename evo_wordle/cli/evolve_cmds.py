@@ -408,7 +408,7 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
               f"worst {result.worst_guesses}, histogram {result.histogram}; built in {seconds:.1f} s"
               + (f" by branch and bound ({_exact_words(args)})" if args.exact else ""))
         if args.exact and args.objective != "mean":
-            print(_objective_line(summary["objective_search"], summary["total_guesses"]))
+            print(_objective_line(summary["objective_search"]))
         if args.bound:
             gap = summary["gap"]
             print(f"lower bound {summary['lower_bound']} ({summary['bound_note']}): gap {gap}"
@@ -435,13 +435,14 @@ def _exact_words(args: argparse.Namespace) -> str:
     return f"the {args.width} best guesses per node" if args.width else "exhaustive"
 
 
-def _objective_line(found: dict, total: int) -> str:
-    """What ``--objective max|mean-then-max`` found and proved, in one line."""
+def _objective_line(found: dict) -> str:
+    """What ``--objective max|mean-then-max`` found and proved, in one line (for the whole
+    tree, also when ``--games`` shows a sample of it)."""
     tried = ", ".join(f"{a['depth_limit']}: " + (f"{a['total']}" if a["total"] is not None else "fails")
                       for a in found["attempts"])
     head = f"objective {found['objective']}: {found['worst_case_note']}"
     if found["objective"] == "max":
-        head += f"; least total within {found['depth_limit']}: {total}"
+        head += f"; least total within {found['depth_limit']}: {found['total']}"
     return head + f" (totals by depth limit: {tried})"
 
 

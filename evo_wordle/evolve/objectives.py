@@ -72,19 +72,24 @@ class ObjectiveResult:
     def as_dict(self) -> dict:
         """What was searched and proven (``ga-tree --json``'s ``objective_search``)."""
         failed = [a.depth_limit for a in self.attempts if a.total is None]
-        out = {"objective": self.objective, "depth_limit": self.depth_limit, "exhaustive": self.exhaustive,
+        out = {"objective": self.objective, "total": self.total, "worst": self.worst,
+               "depth_limit": self.depth_limit, "exhaustive": self.exhaustive,
                "attempts": [a.as_dict() for a in self.attempts], "limits_failed": failed,
                "total_proven": self.exhaustive,
                "worst_case_proven": self.exhaustive and self.objective in ("max", "mean-then-max")}
         if self.objective == "max":
             out["infeasible_depths"] = failed
-            out["worst_case_note"] = (
-                f"{self.worst} guesses always suffice" + (f", {failed[-1]} do not" if failed else "")
-                + ("" if self.exhaustive else " (with the proposals only: not a proof)"))
+            if self.exhaustive:
+                note = f"{self.worst} guesses always suffice" + (f", {failed[-1]} do not" if failed else "")
+            else:
+                note = (f"{self.worst} guesses always suffice" + (
+                    f"; no tree within {failed[-1]} among the proposals (not a proof)" if failed else ""))
+            out["worst_case_note"] = note
         elif self.objective == "mean-then-max":
             out["worst_case_note"] = (
-                f"no tree with total {self.total} has a worst game below {self.worst}"
-                if self.exhaustive else "with the proposals only: not a proof")
+                f"no tree with total {self.total} has a worst game below {self.worst}" if self.exhaustive else
+                f"no tree with total {self.total} and a worst game below {self.worst} among the proposals "
+                "(not a proof)")
         return out
 
 
