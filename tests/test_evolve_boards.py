@@ -184,6 +184,25 @@ def test_cli_writes_a_parameter_file_that_bench_replays_in_its_game(tmp_path, ca
     d = result["evolved_minus_summed_entropy"]
     assert d["mean"] == pytest.approx((ours - plain).mean()) and d["games"] == 30
     assert d["low"] <= d["mean"] <= d["high"]
+    # each policy's histogram counts its test sets by guesses, as played
+    for label, scores in (("evolved", ours), ("summed_entropy", plain)):
+        values, counts = np.unique(scores, return_counts=True)
+        assert result[label]["histogram"] == {str(v): int(c) for v, c in zip(values, counts)}
+    assert result["settings"]["boards"] == 2 and result["settings"]["max_guesses"] == 7
+    # the figures draw exactly these numbers (the logbook from --log, as the experiment script reads it)
+    from evo_wordle.plots.metaga import plot_board_histograms, plot_metaga_convergence
+
+    log = [{"gen": 0, "nevals": 3, "best": 4.9, "mean": 5.0, "holdout": 5.1, "seconds": 1.0},
+           {"gen": 1, "nevals": 3, "best": 4.8, "mean": 4.95, "holdout": 5.0, "seconds": 2.0}]
+    runs = {2: {**result, "logbook": log}}
+    hist = plot_board_histograms(runs, tmp_path / "hist.png")
+    assert hist.path.stat().st_size > 0
+    drawn = hist.data[2]["summed_entropy"]
+    assert sum(drawn["share"]) == pytest.approx(100)
+    assert drawn["share"][drawn["guesses"].index(int(values[0]))] == pytest.approx(100 * counts[0] / 30)
+    assert "seed 3" in hist.data["caption"] and "Dordle 7" in hist.data["caption"]
+    conv = plot_metaga_convergence(runs, tmp_path / "conv.png")
+    assert conv.data[2]["gen"] == [0, 1] and conv.data[2]["the same best, on the validation sets"] == [5.1, 5.0]
     # bench --params plays the file's own game (answers known, guesses from allowed, 2 boards)
     assert main(["bench", "--params", str(out), "--games", "20", "--json", "--quiet"]) == 0
     summary = json.loads(capsys.readouterr().out)

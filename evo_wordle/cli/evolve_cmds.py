@@ -255,7 +255,7 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
     t0 = time.perf_counter()
     sets = split_sets(cfg, ga.split, test_sets)
     limit = settings.win_limit
-    result: dict = {"genome": best, "boards": settings.boards,
+    result: dict = {"genome": best, "boards": settings.boards, "settings": settings.as_dict(),
                     "fitness": {"train": ga.cache.get(genome_key(genes)),
                                 "validation": ga.hold_cache.get(genome_key(genes))},
                     "generations": ga.generation, "seconds": round(ga.seconds, 1), "split": {

@@ -210,7 +210,8 @@ def split_sets(config: EvolveConfig, split, test_sets: int) -> dict[str, np.ndar
 def test_board_genome(ctx: Context, genes, settings: Settings, sets: np.ndarray) -> dict:
     """Play the never-seen test board sets once: the evolved genes, plain summed entropy (what
     ``bench --boards N`` plays) and plain summed entropy with the evolved opener, on the same
-    sets, with the set-by-set difference evolved − summed entropy and its 95 % interval."""
+    sets, with the set-by-set difference evolved − summed entropy and its 95 % interval, and each
+    policy's histogram of guesses (a failure counts as the cap)."""
     from ..stats import paired
 
     opener = dict(zip(BOARD_GENE_NAMES, genes))["opener"]
@@ -221,8 +222,10 @@ def test_board_genome(ctx: Context, genes, settings: Settings, sets: np.ndarray)
     for label, g in (("evolved", list(genes)), ("summed_entropy", [None, *plain]),
                      ("summed_entropy_same_opener", [opener, *plain])):
         scores = played[label] = np.array([r.score(cap) for r in play_sets(ctx, g, settings, sets)])
+        values, counts = np.unique(scores, return_counts=True)
         out[label] = {"test_mean": float(scores.mean()), "test_failures": int((scores > limit).sum()),
-                      "worst_guesses": int(scores.max())}
+                      "worst_guesses": int(scores.max()),
+                      "histogram": {str(int(v)): int(c) for v, c in zip(values, counts)}}
     out["evolved_minus_summed_entropy"] = paired(played["evolved"], played["summed_entropy"])
     return out
 
