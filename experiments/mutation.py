@@ -62,7 +62,13 @@ MODULES: dict[str, dict] = {
     },
     "evo_wordle/table.py": {
         "tests": ["tests/test_rules_table.py", "tests/test_properties.py::test_built_table_equals_the_plain_reference",
-                  "tests/test_table.py"],
+                  "tests/test_table.py",
+                  # the verified stamp and the adoption of old caches (table.py's side of them)
+                  "tests/test_faults_cache.py::test_a_stamped_table_loads_without_reading_it_again",
+                  "tests/test_faults_cache.py::test_damage_in_place_with_times_restored_is_detected",
+                  "tests/test_faults_cache.py::test_a_table_others_may_write_is_read_on_every_load",
+                  "tests/test_faults_cache.py::test_a_cache_of_the_old_checksum_is_adopted_without_a_rebuild",
+                  "tests/test_faults_cache.py::test_a_folder_with_content_at_the_table_path_is_one_line_error"],
         "pristine_table": False,  # the module under test builds the table: each mutant builds its own
     },
     "evo_wordle/ga/operators.py": {
@@ -78,6 +84,19 @@ MODULES: dict[str, dict] = {
         "tests": ["tests/test_rules_exact.py", "tests/test_evolve_search.py::test_exact_matches_brute_force",
                   "tests/test_evolve_search.py::test_exact_refuses_large_lists",
                   "tests/test_properties.py::test_every_tree_path_is_consistent_with_its_answer"],
+        "pristine_table": True,
+    },
+    "evo_wordle/evolve/bnb.py": {
+        "tests": ["tests/test_rules_bnb.py", "tests/test_evolve_bnb.py", "tests/test_rank_trees.py"],
+        "pristine_table": True,
+    },
+    "evo_wordle/artefacts.py": {
+        # the rule tests and the fast file-level checks (the CLI replays take 1-6 s each)
+        "tests": ["tests/test_rules_artefacts.py",
+                  "tests/test_artefacts.py::test_list_mismatch_under_a_tree_is_an_error",
+                  "tests/test_artefacts.py::test_tree_file_records_its_game",
+                  "tests/test_artefacts.py::test_every_shipped_file_records_its_game",
+                  "tests/test_artefacts.py::test_strategy_tree_moves_are_checked"],
         "pristine_table": True,
     },
     "evo_wordle/evolve/openings.py": {

@@ -341,7 +341,7 @@ def test_a_file_of_the_wrong_size_is_named_with_both_sizes(tmp_path, capsys):
         fh.write(b"1234567")
     capsys.readouterr()
     load_table(words, cache)
-    assert f"it has {size + 7} bytes, not {size}" in capsys.readouterr().err
+    assert f"(it has {size + 7} bytes, not {size}); rebuilding" in capsys.readouterr().err
 
 
 def test_an_unreadable_header_is_quoted_in_60_characters(tmp_path, monkeypatch, capsys):
@@ -385,3 +385,118 @@ def test_a_table_path_that_is_not_a_file_is_named(tmp_path, capsys, kind):
     capsys.readouterr()
     assert np.array_equal(np.array(load_table(words, cache)), good)
     assert f"(it is a {kind})" in capsys.readouterr().err
+
+
+def test_512_mib_of_two_byte_cells_hold_16384_words_of_6_letters():
+    """Words of 6 letters take uint16 cells: 16,384² × 2 bytes is exactly 512 MiB, accepted;
+    one word more is refused, naming 16,384."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    fake = [a + b + c + "zzz" for a in letters for b in letters for c in letters][:16_385]
+    tbl.check_size(WordSet(sorted(fake[:16_384]), sorted(fake[:10])))
+    with pytest.raises(EvoWordleError, match=r"a list of 16,385 words needs a 0\.5 GB pattern table; "
+                                             r"at most 16,384 words of 6 letters are supported"):
+        tbl.check_size(WordSet(sorted(fake), sorted(fake[:10])))
+
+
+def test_legacy_checksum_sums_every_row_of_a_large_table():
+    """The old checksum goes through the (rows, 4096) matrix 32 rows at a time: every row of a
+    table of 70 rows and a leftover counts once, in its place."""
+    import hashlib
+
+    rng = np.random.default_rng(12)
+    data = rng.integers(0, 256, BLOCK * 70 + 5, dtype=np.uint8)
+    m = data[: 70 * BLOCK].view(np.uint64).reshape(70, 4096)
+    want = hashlib.sha256(m.sum(axis=1, dtype=np.uint64).tobytes() + m.sum(axis=0, dtype=np.uint64).tobytes()
+                          + data[70 * BLOCK :].tobytes()).hexdigest()
+    assert tbl.legacy_checksum(data) == want
+
+
+def test_an_old_cache_in_a_folder_that_cannot_take_the_new_sidecar_is_still_used(tmp_path, monkeypatch, capsys):
+    """Adopting an evo-wordle <= 0.2 cache rewrites its sidecar; where that fails (a read-only
+    cache) the table is used all the same, checked the old way again next time."""
+    words = _small_words(tmp_path, 40)
+    cache = tmp_path / "cache"
+    good = np.array(load_table(words, cache))
+    npy, meta = tbl.cache_paths(words, cache)
+    info = json.loads(meta.read_text())
+    info["checksum"] = tbl.legacy_checksum(good)
+    meta.write_text(json.dumps(info))
+
+    def refuse(*args, **kwargs):
+        raise PermissionError(errno.EROFS, "Read-only file system")
+
+    monkeypatch.setattr(tbl, "atomic_write_text", refuse)
+    capsys.readouterr()
+    assert np.array_equal(np.array(load_table(words, cache)), good)
+    assert capsys.readouterr().err == "" and json.loads(meta.read_text())["checksum"] == info["checksum"]
+
+
+def test_cache_files_are_named_and_versioned_as_documented(tmp_path):
+    """docs/foundation.md: ``patterns-v2-<sha16>.npy`` and ``.json``, the sidecar's version 2."""
+    words = _small_words(tmp_path, 20)
+    cache = tmp_path / "cache"
+    load_table(words, cache)
+    npy, meta = tbl.cache_paths(words, cache)
+    assert (npy.name, meta.name) == (f"patterns-v2-{words.digest[:16]}.npy", f"patterns-v2-{words.digest[:16]}.json")
+    assert npy.is_file() and json.loads(meta.read_text())["version"] == 2
+
+
+def test_the_sidecar_is_read_up_to_4096_bytes(tmp_path, capsys):
+    """docs/foundation.md caps the sidecar at 4 KB: 4,096 bytes (padded with spaces) are read,
+    4,097 are refused and the table rebuilt."""
+    words = _small_words(tmp_path, 20)
+    cache = tmp_path / "cache"
+    good = np.array(load_table(words, cache))
+    _, meta = tbl.cache_paths(words, cache)
+    text = meta.read_text()
+    meta.write_text(text + " " * (4096 - len(text.encode())))
+    capsys.readouterr()
+    assert np.array_equal(np.array(load_table(words, cache)), good) and capsys.readouterr().err == ""
+    meta.write_text(text + " " * (4097 - len(text.encode())))
+    assert np.array_equal(np.array(load_table(words, cache)), good)
+    assert "too large" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sidecar", ["[]", '"x"', "null", '{"checksum": 7}', "{}"])
+def test_a_sidecar_that_is_no_table_description_means_one_line_and_a_rebuild(tmp_path, capsys, sidecar):
+    """Not an object, or an object without a string checksum: one notice line, then the table
+    is rebuilt (and no second line saying it was built)."""
+    words = _small_words(tmp_path, 20)
+    cache = tmp_path / "cache"
+    good = np.array(load_table(words, cache))
+    _, meta = tbl.cache_paths(words, cache)
+    meta.write_text(sidecar)
+    capsys.readouterr()
+    assert np.array_equal(np.array(load_table(words, cache)), good)
+    err = capsys.readouterr().err
+    assert "its sidecar is not a table description" in err and "rebuilding" in err and len(err.splitlines()) == 1
+    assert json.loads(meta.read_text())["checksum"] == tbl.checksum(good)
+
+
+def test_space_for_header_and_cells_is_reserved_from_the_start(tmp_path, monkeypatch):
+    """posix_fallocate reserves exactly header + n² bytes from offset 0, and the file has that size."""
+    words = _small_words(tmp_path, 30)
+    npy, meta = tbl.cache_paths(words, tbl.prepare(tmp_path / "cache"))
+    calls = []
+    real = os.posix_fallocate
+
+    def record(fd, offset, length):
+        calls.append((offset, length))
+        return real(fd, offset, length)
+
+    monkeypatch.setattr(tbl.os, "posix_fallocate", record)
+    tbl.write_table(words, npy, meta)
+    header = npy.stat().st_size - 30 * 30
+    assert calls == [(0, header + 30 * 30)] and header in (64, 128)
+
+
+def test_a_temporary_file_that_cannot_be_made_names_the_folder(tmp_path, monkeypatch):
+    words = _small_words(tmp_path, 30)
+    npy, meta = tbl.cache_paths(words, tbl.prepare(tmp_path / "cache"))
+
+    def refuse(path):
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(tbl, "make_temp", refuse)
+    with pytest.raises(EvoWordleError, match=r"^cache folder .*cache is not writable: Permission denied$"):
+        tbl.write_table(words, npy, meta)

@@ -1,0 +1,86 @@
+"""Rules of evo_wordle/artefacts.py, the settings/provenance checks of stored strategies and
+trees (issue 19, mutation testing): what ``made_for`` records, how the answer list is hashed,
+which stored settings are refused and how, which list differences are named, and the
+``name stored -> playing`` override lines.  Small hand-made word lists, no pattern table."""
+
+from __future__ import annotations
+
+import hashlib
+
+import pytest
+
+from evo_wordle.artefacts import SETTING_KEYS, answers_digest, list_mismatch, made_for, overrides, settings_of
+from evo_wordle.errors import EvoWordleError
+from evo_wordle.game import Settings
+from evo_wordle.words import WordSet
+
+ALLOWED = ("cigar", "rebut", "sissy", "humph", "awake", "blush")
+
+
+def words(answers=("cigar", "rebut", "sissy"), allowed=ALLOWED, label="mine") -> WordSet:
+    return WordSet(tuple(sorted(allowed)), tuple(answers), label=label)
+
+
+def test_the_answer_digest_is_sha256_of_the_lines_with_a_final_newline():
+    w = words()
+    text = "".join(a + "\n" for a in w.answers)
+    assert answers_digest(w) == hashlib.sha256(text.encode()).hexdigest()
+    assert answers_digest(w) != answers_digest(words(answers=("cigar", "rebut")))
+
+
+def test_made_for_records_every_setting_the_list_name_and_both_digests():
+    settings = Settings(candidates="answers", guess_from="allowed", hard=True, daily=True, max_guesses=7, boards=2)
+    w = words()
+    record = made_for(settings, w)
+    assert record == {"candidates": "answers", "guess_from": "allowed", "hard": True, "daily": True,
+                      "max_guesses": 7, "boards": 2, "answers": "mine",
+                      "allowed_sha256": w.digest, "answers_sha256": answers_digest(w)}
+    assert set(SETTING_KEYS) == {f.name for f in Settings.__dataclass_fields__.values()}
+
+
+def test_settings_of_reads_back_what_made_for_wrote():
+    settings = Settings(candidates="answers", guess_from="allowed", hard=True, daily=False, max_guesses=6, boards=1)
+    assert settings_of(made_for(settings, words()), "here") == settings
+
+
+@pytest.mark.parametrize("record, message", [
+    ([], 'f.json: "made_for" must be a JSON object'),
+    ("hard", 'f.json: "made_for" must be a JSON object'),
+    ({"candidates": "answers", "guess_from": "allowed", "hard": True, "daily": False},
+     'f.json: "made_for" lacks max_guesses, boards'),
+    ({}, 'f.json: "made_for" lacks candidates, guess_from, hard, daily, max_guesses, boards'),
+])
+def test_a_malformed_block_is_named_with_what_is_wrong(record, message):
+    with pytest.raises(EvoWordleError) as err:
+        settings_of(record, "f.json")
+    assert str(err.value) == message
+
+
+def test_bad_stored_settings_are_one_line_errors():
+    good = made_for(Settings(), words())
+    head = r'^f\.json: bad "made_for" settings '
+    with pytest.raises(EvoWordleError, match=head + r"\(--max-guesses must be between 1 and \d+, not 0\)$"):
+        settings_of({**good, "max_guesses": 0}, "f.json")
+    with pytest.raises(EvoWordleError, match=head + r"\(--candidates must be one of .*, not 'everyone'\)$"):
+        settings_of({**good, "candidates": "everyone"}, "f.json")
+
+
+def test_list_mismatch_names_the_list_that_differs():
+    w = words()
+    record = made_for(Settings(), w)
+    assert list_mismatch(record, w) is None
+    other_allowed = words(allowed=ALLOWED + ("zesty",))
+    assert list_mismatch(record, other_allowed) == "the allowed list differs from the one it was made for"
+    other_answers = words(answers=("cigar", "humph"), label="yours")
+    assert list_mismatch(record, other_answers) == \
+        "the answer list (yours) differs from the one it was made for (mine)"
+    assert list_mismatch({}, w) == "the allowed list differs from the one it was made for"
+    assert list_mismatch({"allowed_sha256": w.digest}, w) == \
+        "the answer list (mine) differs from the one it was made for (None)"
+
+
+def test_overrides_list_each_changed_setting_in_order():
+    stored = Settings(candidates="answers", guess_from="allowed", hard=False, max_guesses=6)
+    assert overrides(stored, stored) == []
+    playing = stored.with_(hard=True, max_guesses=9, boards=2)
+    assert overrides(stored, playing) == ["hard False -> True", "max_guesses 6 -> 9", "boards 1 -> 2"]
