@@ -7,10 +7,10 @@ import sys
 
 from ..errors import EvoWordleError
 from ..progress import interval as progress_interval
-from . import bench_cmds, evolve_cmds, openers_cmds, play_cmds, sweep_cmds, table_cmds, tune_cmds
+from . import bench_cmds, evolve_cmds, openers_cmds, play_cmds, sweep_cmds, table_cmds, tree_cmds, tune_cmds
 
 #: Modules with ``register(subparsers)``; each sub-parser sets ``func(args) -> int``.
-COMMAND_MODULES = [table_cmds, sweep_cmds, bench_cmds, play_cmds, evolve_cmds, openers_cmds, tune_cmds]
+COMMAND_MODULES = [table_cmds, sweep_cmds, bench_cmds, play_cmds, evolve_cmds, tree_cmds, openers_cmds, tune_cmds]
 
 EPILOG = """examples:
   evo-wordle table                         build or check the pattern-table cache
@@ -34,6 +34,9 @@ EPILOG = """examples:
   evo-wordle openers --words 2 --scan      best fixed two-word opening, GA checked by a scan
   evo-wordle ga-tree --candidates answers --guess-from allowed --tree t.txt --out t.json
                                            look-ahead GA decision tree for every answer
+  evo-wordle ga-tree --candidates answers --guess-from allowed --exact --objective max --tree t.txt
+                                           the smallest worst case, proven (branch and bound)
+  evo-wordle cheatsheet --tree t.txt --plot sheet.png   the second guess for each feedback
 """
 
 

@@ -335,9 +335,14 @@ def register_tree(sub) -> None:
     g.add_argument("--width", type=positive_int, metavar="K",
                    help="with --exact: try only the K best-ordered guesses at each node (much faster; "
                    "the best tree built from them, not a proof)")
+    g.add_argument("--objective", choices=["mean", "max", "mean-then-max"], default="mean",
+                   help="with --exact: mean = the fewest total guesses; max = the smallest worst case (the "
+                   "fewest guesses that always suffice), then the fewest total within it; mean-then-max = "
+                   "the fewest total guesses, then the smallest worst case among such trees; all within the "
+                   "cap (default: %(default)s)")
     g.add_argument("--depth-limit", type=nonnegative_int, metavar="N",
-                   help="with --exact: every answer solved within N guesses "
-                   "(default: the game's win limit, 6; 0 = no limit)")
+                   help="with --exact: every answer solved within N guesses, at most --max-guesses "
+                   "(default: --max-guesses if given, else the game's win limit, 6; 0 = no limit)")
     g.add_argument("--bound", action="store_true",
                    help="also report a lower bound on the total for this opener and the gap (tree - bound); "
                    "gap 0 proves the tree optimal")
@@ -357,8 +362,8 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
 
     settings = settings_from_args(args)
     ctx = context_from_args(args)
-    if not args.exact and (args.width is not None or args.depth_limit is not None):
-        raise EvoWordleError("--width and --depth-limit need --exact")
+    if not args.exact and (args.width is not None or args.depth_limit is not None or args.objective != "mean"):
+        raise EvoWordleError("--width, --depth-limit and --objective need --exact")
     answers = ctx.words.answer_index
     if args.games:
         check_games(args.games, len(answers))
@@ -388,8 +393,12 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
                "build_seconds": round(seconds, 1), "tree": str(args.tree), "method": "exact" if args.exact else "ga"}
     if args.exact:
         summary["settings"] = {**settings.as_dict(), "solver": "ga-search", "opener": exact_info["opener"],
-                               "width": args.width, "depth_limit": exact_info["depth_limit"]}
+                               "width": args.width, "depth_limit": exact_info["depth_limit"],
+                               "depth_cap": exact_info["depth_cap"]}
         summary["search"] = exact_info["stats"]
+        found = exact_info["objective"]
+        summary.update({"objective": args.objective, "total_proven": found["total_proven"],
+                        "worst_case_proven": found["worst_case_proven"], "objective_search": found})
     if args.bound:
         summary.update(_tree_bound(ctx, settings, args, paths, exact_info))
     if args.json:  # the result first: a late write failure cannot lose it
@@ -398,6 +407,8 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
         print(f"{result.games} answers: total {summary['total_guesses']}, mean {result.mean_guesses:.4f}, "
               f"worst {result.worst_guesses}, histogram {result.histogram}; built in {seconds:.1f} s"
               + (f" by branch and bound ({_exact_words(args)})" if args.exact else ""))
+        if args.exact and args.objective != "mean":
+            print(_objective_line(summary["objective_search"]))
         if args.bound:
             gap = summary["gap"]
             print(f"lower bound {summary['lower_bound']} ({summary['bound_note']}): gap {gap}"
@@ -424,10 +435,34 @@ def _exact_words(args: argparse.Namespace) -> str:
     return f"the {args.width} best guesses per node" if args.width else "exhaustive"
 
 
+def _objective_line(found: dict) -> str:
+    """What ``--objective max|mean-then-max`` found and proved, in one line (for the whole
+    tree, also when ``--games`` shows a sample of it)."""
+    tried = ", ".join(f"{a['depth_limit']}: " + (f"{a['total']}" if a["total"] is not None else "fails")
+                      for a in found["attempts"])
+    head = f"objective {found['objective']}: {found['worst_case_note']}"
+    if found["objective"] == "max":
+        head += f"; least total within {found['depth_limit']}: {found['total']}"
+    return head + f" (totals by depth limit: {tried})"
+
+
 def _depth_limit(settings, args: argparse.Namespace) -> int | None:
-    """Guesses within which every answer must be solved (None: no limit)."""
-    limit = settings.win_limit if args.depth_limit is None else args.depth_limit
-    return limit or None
+    """Guesses within which every answer must be solved (None: no limit).
+
+    ``--max-guesses`` is the game's hard cap, so the tree keeps to it; ``--depth-limit`` may
+    only tighten it.  With neither flag the cap is the game's win limit (6 for one board),
+    not the generic 9 of ``--max-guesses``' default."""
+    given_cap = getattr(args, "max_guesses", None)
+    if args.depth_limit is None:
+        return given_cap if given_cap is not None else settings.win_limit
+    if args.depth_limit == 0:
+        if given_cap is not None:
+            raise EvoWordleError(f"--depth-limit 0 (no limit) contradicts --max-guesses {given_cap}: drop one of them")
+        return None
+    if args.depth_limit > settings.max_guesses:
+        raise EvoWordleError(f"--depth-limit {args.depth_limit} exceeds the guess cap {settings.max_guesses} "
+                             "(--max-guesses): a tree cannot need more guesses than the game allows")
+    return args.depth_limit
 
 
 def _opener(ctx, args: argparse.Namespace) -> int | None:
@@ -439,12 +474,15 @@ def _opener(ctx, args: argparse.Namespace) -> int | None:
 def _exact_tree(ctx, settings, args: argparse.Namespace) -> tuple[dict[int, list[int]], dict]:
     """The branch-and-bound tree over every candidate of the game, and how the search went."""
     from ..evolve.bnb import TreeSearch
+    from ..evolve.objectives import optimise
 
     search = TreeSearch(ctx, settings.guess_from, settings.hard, args.width)
-    depth = _depth_limit(settings, args)
-    paths = search.tree(ctx.candidates(settings.candidates), None, depth, _opener(ctx, args))
+    cap = _depth_limit(settings, args)
+    found = optimise(search, ctx.candidates(settings.candidates), _opener(ctx, args), cap, args.objective)
+    paths = found.paths
     first = next(iter(paths.values()))[0]
-    return paths, {"depth_limit": depth, "stats": search.stats.as_dict(), "opener": ctx.words.allowed[first]}
+    return paths, {"depth_limit": found.depth_limit, "depth_cap": cap, "stats": search.stats.as_dict(),
+                   "opener": ctx.words.allowed[first], "objective": found.as_dict()}
 
 
 def _tree_bound(ctx, settings, args: argparse.Namespace, paths: dict[int, list[int]], exact_info: dict) -> dict:

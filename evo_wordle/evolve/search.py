@@ -143,16 +143,25 @@ class GASearchSolver(Solver):
 
     def search(self, state: GameState) -> int:
         """The best guess the GA finds for ``state`` (lowest look-ahead total)."""
+        cand = state.candidates
+        if len(cand) <= self.look.exact_limit and not (state.hard and self.settings.guess_from == "allowed"):
+            return self.look.exact.best(cand)[1]
+        return self.evolve(state)["choice"]
+
+    def evolve(self, state: GameState) -> dict:
+        """The decision GA for ``state`` (no exact shortcut): ``choice`` (its guess),
+        ``population`` (the final population: the GA's proposals), ``seeds``
+        (the top-entropy words it started from) and ``fitness`` (every word it evaluated).
+        In hard mode with few legal words every one is tried: population = seeds = those words."""
         ctx = self.ctx
         cand = state.candidates
         look = self.look
         hard = state.hard and self.settings.guess_from == "allowed"
-        if len(cand) <= look.exact_limit and not hard:
-            return look.exact.best(cand)[1]
         legal = state.guessable(self.settings.guess_from)
         if hard and len(legal) <= HARD_EXHAUSTIVE:
             # hard mode: few legal words; try them all (the finishing policy keeps to candidates)
-            return self._best_of(legal, cand, self.settings.win_limit - state.turn)
+            choice = self._best_of(legal, cand, self.settings.win_limit - state.turn)
+            return {"choice": choice, "population": legal, "seeds": legal, "fitness": {}}
         uniform = np.full(len(cand), 1.0 / len(cand))
         bits = weighted_entropies(ctx, None if len(legal) == len(ctx.words) else legal, cand, uniform)
         bits = bits + 1e-9 * np.isin(legal, cand)
@@ -173,8 +182,9 @@ class GASearchSolver(Solver):
         evaluate(seeds)
         pop = seeds
         if hard:
-            return self._best_of(legal[np.argsort(-bits, kind="stable")[: 4 * k]], cand,
-                                 self.settings.win_limit - state.turn)
+            tried = legal[np.argsort(-bits, kind="stable")[: 4 * k]]
+            choice = self._best_of(tried, cand, self.settings.win_limit - state.turn)
+            return {"choice": choice, "population": tried, "seeds": seeds, "fitness": fitness}
         rng = _state_seed(self.seed, state.key())
         if self.generations and len(legal) > k:
             from ..ga.operators import mutate_words, neighbour_index, recombine_children, tournament
@@ -192,7 +202,8 @@ class GASearchSolver(Solver):
                 union = np.unique(np.concatenate([pop, children]))
                 score = np.array([fitness[int(w)] for w in union])
                 pop = union[np.lexsort((union, score))][:k]
-        return min(fitness, key=lambda w: (fitness[w], w not in set(cand.tolist()), w))
+        choice = min(fitness, key=lambda w: (fitness[w], w not in set(cand.tolist()), w))
+        return {"choice": choice, "population": pop, "seeds": seeds, "fitness": fitness}
 
     def _best_of(self, words: np.ndarray, cand: np.ndarray, limit: int) -> int:
         """The word with the lowest look-ahead fitness among ``words`` (exhaustive)."""

@@ -1,0 +1,142 @@
+"""``evo-wordle cheatsheet`` (evolve/cheatsheet.py, plots/cheatsheet.py): a tree file's second
+guess per first feedback, checked against the tree's own paths recomputed here with the
+reference colours; the JSON export round-trips; the figure is written; bad files exit 2."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import numpy as np
+import pytest
+
+from evo_wordle import Context
+from evo_wordle.cli import main
+from evo_wordle.evolve.bnb import TreeSearch
+from evo_wordle.evolve.cheatsheet import feedback_letters
+from evo_wordle.evolve.search import write_tree
+from evo_wordle.game import Settings
+from evo_wordle.words import WordSet, load_words
+
+from .reference import reference_pattern
+
+IGHT = ["bight", "eight", "fight", "light", "might", "night", "right", "sight", "tight", "wight"]
+
+
+@pytest.fixture(scope="module")
+def small(cache_dir) -> Context:
+    """30 answers and 90 allowed words."""
+    bundled = load_words()
+    answers = sorted(set(IGHT + list(bundled.answers[300:320])))
+    others = [w for w in bundled.allowed[::197] if w not in answers][:60]
+    ctx = Context(words=WordSet(tuple(sorted(set(answers) | set(others))), tuple(answers), label="test-sheet"))
+    ctx.table  # noqa: B018 - built once for the module
+    return ctx
+
+
+@pytest.fixture(scope="module")
+def tree_file(small, tmp_path_factory):
+    """The optimal tree opening with TIGHT (an answer, so one feedback is "solved")."""
+    settings = Settings(candidates="answers", guess_from="allowed")
+    paths = TreeSearch(small, "allowed").tree(small.words.answer_index, None, 6, small.words.index("tight"))
+    folder = tmp_path_factory.mktemp("sheet")
+    for name in ("allowed", "answers"):
+        (folder / f"{name}.txt").write_text("\n".join(getattr(small.words, name)) + "\n")
+    path = folder / "t.tree"
+    write_tree(small, path, paths, settings)
+    return path, {small.words.allowed[a]: [small.words.allowed[g] for g in p] for a, p in paths.items()}
+
+
+def _args(tree_file) -> list[str]:
+    path, _ = tree_file
+    return ["cheatsheet", "--tree", str(path), "--allowed", str(path.parent / "allowed.txt"),
+            "--answers", str(path.parent / "answers.txt")]
+
+
+def _digits(guess: str, answer: str) -> str:
+    code, out = reference_pattern(guess, answer), []
+    for _ in guess:
+        out.append(str(code % 3))
+        code //= 3
+    return "".join(reversed(out))
+
+
+def test_rows_follow_the_tree(tree_file, capsys):
+    _, words = tree_file
+    assert main([*_args(tree_file), "--json"]) == 0
+    sheet = json.loads(capsys.readouterr().out)
+    groups: dict[str, list[str]] = {}
+    for answer in words:
+        groups.setdefault(_digits("tight", answer), []).append(answer)
+    assert sheet["opener"] == "tight" and sheet["answers"] == len(words) == 30
+    assert sum(r["answers"] for r in sheet["rows"]) == len(words)
+    assert sheet["feedbacks"] == len(sheet["rows"]) == len(groups)
+    assert [r["answers"] for r in sheet["rows"]] == sorted((r["answers"] for r in sheet["rows"]), reverse=True)
+    for row in sheet["rows"]:
+        members = groups[row["feedback"]]
+        assert row["answers"] == len(members)
+        lengths = [len(words[a]) for a in members]
+        assert row["max_guesses"] == max(lengths) and row["mean_guesses"] == pytest.approx(np.mean(lengths), abs=1e-4)
+        assert sum(row["histogram"].values()) == len(members)
+        if row["feedback"] == "22222":
+            assert row["second_guess"] is None and members == ["tight"]
+        else:
+            assert {words[a][1] for a in members} == {row["second_guess"]}
+    assert sheet["total_guesses"] == sum(len(p) for p in words.values())
+    assert sheet["max_guesses"] == max(len(p) for p in words.values())
+
+
+def test_text_csv_export_and_figure(tree_file, tmp_path, capsys):
+    _, words = tree_file
+    plot, table, export = tmp_path / "sheet.png", tmp_path / "sheet.csv", tmp_path / "tree.json"
+    assert main([*_args(tree_file), "--top", "4", "--plot", str(plot), "--csv", str(table),
+                 "--export", str(export)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("TIGHT: 30 answers, total ")
+    rows = list(csv.DictReader(table.open()))
+    assert sum(int(r["answers"]) for r in rows) == 30
+    body = out[2:6]  # the four biggest rows, then the rest summed up
+    assert [line.split()[0] for line in body] == [r["feedback"] for r in rows[:4]]
+    assert [line.split()[3] for line in body] == [(r["second_guess"] or "solved").upper() for r in rows[:4]]
+    rest = sum(int(r["answers"]) for r in rows[4:])
+    assert out[6].startswith(f"… {len(rows) - 4} more feedbacks with {rest} answers")
+    assert plot.stat().st_size > 10_000 and plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    data = json.loads(export.read_text())
+    assert data["paths"] == words and data["opener"] == "tight" and data["made_for"]["candidates"] == "answers"
+    histories = {tuple((g, _digits(g, a)) for g in path[:k]) for a, path in words.items() for k in range(len(path))}
+    assert data["tree"][""] == "tight" and len(data["tree"]) == len(histories)
+    assert set(data["tree"].values()) == {path[k] for path in words.values() for k in range(len(path))}
+
+
+def test_plot_data_match_the_rows(tree_file, tmp_path, small):
+    from evo_wordle.evolve.cheatsheet import cheat_sheet, tree_file_paths
+    from evo_wordle.plots.cheatsheet import plot_cheat_sheet
+
+    path, _ = tree_file
+    settings = Settings(candidates="answers", guess_from="allowed")
+    sheet = cheat_sheet(small, tree_file_paths(small, path, settings))
+    drawn = plot_cheat_sheet(sheet, tmp_path / "s.svg", settings.as_dict(), top=3, source=str(path)).data
+    assert drawn["answers"] == [r["answers"] for r in sheet["rows"][:3]]
+    assert [sum(s.values()) for s in drawn["segments"]] == drawn["answers"]
+    assert drawn["rest_answers"] + sum(drawn["answers"]) == 30 and drawn["rest_rows"] == len(sheet["rows"]) - 3
+    assert "t.tree" in drawn["caption"] and "opener TIGHT" in drawn["caption"]
+    assert feedback_letters("tight", "02100") == ".Ig.."
+
+
+def test_bad_tree_files_exit_2(tree_file, tmp_path, capsys):
+    path, _ = tree_file
+    cases = {"garbage.tree": "not a tree\n",
+             "branch.tree": path.read_text().replace(": tight ", ": tight zzzzz ", 1),
+             "empty.tree": "# nothing\n"}
+    for name, text in cases.items():
+        bad = tmp_path / name
+        bad.write_text(text)
+        args = _args(tree_file)
+        args[2] = str(bad)
+        assert main(args) == 2, name
+        err = capsys.readouterr().err.strip()
+        lines = [line for line in err.splitlines() if "warning: " not in line]  # headerless: warned, then read
+        assert len(lines) == 1 and lines[0].startswith("evo-wordle: error: ") and str(bad) in lines[0], (name, err)
+    args = _args(tree_file)
+    args[2] = str(tmp_path / "missing.tree")
+    assert main(args) == 2 and "missing.tree" in capsys.readouterr().err

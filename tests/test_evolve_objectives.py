@@ -1,0 +1,265 @@
+"""Objectives beyond the mean (evolve/objectives.py, ``ga-tree --exact --objective``) against
+exhaustive searches written here: the smallest worst case by a min-max recursion over every
+tree, and (total, worst) minimised lexicographically over every tree — neither uses depth
+limits, so they check the limit-lowering of the module from outside.  Normal and hard mode,
+with and without an opener; the CLI end to end."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from evo_wordle import Context
+from evo_wordle.cli import main
+from evo_wordle.errors import EvoWordleError
+from evo_wordle.evolve.bnb import INFEASIBLE, TreeSearch
+from evo_wordle.evolve.objectives import optimise, root_cost
+from evo_wordle.words import WordSet, load_words
+
+from .reference import reference_pattern
+from .test_evolve_bnb import ATCH, IGHT, INF, Reference, _words, check_tree
+
+SOLVED = 3 ** 5 - 1
+
+
+@pytest.fixture(scope="module")
+def small(cache_dir) -> Context:
+    """36 answers (two rhyming families and 19 NYT answers) and 96 allowed words."""
+    bundled = load_words()
+    answers = sorted(set(IGHT + ATCH + list(bundled.answers[100:119])))
+    others = [w for w in bundled.allowed[::211] if w not in answers][:60]
+    ctx = Context(words=WordSet(tuple(sorted(set(answers) | set(others))), tuple(answers), label="test-obj"))
+    ctx.table  # noqa: B018 - built once for the module
+    return ctx
+
+
+class TreeReference(Reference):
+    """Every tree, searched for the smallest worst case and for the least (total, worst)."""
+
+    def parts(self, answers: frozenset, guess: str) -> dict[int, frozenset]:
+        out: dict[int, set] = {}
+        for a in answers:
+            out.setdefault(self.colours(guess, a), set()).add(a)
+        return {code: frozenset(p) for code, p in out.items()}
+
+    def guesses(self, answers: frozenset, legal: frozenset):
+        for g in sorted(answers if self.only_candidates else legal):
+            parts = self.parts(answers, g)
+            if len(parts) > 1 or g in answers:
+                yield g, parts
+
+    def after(self, legal: frozenset, guess: str, code: int) -> frozenset:
+        return self.narrow(legal, guess, code) if self.hard else legal
+
+    def minmax(self, answers: frozenset, legal: frozenset) -> float:
+        """The fewest guesses that always suffice (no limit, no totals)."""
+        if len(answers) == 1:
+            return 1
+        key = ("minmax", answers, legal if self.hard else None)
+        if key not in self.memo:
+            self.memo[key] = min((1 + max((self.minmax(p, self.after(legal, g, c))
+                                           for c, p in parts.items() if c != SOLVED), default=0)
+                                  for g, parts in self.guesses(answers, legal)), default=INF)
+        return self.memo[key]
+
+    def lexi(self, answers: frozenset, legal: frozenset, left: float = INF) -> tuple[float, float]:
+        """The least (total, worst) over trees within ``left`` guesses, compared as pairs."""
+        if left < 1 or (len(answers) >= 2 and left < 2):
+            return INF, INF
+        if len(answers) == 1:
+            return 1, 1
+        key = ("lexi", answers, legal if self.hard else None, left)
+        if key not in self.memo:
+            best = (INF, INF)
+            for g, parts in self.guesses(answers, legal):
+                subs = [self.lexi(p, self.after(legal, g, c), left - 1) for c, p in parts.items() if c != SOLVED]
+                best = min(best, (len(answers) + sum(t for t, _ in subs), 1 + max((w for _, w in subs), default=0)))
+            self.memo[key] = best
+        return self.memo[key]
+
+    def with_opener(self, answers: frozenset, opener: str, left: float = INF) -> dict:
+        """The three objectives' figures for trees opening with ``opener``."""
+        legal = frozenset(self.words)
+        parts = [(p, self.after(legal, opener, c)) for c, p in self.parts(answers, opener).items() if c != SOLVED]
+        n = len(answers)
+        worst = 1 + max((self.minmax(p, lg) for p, lg in parts), default=0)
+        subs = [self.lexi(p, lg, left - 1) for p, lg in parts]
+        return {"mean": n + sum(self.cost(p, lg, left - 1) for p, lg in parts),
+                "max": (worst, n + sum(self.cost(p, lg, worst - 1) for p, lg in parts)),
+                "mean-then-max": (n + sum(t for t, _ in subs), 1 + max((w for _, w in subs), default=0))}
+
+    def without_opener(self, answers: frozenset, left: float = INF) -> dict:
+        legal = frozenset(self.words)
+        worst = self.minmax(answers, legal)
+        return {"mean": self.cost(answers, legal, left), "max": (worst, self.cost(answers, legal, worst)),
+                "mean-then-max": self.lexi(answers, legal, left)}
+
+
+def _figures(result) -> object:
+    return result.total if result.objective == "mean" else (
+        (result.worst, result.total) if result.objective == "max" else (result.total, result.worst))
+
+
+#: Answer sets where the objectives disagree (found by trying random subsets of the fixture's
+#: answers): the smallest worst case costs total guesses (COSTLY), or the plain mean search's
+#: tree is deeper than an equally short one (SHALLOWER).
+COSTLY = {False: "arise arose arson artsy ashen askew asset batch catch fight hatch latch light match patch right "
+                 "tight",
+          True: "arbor arise armor arrow arson atoll bight catch fight hatch latch might patch right"}
+SHALLOWER = {False: "arbor arena argue arrow arson artsy batch fight hatch match patch sight wight",
+             True: "arena aroma arson ashen aside askew assay batch catch fight light might right sight tight"}
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_objectives_equal_the_exhaustive_reference(small, hard):
+    rng = np.random.default_rng(11)
+    ref = TreeReference(list(small.words.allowed), hard)
+    cases = [(np.sort(rng.choice(small.words.answer_index, size, replace=False)), None) for size in (6, 12)]
+    cases += [(np.sort(small.words.indices(words.split())), None) for words in (COSTLY[hard], SHALLOWER[hard])]
+    cases += [(np.sort(small.words.indices(SHALLOWER[hard].split())), "fight")]
+    if not hard:  # the whole list (in hard mode the -IGHT family needs 10 guesses: slow, not telling)
+        cases += [(small.words.answer_index, "batch")]
+    costly = shallower = 0
+    for answers, opener in cases:
+        words = _words(small, answers)
+        want = ref.with_opener(words, opener) if opener else ref.without_opener(words)
+        search = TreeSearch(small, "allowed", hard)
+        op = None if opener is None else small.words.index(opener)
+        plain = None
+        for objective in ("mean", "max", "mean-then-max"):
+            result = optimise(search, answers, op, None, objective)
+            plain = plain or result
+            assert _figures(result) == want[objective], (objective, opener, len(answers))
+            check_tree(small, result.paths, answers, hard, result.total, result.worst)
+            info = result.as_dict()
+            assert info["total_proven"] and info["worst_case_proven"] == (objective != "mean")
+            if objective == "max":  # d is minimal: the attempt at d - 1 failed, and it has no tree
+                d = result.worst
+                assert result.attempts[-1].depth_limit == d - 1 and result.attempts[-1].total is None
+                assert root_cost(TreeSearch(small, "allowed", hard), answers, op, d - 1) >= INFEASIBLE
+                assert result.as_dict()["infeasible_depths"] == [d - 1]
+            if objective == "mean-then-max":  # the optimal total, and no tree with it is shallower
+                assert result.total == want["mean"]
+                fresh = TreeSearch(small, "allowed", hard)
+                assert root_cost(fresh, answers, op, result.worst - 1) > result.total
+        costly += want["max"][1] > want["mean"]
+        shallower += result.worst < plain.worst
+    # the cases exercise a worst case that costs total guesses, and a mean tree made shallower
+    assert costly >= 1 and shallower >= 1
+
+
+def test_a_cap_binds_every_objective(small):
+    """Within a cap the three objectives agree with the reference limited to it; below the
+    smallest worst case nothing is found (a one-line error)."""
+    answers = np.sort(small.words.indices(COSTLY[False].split()))
+    ref = TreeReference(list(small.words.allowed), False)
+    words = _words(small, answers)
+    worst = ref.minmax(words, frozenset(small.words.allowed))
+    means = []
+    for cap in (worst, worst + 1):
+        want = ref.without_opener(words, cap)
+        means.append(want["mean"])
+        for objective in ("mean", "max", "mean-then-max"):
+            result = optimise(TreeSearch(small, "allowed"), answers, None, cap, objective)
+            assert _figures(result) == want[objective] and result.worst <= cap
+    assert means[0] > means[1]  # the cap binds the mean objective
+    with pytest.raises(EvoWordleError, match=f"within {worst - 1} guesses"):
+        optimise(TreeSearch(small, "allowed"), answers, None, worst - 1, "max")
+    with pytest.raises(EvoWordleError, match="objective must be"):
+        optimise(TreeSearch(small, "allowed"), answers, None, None, "median")
+
+
+def test_proposals_only_are_not_proofs(small):
+    answers = small.words.answer_index
+    tight = small.words.index("tight")
+    exact = optimise(TreeSearch(small, "allowed"), answers, tight, 6, "max")
+    for objective in ("max", "mean-then-max"):
+        narrow = optimise(TreeSearch(small, "allowed", width=1), answers, tight, 6, objective)
+        check_tree(small, narrow.paths, answers, False, narrow.total, narrow.worst)
+        info = narrow.as_dict()
+        assert not info["exhaustive"] and not info["worst_case_proven"] and not info["total_proven"]
+        assert "among the proposals (not a proof)" in info["worst_case_note"]
+        assert (info["total"], info["worst"]) == (narrow.total, narrow.worst)
+        assert narrow.worst >= exact.worst
+    assert (narrow.total, narrow.worst) >= (exact.total, 0)
+
+
+def _lists(small, tmp_path, answer_words=None) -> list[str]:
+    allowed, answers = tmp_path / "allowed.txt", tmp_path / "answers.txt"
+    allowed.write_text("\n".join(small.words.allowed) + "\n")
+    answers.write_text("\n".join(answer_words or small.words.answers) + "\n")
+    return ["--allowed", str(allowed), "--answers", str(answers), "--candidates", "answers", "--guess-from", "allowed"]
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_ga_tree_objective_cli(small, tmp_path, capsys, hard):
+    words = COSTLY[hard].split()  # no SALET in the list: the first guess is searched too
+    common = _lists(small, tmp_path, words) + (["--hard"] if hard else [])
+    tree = tmp_path / "t.txt"
+    ref = TreeReference(list(small.words.allowed), hard)
+    want = ref.without_opener(frozenset(words), 6)
+    assert want["max"][1] > want["mean"]
+    seen = {}
+    for objective in ("mean", "max", "mean-then-max"):
+        assert main(["ga-tree", *common, "--exact", "--objective", objective, "--tree", str(tree), "--json"]) == 0
+        out = json.loads(capsys.readouterr().out)
+        seen[objective] = out
+        assert out["objective"] == objective and out["seconds"] >= 0
+        assert out["mean_guesses"] == pytest.approx(out["total_guesses"] / len(words))
+        lines = [line for line in tree.read_text().splitlines() if not line.startswith("#")]
+        assert sum(len(line.split(":")[1].split()) for line in lines) == out["total_guesses"]
+        assert max(len(line.split(":")[1].split()) for line in lines) == out["max_guesses"]
+    assert seen["mean"]["total_guesses"] == want["mean"] and not seen["mean"]["worst_case_proven"]
+    assert (seen["max"]["max_guesses"], seen["max"]["total_guesses"]) == want["max"]
+    found = seen["max"]["objective_search"]
+    assert seen["max"]["worst_case_proven"] and found["infeasible_depths"] == [want["max"][0] - 1]
+    assert found["depth_limit"] == seen["max"]["settings"]["depth_limit"] == want["max"][0]
+    assert [a["depth_limit"] for a in found["attempts"]][0] == 6 == seen["max"]["settings"]["depth_cap"]
+    assert (seen["mean-then-max"]["total_guesses"], seen["mean-then-max"]["max_guesses"]) == want["mean-then-max"]
+    assert seen["mean-then-max"]["total_proven"] and seen["mean-then-max"]["worst_case_proven"]
+    # text output names the objective and what it proved
+    assert main(["ga-tree", *common, "--exact", "--objective", "max", "--tree", str(tree)]) == 0
+    text = capsys.readouterr().out
+    assert f"objective max: {want['max'][0]} guesses always suffice, {want['max'][0] - 1} do not" in text
+    assert f"least total within {want['max'][0]}: {want['max'][1]} " in text
+    # a sample of the answers is shown, the objective's line still speaks of the whole tree
+    assert main(["ga-tree", *common, "--exact", "--objective", "max", "--games", "3", "--tree", str(tree)]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("3 answers: ") and f"least total within {want['max'][0]}: {want['max'][1]} " in text
+
+
+def test_ga_tree_cap_follows_max_guesses(small, tmp_path, capsys):
+    words = COSTLY[False].split()
+    common = _lists(small, tmp_path, words)
+    tree = tmp_path / "t.txt"
+    d = TreeReference(list(small.words.allowed), False).minmax(frozenset(words), frozenset(small.words.allowed))
+    assert main(["ga-tree", *common, "--exact", "--max-guesses", str(d), "--tree", str(tree), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["settings"]["depth_cap"] == d and out["max_guesses"] <= d
+    assert main(["ga-tree", *common, "--exact", "--max-guesses", str(d - 1), "--tree", str(tree)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and f"within {d - 1} guesses" in err
+    for bad, words in ((["--max-guesses", "5", "--depth-limit", "6"], "exceeds the guess cap 5"),
+                       (["--max-guesses", "5", "--depth-limit", "0"], "contradicts --max-guesses 5"),
+                       (["--objective", "max"], "need --exact")):
+        exact = [] if "need --exact" in words else ["--exact"]
+        assert main(["ga-tree", *common, *exact, *bad, "--tree", str(tree)]) == 2
+        err = capsys.readouterr().err.strip()
+        assert words in err and len(err.splitlines()) == 1
+    with pytest.raises(SystemExit) as stop:  # argparse refuses an unknown objective
+        main(["ga-tree", *common, "--exact", "--objective", "worst", "--tree", str(tree)])
+    assert stop.value.code == 2 and "invalid choice: 'worst'" in capsys.readouterr().err
+
+
+def test_reference_lexicographic_pairs_are_consistent(small):
+    """The reference's own sanity: its (total, worst) optimum has the optimal total, and its
+    min-max depth is the least limit with any tree."""
+    ref = TreeReference(list(small.words.allowed), False)
+    words = _words(small, np.sort(small.words.indices(ATCH)))
+    legal = frozenset(small.words.allowed)
+    total, worst = ref.lexi(words, legal)
+    assert total == ref.cost(words, legal) and worst >= ref.minmax(words, legal)
+    assert ref.cost(words, legal, ref.minmax(words, legal) - 1) == INF
+    assert reference_pattern("tight", "tight") == SOLVED

@@ -1,0 +1,75 @@
+"""The decision GA's proposals (GASearchSolver.evolve) and the node list of
+experiments/ga_proposals.py, on a small list."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evo_wordle import Context
+from evo_wordle.evolve.bnb import TreeSearch
+from evo_wordle.evolve.search import GASearchSolver
+from evo_wordle.game import GameState, Settings
+from evo_wordle.words import WordSet, load_words
+
+ROOT = Path(__file__).resolve().parents[1]
+IGHT = ["bight", "eight", "fight", "light", "might", "night", "right", "sight", "tight", "wight"]
+
+
+@pytest.fixture(scope="module")
+def small(cache_dir) -> Context:
+    bundled = load_words()
+    answers = sorted(set(IGHT + list(bundled.answers[400:430])))
+    others = [w for w in bundled.allowed[::173] if w not in answers][:70]
+    ctx = Context(words=WordSet(tuple(sorted(set(answers) | set(others))), tuple(answers), label="test-prop"))
+    ctx.table  # noqa: B018
+    return ctx
+
+
+@pytest.fixture(scope="module")
+def script():
+    import sys
+
+    sys.path.insert(0, str(ROOT / "experiments"))
+    try:
+        spec = importlib.util.spec_from_file_location("ga_proposals", ROOT / "experiments" / "ga_proposals.py")
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+    finally:
+        sys.path.remove(str(ROOT / "experiments"))
+    return mod
+
+
+def test_tree_nodes_follow_the_tree(small, script):
+    paths = TreeSearch(small, "allowed").tree(small.words.answer_index, None, 6, small.words.index("tight"))
+    nodes = script.tree_nodes(small, paths, 2)
+    assert nodes and all(len(n["cand"]) > 2 for n in nodes)
+    depth_one = [n for n in nodes if len(n["history"]) == 1]
+    for node in nodes:
+        k = len(node["history"])
+        assert node["left"] == 6 - k and k >= 1
+        for a in node["cand"].tolist():
+            assert paths[a][k] == node["tree_guess"]
+            assert tuple((g, int(small.table[g, a])) for g in paths[a][:k]) == node["history"]
+    # every answer in a depth-1 node of more than two answers, and only those
+    parts: dict[int, int] = {}
+    for a in small.words.answer_index.tolist():
+        code = int(small.table[small.words.index("tight"), a])
+        parts[code] = parts.get(code, 0) + 1
+    assert sorted(len(n["cand"]) for n in depth_one) == sorted(c for c in parts.values() if c > 2)
+
+
+def test_evolve_exposes_the_decision(small):
+    settings = Settings(candidates="answers", guess_from="allowed")
+    state = GameState.start(small, settings)
+    assert len(state.candidates) > 6
+    ga = GASearchSolver(small, settings, opener="tight").evolve(state)
+    assert ga["choice"] == GASearchSolver(small, settings, opener="tight").search(state)
+    population = np.asarray(ga["population"]).tolist()
+    assert 1 <= len(population) <= 16 and len(set(population)) == len(population)
+    assert set(population) <= set(ga["fitness"]) and set(np.asarray(ga["seeds"]).tolist()) <= set(ga["fitness"])
+    best = min(ga["fitness"].values())
+    assert ga["fitness"][ga["choice"]] == best and min(ga["fitness"][w] for w in population) == best
