@@ -11,6 +11,7 @@ import pytest
 
 from evo_wordle import Context
 from evo_wordle.cli import main
+from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve.bnb import TreeSearch
 from evo_wordle.evolve.ranking import rank_by_tree
 from evo_wordle.game import Settings
@@ -100,3 +101,33 @@ def test_rank_by_tree_cli(small, lists, tmp_path, capsys):
     assert "--by tree" in capsys.readouterr().err
     assert main(["rank", "--by", "tree", *lists, "--top", "5", "--screen", "2"]) == 2
     assert np.all(np.diff([r["total_guesses"] for r in second["ranking"]]) >= 0)
+
+
+def test_prescreen_keeps_the_openers_whose_quick_trees_total_least(small):
+    settings = Settings(candidates="answers", guess_from="allowed")
+    pool = screen_by_hand(small, 12)
+    quick = {}
+    for word in pool:
+        try:
+            tree = TreeSearch(small, "allowed", width=1).tree(small.words.answer_index, None, 6,
+                                                              small.words.index(word))
+            quick[word] = sum(len(p) for p in tree.values())
+        except EvoWordleError:  # no quick tree within 6 guesses: ranked after every quick tree
+            quick[word] = None
+    # ties keep the bound's order
+    want = sorted(pool, key=lambda w: (quick[w] is None, quick[w] or 0, pool.index(w)))
+    result = rank_by_tree(small, settings, top=2, screen=4, prescreen=12)
+    assert result["screened"] == want[:4]
+    assert result["prescreen"] == [{"opener": w, "quick_total": quick[w]} for w in want]
+    assert rank_by_tree(small, settings, top=2, screen=4)["prescreen"] == []  # off: the bound alone
+    with pytest.raises(EvoWordleError, match="--prescreen"):
+        rank_by_tree(small, settings, top=2, screen=4, prescreen=3)
+
+
+def test_rank_cli_prescreens_ten_times_the_screen_by_default(small, lists, capsys):
+    assert main(["rank", "--by", "tree", *lists, "--top", "2", "--screen", "3", "--json", "--quiet"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert len(result["prescreen"]) == min(30, len(small.words.allowed))
+    assert main(["rank", "--by", "tree", *lists, "--top", "2", "--screen", "3", "--prescreen", "0", "--json",
+                 "--quiet"]) == 0
+    assert json.loads(capsys.readouterr().out)["screened"] == screen_by_hand(small, 3)

@@ -73,8 +73,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="words the trees may guess (default: allowed)")
     g.add_argument("--hard", action="store_true", default=None, help="hard-mode trees")
     g.add_argument("--screen", type=positive_int, default=None, metavar="M",
-                   help="openers built, the best by the partition bound of the first guess "
-                   "(default: twice --top)")
+                   help="openers built in full (default: twice --top): the best by their quick trees "
+                   "(see --prescreen)")
+    g.add_argument("--prescreen", type=nonnegative_int, default=None, metavar="P",
+                   help="openers given a quick tree first (one proposal per node, a fraction of a second "
+                   "each), the best P by the partition bound of the first guess (default: ten times "
+                   "--screen; 0 = screen by the bound alone)")
     g.add_argument("--width", type=positive_int, default=None, metavar="K",
                    help="try only the K best guesses per node (fast, not a proof; default: exhaustive)")
     g.add_argument("--depth-limit", type=nonnegative_int, default=None, metavar="N",
@@ -168,6 +172,7 @@ def cmd_rank_trees(args: argparse.Namespace) -> int:
     ctx = context_from_args(args)
     settings = Settings(candidates=args.candidates, guess_from=args.guess_from or "allowed", hard=bool(args.hard))
     screen = args.screen or 2 * args.top
+    prescreen = 10 * screen if args.prescreen is None else args.prescreen
     depth = 6 if args.depth_limit is None else args.depth_limit or None
     jobs = args.jobs or 1
     executor = make_executor(args.executor or "local", jobs, args.scheduler) \
@@ -184,7 +189,7 @@ def cmd_rank_trees(args: argparse.Namespace) -> int:
     try:
         with bar:
             result = rank_by_tree(ctx, settings, args.top, screen, args.width, depth, trees, executor,
-                                  (args.allowed, args.answers), show)
+                                  (args.allowed, args.answers), show, prescreen=prescreen)
     finally:
         if executor is not None:
             terminate(executor)
@@ -192,8 +197,10 @@ def cmd_rank_trees(args: argparse.Namespace) -> int:
         print_json(result)
         return 0
     how = f"the {args.width} best guesses per node" if args.width else "exhaustive: each total is optimal"
-    print(f"{len(result['screened'])} openers screened by the partition bound, {result['built']} built, "
-          f"{result['reused']} reused ({how})")
+    quick = (f"the best {len(result['screened'])} of {len(result['prescreen'])} by their quick trees, "
+             "those by the partition bound" if result["prescreen"] else
+             f"the best {len(result['screened'])} by the partition bound")
+    print(f"openers screened: {quick}; {result['built']} built, {result['reused']} reused ({how})")
     print(f"{'rank':>4}  {'word':<8}{'total':>7}{'mean':>9}{'max':>5}{'bound':>7}")
     for r in result["ranking"]:
         bound = "" if r["lower_bound"] is None else str(r["lower_bound"])

@@ -2,11 +2,14 @@
 
 Every guessable word is pre-screened by the partition bound of a first guess (3n − s − P,
 then Σ c² over its parts, then words that may be the answer first: the order the branch and
-bound itself uses); the ``screen`` best are built with :class:`~evo_wordle.evolve.bnb.TreeSearch`
-and ranked by total guesses.  An exhaustive search (the default) gives each screened opener its
-optimal total, which is also its lower bound; with ``width`` the totals are achievable but not
-proven.  Each finished opener is written to the trees folder (its tree file and a JSON record),
-so an interrupted run resumes where it stopped; openers run in parallel on any executor.
+bound itself uses).  With ``prescreen`` M, the M best by that bound then get a quick tree each
+(``prescreen_width`` proposals per node, a fraction of a second) and the ``screen`` best by
+those totals go on; otherwise the ``screen`` best by the bound do.  They are built with
+:class:`~evo_wordle.evolve.bnb.TreeSearch` and ranked by total guesses. An exhaustive search
+(the default) gives each screened opener its optimal total, which is also its lower bound; with
+``width`` the totals are achievable but not proven. Each finished opener is written to the trees
+folder (its tree file and a JSON record), so an interrupted run resumes where it stopped;
+openers run in parallel on any executor.
 """
 
 from __future__ import annotations
@@ -87,10 +90,12 @@ def load_done(ctx: Context, folder: Path, header: dict) -> dict[str, dict]:
 
 def rank_by_tree(ctx: Context, settings: Settings, top: int, screen: int, width: int | None = None,
                  depth: int | None = 6, folder: str | Path | None = None, executor: Executor | None = None,
-                 spec: tuple | None = None, progress: Callable[[dict], None] | None = None) -> dict:
+                 spec: tuple | None = None, progress: Callable[[dict], None] | None = None,
+                 prescreen: int | None = None, prescreen_width: int = 1) -> dict:
     """Build the trees of the ``screen`` best-screened openers and rank them by total guesses.
 
-    Returns ``{"ranking": [records, best first][:top], "screened": [...], "reused": n}``.  With
+    Returns ``{"ranking": [records, best first][:top], "screened": [...], "reused": n,
+    "prescreen": [{opener, quick_total}, best first]}`` (the last empty without ``prescreen``).  With
     ``folder`` each finished opener's tree file (``WORD.tree``) and record (``WORD.json``) are
     written there and reused by a later run with the same settings.  ``executor`` (with
     ``spec`` = the word-list arguments for workers) builds openers in parallel.
@@ -100,7 +105,14 @@ def rank_by_tree(ctx: Context, settings: Settings, top: int, screen: int, width:
 
     if screen < top:
         raise EvoWordleError(f"--screen ({screen}) must be at least --top ({top})")
-    openers = screen_openers(ctx, settings, screen)
+    quick: list[dict] = []
+    if prescreen:
+        if prescreen < screen:
+            raise EvoWordleError(f"--prescreen ({prescreen}) must be at least --screen ({screen})")
+        openers = _prescreen(ctx, settings, screen_openers(ctx, settings, prescreen), screen, prescreen_width,
+                             depth, executor, spec, quick)
+    else:
+        openers = screen_openers(ctx, settings, screen)
     header = {"made_for": made_for(settings, ctx.words), "width": width, "depth_limit": depth}
     out = Path(folder) if folder is not None else None
     done = load_done(ctx, out, header) if out is not None else {}
@@ -133,7 +145,39 @@ def rank_by_tree(ctx: Context, settings: Settings, top: int, screen: int, width:
     for rank, r in enumerate(clean, 1):
         r["rank"] = rank
     return {"ranking": clean[:top], "screened": [ctx.words.allowed[o] for o in openers], "reused": len(done),
-            "built": len(todo)}
+            "built": len(todo), "prescreen": quick}
+
+
+def _prescreen(ctx: Context, settings: Settings, openers: np.ndarray, keep: int, width: int, depth: int | None,
+               executor: Executor | None, spec: tuple | None, out: list[dict]) -> np.ndarray:
+    """The ``keep`` openers whose quick trees (``width`` proposals per node) total least (ties:
+    the bound's order); ``out`` receives every opener's quick total in that order."""
+    if executor is None:
+        totals = [quick_total(ctx, settings, int(o), width, depth) for o in openers]
+    else:
+        if spec is None:
+            raise EvoWordleError("rank_by_tree: an executor needs spec=(allowed, answers)")
+        futures = [executor.submit(_quick_in_worker, spec, settings.as_dict(), int(o), width, depth) for o in openers]
+        totals = [f.result() for f in futures]
+    # an opener whose quick tree cannot keep within the depth limit goes last (its full search may)
+    order = sorted(range(len(openers)), key=lambda i: (totals[i] is None, totals[i] or 0, i))
+    out.extend({"opener": ctx.words.allowed[int(openers[i])], "quick_total": totals[i]} for i in order)
+    return openers[order[:keep]]
+
+
+def quick_total(ctx: Context, settings: Settings, opener: int, width: int, depth: int | None) -> int | None:
+    """Total guesses of ``opener``'s tree over ``width`` proposals per node (None: no such tree
+    within ``depth`` guesses)."""
+    try:
+        return build_opener(ctx, settings, opener, width, depth)["total_guesses"]
+    except EvoWordleError:
+        return None
+
+
+def _quick_in_worker(spec: tuple, settings: dict, opener: int, width: int, depth: int | None) -> int | None:
+    from ..executors import worker_context
+
+    return quick_total(worker_context(*spec), Settings(**settings), opener, width, depth)
 
 
 __all__ = ["build_opener", "load_done", "rank_by_tree", "screen_openers"]
