@@ -16,22 +16,15 @@ from evo_wordle.evolve.bnb import TreeSearch
 from evo_wordle.evolve.cheatsheet import feedback_letters
 from evo_wordle.evolve.search import write_tree
 from evo_wordle.game import Settings
-from evo_wordle.words import WordSet, load_words
 
 from .reference import reference_pattern
-
-IGHT = ["bight", "eight", "fight", "light", "might", "night", "right", "sight", "tight", "wight"]
+from .small_lists import IGHT, small_context
 
 
 @pytest.fixture(scope="module")
 def small(cache_dir) -> Context:
     """30 answers and 90 allowed words."""
-    bundled = load_words()
-    answers = sorted(set(IGHT + list(bundled.answers[300:320])))
-    others = [w for w in bundled.allowed[::197] if w not in answers][:60]
-    ctx = Context(words=WordSet(tuple(sorted(set(answers) | set(others))), tuple(answers), label="test-sheet"))
-    ctx.table  # noqa: B018 - built once for the module
-    return ctx
+    return small_context("test-sheet", IGHT, slice(300, 320), slice(None, None, 197), 60)
 
 
 @pytest.fixture(scope="module")

@@ -15,24 +15,17 @@ from evo_wordle import Context
 from evo_wordle.cli import main
 from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve.bnb import INFEASIBLE, TreeSearch, certify, part_stats
-from evo_wordle.words import WordSet, load_words
 
 from .reference import reference_pattern
+from .small_lists import ATCH, IGHT, small_context
 
 INF = float("inf")
-IGHT = ["bight", "eight", "fight", "light", "might", "night", "right", "sight", "tight", "wight"]
-ATCH = ["batch", "catch", "hatch", "latch", "match", "patch", "watch"]
 
 
 @pytest.fixture(scope="module")
 def small(cache_dir) -> Context:
     """36 answers (two rhyming families and 19 NYT answers) and 96 allowed words."""
-    bundled = load_words()
-    answers = sorted(set(IGHT + ATCH + list(bundled.answers[100:119])))
-    others = [w for w in bundled.allowed[::211] if w not in answers][:60]
-    ctx = Context(words=WordSet(tuple(sorted(set(answers) | set(others))), tuple(answers), label="test-bnb"))
-    ctx.table  # noqa: B018 - built once for the module
-    return ctx
+    return small_context("test-bnb", IGHT + ATCH, slice(100, 119), slice(None, None, 211), 60)
 
 
 class Reference:

@@ -16,10 +16,10 @@ from evo_wordle.cli import main
 from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve.bnb import INFEASIBLE, TreeSearch
 from evo_wordle.evolve.objectives import optimise, root_cost
-from evo_wordle.words import WordSet, load_words
 
 from .reference import reference_pattern
-from .test_evolve_bnb import ATCH, IGHT, INF, Reference, _words, check_tree
+from .small_lists import ATCH, IGHT, small_context
+from .test_evolve_bnb import INF, Reference, _words, check_tree
 
 SOLVED = 3 ** 5 - 1
 
@@ -27,12 +27,7 @@ SOLVED = 3 ** 5 - 1
 @pytest.fixture(scope="module")
 def small(cache_dir) -> Context:
     """36 answers (two rhyming families and 19 NYT answers) and 96 allowed words."""
-    bundled = load_words()
-    answers = sorted(set(IGHT + ATCH + list(bundled.answers[100:119])))
-    others = [w for w in bundled.allowed[::211] if w not in answers][:60]
-    ctx = Context(words=WordSet(tuple(sorted(set(answers) | set(others))), tuple(answers), label="test-obj"))
-    ctx.table  # noqa: B018 - built once for the module
-    return ctx
+    return small_context("test-obj", IGHT + ATCH, slice(100, 119), slice(None, None, 211), 60)
 
 
 class TreeReference(Reference):

@@ -13,20 +13,15 @@ from evo_wordle import Context
 from evo_wordle.evolve.bnb import TreeSearch
 from evo_wordle.evolve.search import GASearchSolver
 from evo_wordle.game import GameState, Settings
-from evo_wordle.words import WordSet, load_words
+
+from .small_lists import IGHT, small_context
 
 ROOT = Path(__file__).resolve().parents[1]
-IGHT = ["bight", "eight", "fight", "light", "might", "night", "right", "sight", "tight", "wight"]
 
 
 @pytest.fixture(scope="module")
 def small(cache_dir) -> Context:
-    bundled = load_words()
-    answers = sorted(set(IGHT + list(bundled.answers[400:430])))
-    others = [w for w in bundled.allowed[::173] if w not in answers][:70]
-    ctx = Context(words=WordSet(tuple(sorted(set(answers) | set(others))), tuple(answers), label="test-prop"))
-    ctx.table  # noqa: B018
-    return ctx
+    return small_context("test-prop", IGHT, slice(400, 430), slice(None, None, 173), 70)
 
 
 @pytest.fixture(scope="module")

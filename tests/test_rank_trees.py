@@ -15,22 +15,15 @@ from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve.bnb import TreeSearch
 from evo_wordle.evolve.ranking import rank_by_tree
 from evo_wordle.game import Settings
-from evo_wordle.words import WordSet, load_words
 
 from .reference import reference_pattern
-
-IGHT = ["bight", "eight", "fight", "light", "might", "night", "right", "sight", "tight", "wight"]
+from .small_lists import IGHT, small_context
 
 
 @pytest.fixture(scope="module")
 def small(cache_dir) -> Context:
     """26 answers and 70 allowed words, written to files for the CLI."""
-    bundled = load_words()
-    answers = sorted(set(IGHT + list(bundled.answers[300:316])))
-    others = [w for w in bundled.allowed[5::233] if w not in answers][:44]
-    ctx = Context(words=WordSet(tuple(sorted(set(answers) | set(others))), tuple(answers), label="test-rank"))
-    ctx.table  # noqa: B018
-    return ctx
+    return small_context("test-rank", IGHT, slice(300, 316), slice(5, None, 233), 44)
 
 
 @pytest.fixture()
