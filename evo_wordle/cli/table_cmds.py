@@ -177,6 +177,9 @@ def cmd_rank_trees(args: argparse.Namespace) -> int:
     jobs = args.jobs or 1
     executor = make_executor(args.executor or "local", jobs, args.scheduler) \
         if jobs > 1 or args.executor == "dask" else None
+    if prescreen and not args.quiet:
+        print(f"rank --by tree: quick trees for the {prescreen} best openers by the partition bound, "
+              f"then {screen} in full", file=sys.stderr, flush=True)
     bar = progress_bar(screen, "rank --by tree", "openers", not args.quiet)
 
     def show(record: dict) -> None:
@@ -197,8 +200,8 @@ def cmd_rank_trees(args: argparse.Namespace) -> int:
         print_json(result)
         return 0
     how = f"the {args.width} best guesses per node" if args.width else "exhaustive: each total is optimal"
-    quick = (f"the best {len(result['screened'])} of {len(result['prescreen'])} by their quick trees, "
-             "those by the partition bound" if result["prescreen"] else
+    quick = (f"the {len(result['screened'])} with the best quick trees among the {len(result['prescreen'])} "
+             "best by the partition bound" if result["prescreen"] else
              f"the best {len(result['screened'])} by the partition bound")
     print(f"openers screened: {quick}; {result['built']} built, {result['reused']} reused ({how})")
     print(f"{'rank':>4}  {'word':<8}{'total':>7}{'mean':>9}{'max':>5}{'bound':>7}")
