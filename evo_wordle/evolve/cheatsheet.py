@@ -16,18 +16,13 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..game import Settings
 from ..patterns import to_digits
-from .search import _read_tree_text, load_tree, tree_json
+from .search import read_tree, tree_json
 
 
 def tree_file_paths(ctx: Context, path: str | Path, settings: Settings | None = None) -> dict[int, list[int]]:
-    """``{answer: [guess, …, answer]}`` of a tree file, after :func:`load_tree` has checked it
+    """``{answer: [guess, …, answer]}`` of a tree file, checked by :func:`read_tree`
     (one-line errors on a bad file, an illegal move or a path that does not end in its answer)."""
-    load_tree(ctx, path, settings)
-    paths: dict[int, list[int]] = {}
-    for line in _read_tree_text(Path(path)).splitlines():
-        if line.strip() and not line.startswith("#"):
-            head, _, rest = line.partition(":")
-            paths[ctx.words.index(head.strip())] = [ctx.words.index(w) for w in rest.split()]
+    paths = read_tree(ctx, path, settings)[1]
     if not paths:
         raise EvoWordleError(f"tree file {path}: no answer paths")
     if len({p[0] for p in paths.values()}) != 1:

@@ -297,6 +297,12 @@ def load_tree(ctx: Context, path: str | Path, settings: Settings | None = None) 
     With ``settings``, every move is checked against the rules of that game (hard mode,
     guessing only possible words) and every answer must be a possible answer in it: a tree that
     breaks them is refused, never played."""
+    return read_tree(ctx, path, settings)[0]
+
+
+def read_tree(ctx: Context, path: str | Path,
+              settings: Settings | None = None) -> tuple[dict[str, int], dict[int, list[int]]]:
+    """:func:`load_tree`'s history key → guess, and each answer's guess path as written."""
     from ..artefacts import list_mismatch
 
     path = Path(path)
@@ -308,7 +314,7 @@ def load_tree(ctx: Context, path: str | Path, settings: Settings | None = None) 
     possible = set(ctx.candidates(settings.candidates).tolist()) if settings is not None else None
     n = ctx.words.length
     tree: dict[str, int] = {}
-    answers: set[int] = set()
+    paths: dict[int, list[int]] = {}
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip() or line.startswith("#"):
             continue
@@ -319,13 +325,12 @@ def load_tree(ctx: Context, path: str | Path, settings: Settings | None = None) 
             if not sep:
                 raise EvoWordleError("missing ':'")
             answer = ctx.words.index(head.strip())
-            if answer in answers:
+            if answer in paths:
                 raise EvoWordleError(f"a second path for {ctx.words.allowed[answer]!r}")
-            answers.add(answer)
             guesses = rest.split()
             if len(guesses) > MAX_TREE_GUESSES:
                 raise EvoWordleError(f"more than {MAX_TREE_GUESSES} guesses")
-            guesses = [ctx.words.index(w) for w in guesses]
+            guesses = paths[answer] = [ctx.words.index(w) for w in guesses]
         except EvoWordleError as exc:
             raise EvoWordleError(f"tree file {path} line {lineno}: {exc}") from None
         if possible is not None and answer not in possible:
@@ -347,7 +352,7 @@ def load_tree(ctx: Context, path: str | Path, settings: Settings | None = None) 
             key = f"{key},{step}" if key else step
         if not guesses or guesses[-1] != answer:
             raise EvoWordleError(f"tree file {path} line {lineno}: the path does not end with the answer")
-    return tree
+    return tree, paths
 
 
 def tree_paths(records) -> dict[int, list[int]]:
@@ -365,4 +370,4 @@ def tree_json(ctx: Context, paths: dict[int, list[int]]) -> dict[str, str]:
     return out
 
 
-__all__ = ["GASearchSolver", "LookAhead", "load_tree", "tree_json", "tree_made_for", "write_tree"]
+__all__ = ["GASearchSolver", "LookAhead", "load_tree", "read_tree", "tree_json", "tree_made_for", "write_tree"]
