@@ -251,13 +251,13 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
                      f"test {test_sets}")
     best = ga.best()
     genes = [best[name] for name in BOARD_GENE_NAMES]
+    key = genome_key(genes)
     # The test sets are played here, once, by the winner and by the plain policy.
     t0 = time.perf_counter()
     sets = split_sets(cfg, ga.split, test_sets)
     limit = settings.win_limit
     result: dict = {"genome": best, "boards": settings.boards, "settings": settings.as_dict(),
-                    "fitness": {"train": ga.cache.get(genome_key(genes)),
-                                "validation": ga.hold_cache.get(genome_key(genes))},
+                    "fitness": {"train": ga.cache.get(key), "validation": ga.hold_cache.get(key)},
                     "generations": ga.generation, "seconds": round(ga.seconds, 1), "split": {
                         "seed": ga.split.seed, **ga.split.sizes(), "train_sets": cfg.train_sets,
                         "validation_sets": cfg.holdout_sets, "test_sets": test_sets},
