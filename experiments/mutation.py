@@ -27,19 +27,24 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import json
 import os
+import queue
 import re
 import shutil
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT / "experiments") not in sys.path:
+    sys.path.insert(0, str(ROOT / "experiments"))  # mutation_worker.py, when this file is loaded by path
 EQUIVALENT_FILE = ROOT / "experiments" / "mutation_equivalent.toml"
 DOCS = ROOT / "docs" / "testing.md"
 
@@ -247,50 +252,70 @@ def line_text(source_lines: list[str], pos: tuple[int, int]) -> str:
     return source_lines[pos[0] - 1].strip()
 
 
-def score(session: Path, module: str, source: str) -> dict:
-    """Killed / survived counts from a cosmic-ray session, equivalents matched by (operator, line)."""
+def session_records(session: Path) -> list[dict]:
+    """The mutants of a cosmic-ray session (the old route) as the records ``score`` reads."""
     from cosmic_ray.work_db import WorkDB, use_db
     from cosmic_ray.work_item import TestOutcome, WorkerOutcome
 
+    records = []
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        for item in db.pending_work_items:
+            m = item.mutations[0]
+            records.append({"job_id": item.job_id, "operator": m.operator_name, "occurrence": m.occurrence,
+                            "line_no": m.start_pos[0], "outcome": "pending", "diff": ""})
+        for item, result in db.completed_work_items:
+            m = item.mutations[0]
+            if result.worker_outcome == WorkerOutcome.SKIPPED:
+                outcome = "filtered"
+            elif result.worker_outcome != WorkerOutcome.NORMAL or result.test_outcome == TestOutcome.INCOMPETENT:
+                outcome = "incompetent"  # the mutant could not be applied or run (e.g. a syntax error)
+            else:
+                outcome = "killed" if result.test_outcome == TestOutcome.KILLED else "survived"
+            records.append({"job_id": item.job_id, "operator": m.operator_name, "occurrence": m.occurrence,
+                            "line_no": m.start_pos[0], "outcome": outcome, "diff": result.diff or ""})
+    return records
+
+
+def score(records: list[dict], module: str, source: str) -> dict:
+    """Killed / survived counts of a run (either route), equivalents matched by (operator, line, mutant)."""
     lines = source.splitlines()
     equivalent = load_equivalent(module)
     outside = re.compile("|".join(f"(?:{e})" for e in excluded_operators()))
     used = [0] * len(equivalent)
-    killed = survived = incompetent = filtered = 0
+    killed = survived = incompetent = filtered = pending = 0
     survivors, equivalents = [], []
-    with use_db(str(session), WorkDB.Mode.open) as db:
-        pending = sum(1 for _ in db.pending_work_items)
-        for item, result in db.completed_work_items:
-            mutation = item.mutations[0]
-            if result.worker_outcome == WorkerOutcome.SKIPPED or outside.match(mutation.operator_name):
-                filtered += 1  # an operator outside the set (KEEP_BINARY / KEEP_COMPARISON)
-                continue
-            if result.worker_outcome != WorkerOutcome.NORMAL:
-                incompetent += 1  # the mutant could not be applied or run (e.g. a syntax error)
-                continue
-            text = line_text(lines, mutation.start_pos)
-            if result.test_outcome == TestOutcome.KILLED:
-                killed += 1
-                continue
-            if result.test_outcome == TestOutcome.INCOMPETENT:
-                incompetent += 1
-                continue
-            added = "\n".join(x[1:].strip() for x in (result.diff or "").splitlines()
-                               if x.startswith("+") and not x.startswith("+++"))
-            match = next(
-                (i for i, e in enumerate(equivalent)
-                 if re.fullmatch(e["operator"], mutation.operator_name) and re.search(e["line"], text)
-                 and re.search(e.get("mutant", ""), added)),
-                None,
-            )
-            entry = {"job_id": item.job_id, "operator": mutation.operator_name, "occurrence": mutation.occurrence,
-                     "line_no": mutation.start_pos[0], "line": text, "diff": result.diff}
-            if match is None:
-                survived += 1
-                survivors.append(entry)
-            else:
-                used[match] += 1
-                equivalents.append({**entry, "reason": equivalent[match]["reason"]})
+    for r in records:
+        if r["outcome"] == "pending":
+            pending += 1
+            continue
+        if r["outcome"] == "filtered" or outside.match(r["operator"]):
+            filtered += 1  # an operator outside the set (KEEP_BINARY / KEEP_COMPARISON)
+            continue
+        if r["outcome"] == "incompetent":
+            incompetent += 1
+            continue
+        if r["outcome"] == "killed":
+            killed += 1
+            continue
+        text = line_text(lines, (r["line_no"], 0))
+        added = "\n".join(x[1:].strip() for x in r["diff"].splitlines()
+                           if x.startswith("+") and not x.startswith("+++"))
+        match = next(
+            (i for i, e in enumerate(equivalent)
+             if re.fullmatch(e["operator"], r["operator"]) and re.search(e["line"], text)
+             and re.search(e.get("mutant", ""), added)),
+            None,
+        )
+        entry = {"job_id": r["job_id"], "operator": r["operator"], "occurrence": r["occurrence"],
+                 "line_no": r["line_no"], "line": text, "diff": r["diff"]}
+        if r.get("why"):
+            entry["why"] = r["why"]  # the worker route did not run it: annotation only, or no test runs the line
+        if match is None:
+            survived += 1
+            survivors.append(entry)
+        else:
+            used[match] += 1
+            equivalents.append({**entry, "reason": equivalent[match]["reason"]})
     total = killed + survived + len(equivalents)
     non_equivalent = killed + survived
     return {
@@ -353,10 +378,239 @@ def run(module: str, jobs: int, timeout: float, workdir: Path, tests: list[str])
     seconds = time.perf_counter() - start
     (workdir / "run.json").write_text(json.dumps({"seconds": round(seconds, 1), "jobs": jobs,
                                                   "load": os.getloadavg()[0]}))
-    result = score(session, module, (workdir / "source.py").read_text())
+    result = score(session_records(session), module, (workdir / "source.py").read_text())
     result.update(seconds=round(seconds, 1), jobs=jobs, tests=tests,
                   load=os.getloadavg()[0])
     return result
+
+
+def enumerate_mutants(copy: Path, module: str) -> list[dict]:
+    """Every mutant cosmic-ray's core operators make of ``module``, as its ``init`` enumerates them (same
+    operators, same occurrence numbers; operators that need arguments, VariableReplacer/-Inserter, are left
+    out as there), the operators outside the set marked filtered.  ``mutant_source`` makes each one."""
+    import cosmic_ray.plugins
+    from cosmic_ray.ast import ast_nodes, get_ast
+
+    source = (copy / module).read_text()
+    outside = re.compile("|".join(f"(:?{e})" for e in excluded_operators()))  # as cosmic-ray's operators-filter
+    mutants = []
+    nodes = list(ast_nodes(get_ast(source)))
+    for name in cosmic_ray.plugins.operator_names():
+        cls = cosmic_ray.plugins.get_operator(name)
+        if cls.arguments():
+            continue
+        operator = cls()
+        positions = [pos for node in nodes for pos in operator.mutation_positions(node)]
+        for occurrence, (start, end) in enumerate(positions):
+            record = {"job_id": f"{name}#{occurrence}", "operator": name, "occurrence": occurrence,
+                      "line_no": start[0], "end_line": end[0], "diff": ""}
+            if outside.match(name):
+                record["outcome"] = "filtered"
+            mutants.append(record)
+    return mutants
+
+
+def mutant_source(source: str, module: str, m: dict) -> str | None:
+    """The mutated module of record ``m`` (cosmic-ray's own mutate_code), its diff stored in ``m``."""
+    import cosmic_ray.plugins
+    from cosmic_ray.mutating import mutate_code
+
+    mutated = mutate_code(source, cosmic_ray.plugins.get_operator(m["operator"])(), m["occurrence"])
+    if mutated is not None:
+        diff = difflib.unified_diff(source.split("\n"), mutated.split("\n"), fromfile=f"a/{module}",
+                                    tofile=f"b/{module}", lineterm="")
+        m["diff"] = "\n".join(["--- mutation diff ---", *diff])
+    return mutated
+
+
+class WorkerPool:
+    """One mutation_worker.py process per scratch copy; ``run`` hands mutants to whichever is free."""
+
+    def __init__(self, copies: list[Path], module: str, tests: list[str], pristine: Path | None, workdir: Path):
+        self.procs = []
+        for i, c in enumerate(copies):
+            cmd = [sys.executable, str(c / "experiments" / "mutation_worker.py"), "serve", "--copy", str(c),
+                   "--module", module, "--tests", ",".join(tests), "--log", str(workdir / f"worker{i}.log")]
+            if pristine:
+                cmd += ["--pristine", str(pristine)]
+            self.procs.append(subprocess.Popen(cmd, cwd=c, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                               text=True))
+        for i, p in enumerate(self.procs):
+            if not p.stdout.readline().strip():
+                self.close()
+                fail(f"mutation worker {i} did not start (see {workdir / f'worker{i}.log'})")
+
+    def ask(self, i: int, source: str | None, tests: list[str], timeout: float) -> dict:
+        p = self.procs[i]
+        p.stdin.write(json.dumps({"source": source, "tests": tests, "timeout": timeout}) + "\n")
+        p.stdin.flush()
+        line = p.stdout.readline()
+        if not line:
+            raise RuntimeError(f"mutation worker {i} died")
+        return json.loads(line)
+
+    def run(self, jobs, timeout: float, tests: list[str], progress) -> None:
+        """Run each job ({"source", "tests"}) of the iterable, storing the answer in the job.  The jobs are
+        made by a thread of their own while the workers run the ones before (making one takes 0.2 s)."""
+        todo: queue.Queue = queue.Queue(maxsize=2 * len(self.procs))
+        errors: list[Exception] = []
+
+        def produce() -> None:
+            try:
+                for job in jobs:
+                    todo.put(job)
+            except Exception as e:  # noqa: BLE001 - reported once all threads stop
+                errors.append(e)
+            finally:
+                for _ in self.procs:
+                    todo.put(None)
+
+        def consume(i: int) -> None:
+            while (job := todo.get()) is not None:
+                if errors:
+                    continue  # drain, so the producer never blocks
+                try:
+                    job["answer"] = self.ask(i, job["source"], job["tests"] or tests, timeout)
+                except Exception as e:  # noqa: BLE001 - reported once all threads stop
+                    errors.append(e)
+                    continue
+                if job["answer"]["outcome"] == "error":
+                    errors.append(RuntimeError(job["answer"]["error"]))
+                progress(job)
+
+        threads = [threading.Thread(target=produce)]
+        threads += [threading.Thread(target=consume, args=(i,)) for i in range(len(self.procs))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        if errors:
+            fail(str(errors[0]))
+
+    def close(self) -> None:
+        for p in self.procs:
+            with contextlib.suppress(OSError):
+                p.stdin.close()
+        for p in self.procs:
+            try:
+                p.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
+
+def run_worker(module: str, jobs: int, timeout: float, workdir: Path, tests: list[str]) -> dict:
+    """The worker route: warm forked test workers, each mutant's tests picked by coverage."""
+    import mutation_worker as mw
+
+    copies = [workdir / f"src{i}" for i in range(jobs)]
+    for c in copies:
+        copy_checkout(c)
+    source = (copies[0] / module).read_text()
+    (workdir / "source.py").write_text(source)
+    pristine = None
+    if MODULES[module]["pristine_table"]:
+        pristine = workdir / "pristine-cache"
+        build_pristine(copies[0], pristine)
+    start = time.perf_counter()
+    # one run of the targeted tests under coverage: which tests run each line (and they must pass)
+    cov_file = workdir / "coverage.json"
+    cmd = [sys.executable, str(copies[0] / "experiments" / "mutation_worker.py"), "coverage", "--copy",
+           str(copies[0]), "--module", module, "--tests", ",".join(tests), "--out", str(cov_file)]
+    if pristine:
+        cmd += ["--pristine", str(pristine)]
+    check = subprocess.run(cmd, cwd=copies[0], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    if check.returncode != 0 or not cov_file.is_file():
+        fail(f"the coverage run failed:\n{check.stdout[-3000:]}{check.stderr[-3000:]}")
+    cov = json.loads(cov_file.read_text())
+    if cov["exit"] != 0:
+        fail(f"the targeted tests fail on the unmutated code:\n{check.stdout[-3000:]}")
+    mutants = enumerate_mutants(copies[0], module)
+    full = mw.quickest_first(cov, set(cov["order"]))  # the whole targeted list, quickest test first
+    others = "\n".join(f.read_text() for folder in ("evo_wordle", "tests")
+                       for f in sorted((copies[0] / folder).rglob("*.py")) if f != copies[0] / module)
+    constants = mw.constant_readers(source, others)
+    runs: list[dict] = []
+
+    def planned():
+        """The mutants to run; the others get their verdict here (not applicable, annotation, no test)."""
+        for m in mutants:
+            if "outcome" in m:
+                continue
+            mutated = mutant_source(source, module, m)
+            if mutated is None:
+                m["outcome"] = "incompetent"  # cosmic-ray found nothing to mutate there
+            elif mw.annotation_only(source, mutated):
+                m.update(outcome="survived",
+                         why="annotation only: never evaluated (`from __future__ import annotations`)")
+            elif (chosen := mw.select_tests(cov, source, m["line_no"], m["end_line"], constants)) == []:
+                m.update(outcome="survived", why="no targeted test runs this line")
+            else:
+                runs.append(m)
+                yield {"mutant": m, "source": mutated, "tests": full if chosen is None else chosen}
+
+    pool = WorkerPool(copies, module, tests, pristine, workdir)
+    try:
+        # the unmutated module through the worker itself: it must pass, or every mutant would count as killed
+        base = [{"source": None, "tests": full}]
+        pool.run(base, timeout, tests, lambda job: None)
+        if base[0]["answer"]["outcome"] != "survived":
+            fail(f"the targeted tests fail on the unmutated code in the worker: {base[0]['answer']}")
+        done = [0]
+        lock = threading.Lock()
+
+        def progress(job: dict) -> None:
+            with lock:
+                done[0] += 1
+                if done[0] % 25 == 0:
+                    print(f"  {done[0]} mutants run of {len(mutants)} made, {time.perf_counter() - start:.0f} s, "
+                          f"load {os.getloadavg()[0]:.1f}", flush=True)
+
+        jobs_done = []
+
+        def made():
+            for job in planned():
+                jobs_done.append(job)
+                yield job
+
+        pool.run(made(), timeout, tests, progress)
+    finally:
+        pool.close()
+    seconds = time.perf_counter() - start
+    for job in jobs_done:
+        a, m = job["answer"], job["mutant"]
+        m.update(outcome="survived" if a["outcome"] == "survived" else "killed", seconds=a["seconds"],
+                 timed_out=a["outcome"] == "timeout", tests_run=len(job["tests"]))
+    records = mutants
+    (workdir / "mutants.json").write_text(json.dumps(records, indent=1))
+    (workdir / "run.json").write_text(json.dumps({"seconds": round(seconds, 1), "jobs": jobs, "route": "worker",
+                                                  "load": os.getloadavg()[0]}))
+    result = score(records, module, source)
+    result.update(seconds=round(seconds, 1), jobs=jobs, tests=tests, load=os.getloadavg()[0], route="worker",
+                  run=len(runs), not_run=sum(1 for m in mutants if m.get("why")),
+                  timeouts=sum(1 for m in runs if m.get("timed_out")))
+    return result
+
+
+def compare_routes(module: str, jobs: int, timeout: float, workdir: Path, tests: list[str]) -> int:
+    """The self-check of the worker route: run both routes on ``module`` and compare every mutant's verdict
+    (killed, survived, incompetent, filtered), matched by operator and occurrence.  0 if all agree."""
+    (workdir / "worker").mkdir()
+    (workdir / "old").mkdir()
+    new = run_worker(module, jobs, timeout, workdir / "worker", tests)
+    run(module, jobs, timeout, workdir / "old", tests)
+    mine = {(m["operator"], m["occurrence"]): m for m in json.loads((workdir / "worker" / "mutants.json").read_text())}
+    theirs = {(r["operator"], r["occurrence"]): r for r in session_records(workdir / "old" / "session.sqlite")}
+    differ = [(key, mine.get(key, {}).get("outcome"), theirs.get(key, {}).get("outcome"))
+              for key in sorted(set(mine) | set(theirs))
+              if mine.get(key, {}).get("outcome") != theirs.get(key, {}).get("outcome")]
+    for (operator, occurrence), a, b in differ:
+        print(f"  DIFFERENT {operator} #{occurrence} line {mine.get((operator, occurrence), {}).get('line_no')}: "
+              f"worker {a}, old {b}")
+    print(f"{module}: {len(mine)} mutants (filtered included), {len(differ)} verdicts differ between the routes; "
+          f"worker route {new['seconds']:.0f} s")
+    return 1 if differ else 0
 
 
 def resume(module: str, workdir: Path) -> dict:
@@ -382,7 +636,7 @@ def resume(module: str, workdir: Path) -> dict:
     seconds = time.perf_counter() - start
     (workdir / "run.json").write_text(json.dumps({"seconds": round(seconds, 1), "jobs": len(copies),
                                                   "load": os.getloadavg()[0], "resumed": True}))
-    return score(workdir / "session.sqlite", module, source_file.read_text())
+    return score(session_records(workdir / "session.sqlite"), module, source_file.read_text())
 
 
 def retest_survivors(module: str, workdir: Path, tests: list[str], timeout: float) -> dict:
@@ -411,7 +665,7 @@ def retest_survivors(module: str, workdir: Path, tests: list[str], timeout: floa
     check = subprocess.run(test_cmd, cwd=fresh, capture_output=True, text=True)
     if check.returncode != 0:
         fail(f"the targeted tests fail on the unmutated code:\n{check.stdout[-3000:]}")
-    before = score(session, module, source)
+    before = score(session_records(session), module, source)
     here = os.getcwd()
     os.chdir(fresh)
     try:
@@ -423,7 +677,7 @@ def retest_survivors(module: str, workdir: Path, tests: list[str], timeout: floa
             print(f"  retested {s['operator']} line {s['line_no']}: {result.test_outcome}", flush=True)
     finally:
         os.chdir(here)
-    after = score(session, module, source)
+    after = score(session_records(session), module, source)
     after["retested"] = len(before["survivors"])
     return after
 
@@ -460,6 +714,10 @@ def report_text(r: dict) -> str:
         f"({100 * r['score']:.1f} %), {r['equivalent']} equivalent, {r['incompetent']} incompetent, "
         f"{r['total']} mutants in {r['seconds']:.0f} s with {r['jobs']} job(s), load {r['load']:.1f}"
     ]
+    if r.get("route") == "worker" and "run" in r:
+        lines.append(f"  worker route: {r['run']} mutants run, {r['not_run']} not run (annotation only, or no "
+                     f"targeted test runs the line), {r['timeouts']} timed out (counted killed), "
+                     f"load {r.get('load_before', float('nan')):.1f} before")
     for s in r["survivors"]:
         lines.append(f"  SURVIVED {s['operator']} line {s['line_no']}: {s['line']}")
     for e in r["stale_equivalent_entries"]:
@@ -473,7 +731,10 @@ def main(argv: list[str] | None = None) -> int:
         epilog="example: nice -n 10 python experiments/mutation.py --module evo_wordle/game.py --jobs 2",
     )
     ap.add_argument("--module", choices=sorted(MODULES), help="the module to mutate")
-    ap.add_argument("--jobs", type=int, default=1, help="parallel cosmic-ray http workers (default 1)")
+    ap.add_argument("--route", choices=["worker", "old"], default="worker",
+                    help="worker (default): warm forked test workers, tests picked by coverage "
+                         "(experiments/mutation_worker.py); old: a fresh pytest process per mutant through cosmic-ray")
+    ap.add_argument("--jobs", type=int, default=1, help="parallel test workers (default 1)")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds before a mutant's tests count as hung")
     ap.add_argument("--out", type=Path, default=ROOT / "experiments" / "out" / "mutation",
                     help="folder for the result JSON, survivor diffs included (default experiments/out/mutation)")
@@ -486,6 +747,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--resume", type=Path, metavar="WORKDIR", help="go on with an interrupted run kept with --workdir")
     ap.add_argument("--rescore", type=Path, metavar="WORKDIR",
                     help="score a finished run kept with --workdir again (after editing the equivalent list)")
+    ap.add_argument("--compare-routes", action="store_true",
+                    help="self-check: run the module through both routes and compare each mutant's verdict")
     ap.add_argument("--equivalents-markdown", action="store_true",
                     help="print the equivalent-mutant list as the Markdown table docs/testing.md quotes")
     ap.add_argument("--test-mutant", metavar="MODULE", help=argparse.SUPPRESS)
@@ -504,8 +767,12 @@ def main(argv: list[str] | None = None) -> int:
         fail(f"--out {args.out} is not a folder")
     if args.retest_survivors or args.rescore or args.resume:
         workdir = args.retest_survivors or args.rescore or args.resume
-        if not (workdir / "session.sqlite").is_file():
-            fail(f"no cosmic-ray session in {workdir}")
+        worker_run = (workdir / "mutants.json").is_file()
+        if not worker_run and not (workdir / "session.sqlite").is_file():
+            fail(f"no kept run (cosmic-ray session or worker mutants.json) in {workdir}")
+        if worker_run and not args.rescore:
+            fail("--resume and --retest-survivors read a cosmic-ray session (--route old); "
+                 "a worker run is fast enough to run again")
         if args.resume:
             result = resume(module, workdir)
         elif args.retest_survivors:
@@ -513,10 +780,12 @@ def main(argv: list[str] | None = None) -> int:
         else:
             source = workdir / "source.py"
             source = source if source.is_file() else ROOT / module
-            result = score(workdir / "session.sqlite", module, source.read_text())
+            records = (json.loads((workdir / "mutants.json").read_text()) if worker_run
+                       else session_records(workdir / "session.sqlite"))
+            result = score(records, module, source.read_text())
         meta = json.loads((workdir / "run.json").read_text()) if (workdir / "run.json").is_file() else {}
         result.update(seconds=meta.get("seconds", float("nan")), jobs=meta.get("jobs", 0), tests=tests,
-                      load=meta.get("load", float("nan")))
+                      load=meta.get("load", float("nan")), route=meta.get("route", "old"))
         return finish(result, args)
     if args.jobs < 1:
         fail("--jobs must be at least 1")
@@ -530,7 +799,15 @@ def main(argv: list[str] | None = None) -> int:
             workdir = args.workdir
         else:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="evo-wordle-mutation-")))
-        result = run(module, args.jobs, args.timeout, workdir, tests)
+        load_before = os.getloadavg()[0]
+        if args.compare_routes:
+            return compare_routes(module, args.jobs, args.timeout, workdir, tests)
+        if args.route == "worker":
+            result = run_worker(module, args.jobs, args.timeout, workdir, tests)
+        else:
+            result = run(module, args.jobs, args.timeout, workdir, tests)
+            result["route"] = "old"
+        result["load_before"] = load_before
     return finish(result, args)
 
 

@@ -1,0 +1,217 @@
+"""experiments/mutation_worker.py, the fast route of the mutation run, on a hand-made package and hand-made
+mutants (no cosmic-ray needed): a killed mutant is killed, a survivor survives, a hanging one times out and
+leaves no process behind, and coverage picks the tests that run a line."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+WORKER = ROOT / "experiments" / "mutation_worker.py"
+
+CALC = '''\
+from __future__ import annotations
+
+TABLE = {"one": 1, "two": 2}
+
+
+def add(a: int, b: int | None = None) -> int:
+    """Sum (b defaults to 0)."""
+    if b is None:
+        b = 0
+    return a + b
+
+
+def double(a: int) -> int:
+    total = add(a,
+                a)
+    return total
+
+
+def unused(a: int) -> int:
+    return a * 3
+'''
+
+TESTS = '''\
+from pkgx.calc import TABLE, add, double
+
+
+def test_add():
+    assert add(2, 3) == 5
+
+
+def test_double():
+    assert double(4) == 8
+
+
+def test_table():
+    assert TABLE["two"] == 2
+'''
+
+
+def _worker():
+    spec = importlib.util.spec_from_file_location("mutation_worker_under_test", WORKER)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.fixture
+def copy(tmp_path):
+    """A scratch copy with a tiny package and its tests."""
+    (tmp_path / "pkgx").mkdir()
+    (tmp_path / "pkgx" / "__init__.py").write_text("")
+    (tmp_path / "pkgx" / "calc.py").write_text(CALC)
+    (tmp_path / "test_calc.py").write_text(TESTS)
+    return tmp_path
+
+
+class Serve:
+    """A running ``mutation_worker.py serve`` on the scratch copy."""
+
+    def __init__(self, copy: Path):
+        self.log = copy / "worker.log"
+        self.proc = subprocess.Popen(
+            [sys.executable, str(WORKER), "serve", "--copy", str(copy), "--module", "pkgx/calc.py",
+             "--tests", "test_calc.py", "--log", str(self.log)],
+            cwd=copy, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert json.loads(self.proc.stdout.readline()) == {"ready": True}
+
+    def ask(self, source: str | None, tests: list[str], timeout: float = 60) -> dict:
+        self.proc.stdin.write(json.dumps({"source": source, "tests": tests, "timeout": timeout}) + "\n")
+        self.proc.stdin.flush()
+        return json.loads(self.proc.stdout.readline())
+
+    def close(self) -> None:
+        self.proc.stdin.close()
+        assert self.proc.wait(timeout=30) == 0
+
+
+def _gone(pid: int) -> bool:
+    """No such process, or only its zombie (the container's init may not reap it)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return True
+    return state == "Z"
+
+
+def test_killed_survived_and_the_module_restored(copy):
+    w = Serve(copy)
+    try:
+        assert w.ask(None, ["test_calc.py"])["outcome"] == "survived"
+        killed = w.ask(CALC.replace("return a + b", "return a - b"), ["test_calc.py"])
+        assert killed["outcome"] == "killed" and killed["code"] == 1
+        assert "test_add" in w.log.read_text()  # pytest's report of the failing test
+        assert w.ask(CALC.replace("return a + b", "return b + a"), ["test_calc.py"])["outcome"] == "survived"
+        # a mutant the tests of another line cannot see survives them, and is killed by its own test
+        table = CALC.replace('"two": 2', '"two": 3')
+        assert w.ask(table, ["test_calc.py::test_add"])["outcome"] == "survived"
+        assert w.ask(table, ["test_calc.py::test_table"])["outcome"] == "killed"
+        # a mutant that breaks the import kills, as a collection error does in a fresh process
+        assert w.ask(CALC.replace("TABLE = {", "TABLE = 1 / 0 + {"), ["test_calc.py"])["outcome"] == "killed"
+    finally:
+        w.close()
+    assert (copy / "pkgx" / "calc.py").read_text() == CALC
+
+
+def test_a_hanging_mutant_times_out_and_its_processes_are_gone(copy):
+    pids = copy / "pids.txt"
+    hang = CALC.replace('    """Sum (b defaults to 0)."""\n', textwrap.indent(textwrap.dedent(f'''\
+        import os, subprocess, sys, time
+        helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
+        open({str(pids)!r}, "w").write(f"{{os.getpid()}} {{helper.pid}}")
+        while True:
+            time.sleep(0.05)
+        '''), "    "))
+    w = Serve(copy)
+    try:
+        start = time.monotonic()
+        answer = w.ask(hang, ["test_calc.py"], timeout=3)
+        assert answer["outcome"] == "timeout" and 3 <= time.monotonic() - start < 30
+        child, helper = map(int, pids.read_text().split())
+        assert child != w.proc.pid
+        deadline = time.monotonic() + 10
+        while not (_gone(child) and _gone(helper)) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _gone(child) and _gone(helper)
+        # the worker goes on with the next mutant
+        assert w.ask(None, ["test_calc.py"])["outcome"] == "survived"
+    finally:
+        w.close()
+
+
+def test_coverage_picks_the_tests_that_run_a_line(copy):
+    out = copy / "cov.json"
+    subprocess.run([sys.executable, str(WORKER), "coverage", "--copy", str(copy), "--module", "pkgx/calc.py",
+                    "--tests", "test_calc.py", "--out", str(out)], cwd=copy, check=True)
+    cov = json.loads(out.read_text())
+    assert cov["exit"] == 0
+    assert cov["order"] == ["test_calc.py::test_add", "test_calc.py::test_double", "test_calc.py::test_table"]
+    assert set(cov["seconds"]) == set(cov["order"])
+    mw = _worker()
+    line = {text.strip(): i for i, text in enumerate(CALC.splitlines(), 1)}
+    # add's body runs in test_add and, through double, in test_double
+    assert set(mw.select_tests(cov, CALC, line["return a + b"])) == {"test_calc.py::test_add",
+                                                                     "test_calc.py::test_double"}
+    assert mw.select_tests(cov, CALC, line["b = 0"]) == []  # every call passes b
+    # the continuation line of a statement belongs to that statement
+    assert mw.select_tests(cov, CALC, line["a)"]) == ["test_calc.py::test_double"]
+    assert mw.select_tests(cov, CALC, line["return a * 3"]) == []  # no test runs it
+    # import-time lines (tables, def lines with their defaults) run the whole list
+    assert mw.select_tests(cov, CALC, line['TABLE = {"one": 1, "two": 2}']) is None
+    assert mw.select_tests(cov, CALC, line["def add(a: int, b: int | None = None) -> int:"]) is None
+    # a constant read only inside functions runs the tests of the lines that read it
+    source = CALC + "\n\nLIMIT = 7\n\n\ndef limited(a):\n    return min(a, LIMIT)\n"
+    constants = mw.constant_readers(source, TESTS)  # TABLE: read by the tests
+    at = source.splitlines().index("LIMIT = 7") + 1
+    assert constants == {at: [at + 4]}
+    assert mw.select_tests(cov, source, at, at, constants) == []  # no test calls limited()
+    assert mw.constant_readers(source, TESTS + "from pkgx.calc import LIMIT") == {}  # read elsewhere: full list
+    assert mw.select_tests(cov, source, line['TABLE = {"one": 1, "two": 2}'], None, constants) is None
+
+
+def test_quick_tests_come_first_the_targeted_order_breaking_ties():
+    mw = _worker()
+    cov = {"order": ["a", "b", "c", "d"], "seconds": {"a": 2.0, "b": 0.1, "c": 2.0, "d": 0.5}}
+    assert mw.quickest_first(cov, {"a", "b", "c", "d"}) == ["b", "d", "a", "c"]
+    assert mw.quickest_first(cov, {"c", "a"}) == ["a", "c"]
+
+
+def test_import_time_lines_are_outside_function_bodies():
+    mw = _worker()
+    early = mw.import_time_lines(CALC)
+    text = CALC.splitlines()
+    assert {text[i - 1].strip() for i in early if text[i - 1].strip()} == {
+        "from __future__ import annotations", 'TABLE = {"one": 1, "two": 2}',
+        "def add(a: int, b: int | None = None) -> int:", "def double(a: int) -> int:", "def unused(a: int) -> int:"}
+
+
+def test_annotation_only_mutants_are_recognised():
+    mw = _worker()
+    assert mw.annotation_only(CALC, CALC.replace("int | None", "int & None"))
+    assert mw.annotation_only(CALC, CALC.replace("-> int:\n    total", "-> str:\n    total"))
+    assert not mw.annotation_only(CALC, CALC.replace("None = None", "None = 0"))  # a default is evaluated
+    assert not mw.annotation_only(CALC, CALC.replace("a * 3", "a + 3"))
+    eager = CALC.replace("from __future__ import annotations\n", "")
+    assert not mw.annotation_only(eager, eager.replace("int | None", "int & None"))  # evaluated at def time
+
+
+def test_the_worker_runs_without_cosmic_ray():
+    """The suite runs without the mutation extra: the worker must not import cosmic-ray."""
+    text = WORKER.read_text()
+    assert "cosmic_ray" not in text
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run([sys.executable, "-c", "import sys; sys.modules['cosmic_ray'] = None; "
+                          f"import runpy; runpy.run_path({str(WORKER)!r}, run_name='w')"],
+                         capture_output=True, text=True, env=env)
+    assert out.returncode == 0, out.stderr
