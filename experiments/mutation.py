@@ -1,21 +1,28 @@
 """Mutation testing of one core module with cosmic-ray: how many changed operators, comparisons
 and constants does that module's targeted test set notice?
 
-    python experiments/mutation.py --module evo_wordle/game.py [--jobs 2] [--out DIR] [--write-docs]
+    python experiments/mutation.py --module evo_wordle/game.py [--jobs 2] [--route worker|old] [--out DIR]
+                                    [--write-docs]
 
 Why cosmic-ray (docs/testing.md has the long form): it mutates the whole module, module-level
-tables included (mutmut 3 only mutates inside functions), runs any test command we give it, and
-is maintained and works on Python 3.11 (mutatest is not maintained since 2022).
+tables included (mutmut 3 only mutates inside functions), and is maintained and works on
+Python 3.11 (mutatest is not maintained since 2022).  Both routes take their mutants from it.
 
 How one run works:
   1. the tracked files of this checkout are copied into a scratch folder (one copy per job), so
      the checkout is never edited and parallel jobs never see each other's mutants;
   2. the pattern table is built once there with the unmutated code (except when table.py itself
      is mutated: then every mutant builds its own);
-  3. cosmic-ray mutates each site in turn and runs ``--test-mutant``: pytest on the module's
-     targeted tests (``MODULES`` below) with ``-x``, in a FRESH cache folder holding only
-     hard links to that unmutated table, so no cached opener or fitness computed by one mutant
-     (or by the unmutated code) hides another;
+  3. each mutant runs pytest on the module's targeted tests (``MODULES`` below) with ``-x``, in a
+     FRESH cache folder holding only hard links to that unmutated table, so no cached opener or
+     fitness computed by one mutant (or by the unmutated code) hides another:
+     - route ``worker`` (default, experiments/mutation_worker.py): one warm test worker per job forks a
+       child per mutant (no Python, numpy or pytest start-up per mutant), and coverage picks the tests:
+       one coverage run maps each line to the tests that run it; a mutant runs only those (quickest
+       first), the full list for import-time lines, none for a line no test runs (it survives) or a
+       change inside an annotation (never evaluated: equivalent by construction);
+     - route ``old``: cosmic-ray's own loop, a fresh ``--test-mutant`` process per mutant (kept to
+       compare: ``--compare-routes`` runs both and lists every verdict that differs);
   4. the result is scored: killed / (total − equivalent), where equivalent mutants are listed
      with a reason in experiments/mutation_equivalent.toml, matched by operator, source line and
      (optionally) the mutated line, all regular expressions, so the list survives edits elsewhere.
@@ -32,6 +39,7 @@ import json
 import os
 import queue
 import re
+import resource
 import shutil
 import socket
 import subprocess
@@ -173,7 +181,16 @@ def excluded_operators() -> list[str]:
     return out
 
 
+#: what a kept run's run.json records about the run itself (not the verdicts), for --rescore
+RUN_FIELDS = ("seconds", "jobs", "load", "load_before", "cpu_seconds", "route", "run", "not_run", "timeouts")
+
 PYTEST_ARGS = ["-x", "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts="]
+
+
+def cpu_seconds() -> float:
+    """CPU time (user + system) of this process and of every child it has waited for (workers, their forks)."""
+    me, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def fail(msg: str) -> None:
@@ -440,9 +457,9 @@ class WorkerPool:
                 self.close()
                 fail(f"mutation worker {i} did not start (see {workdir / f'worker{i}.log'})")
 
-    def ask(self, i: int, source: str | None, tests: list[str], timeout: float) -> dict:
+    def ask(self, i: int, source: str | None, tests: list[str], timeout: float, order: list[str] | None) -> dict:
         p = self.procs[i]
-        p.stdin.write(json.dumps({"source": source, "tests": tests, "timeout": timeout}) + "\n")
+        p.stdin.write(json.dumps({"source": source, "tests": tests, "timeout": timeout, "order": order}) + "\n")
         p.stdin.flush()
         line = p.stdout.readline()
         if not line:
@@ -470,7 +487,12 @@ class WorkerPool:
                 if errors:
                     continue  # drain, so the producer never blocks
                 try:
-                    job["answer"] = self.ask(i, job["source"], job["tests"] or tests, timeout)
+                    job["answer"] = self.ask(i, job["source"], job["tests"] or tests, timeout, job.get("order"))
+                    if job["tests"] and job["answer"]["code"] in (4, 5):
+                        # a test id of the coverage run is gone (the mutant changed what is collected):
+                        # the whole targeted list decides, as for an import-time line
+                        job["answer"] = self.ask(i, job["source"], tests, timeout, job.get("order"))
+                        job["tests"] = None
                 except Exception as e:  # noqa: BLE001 - reported once all threads stop
                     errors.append(e)
                     continue
@@ -548,12 +570,13 @@ def run_worker(module: str, jobs: int, timeout: float, workdir: Path, tests: lis
                 m.update(outcome="survived", why="no targeted test runs this line")
             else:
                 runs.append(m)
-                yield {"mutant": m, "source": mutated, "tests": full if chosen is None else chosen}
+                # the whole list as its files (a mutant may change what they collect), quickest tests first
+                yield {"mutant": m, "source": mutated, "tests": chosen, "order": full}
 
     pool = WorkerPool(copies, module, tests, pristine, workdir)
     try:
         # the unmutated module through the worker itself: it must pass, or every mutant would count as killed
-        base = [{"source": None, "tests": full}]
+        base = [{"source": None, "tests": None, "order": full}]
         pool.run(base, timeout, tests, lambda job: None)
         if base[0]["answer"]["outcome"] != "survived":
             fail(f"the targeted tests fail on the unmutated code in the worker: {base[0]['answer']}")
@@ -581,7 +604,7 @@ def run_worker(module: str, jobs: int, timeout: float, workdir: Path, tests: lis
     for job in jobs_done:
         a, m = job["answer"], job["mutant"]
         m.update(outcome="survived" if a["outcome"] == "survived" else "killed", seconds=a["seconds"],
-                 timed_out=a["outcome"] == "timeout", tests_run=len(job["tests"]))
+                 timed_out=a["outcome"] == "timeout", tests_run=len(job["tests"]) if job["tests"] else "all")
     records = mutants
     (workdir / "mutants.json").write_text(json.dumps(records, indent=1))
     (workdir / "run.json").write_text(json.dumps({"seconds": round(seconds, 1), "jobs": jobs, "route": "worker",
@@ -717,7 +740,7 @@ def report_text(r: dict) -> str:
     if r.get("route") == "worker" and "run" in r:
         lines.append(f"  worker route: {r['run']} mutants run, {r['not_run']} not run (annotation only, or no "
                      f"targeted test runs the line), {r['timeouts']} timed out (counted killed), "
-                     f"load {r.get('load_before', float('nan')):.1f} before")
+                     f"load {r.get('load_before', float('nan')):.1f} before, {r.get('cpu_seconds', 0):.0f} s of CPU")
     for s in r["survivors"]:
         lines.append(f"  SURVIVED {s['operator']} line {s['line_no']}: {s['line']}")
     for e in r["stale_equivalent_entries"]:
@@ -786,6 +809,7 @@ def main(argv: list[str] | None = None) -> int:
         meta = json.loads((workdir / "run.json").read_text()) if (workdir / "run.json").is_file() else {}
         result.update(seconds=meta.get("seconds", float("nan")), jobs=meta.get("jobs", 0), tests=tests,
                       load=meta.get("load", float("nan")), route=meta.get("route", "old"))
+        result.update({k: meta[k] for k in RUN_FIELDS if k in meta and k not in result})
         return finish(result, args)
     if args.jobs < 1:
         fail("--jobs must be at least 1")
@@ -799,7 +823,7 @@ def main(argv: list[str] | None = None) -> int:
             workdir = args.workdir
         else:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="evo-wordle-mutation-")))
-        load_before = os.getloadavg()[0]
+        load_before, cpu_before = os.getloadavg()[0], cpu_seconds()
         if args.compare_routes:
             return compare_routes(module, args.jobs, args.timeout, workdir, tests)
         if args.route == "worker":
@@ -808,6 +832,9 @@ def main(argv: list[str] | None = None) -> int:
             result = run(module, args.jobs, args.timeout, workdir, tests)
             result["route"] = "old"
         result["load_before"] = load_before
+        result["cpu_seconds"] = round(cpu_seconds() - cpu_before, 1)  # the run and every process it waited for
+        meta = {k: result[k] for k in RUN_FIELDS if k in result}
+        (workdir / "run.json").write_text(json.dumps(meta))  # what --rescore reports again
     return finish(result, args)
 
 
@@ -828,6 +855,9 @@ def score_row(r: dict) -> str:
     run = r["killed"] + r["survived"] + r["equivalent"]
     partial = f" of {run + r['pending']} (interrupted)" if r["pending"] else ""
     took = f"{r['seconds']:.0f} s, {r['jobs']} jobs, load {r['load']:.0f}" if r.get("jobs") else "n/a"
+    if r.get("jobs") and r.get("cpu_seconds") is not None:
+        took = (f"{r['seconds']:.0f} s ({r['cpu_seconds']:.0f} s CPU), {r['jobs']} jobs, "
+                f"load {r.get('load_before', r['load']):.1f} → {r['load']:.1f}, {r.get('route', 'old')} route")
     return (f"| `{r['module']}` | {run}{partial} | {r['equivalent']} | {r['killed']} / {r['killed'] + r['survived']} | "
             f"**{100 * r['score']:.1f} %** | {took} |")
 

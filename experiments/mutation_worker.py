@@ -19,7 +19,8 @@ No cosmic-ray here (mutants arrive as source text), so the suite tests this file
     python experiments/mutation_worker.py serve --copy DIR --module M --tests T1,T2 [--pristine CACHE] --log FILE
     python experiments/mutation_worker.py coverage --copy DIR --module M --tests T1,T2 [--pristine CACHE] --out F
 
-``serve`` reads one JSON request per line on stdin ({"source": text or null, "tests": [...], "timeout": s})
+``serve`` reads one JSON request per line on stdin ({"source": text or null, "tests": [...], "timeout": s,
+"order": optional test ids to run first})
 and answers one JSON line ({"outcome": "killed" | "survived" | "timeout", "code": pytest's exit code,
 "seconds": wall time}).
 """
@@ -32,8 +33,10 @@ import contextlib
 import ctypes
 import gc
 import json
+import math
 import os
 import re
+import resource
 import select
 import shutil
 import signal
@@ -43,6 +46,9 @@ import time
 from pathlib import Path
 
 PYTEST_ARGS = ["-x", "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts="]
+#: a child is stopped after ``timeout`` s of CPU (so a loaded machine does not turn a slow mutant into a
+#: timeout), or after this many times ``timeout`` of wall time (a mutant that sleeps or waits forever)
+WALL_FACTOR = 5
 #: exit code of a child that imported the package from somewhere other than its scratch copy
 WRONG_COPY = 111
 
@@ -107,8 +113,9 @@ class Worker:
         gc.collect()
         gc.freeze()  # the warm objects never move to a collected generation: children's gc.collect skips them
 
-    def run(self, source: str | None, tests: list[str], timeout: float) -> dict:
-        """Write the mutant (None: the unmutated module), run its tests in a forked child, restore the module."""
+    def run(self, source: str | None, tests: list[str], timeout: float, order: list[str] | None = None) -> dict:
+        """Write the mutant (None: the unmutated module), run its tests in a forked child, restore the module.
+        ``order``: test ids to run first, in this order (the others follow in collection order)."""
         if source is not None:
             self.target.write_text(source)
         cache = fresh_cache(self.pristine)
@@ -116,26 +123,28 @@ class Worker:
         try:
             pid = os.fork()
             if pid == 0:  # the child: never returns
-                self._child(tests, cache)
-            status, timed_out = wait_child(pid, timeout)
+                self._child(tests, cache, timeout, order)
+            status, timed_out = wait_child(pid, WALL_FACTOR * timeout)
         finally:
             if source is not None:
                 self.target.write_text(self.source)
             shutil.rmtree(cache, ignore_errors=True)
         seconds = round(time.monotonic() - start, 3)
-        if timed_out:
-            return {"outcome": "timeout", "code": None, "seconds": seconds}
         code = os.waitstatus_to_exitcode(status)
+        if timed_out or code in (-signal.SIGXCPU, -signal.SIGKILL):  # out of CPU time (or wall time)
+            return {"outcome": "timeout", "code": None, "seconds": seconds}
         if code == WRONG_COPY:
             return {"outcome": "error", "code": code, "seconds": seconds,
                     "error": f"the child imported evo_wordle from outside {self.copy} (see {self.log})"}
         return {"outcome": "survived" if code == 0 else "killed", "code": code, "seconds": seconds}
 
-    def _child(self, tests: list[str], cache: str) -> None:
+    def _child(self, tests: list[str], cache: str, timeout: float, order: list[str] | None) -> None:
         code = 1
         try:
             os.setpgid(0, 0)  # its own process group: a timeout kills whatever the tests started too
             die_with_parent()
+            cpu = math.ceil(timeout)
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))  # SIGXCPU after `timeout` s of CPU
             out = os.open(self.log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
             os.dup2(out, 1)
             os.dup2(out, 2)
@@ -146,7 +155,7 @@ class Worker:
             os.environ["EVO_WORDLE_CACHE"] = cache
             import pytest
 
-            code = int(pytest.main([*PYTEST_ARGS, *tests]))
+            code = int(pytest.main([*PYTEST_ARGS, *tests], plugins=[Reorder(order)] if order else []))
             package = sys.modules.get("evo_wordle")
             if package is not None and not os.path.realpath(package.__file__).startswith(str(self.copy)):
                 print(f"mutation worker: imported {package.__file__}, not the scratch copy", flush=True)
@@ -160,6 +169,16 @@ class Worker:
                 sys.stdout.flush()
                 sys.stderr.flush()
             os._exit(code)
+
+
+class Reorder:
+    """A pytest plugin: the collected tests named in ``order`` first, in that order, then the rest."""
+
+    def __init__(self, order: list[str]):
+        self.rank = {t: i for i, t in enumerate(order)}
+
+    def pytest_collection_modifyitems(self, items) -> None:
+        items.sort(key=lambda item: self.rank.get(item.nodeid, len(self.rank)))
 
 
 def wait_child(pid: int, timeout: float) -> tuple[int, bool]:
@@ -195,7 +214,7 @@ def serve(args: argparse.Namespace) -> int:
         if not line.strip():
             continue
         req = json.loads(line)
-        answer = worker.run(req.get("source"), req["tests"], float(req["timeout"]))
+        answer = worker.run(req.get("source"), req["tests"], float(req["timeout"]), req.get("order"))
         channel.write(json.dumps(answer) + "\n")
         channel.flush()
     return 0

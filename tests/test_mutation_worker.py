@@ -86,8 +86,8 @@ class Serve:
             cwd=copy, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         assert json.loads(self.proc.stdout.readline()) == {"ready": True}
 
-    def ask(self, source: str | None, tests: list[str], timeout: float = 60) -> dict:
-        self.proc.stdin.write(json.dumps({"source": source, "tests": tests, "timeout": timeout}) + "\n")
+    def ask(self, source: str | None, tests: list[str], timeout: float = 60, order: list[str] | None = None) -> dict:
+        self.proc.stdin.write(json.dumps({"source": source, "tests": tests, "timeout": timeout, "order": order}) + "\n")
         self.proc.stdin.flush()
         return json.loads(self.proc.stdout.readline())
 
@@ -124,20 +124,23 @@ def test_killed_survived_and_the_module_restored(copy):
     assert (copy / "pkgx" / "calc.py").read_text() == CALC
 
 
-def test_a_hanging_mutant_times_out_and_its_processes_are_gone(copy):
+@pytest.mark.parametrize("loop", ["pass", "time.sleep(0.05)"], ids=["busy", "sleeping"])
+def test_a_hanging_mutant_times_out_and_its_processes_are_gone(copy, loop):
+    """A busy loop is stopped after `timeout` s of CPU, a sleeping one after WALL_FACTOR × `timeout` s of
+    wall time; either way the child and what it started are killed, and the worker goes on."""
     pids = copy / "pids.txt"
     hang = CALC.replace('    """Sum (b defaults to 0)."""\n', textwrap.indent(textwrap.dedent(f'''\
         import os, subprocess, sys, time
         helper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
         open({str(pids)!r}, "w").write(f"{{os.getpid()}} {{helper.pid}}")
         while True:
-            time.sleep(0.05)
+            {loop}
         '''), "    "))
     w = Serve(copy)
     try:
         start = time.monotonic()
-        answer = w.ask(hang, ["test_calc.py"], timeout=3)
-        assert answer["outcome"] == "timeout" and 3 <= time.monotonic() - start < 30
+        answer = w.ask(hang, ["test_calc.py"], timeout=1)
+        assert answer["outcome"] == "timeout" and 1 <= time.monotonic() - start < 60
         child, helper = map(int, pids.read_text().split())
         assert child != w.proc.pid
         deadline = time.monotonic() + 10
@@ -146,6 +149,19 @@ def test_a_hanging_mutant_times_out_and_its_processes_are_gone(copy):
         assert _gone(child) and _gone(helper)
         # the worker goes on with the next mutant
         assert w.ask(None, ["test_calc.py"])["outcome"] == "survived"
+    finally:
+        w.close()
+
+
+def test_order_runs_the_named_tests_first(copy):
+    w = Serve(copy)
+    try:
+        # with -x the first failing test ends the run: the mutant breaks test_add and test_table
+        both = CALC.replace("return a + b", "return a - b").replace('"two": 2', '"two": 3')
+        order = ["test_calc.py::test_table", "test_calc.py::test_add"]
+        assert w.ask(both, ["test_calc.py"], order=order)["outcome"] == "killed"
+        assert "1 failed" in w.log.read_text() and "test_table" in w.log.read_text()
+        assert "test_add" not in w.log.read_text().split("short test summary")[-1]
     finally:
         w.close()
 
