@@ -32,6 +32,7 @@ import ast
 import contextlib
 import ctypes
 import gc
+import importlib
 import json
 import math
 import os
@@ -40,6 +41,7 @@ import resource
 import select
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -100,16 +102,22 @@ class Worker:
         self.warm(tests)
 
     def warm(self, tests: list[str]) -> None:
-        """Import what the tests import, then forget the copy's own modules (the children import them)."""
-        import pytest
-
-        cache = fresh_cache(None)
-        os.environ["EVO_WORDLE_CACHE"] = cache
+        """Import the third-party modules the tests import.  They are listed by a throwaway process that
+        collects the tests; the worker itself never imports the package or the tests, so no state the
+        package's import leaves in other modules (DEAP's ``creator`` classes, warning filters, pytest's
+        and hypothesis's registries) is inherited by a child: each child imports the package as a fresh
+        process would."""
+        out = Path(tempfile.mkdtemp(prefix="evo-wordle-warm-")) / "modules.json"
         try:
-            pytest.main(["--collect-only", *PYTEST_ARGS, *tests])
+            subprocess.run([sys.executable, __file__, "modules", "--copy", str(self.copy), "--module", self.module,
+                            "--tests", ",".join(tests), "--out", str(out)], cwd=self.copy, check=True)
+            names = json.loads(out.read_text())
         finally:
-            shutil.rmtree(cache, ignore_errors=True)
-        forget_copy_modules(self.copy)
+            shutil.rmtree(out.parent, ignore_errors=True)
+        for name in names:
+            with contextlib.suppress(Exception):
+                importlib.import_module(name)
+        forget_copy_modules(self.copy)  # in case a third-party module imported something of the copy
         gc.collect()
         gc.freeze()  # the warm objects never move to a collected generation: children's gc.collect skips them
 
@@ -392,9 +400,33 @@ def coverage_map(args: argparse.Namespace) -> int:
     return 0
 
 
+def list_modules(args: argparse.Namespace) -> int:
+    """Collect the tests (imports only) and write the names of the modules that are not the copy's own."""
+    before = set(sys.modules)  # the interpreter's own start-up modules
+    import pytest
+
+    copy = Path(args.copy).resolve()
+    os.chdir(copy)
+    sys.path.insert(0, str(copy))
+    cache = fresh_cache(None)
+    os.environ["EVO_WORDLE_CACHE"] = cache
+    try:
+        pytest.main(["--collect-only", *PYTEST_ARGS, *args.tests.split(",")])
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    root = str(copy) + os.sep
+    new = {name: mod for name, mod in list(sys.modules.items()) if name not in before}
+    # the copy's packages by their top-level name (a sub-package may live elsewhere, e.g. the word lists)
+    own = {name.split(".")[0] for name, mod in new.items()
+           if os.path.realpath(getattr(mod, "__file__", None) or "/").startswith(root)} | {"conftest", "__main__"}
+    names = [name for name in new if name.split(".")[0] not in own]
+    Path(args.out).write_text(json.dumps(names))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("command", choices=["serve", "coverage"])
+    ap.add_argument("command", choices=["serve", "coverage", "modules"])
     ap.add_argument("--copy", required=True, help="the scratch copy of the checkout (cwd and import root)")
     ap.add_argument("--module", required=True, help="the mutated module, relative to the copy")
     ap.add_argument("--tests", required=True, help="comma-separated pytest targets")
@@ -402,7 +434,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log", help="serve: where pytest's output goes")
     ap.add_argument("--out", help="coverage: the JSON file to write")
     args = ap.parse_args(argv)
-    return serve(args) if args.command == "serve" else coverage_map(args)
+    return {"serve": serve, "coverage": coverage_map, "modules": list_modules}[args.command](args)
 
 
 if __name__ == "__main__":
