@@ -166,6 +166,28 @@ def test_order_runs_the_named_tests_first(copy):
         w.close()
 
 
+def test_a_child_imports_the_package_as_a_fresh_process_would(copy):
+    """The worker warms up with third-party modules only: state the package's import leaves in them
+    (here a mark on the json module, as DEAP's creator keeps the classes a module creates) is not
+    inherited, so a mutant that stops the package from setting it is killed."""
+    marked = CALC.replace("TABLE = {", "import json\n\nif not hasattr(json, 'pkgx_mark'):\n    json.pkgx_mark = 1\n"
+                                        "TABLE = {", 1)
+    (copy / "pkgx" / "calc.py").write_text(marked)
+    (copy / "test_mark.py").write_text("import json\n\nimport pkgx.calc  # noqa: F401\n\n\n"
+                                       "def test_mark():\n    assert json.pkgx_mark == 1\n")
+    out = copy / "modules.json"
+    subprocess.run([sys.executable, str(WORKER), "modules", "--copy", str(copy), "--module", "pkgx/calc.py",
+                    "--tests", "test_mark.py", "--out", str(out)], cwd=copy, check=True)
+    names = json.loads(out.read_text())
+    assert "pytest" in names and not any(n.split(".")[0] in ("pkgx", "test_mark", "conftest") for n in names)
+    w = Serve(copy)
+    try:
+        assert w.ask(None, ["test_mark.py"])["outcome"] == "survived"
+        assert w.ask(marked.replace("if not hasattr", "if hasattr"), ["test_mark.py"])["outcome"] == "killed"
+    finally:
+        w.close()
+
+
 def test_coverage_picks_the_tests_that_run_a_line(copy):
     out = copy / "cov.json"
     subprocess.run([sys.executable, str(WORKER), "coverage", "--copy", str(copy), "--module", "pkgx/calc.py",
