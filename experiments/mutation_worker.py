@@ -75,6 +75,8 @@ def forget_copy_modules(copy: Path) -> None:
     """Drop every imported module whose file lives in ``copy`` (the package, the tests, conftest)."""
     root = str(copy.resolve()) + os.sep
     for name, mod in list(sys.modules.items()):
+        if name == "__main__":
+            continue  # the worker's own script (inspect.getmodule and others look it up)
         file = getattr(mod, "__file__", None)
         if file and os.path.realpath(file).startswith(root):
             del sys.modules[name]
