@@ -299,7 +299,8 @@ def select_tests(cov: dict, source: str, start_line: int, end_line: int | None =
 
     Import-time lines run the full list (None), except a constant's value (``constant_readers``), which
     runs the tests that run the lines reading it; a line in a function body runs the tests that ran its
-    statement; an empty list: no test runs it, so the mutant cannot be noticed."""
+    statement and every test after the first of them (``and_later``); an empty list: no test runs it,
+    so the mutant cannot be noticed."""
     end_line = end_line or start_line
     lines = range(start_line, end_line + 1)
     constants = constants or {}
@@ -322,7 +323,19 @@ def select_tests(cov: dict, source: str, start_line: int, end_line: int | None =
             chosen.update(contexts)
     if any(c not in cov["order"] for c in chosen):  # run outside any test (collection, session end)
         return None
-    return quickest_first(cov, chosen)
+    return quickest_first(cov, and_later(cov, chosen))
+
+
+def and_later(cov: dict, chosen: set[str]) -> set[str]:
+    """``chosen`` and every test the coverage run ran after the first of them.  A test that ran a
+    line may leave what it computed there in state later tests read without running the line (a
+    value cached on the session's context, an lru_cache, a file in the cache folder): with the
+    mutant those tests read the mutated value, so they must run too.  Tests before the first one
+    cannot have read anything the line made."""
+    if not chosen:
+        return chosen
+    first = min(cov["order"].index(t) for t in chosen)
+    return set(cov["order"][first:])
 
 
 def quickest_first(cov: dict, chosen: set[str]) -> list[str]:

@@ -198,12 +198,12 @@ def test_coverage_picks_the_tests_that_run_a_line(copy):
     assert set(cov["seconds"]) == set(cov["order"])
     mw = _worker()
     line = {text.strip(): i for i, text in enumerate(CALC.splitlines(), 1)}
-    # add's body runs in test_add and, through double, in test_double
-    assert set(mw.select_tests(cov, CALC, line["return a + b"])) == {"test_calc.py::test_add",
-                                                                     "test_calc.py::test_double"}
+    ids = ["test_calc.py::test_add", "test_calc.py::test_double", "test_calc.py::test_table"]
+    # add's body runs first in test_add: it and every later test (which might read what it left)
+    assert set(mw.select_tests(cov, CALC, line["return a + b"])) == set(ids)
     assert mw.select_tests(cov, CALC, line["b = 0"]) == []  # every call passes b
-    # the continuation line of a statement belongs to that statement
-    assert mw.select_tests(cov, CALC, line["a)"]) == ["test_calc.py::test_double"]
+    # the continuation line of a statement belongs to that statement (run first by test_double)
+    assert set(mw.select_tests(cov, CALC, line["a)"])) == set(ids[1:])
     assert mw.select_tests(cov, CALC, line["return a * 3"]) == []  # no test runs it
     # import-time lines (tables, def lines with their defaults) run the whole list
     assert mw.select_tests(cov, CALC, line['TABLE = {"one": 1, "two": 2}']) is None
@@ -223,6 +223,32 @@ def test_quick_tests_come_first_the_targeted_order_breaking_ties():
     cov = {"order": ["a", "b", "c", "d"], "seconds": {"a": 2.0, "b": 0.1, "c": 2.0, "d": 0.5}}
     assert mw.quickest_first(cov, {"a", "b", "c", "d"}) == ["b", "d", "a", "c"]
     assert mw.quickest_first(cov, {"c", "a"}) == ["a", "c"]
+
+
+def test_a_value_cached_by_one_test_and_read_by_a_later_one_kills(copy):
+    """A line run only by the first test that fills a cache still reaches the later tests that read
+    the cache: they are chosen too, and the mutant is killed as a whole-list run kills it."""
+    cached = CALC + "\n\n_CACHE = {}\n\n\ndef squares():\n    if not _CACHE:\n" \
+                    "        _CACHE['sq'] = [i * i for i in range(5)]\n    return _CACHE['sq']\n"
+    (copy / "pkgx" / "calc.py").write_text(cached)
+    (copy / "test_cache.py").write_text("from pkgx.calc import squares\n\n\ndef test_fill():\n"
+                                        "    assert len(squares()) == 5\n\n\ndef test_read():\n"
+                                        "    assert squares()[3] == 9\n")
+    out = copy / "cov.json"
+    subprocess.run([sys.executable, str(WORKER), "coverage", "--copy", str(copy), "--module", "pkgx/calc.py",
+                    "--tests", "test_cache.py", "--out", str(out)], cwd=copy, check=True)
+    cov = json.loads(out.read_text())
+    mw = _worker()
+    at = cached.splitlines().index("        _CACHE['sq'] = [i * i for i in range(5)]") + 1
+    assert cov["lines"][str(at)] == ["test_cache.py::test_fill"]  # only the first test runs the line
+    chosen = mw.select_tests(cov, cached, at)
+    assert set(chosen) == {"test_cache.py::test_fill", "test_cache.py::test_read"}
+    w = Serve(copy)
+    try:
+        assert w.ask(cached.replace("i * i", "i + i"), chosen)["outcome"] == "killed"
+        assert w.ask(cached.replace("i * i", "i + i"), ["test_cache.py::test_fill"])["outcome"] == "survived"
+    finally:
+        w.close()
 
 
 def test_import_time_lines_are_outside_function_bodies():
