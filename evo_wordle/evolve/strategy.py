@@ -4,7 +4,10 @@ A genome says which opener to play and how to score every later guess ``g``:
 
 * the candidates are weighted by a frequency prior (``frequency.priority_paper`` with the
   genome's ``steepness`` and ``midpoint``, mixed with a uniform share ``mix``; steepness 0 is
-  the plain uniform weighting used when the answer list is known);
+  the plain uniform weighting used when the answer list is known); words that look like a
+  plural (one final s) or a past tense (final ed) have their prior multiplied by ``w_plural``
+  and ``w_past``, because curated answer lists hold almost none of them (2 of 2,309) while
+  word frequencies rank them high;
 * ``H(g)`` is the entropy of g's feedback under that weighting, ``rem = H_now − H(g)`` the
   expected bits left, and ``p(g)`` the chance that g itself is the answer;
 * the estimated cost is ``1 + (1 − min(1, bonus·p(g)))·(1 + k1·rem + k2·log2(1 + rem))``
@@ -50,7 +53,12 @@ REAL_GENES: dict[str, tuple[float, float]] = {
     "w_freq": (0.0, 1.0),
     "switch_eff": (1.0, 50.0),
     "switch_turn": (1.0, 7.0),
+    "w_plural": (0.001, 1.0),
+    "w_past": (0.001, 1.0),
 }
+#: Real genes that act as multipliers: mutation steps their log10, so 0.01 is as near to 0.1 as
+#: 0.1 is to 1 (a linear step would spend most of its moves near the top of the range).
+LOG_GENES = frozenset({"w_plural", "w_past"})
 #: Cells per bincount block when scoring guesses (bounds temporary memory).
 BLOCK_CELLS = 1 << 23
 
@@ -70,6 +78,8 @@ class Strategy:
     switch_eff: float = 2.0
     switch_turn: float = 6.0
     hard_candidates: bool = False
+    w_plural: float = 1.0  # genes added later come last, so older files read with their defaults
+    w_past: float = 1.0
 
     def __post_init__(self) -> None:
         for name, (lo, hi) in REAL_GENES.items():
@@ -98,18 +108,39 @@ class Strategy:
             raise EvoWordleError(f"unknown strategy gene(s): {', '.join(unknown)}")
         return cls(**data)
 
-    def describe(self) -> str:
-        """The genome in plain words (for reports and docs)."""
-        prior = "uniform" if self.steepness == 0 else (
+    def describe(self, settings: Settings | None = None) -> str:
+        """The genome in plain words (for reports and docs); under ``settings`` that allow only
+        candidates as guesses, the exploration genes (which then never act) are not mentioned."""
+        prior = "uniform prior" if self.steepness == 0 else (
             f"frequency prior (steepness {self.steepness:.1f}, midpoint {self.midpoint:.2f},"
             f" {self.mix:.0%} uniform)"
         )
+        damp = [f"{what} ×{value:.3g}" for what, value in (("plurals", self.w_plural), ("-ed words", self.w_past))
+                if value != 1.0]
+        if damp:
+            prior += f" with {' and '.join(damp)}"
+        only_cand = settings is not None and (
+            settings.guess_from == "candidates" or (settings.hard and self.hard_candidates))
+        guesses = ("guess only words that may be the answer" if only_cand else
+                   f"explore with any word until ≤ {self.switch_eff:.1f} effective candidates or turn "
+                   f"{int(round(self.switch_turn))}")
         return (
             f"open with {self.opener.upper()}; weight candidates by a {prior}; cost = 1 + (1 − "
             f"{self.bonus:.2f}·p)·(1 + {self.k1:.2f}·rem + {self.k2:.2f}·log2(1+rem))"
-            f"{f' − {self.w_freq:.2f}·priority' if self.w_freq else ''}; explore with any word until "
-            f"≤ {self.switch_eff:.1f} effective candidates or turn {int(round(self.switch_turn))}"
+            f"{f' − {self.w_freq:.2f}·priority' if self.w_freq else ''}; {guesses}"
         )
+
+
+def inflection_weights(words: list[str], w_plural: float, w_past: float) -> np.ndarray:
+    """A prior multiplier per word: ``w_plural`` for a word ending in one s (not ss, us or is:
+    GLASS, FOCUS and BASIS are not plurals), ``w_past`` for one ending in ed, else 1."""
+    out = np.ones(len(words))
+    for i, w in enumerate(words):
+        if w.endswith("ed"):
+            out[i] = w_past
+        elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            out[i] = w_plural
+    return out
 
 
 # ---------------------------------------------------------------------------------- files
@@ -396,6 +427,8 @@ class StrategyPolicy:
         self.opener = ctx.words.index(strategy.opener)
         s = strategy
         self.prior = priority_paper(ctx.frequencies, s.steepness, s.midpoint)
+        if s.w_plural != 1.0 or s.w_past != 1.0:
+            self.prior = self.prior * inflection_weights(ctx.words.allowed, s.w_plural, s.w_past)
         self.bonus_priority = ctx.priority
         self.tree = {k: (v if isinstance(v, int) else ctx.words.index(v)) for k, v in (tree or {}).items()}
         self._memo: dict[tuple[bytes, str], int] = {}
