@@ -147,12 +147,13 @@ def main() -> None:
     for group, (label, value) in PUBLISHED.items():
         print(f"| {group} | all | published: {label} | {value:.4f} | | | |")
 
-    f0 = read_strategy_file(p0)
+    f0, fs = read_strategy_file(p0), read_strategy_file(strict)
     genome, prov = f0.strategy, f0.provenance
     log = json.loads((STRATS / "p0-evolved.log.json").read_text())
-    out = {"rows": rows, "published": PUBLISHED, "p0_genome": genome.as_dict(), "p0_plain": genome.describe(),
+    out = {"rows": rows, "published": PUBLISHED, "p0_genome": genome.as_dict(), "p0_plain": genome.describe(P0X),
+           "p0_strict_plain": fs.strategy.describe(P0),
            "p0_provenance": {k: v for k, v in prov.items() if k not in ("logbook", "split")},
-           "p0_strict_means": read_strategy_file(strict).provenance["means"], "p0_logbook": log,
+           "p0_strict_means": fs.provenance["means"], "p0_logbook": log,
            "rebuilt": rebuilt}
     write_json(res / "evolved_strategies.json", out)
     # seconds stay in the JSON: a table the docs cite holds only figures that a rerun reproduces
@@ -160,9 +161,10 @@ def main() -> None:
     md += [f"| {r['group']} | {r['on']} ({r['games']}) | {r['label']} | {r['mean']:.4f} | {r['over_6']} "
            f"| {r['worst_guesses']} |" for r in rows]
     md += [f"| {g} | all | published: {label} | {v:.4f} | | |" for g, (label, v) in PUBLISHED.items()]
-    md += ["", f"Evolved P0 genome in words: {genome.describe()}"]
+    md += ["", f"Evolved P0 genome in words (any allowed guess): {genome.describe(P0X)}",
+           "", f"Evolved strict P0 genome in words (possible words only): {fs.strategy.describe(P0)}"]
     (res / "evolved_strategies.md").write_text("\n".join(md) + "\n")
-    print("\n" + genome.describe())
+    print("\n" + genome.describe(P0X) + "\n" + fs.strategy.describe(P0))
 
     figs.mkdir(parents=True, exist_ok=True)
     fig, axes = new_figure(11, 4, ncols=2)

@@ -132,3 +132,15 @@ def test_describe_says_what_the_genome_does_in_its_game():
     assert "explore with any word" in s.describe()  # no settings: the genome's own genes
     assert Strategy(steepness=0.0, w_plural=0.5).describe().count("uniform prior with plurals ×0.5") == 1
 
+
+
+def test_evolve_strategy_describes_the_winner_in_its_own_game(tmp_path, capsys):
+    from evo_wordle.cli import main
+
+    args = ["evolve-strategy", "--candidates", "answers", "--train", "15", "--validation", "10", "--mu", "2",
+            "--lambda", "2", "--generations", "0", "--seed", "1", "--pool", "30"]
+    assert main([*args, "--guess-from", "candidates"]) == 0
+    strict = capsys.readouterr().out
+    assert "guess only words that may be the answer" in strict and "explore" not in strict
+    assert main([*args, "--guess-from", "allowed", "--json"]) == 0
+    assert "explore with any word" in json.loads(capsys.readouterr().out)["plain"]
