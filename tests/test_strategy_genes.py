@@ -12,21 +12,37 @@ from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve.metaga import GENE_NAMES, EvolveConfig, MetaGA, to_individual, to_strategy
 from evo_wordle.evolve.strategy import (
     LOG_GENES,
+    MULTIPLIERS,
     REAL_GENES,
     Strategy,
     StrategyPolicy,
     inflection_weights,
+    prior_multipliers,
     read_strategy_file,
     save_strategy,
 )
 from evo_wordle.frequency import priority_paper
 from evo_wordle.game import Settings
+from evo_wordle.lexicon import word_classes
 
 
 def test_inflection_weights_follow_the_word_endings():
     words = ["cats", "glass", "focus", "basis", "baked", "speed", "crane", "shoes", "sized", "s"]
     got = inflection_weights(words, 0.1, 0.01)
     assert got.tolist() == [0.1, 1.0, 1.0, 1.0, 0.01, 0.01, 1.0, 0.1, 0.01, 0.1]
+
+
+def test_the_dictionary_tells_names_and_unlisted_words():
+    proper, unlisted = word_classes(["crane", "kevin", "zzzzq", "texas", "aargh", "cats"])
+    assert proper.tolist() == [False, True, False, True, False, False]
+    assert unlisted.tolist() == [False, False, True, False, True, False]
+
+
+def test_prior_multipliers_multiply_every_class_a_word_is_in():
+    words = ["crane", "kevin", "zzzzq", "zzzzs", "texas", "baked"]
+    got = prior_multipliers(words, Strategy(w_plural=0.5, w_past=0.25, w_proper=0.1, w_unlisted=0.01))
+    np.testing.assert_allclose(got, [1.0, 0.1, 0.01, 0.01 * 0.5, 0.1 * 0.5, 0.25])
+    np.testing.assert_array_equal(prior_multipliers(words, Strategy()), np.ones(6))
 
 
 def test_default_genes_leave_the_prior_alone(ctx):
@@ -59,25 +75,26 @@ def test_candidates_that_are_all_plurals_keep_their_relative_weights(ctx):
 
 @pytest.mark.parametrize("value", [0.0, 0.0009, 1.5, float("nan")])
 def test_inflection_genes_outside_their_bounds_are_refused(value):
-    for name in ("w_plural", "w_past"):
+    for name in MULTIPLIERS:
         with pytest.raises(EvoWordleError, match=name):
             Strategy(**{name: value})
 
 
 def test_inflection_genes_accept_their_bounds():
     assert Strategy(w_plural=0.001, w_past=1.0).w_plural == 0.001
-    assert REAL_GENES["w_plural"] == REAL_GENES["w_past"] == (0.001, 1.0)
-    assert LOG_GENES == {"w_plural", "w_past"}
+    assert {REAL_GENES[name] for name in MULTIPLIERS} == {(0.001, 1.0)}
+    assert LOG_GENES == set(MULTIPLIERS) == {"w_plural", "w_past", "w_proper", "w_unlisted"}
 
 
 def test_a_file_without_the_new_genes_reads_them_as_one(tmp_path, ctx):
     path = tmp_path / "old.json"
     save_strategy(path, Strategy(opener="crane"), {})
     doc = json.loads(path.read_text())
-    del doc["genome"]["w_plural"], doc["genome"]["w_past"]
+    for name in MULTIPLIERS:
+        del doc["genome"][name]
     path.write_text(json.dumps(doc))
     s = read_strategy_file(path).strategy
-    assert (s.w_plural, s.w_past, s.opener) == (1.0, 1.0, "crane")
+    assert [getattr(s, name) for name in MULTIPLIERS] == [1.0] * 4 and s.opener == "crane"
 
 
 def test_genes_survive_the_individual_round_trip():
@@ -131,6 +148,8 @@ def test_describe_says_what_the_genome_does_in_its_game():
     assert "explore with any word" in soft_hard and "plurals" not in soft_hard
     assert "explore with any word" in s.describe()  # no settings: the genome's own genes
     assert Strategy(steepness=0.0, w_plural=0.5).describe().count("uniform prior with plurals ×0.5") == 1
+    every = Strategy(w_plural=0.1, w_past=0.2, w_proper=0.01, w_unlisted=0.5).describe()
+    assert "with plurals ×0.1, -ed words ×0.2, names ×0.01 and words no dictionary lists ×0.5;" in every
 
 
 

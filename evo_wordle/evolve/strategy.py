@@ -7,7 +7,8 @@ A genome says which opener to play and how to score every later guess ``g``:
   the plain uniform weighting used when the answer list is known); words that look like a
   plural (one final s) or a past tense (final ed) have their prior multiplied by ``w_plural``
   and ``w_past``, because curated answer lists hold almost none of them (2 of 2,309) while
-  word frequencies rank them high;
+  word frequencies rank them high; likewise ``w_proper`` for words a dictionary knows only as
+  names and ``w_unlisted`` for words it does not list (``lexicon.py``);
 * ``H(g)`` is the entropy of g's feedback under that weighting, ``rem = H_now − H(g)`` the
   expected bits left, and ``p(g)`` the chance that g itself is the answer;
 * the estimated cost is ``1 + (1 − min(1, bonus·p(g)))·(1 + k1·rem + k2·log2(1 + rem))``
@@ -55,10 +56,14 @@ REAL_GENES: dict[str, tuple[float, float]] = {
     "switch_turn": (1.0, 7.0),
     "w_plural": (0.001, 1.0),
     "w_past": (0.001, 1.0),
+    "w_proper": (0.001, 1.0),
+    "w_unlisted": (0.001, 1.0),
 }
 #: Real genes that act as multipliers: mutation steps their log10, so 0.01 is as near to 0.1 as
 #: 0.1 is to 1 (a linear step would spend most of its moves near the top of the range).
-LOG_GENES = frozenset({"w_plural", "w_past"})
+LOG_GENES = frozenset({"w_plural", "w_past", "w_proper", "w_unlisted"})
+#: The prior multipliers (1 = off).
+MULTIPLIERS = ("w_plural", "w_past", "w_proper", "w_unlisted")
 #: Cells per bincount block when scoring guesses (bounds temporary memory).
 BLOCK_CELLS = 1 << 23
 
@@ -80,6 +85,8 @@ class Strategy:
     hard_candidates: bool = False
     w_plural: float = 1.0  # genes added later come last, so older files read with their defaults
     w_past: float = 1.0
+    w_proper: float = 1.0
+    w_unlisted: float = 1.0
 
     def __post_init__(self) -> None:
         for name, (lo, hi) in REAL_GENES.items():
@@ -115,10 +122,10 @@ class Strategy:
             f"frequency prior (steepness {self.steepness:.1f}, midpoint {self.midpoint:.2f},"
             f" {self.mix:.0%} uniform)"
         )
-        damp = [f"{what} ×{value:.3g}" for what, value in (("plurals", self.w_plural), ("-ed words", self.w_past))
-                if value != 1.0]
+        damp = [f"{what} ×{getattr(self, gene):.3g}" for what, gene in zip(
+            ("plurals", "-ed words", "names", "words no dictionary lists"), MULTIPLIERS) if getattr(self, gene) != 1.0]
         if damp:
-            prior += f" with {' and '.join(damp)}"
+            prior += f" with {', '.join(damp[:-1])}{' and ' if len(damp) > 1 else ''}{damp[-1]}"
         only_cand = settings is not None and (
             settings.guess_from == "candidates" or (settings.hard and self.hard_candidates))
         guesses = ("guess only words that may be the answer" if only_cand else
@@ -140,6 +147,17 @@ def inflection_weights(words: list[str], w_plural: float, w_past: float) -> np.n
             out[i] = w_past
         elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
             out[i] = w_plural
+    return out
+
+
+def prior_multipliers(words, strategy: Strategy) -> np.ndarray:
+    """The product of the genome's four prior multipliers for each word (1 where none applies)."""
+    out = inflection_weights(words, strategy.w_plural, strategy.w_past)
+    if strategy.w_proper != 1.0 or strategy.w_unlisted != 1.0:
+        from ..lexicon import word_classes
+
+        proper, unlisted = word_classes(words)
+        out *= np.where(proper, strategy.w_proper, 1.0) * np.where(unlisted, strategy.w_unlisted, 1.0)
     return out
 
 
@@ -427,8 +445,8 @@ class StrategyPolicy:
         self.opener = ctx.words.index(strategy.opener)
         s = strategy
         self.prior = priority_paper(ctx.frequencies, s.steepness, s.midpoint)
-        if s.w_plural != 1.0 or s.w_past != 1.0:
-            self.prior = self.prior * inflection_weights(ctx.words.allowed, s.w_plural, s.w_past)
+        if any(getattr(s, gene) != 1.0 for gene in MULTIPLIERS):
+            self.prior = self.prior * prior_multipliers(ctx.words.allowed, s)
         self.bonus_priority = ctx.priority
         self.tree = {k: (v if isinstance(v, int) else ctx.words.index(v)) for k, v in (tree or {}).items()}
         self._memo: dict[tuple[bytes, str], int] = {}
