@@ -29,10 +29,10 @@ class GreedyEndgame:
     """Memoised totals of the entropy-greedy guesses to finish a group, counted from its first
     endgame guess (a group of one costs 1: its answer still has to be typed)."""
 
-    def __init__(self, ctx: Context, guess_from: str = "candidates", max_memo: int = MAX_MEMO) -> None:
+    def __init__(self, ctx: Context, guess_from: str = "candidates", max_memo: int | None = None) -> None:
         self.ctx = ctx
         self.guess_from = as_choice("guess_from", guess_from, ("candidates", "allowed"))
-        self.max_memo = as_int("max_memo", max_memo, 0)
+        self.max_memo = as_int("max_memo", MAX_MEMO if max_memo is None else max_memo, 0)
         self.solver = NaiveSolver(ctx, Settings(guess_from=self.guess_from), opener="")
         self.solved = ctx.words.solved
         self.memo: dict[bytes, int] = {}
