@@ -112,8 +112,10 @@ def table(summary: dict) -> str:
     sign = -1 if summary["objective"] == "entropy" else 1
     best = min(runs, key=lambda r: (sign * r["score"], r["seed"]))
     evals = [r["evaluations"] for r in runs]
+    ties = sorted({" ".join(r["words"]).upper() for r in runs if r["found_best"] and r["words"] != scan_["words"]})
+    tied = f"; {', '.join(ties)} {'ties' if len(ties) == 1 else 'tie'}" if ties else ""
     lines.append(f"| 2 words | GA | {runs[0]['seed']}–{runs[-1]['seed']} | {' '.join(best['words']).upper()} "
-                 f"(the scan's best in {summary['hits']} of {summary['seeds']} seeds) | {best['score']:.4f} | "
+                 f"(the scan's best in {summary['hits']} of {summary['seeds']} seeds{tied}) | {best['score']:.4f} | "
                  f"{min(evals):,}–{max(evals):,} |")
     for r in summary["longer"]:
         lines.append(f"| {r['words_in_opening']} words | GA | {r['seed']} | {' '.join(r['words']).upper()} | "

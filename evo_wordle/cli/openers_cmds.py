@@ -48,8 +48,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "(default: %(default)s)")
     p.add_argument("--objective", choices=["remaining", "entropy", "game"], default="remaining",
                    help="remaining: fewest candidates left on average; entropy: most bits; game: fewest guesses "
-                   "on average over whole games (the opening, then the entropy-greedy endgame; slow: about "
-                   "100 openings per CPU second; the pool is still ranked by remaining) (default: %(default)s)")
+                   "on average over whole games (the opening, then the entropy-greedy endgame; slow, so use a "
+                   "small --pool; the pool is still ranked by remaining) (default: %(default)s)")
     p.add_argument("--guess-from", dest="guess_from", choices=["candidates", "allowed"], default=None,
                    help="with --objective game: the endgame guesses words that fit the feedback (default) "
                    "or any allowed word")
