@@ -35,6 +35,7 @@ from evo_wordle.bench import run_bench
 from evo_wordle.evolve.strategy import Strategy, read_strategy_file
 from evo_wordle.game import Settings
 from evo_wordle.plots.common import COLOURS, new_figure
+from evo_wordle.plots.style import add_caption
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATS = ROOT / "data" / "strategies"
@@ -180,7 +181,13 @@ def main() -> None:
                      else "answer list known, any allowed guess: all answers")
         ax.set_xlabel("guesses")
         ax.set_ylabel("answers")
-        ax.legend(fontsize=7)
+        ax.set_ylim(0, ax.get_ylim()[1] * 1.3)  # room for the legend above the bars
+        ax.legend(fontsize=7, loc="upper right")
+    n_test = len(test)
+    add_caption(fig, f"Left: the {n_test} test answers of split seed {prov['seed']} (never seen while evolving), "
+                "12,972 allowed words may be the answer, guesses from any allowed word, normal mode, one "
+                "deterministic game each. Right: all 2,309 NYT answers, candidates = the answer list, any allowed "
+                "guess, one game each.")
     fig.savefig(figs / "evolve_hist.png", dpi=110)
 
     fig, axes = new_figure(6, 4)
@@ -195,6 +202,11 @@ def main() -> None:
     ax.set_ylabel("mean guesses + penalty")
     ax.set_title(f"meta-GA convergence (P0, any allowed guess, seed {prov['seed']})")
     ax.legend(fontsize=8)
+    argv = prov["command"].split()
+    mu, lam = (argv[argv.index(flag) + 1] for flag in ("--mu", "--lambda"))
+    add_caption(fig, f"p0-evolved.json's logbook: μ {mu}, λ {lam}, seed {prov['seed']}, one run (no error bars: "
+                f"a single run). Fitness = mean guesses + 1 per game over 6 on {n['train']} training answers; the "
+                f"validation line scores each generation's best on {n['validation']} other answers. Lower is better.")
     fig.savefig(figs / "evolve_convergence.png", dpi=110)
 
 
