@@ -35,6 +35,7 @@ from evo_wordle.bench import run_bench
 from evo_wordle.evolve.strategy import Strategy, read_strategy_file
 from evo_wordle.game import Settings
 from evo_wordle.plots.common import COLOURS, new_figure
+from evo_wordle.plots.style import add_caption
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATS = ROOT / "data" / "strategies"
@@ -147,12 +148,13 @@ def main() -> None:
     for group, (label, value) in PUBLISHED.items():
         print(f"| {group} | all | published: {label} | {value:.4f} | | | |")
 
-    f0 = read_strategy_file(p0)
+    f0, fs = read_strategy_file(p0), read_strategy_file(strict)
     genome, prov = f0.strategy, f0.provenance
     log = json.loads((STRATS / "p0-evolved.log.json").read_text())
-    out = {"rows": rows, "published": PUBLISHED, "p0_genome": genome.as_dict(), "p0_plain": genome.describe(),
+    out = {"rows": rows, "published": PUBLISHED, "p0_genome": genome.as_dict(), "p0_plain": genome.describe(P0X),
+           "p0_strict_plain": fs.strategy.describe(P0),
            "p0_provenance": {k: v for k, v in prov.items() if k not in ("logbook", "split")},
-           "p0_strict_means": read_strategy_file(strict).provenance["means"], "p0_logbook": log,
+           "p0_strict_means": fs.provenance["means"], "p0_logbook": log,
            "rebuilt": rebuilt}
     write_json(res / "evolved_strategies.json", out)
     # seconds stay in the JSON: a table the docs cite holds only figures that a rerun reproduces
@@ -160,9 +162,10 @@ def main() -> None:
     md += [f"| {r['group']} | {r['on']} ({r['games']}) | {r['label']} | {r['mean']:.4f} | {r['over_6']} "
            f"| {r['worst_guesses']} |" for r in rows]
     md += [f"| {g} | all | published: {label} | {v:.4f} | | |" for g, (label, v) in PUBLISHED.items()]
-    md += ["", f"Evolved P0 genome in words: {genome.describe()}"]
+    md += ["", f"Evolved P0 genome in words (any allowed guess): {genome.describe(P0X)}",
+           "", f"Evolved strict P0 genome in words (possible words only): {fs.strategy.describe(P0)}"]
     (res / "evolved_strategies.md").write_text("\n".join(md) + "\n")
-    print("\n" + genome.describe())
+    print("\n" + genome.describe(P0X) + "\n" + fs.strategy.describe(P0))
 
     figs.mkdir(parents=True, exist_ok=True)
     fig, axes = new_figure(11, 4, ncols=2)
@@ -178,7 +181,13 @@ def main() -> None:
                      else "answer list known, any allowed guess: all answers")
         ax.set_xlabel("guesses")
         ax.set_ylabel("answers")
-        ax.legend(fontsize=7)
+        ax.set_ylim(0, ax.get_ylim()[1] * 1.3)  # room for the legend above the bars
+        ax.legend(fontsize=7, loc="upper right")
+    n_test = len(test)
+    add_caption(fig, f"Left: the {n_test} test answers of split seed {prov['seed']} (never seen while evolving), "
+                "12,972 allowed words may be the answer, guesses from any allowed word, normal mode, one "
+                "deterministic game each. Right: all 2,309 NYT answers, candidates = the answer list, any allowed "
+                "guess, one game each.")
     fig.savefig(figs / "evolve_hist.png", dpi=110)
 
     fig, axes = new_figure(6, 4)
@@ -193,6 +202,11 @@ def main() -> None:
     ax.set_ylabel("mean guesses + penalty")
     ax.set_title(f"meta-GA convergence (P0, any allowed guess, seed {prov['seed']})")
     ax.legend(fontsize=8)
+    argv = prov["command"].split()
+    mu, lam = (argv[argv.index(flag) + 1] for flag in ("--mu", "--lambda"))
+    add_caption(fig, f"p0-evolved.json's logbook: μ {mu}, λ {lam}, seed {prov['seed']}, one run (no error bars: "
+                f"a single run). Fitness = mean guesses + 1 per game over 6 on {n['train']} training answers; the "
+                f"validation line scores each generation's best on {n['validation']} other answers. Lower is better.")
     fig.savefig(figs / "evolve_convergence.png", dpi=110)
 
 

@@ -130,7 +130,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     ga = run_meta_ga(args, ctx, cfg, "")
     best = ga.best()
     key = genome_key(to_individual(best))
-    result: dict = {"genome": best.as_dict(), "plain": best.describe(),
+    result: dict = {"genome": best.as_dict(), "plain": best.describe(settings),
                     "fitness": {"train": ga.cache.get(key), "validation": ga.hold_cache.get(key)},
                     "generations": ga.generation, "seconds": round(ga.seconds, 1)}
     # The test answers are touched here, once: every answer is played by the winner, and the
@@ -154,7 +154,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     if args.json:  # the result first: a late write failure cannot lose it
         print_json(result)
     else:
-        print(best.describe())
+        print(best.describe(settings))
         m, n = result["means"], result["split"]
         print(f"test mean {m['test']:.4f} on {n['test']} never-seen answers (train {m['train']:.4f} on "
               f"{n['train']}, validation {m['validation']:.4f} on {n['validation']}); "

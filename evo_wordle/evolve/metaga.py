@@ -20,6 +20,7 @@ checkpoint gives exactly the result of an uninterrupted run with the same seed.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import OrderedDict
@@ -39,7 +40,7 @@ from ..game import GameState, Settings, play
 from ..params import as_float, as_int, as_seed
 from ..split import split_answers
 from .checkpoint import read_checkpoint, write_checkpoint
-from .strategy import DEFAULT_POOL, REAL_GENES, Strategy, StrategySolver
+from .strategy import DEFAULT_POOL, LOG_GENES, REAL_GENES, Strategy, StrategySolver
 
 GENE_NAMES = ["opener", *REAL_GENES, "hard_candidates"]
 #: The multi-board genome: the summed-entropy policy's opener and genes.
@@ -333,7 +334,11 @@ class MetaGA:
                 ind[i] = not ind[i]
             else:
                 lo, hi = self.real[name]
-                ind[i] = float(min(hi, max(lo, ind[i] + rng.gauss(0.0, cfg.sigma * (hi - lo)))))
+                if name in LOG_GENES:  # a step in decades: sigma of the range's log10 width
+                    step = rng.gauss(0.0, cfg.sigma * math.log10(hi / lo))
+                    ind[i] = float(min(hi, max(lo, ind[i] * 10.0 ** step)))
+                else:
+                    ind[i] = float(min(hi, max(lo, ind[i] + rng.gauss(0.0, cfg.sigma * (hi - lo)))))
         return (ind,)
 
     def crossover(self, a, b):

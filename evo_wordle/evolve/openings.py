@@ -2,8 +2,12 @@
 
 A fixed opening of K words splits the candidates by the K feedbacks together.  Its score is
 the expected number of candidates left afterwards (``remaining``: Σ bucket² / n, lower is
-better) or the information of the joint feedback (``entropy``, in bits, higher is better).
-Neither depends on the order of the K words, so a genome is a sorted set of K distinct words.
+better), the information of the joint feedback (``entropy``, in bits, higher is better) or the
+mean guesses of the whole game (``game``, lower is better): the K words first, then the
+entropy-greedy policy to the end on each group of candidates sharing the joint feedback
+(:class:`~evo_wordle.evolve.endgame.GreedyEndgame`).  None depends on the order of the K words
+once the words that may be the answer are played first (``game``), so a genome is a sorted set
+of K distinct words.
 
 The GA (DEAP logbook and hall of fame, numpy roulette, whole-population evaluation) searches a
 pool of the best single words; :func:`scan` scores every K-subset of the same pool, so the two
@@ -12,6 +16,7 @@ can be compared on the same space: the scan is the ground truth the GA is measur
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 import time
@@ -24,8 +29,11 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..ga.operators import roulette
 from ..params import as_choice, as_float, as_int, as_seed
+from .endgame import GreedyEndgame
 
-OBJECTIVES = ("remaining", "entropy")
+OBJECTIVES = ("remaining", "entropy", "game")
+#: Objectives where a smaller score is better.
+LOWER_IS_BETTER = frozenset({"remaining", "game"})
 
 #: Joint feedback codes are sorted in rows of this many elements per chunk (bounds memory).
 CHUNK_ELEMENTS = 8_000_000
@@ -62,17 +70,28 @@ class OpeningProblem:
     candidates: np.ndarray
     pool: np.ndarray  # allowed-word indices, best single word first
     objective: str = "remaining"
+    guess_from: str = "candidates"  # the endgame's guesses (``game`` only)
     patterns: np.ndarray = field(init=False, repr=False)
+    endgame: GreedyEndgame | None = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.objective = as_choice("objective", self.objective, OBJECTIVES)
-        self.candidates = np.asarray(self.candidates, dtype=np.int64)
+        self.guess_from = as_choice("guess_from", self.guess_from, ("candidates", "allowed"))
+        self.candidates = np.sort(np.asarray(self.candidates, dtype=np.int64))  # groups come out sorted
         self.pool = np.asarray(self.pool, dtype=np.int64)
         if len(self.candidates) == 0:
             raise EvoWordleError("no candidates to split")
         if len(self.pool) == 0:
             raise EvoWordleError("the pool of opening words is empty")
         self.patterns = np.ascontiguousarray(self.ctx.table[np.ix_(self.pool, self.candidates)])
+        self.in_candidates = np.isin(self.pool, self.candidates)
+        self.endgame = GreedyEndgame(self.ctx, self.guess_from) if self.objective == "game" else None
+
+    def fresh(self) -> OpeningProblem:
+        """The same problem with an empty endgame memo (so a timed run pays for its own groups)."""
+        other = copy.copy(self)
+        other.endgame = GreedyEndgame(self.ctx, self.guess_from) if self.objective == "game" else None
+        return other
 
     @property
     def n(self) -> int:
@@ -91,20 +110,50 @@ class OpeningProblem:
             codes += self.patterns[genomes[:, j]]
         return codes
 
-    def score_codes(self, codes: np.ndarray) -> np.ndarray:
-        """The objective of each row of joint codes."""
+    def score_codes(self, codes: np.ndarray, genomes: np.ndarray) -> np.ndarray:
+        """The objective of each row of joint codes (``genomes``: the openings they belong to)."""
+        if self.objective == "game":
+            return self.game_scores(codes, genomes)
         squares, xlogx = bucket_stats(codes)
         if self.objective == "remaining":
             return squares / self.n
         return math.log2(self.n) - xlogx / self.n
 
+    def game_scores(self, codes: np.ndarray, genomes: np.ndarray) -> np.ndarray:
+        """Mean guesses of whole games: every candidate sees the K opening words, then the
+        endgame's guesses for its group (a group of one: one more guess).  An opening word
+        that is the answer ends the game at its turn instead; such words are played first, so
+        the c of them cost 1 … c rather than K + 1 each."""
+        rows, n = codes.shape
+        k = genomes.shape[1] if rows else 0
+        order = np.argsort(codes, axis=1, kind="stable")
+        ordered = np.take_along_axis(codes, order, axis=1)
+        starts_mask = np.ones((rows, n), dtype=bool)
+        starts_mask[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
+        solved_early = self.in_candidates[genomes].sum(axis=1) if rows else np.zeros(0, dtype=np.int64)
+        out = np.empty(rows)
+        for r in range(rows):
+            starts = np.flatnonzero(starts_mask[r])
+            ends = np.r_[starts[1:], n]
+            big = ends - starts > 1
+            total = k * n + int(len(starts) - big.sum())  # a group of one: its answer next
+            members = self.candidates[order[r]]
+            for s, e in zip(starts[big].tolist(), ends[big].tolist()):
+                total += self.endgame.total(members[s:e])
+            c = int(solved_early[r])
+            total -= c * (k + 1) - c * (c + 1) // 2  # answers among the opening: turn i, not K + 1
+            out[r] = total / n
+        return out
+
     def scores(self, genomes: np.ndarray) -> np.ndarray:
-        """Expected candidates left (``remaining``) or bits (``entropy``) of each opening."""
+        """Expected candidates left (``remaining``), bits (``entropy``) or mean guesses of the
+        whole game (``game``) of each opening."""
         genomes = np.atleast_2d(np.asarray(genomes, dtype=np.int64))
         out = np.empty(len(genomes))
         step = max(1, CHUNK_ELEMENTS // self.n)
         for lo in range(0, len(genomes), step):
-            out[lo: lo + step] = self.score_codes(self._codes(genomes[lo: lo + step]))
+            chunk = genomes[lo: lo + step]
+            out[lo: lo + step] = self.score_codes(self._codes(chunk), chunk)
         return out
 
     def codes_after(self, prefix: np.ndarray, base_: int, first: int) -> np.ndarray:
@@ -118,27 +167,38 @@ class OpeningProblem:
 
     def better(self, scores: np.ndarray) -> np.ndarray:
         """Scores turned so that larger is better (the GA's fitness direction)."""
-        return -scores if self.objective == "remaining" else scores
+        return -scores if self.objective in LOWER_IS_BETTER else scores
 
     def fitness(self, scores: np.ndarray) -> np.ndarray:
-        """Strictly positive roulette fitness: 1 / remaining, or bits + 1."""
-        return 1.0 / scores if self.objective == "remaining" else scores + 1.0
+        """Strictly positive roulette fitness: 1 / remaining or 1 / mean guesses (both ≥ 1),
+        or bits + 1."""
+        return 1.0 / scores if self.objective in LOWER_IS_BETTER else scores + 1.0
 
     def words(self, genome) -> list[str]:
         """The words of a genome (pool positions), as the user reads them."""
         return [self.ctx.words.allowed[int(self.pool[g])] for g in genome]
 
+    def opening(self, genome) -> list[str]:
+        """The words of a genome in the order to play them: for ``game``, the words that may be
+        the answer first (the order the score assumes), else pool order."""
+        genome = [int(g) for g in genome]
+        if self.objective == "game":
+            genome = sorted(genome, key=lambda g: not self.in_candidates[g])
+        return self.words(genome)
+
 
 def make_problem(ctx: Context, candidates: np.ndarray, pool_size: int = 2000, objective: str = "remaining",
-                 restrict: np.ndarray | None = None) -> OpeningProblem:
-    """The ``pool_size`` best single openers (by the same objective; ties by list order) among
-    ``restrict`` (default: every allowed word)."""
+                 restrict: np.ndarray | None = None, guess_from: str = "candidates") -> OpeningProblem:
+    """The ``pool_size`` best single openers (by the same objective, but by ``remaining`` for
+    ``game``: whole games for 12,972 single words would take too long; ties by list order)
+    among ``restrict`` (default: every allowed word)."""
     pool_size = as_int("pool", pool_size, 1)
+    objective = as_choice("objective", objective, OBJECTIVES)
     words = ctx.all_words if restrict is None else np.asarray(restrict, dtype=np.int64)
-    single = OpeningProblem(ctx, candidates, words, objective)
+    single = OpeningProblem(ctx, candidates, words, "remaining" if objective == "game" else objective)
     scores = single.better(single.scores(np.arange(len(words))[:, None]))
     order = np.lexsort((words, -scores))[:pool_size]
-    return OpeningProblem(ctx, candidates, words[order], objective)
+    return OpeningProblem(ctx, candidates, words[order], objective, guess_from)
 
 
 def count_subsets(m: int, k: int) -> int:
@@ -192,15 +252,15 @@ def scan(problem: OpeningProblem, k: int, progress=None, max_subsets: int = 50_0
     for prefix in itertools.combinations(range(m - 1), k - 1):
         first = prefix[-1] + 1 if prefix else 0
         codes = problem.codes_after(np.array(prefix, dtype=np.int64), base_, first)
-        scores = problem.score_codes(codes)
         genomes = np.column_stack((np.tile(np.array(prefix, dtype=np.int64), (m - first, 1)),
                                    np.arange(first, m, dtype=np.int64)))
+        scores = problem.score_codes(codes, genomes)
         top = _best_first(problem, genomes, scores)[0]
         if best_score is None or problem.better(np.array([scores[top] - best_score]))[0] > 0:
             best_genome, best_score = genomes[top], float(scores[top])
         if progress is not None:
             progress.update(m - first)
-    return OpeningResult(problem.words(best_genome), best_score, problem.objective, total,
+    return OpeningResult(problem.opening(best_genome), best_score, problem.objective, total,
                          time.perf_counter() - start, "scan")
 
 
@@ -331,13 +391,13 @@ def evolve(problem: OpeningProblem, k: int, params: OpeningGA = OpeningGA(), see
         order = _best_first(problem, pop, scores)
         individuals = []
         for i in order[:hof_size]:
-            ind = creator.OpeningIndividual(problem.words(pop[i]))
+            ind = creator.OpeningIndividual(problem.opening(pop[i]))
             ind.fitness.values = (float(problem.better(scores[i:i + 1])[0]),)
             individuals.append(ind)
         hof.update(individuals)
         top = float(scores[order[0]])
         logbook.record(gen=gen, run=run, nevals=len(seen) - before, best=top, median=float(np.median(scores)),
-                       words=" ".join(problem.words(pop[order[0]])))
+                       words=" ".join(problem.opening(pop[order[0]])))
         if run_best is None or problem.better(np.array([top - run_best]))[0] > 0:
             run_best, stalled = top, 0
         else:
@@ -363,5 +423,5 @@ def evolve(problem: OpeningProblem, k: int, params: OpeningGA = OpeningGA(), see
     every = np.array(list(seen), dtype=np.int64)
     best = every[_best_first(problem, every, np.array(list(seen.values())))[0]]
     fame = [(list(ind), float(problem.better(np.array(ind.fitness.values))[0])) for ind in hof]
-    return OpeningResult(problem.words(best), seen[tuple(int(x) for x in best)], problem.objective, len(seen),
+    return OpeningResult(problem.opening(best), seen[tuple(int(x) for x in best)], problem.objective, len(seen),
                          time.perf_counter() - start, "ga", logbook, fame)

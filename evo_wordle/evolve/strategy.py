@@ -4,7 +4,11 @@ A genome says which opener to play and how to score every later guess ``g``:
 
 * the candidates are weighted by a frequency prior (``frequency.priority_paper`` with the
   genome's ``steepness`` and ``midpoint``, mixed with a uniform share ``mix``; steepness 0 is
-  the plain uniform weighting used when the answer list is known);
+  the plain uniform weighting used when the answer list is known); words that look like a
+  plural (one final s) or a past tense (final ed) have their prior multiplied by ``w_plural``
+  and ``w_past``, because curated answer lists hold almost none of them (2 of 2,309) while
+  word frequencies rank them high; likewise ``w_proper`` for words a dictionary knows only as
+  names and ``w_unlisted`` for words it does not list (``lexicon.py``);
 * ``H(g)`` is the entropy of g's feedback under that weighting, ``rem = H_now − H(g)`` the
   expected bits left, and ``p(g)`` the chance that g itself is the answer;
 * the estimated cost is ``1 + (1 − min(1, bonus·p(g)))·(1 + k1·rem + k2·log2(1 + rem))``
@@ -50,7 +54,16 @@ REAL_GENES: dict[str, tuple[float, float]] = {
     "w_freq": (0.0, 1.0),
     "switch_eff": (1.0, 50.0),
     "switch_turn": (1.0, 7.0),
+    "w_plural": (0.001, 1.0),
+    "w_past": (0.001, 1.0),
+    "w_proper": (0.001, 1.0),
+    "w_unlisted": (0.001, 1.0),
 }
+#: Real genes that act as multipliers: mutation steps their log10, so 0.01 is as near to 0.1 as
+#: 0.1 is to 1 (a linear step would spend most of its moves near the top of the range).
+LOG_GENES = frozenset({"w_plural", "w_past", "w_proper", "w_unlisted"})
+#: The prior multipliers (1 = off).
+MULTIPLIERS = ("w_plural", "w_past", "w_proper", "w_unlisted")
 #: Cells per bincount block when scoring guesses (bounds temporary memory).
 BLOCK_CELLS = 1 << 23
 
@@ -70,6 +83,10 @@ class Strategy:
     switch_eff: float = 2.0
     switch_turn: float = 6.0
     hard_candidates: bool = False
+    w_plural: float = 1.0  # genes added later come last, so older files read with their defaults
+    w_past: float = 1.0
+    w_proper: float = 1.0
+    w_unlisted: float = 1.0
 
     def __post_init__(self) -> None:
         for name, (lo, hi) in REAL_GENES.items():
@@ -98,18 +115,50 @@ class Strategy:
             raise EvoWordleError(f"unknown strategy gene(s): {', '.join(unknown)}")
         return cls(**data)
 
-    def describe(self) -> str:
-        """The genome in plain words (for reports and docs)."""
-        prior = "uniform" if self.steepness == 0 else (
+    def describe(self, settings: Settings | None = None) -> str:
+        """The genome in plain words (for reports and docs); under ``settings`` that allow only
+        candidates as guesses, the exploration genes (which then never act) are not mentioned."""
+        prior = "uniform prior" if self.steepness == 0 else (
             f"frequency prior (steepness {self.steepness:.1f}, midpoint {self.midpoint:.2f},"
             f" {self.mix:.0%} uniform)"
         )
+        damp = [f"{what} ×{getattr(self, gene):.3g}" for what, gene in zip(
+            ("plurals", "-ed words", "names", "words no dictionary lists"), MULTIPLIERS) if getattr(self, gene) != 1.0]
+        if damp:
+            prior += f" with {', '.join(damp[:-1])}{' and ' if len(damp) > 1 else ''}{damp[-1]}"
+        only_cand = settings is not None and (
+            settings.guess_from == "candidates" or (settings.hard and self.hard_candidates))
+        guesses = ("guess only words that may be the answer" if only_cand else
+                   f"explore with any word until ≤ {self.switch_eff:.1f} effective candidates or turn "
+                   f"{int(round(self.switch_turn))}")
         return (
             f"open with {self.opener.upper()}; weight candidates by a {prior}; cost = 1 + (1 − "
             f"{self.bonus:.2f}·p)·(1 + {self.k1:.2f}·rem + {self.k2:.2f}·log2(1+rem))"
-            f"{f' − {self.w_freq:.2f}·priority' if self.w_freq else ''}; explore with any word until "
-            f"≤ {self.switch_eff:.1f} effective candidates or turn {int(round(self.switch_turn))}"
+            f"{f' − {self.w_freq:.2f}·priority' if self.w_freq else ''}; {guesses}"
         )
+
+
+def inflection_weights(words: list[str], w_plural: float, w_past: float) -> np.ndarray:
+    """A prior multiplier per word: ``w_plural`` for a word ending in one s (not ss, us or is:
+    GLASS, FOCUS and BASIS are not plurals), ``w_past`` for one ending in ed, else 1."""
+    out = np.ones(len(words))
+    for i, w in enumerate(words):
+        if w.endswith("ed"):
+            out[i] = w_past
+        elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+            out[i] = w_plural
+    return out
+
+
+def prior_multipliers(words, strategy: Strategy) -> np.ndarray:
+    """The product of the genome's four prior multipliers for each word (1 where none applies)."""
+    out = inflection_weights(words, strategy.w_plural, strategy.w_past)
+    if strategy.w_proper != 1.0 or strategy.w_unlisted != 1.0:
+        from ..lexicon import word_classes
+
+        proper, unlisted = word_classes(words)
+        out *= np.where(proper, strategy.w_proper, 1.0) * np.where(unlisted, strategy.w_unlisted, 1.0)
+    return out
 
 
 # ---------------------------------------------------------------------------------- files
@@ -396,6 +445,8 @@ class StrategyPolicy:
         self.opener = ctx.words.index(strategy.opener)
         s = strategy
         self.prior = priority_paper(ctx.frequencies, s.steepness, s.midpoint)
+        if any(getattr(s, gene) != 1.0 for gene in MULTIPLIERS):
+            self.prior = self.prior * prior_multipliers(ctx.words.allowed, s)
         self.bonus_priority = ctx.priority
         self.tree = {k: (v if isinstance(v, int) else ctx.words.index(v)) for k, v in (tree or {}).items()}
         self._memo: dict[tuple[bytes, str], int] = {}

@@ -135,15 +135,22 @@ class ScoringSolver(Solver):
         key = state.key()
         hit = self._memo.get(key)
         if hit is None:
-            guesses = state.guessable(self.settings.guess_from)
-            scores = self.scores(guesses, state)
-            hit = int(guesses[np.argmax(scores)])
-            if self.prefer_candidates and self.settings.guess_from == "allowed" and hit not in state.candidates:
-                tied = guesses[scores >= scores.max() - 1e-9]
-                possible = tied[np.isin(tied, state.candidates, assume_unique=True)]
-                if len(possible):
-                    hit = int(possible[0])
-            self._memo[key] = hit
+            hit = self._memo[key] = self.best_guess(state)
+        return hit
+
+    def best_guess(self, state: GameState) -> int:
+        """The best-scoring guessable word, not memoised (callers with their own memo, such as
+        the fixed-opening endgame, use it so that no second memo grows)."""
+        if len(state.candidates) == 1:
+            return int(state.candidates[0])
+        guesses = state.guessable(self.settings.guess_from)
+        scores = self.scores(guesses, state)
+        hit = int(guesses[np.argmax(scores)])
+        if self.prefer_candidates and self.settings.guess_from == "allowed" and hit not in state.candidates:
+            tied = guesses[scores >= scores.max() - 1e-9]
+            possible = tied[np.isin(tied, state.candidates, assume_unique=True)]
+            if len(possible):
+                hit = int(possible[0])
         return hit
 
 
