@@ -16,7 +16,7 @@ How one run works:
   3. each mutant runs pytest on the module's targeted tests (``MODULES`` below) with ``-x``, in a
      FRESH cache folder holding only hard links to that unmutated table, so no cached opener or
      fitness computed by one mutant (or by the unmutated code) hides another:
-     - route ``worker`` (default, experiments/mutation_worker.py): one warm test worker per job forks a
+     - route ``worker`` (default, experiments/_mutation_worker.py): one warm test worker per job forks a
        child per mutant (no Python, numpy or pytest start-up per mutant), and coverage picks the tests:
        one coverage run maps each line to the tests that run it; a mutant runs only those (quickest
        first), the full list for import-time lines, none for a line no test runs (it survives) or a
@@ -52,7 +52,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT / "experiments") not in sys.path:
-    sys.path.insert(0, str(ROOT / "experiments"))  # mutation_worker.py, when this file is loaded by path
+    sys.path.insert(0, str(ROOT / "experiments"))  # _mutation_worker.py, when this file is loaded by path
 EQUIVALENT_FILE = ROOT / "experiments" / "mutation_equivalent.toml"
 DOCS = ROOT / "docs" / "testing.md"
 
@@ -441,12 +441,12 @@ def mutant_source(source: str, module: str, m: dict) -> str | None:
 
 
 class WorkerPool:
-    """One mutation_worker.py process per scratch copy; ``run`` hands mutants to whichever is free."""
+    """One _mutation_worker.py process per scratch copy; ``run`` hands mutants to whichever is free."""
 
     def __init__(self, copies: list[Path], module: str, tests: list[str], pristine: Path | None, workdir: Path):
         self.procs = []
         for i, c in enumerate(copies):
-            cmd = [sys.executable, str(c / "experiments" / "mutation_worker.py"), "serve", "--copy", str(c),
+            cmd = [sys.executable, str(c / "experiments" / "_mutation_worker.py"), "serve", "--copy", str(c),
                    "--module", module, "--tests", ",".join(tests), "--log", str(workdir / f"worker{i}.log")]
             if pristine:
                 cmd += ["--pristine", str(pristine)]
@@ -523,7 +523,7 @@ class WorkerPool:
 
 def run_worker(module: str, jobs: int, timeout: float, workdir: Path, tests: list[str]) -> dict:
     """The worker route: warm forked test workers, each mutant's tests picked by coverage."""
-    import mutation_worker as mw
+    import _mutation_worker as mw
 
     copies = [workdir / f"src{i}" for i in range(jobs)]
     for c in copies:
@@ -537,7 +537,7 @@ def run_worker(module: str, jobs: int, timeout: float, workdir: Path, tests: lis
     start = time.perf_counter()
     # one run of the targeted tests under coverage: which tests run each line (and they must pass)
     cov_file = workdir / "coverage.json"
-    cmd = [sys.executable, str(copies[0] / "experiments" / "mutation_worker.py"), "coverage", "--copy",
+    cmd = [sys.executable, str(copies[0] / "experiments" / "_mutation_worker.py"), "coverage", "--copy",
            str(copies[0]), "--module", module, "--tests", ",".join(tests), "--out", str(cov_file)]
     if pristine:
         cmd += ["--pristine", str(pristine)]
@@ -756,7 +756,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--module", choices=sorted(MODULES), help="the module to mutate")
     ap.add_argument("--route", choices=["worker", "old"], default="worker",
                     help="worker (default): warm forked test workers, tests picked by coverage "
-                         "(experiments/mutation_worker.py); old: a fresh pytest process per mutant through cosmic-ray")
+                         "(experiments/_mutation_worker.py); old: a fresh pytest process per mutant through cosmic-ray")
     ap.add_argument("--jobs", type=int, default=1, help="parallel test workers (default 1)")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds before a mutant's tests count as hung")
     ap.add_argument("--out", type=Path, default=ROOT / "experiments" / "out" / "mutation",

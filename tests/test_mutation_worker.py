@@ -1,4 +1,4 @@
-"""experiments/mutation_worker.py, the fast route of the mutation run, on a hand-made package and hand-made
+"""experiments/_mutation_worker.py, the fast route of the mutation run, on a hand-made package and hand-made
 mutants (no cosmic-ray needed): a killed mutant is killed, a survivor survives, a hanging one times out and
 leaves no process behind, and coverage picks the tests that run a line."""
 
@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-WORKER = ROOT / "experiments" / "mutation_worker.py"
+WORKER = ROOT / "experiments" / "_mutation_worker.py"
 
 CALC = '''\
 from __future__ import annotations
@@ -76,7 +76,7 @@ def copy(tmp_path):
 
 
 class Serve:
-    """A running ``mutation_worker.py serve`` on the scratch copy."""
+    """A running ``_mutation_worker.py serve`` on the scratch copy."""
 
     def __init__(self, copy: Path):
         self.log = copy / "worker.log"

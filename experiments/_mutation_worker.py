@@ -16,8 +16,8 @@ package afresh in a forked child is correct by construction and costs about 0.1 
 
 No cosmic-ray here (mutants arrive as source text), so the suite tests this file with hand-made mutants.
 
-    python experiments/mutation_worker.py serve --copy DIR --module M --tests T1,T2 [--pristine CACHE] --log FILE
-    python experiments/mutation_worker.py coverage --copy DIR --module M --tests T1,T2 [--pristine CACHE] --out F
+    python experiments/_mutation_worker.py serve --copy DIR --module M --tests T1,T2 [--pristine CACHE] --log FILE
+    python experiments/_mutation_worker.py coverage --copy DIR --module M --tests T1,T2 [--pristine CACHE] --out F
 
 ``serve`` reads one JSON request per line on stdin ({"source": text or null, "tests": [...], "timeout": s,
 "order": optional test ids to run first})
