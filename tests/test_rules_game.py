@@ -274,3 +274,55 @@ def test_settings_and_states_are_immutable_and_hashable_settings(ctx):
     assert state.hard is False and state.history == ()  # a state built by hand is easy mode, turn 0
     with pytest.raises(dataclasses.FrozenInstanceError):
         state.hard = True  # type: ignore[misc]
+
+
+# ------------------------------------------------------------------ replayed moves and limits
+
+
+def test_illegal_move_refuses_a_hard_mode_break_and_only_in_hard_mode(ctx):
+    from evo_wordle.game import illegal_move
+
+    history = _history(ctx, ("crane", "cigar"))  # C green, R yellow, A yellow
+    hard = Settings(candidates="answers", guess_from="allowed", hard=True)
+    why = illegal_move(ctx, hard, history, ctx.words.index("spilt"))  # drops every hint
+    assert why == "SPILT breaks hard mode (a revealed hint is not reused)"
+    assert illegal_move(ctx, hard, history, ctx.words.index("cigar")) is None
+    assert illegal_move(ctx, hard, (), ctx.words.index("spilt")) is None  # nothing revealed yet
+    normal = Settings(candidates="answers", guess_from="allowed")
+    assert illegal_move(ctx, normal, history, ctx.words.index("spilt")) is None
+
+
+def test_illegal_move_refuses_a_word_that_cannot_be_the_answer_when_only_those_may_be_guessed(ctx):
+    from evo_wordle.game import illegal_move
+
+    strict = Settings(candidates="answers", guess_from="candidates")
+    msg = "cannot be the answer here (the game guesses only possible words)"
+    assert illegal_move(ctx, strict, (), ctx.words.index("cigar")) is None
+    # not an answer; the last allowed word sorts after every answer (the search runs off the end)
+    assert illegal_move(ctx, strict, (), ctx.words.index("zymic")) == f"ZYMIC {msg}"
+    assert illegal_move(ctx, strict, (), ctx.words.index("aahed")) == f"AAHED {msg}"
+    history = _history(ctx, ("crane", "cigar"))
+    assert illegal_move(ctx, strict, history, ctx.words.index("cigar")) is None
+    assert illegal_move(ctx, strict, history, ctx.words.index("crane")) == f"CRANE {msg}"  # an answer, ruled out
+    free = Settings(candidates="answers", guess_from="allowed")
+    assert illegal_move(ctx, free, history, ctx.words.index("zymic")) is None
+
+
+def test_the_guess_cap_and_board_count_have_their_documented_limits():
+    from evo_wordle.game import MAX_BOARDS, MAX_GUESSES
+
+    assert (MAX_GUESSES, MAX_BOARDS) == (1000, 64)
+    assert Settings(max_guesses=1000, boards=64).max_guesses == 1000
+    for bad in ({"max_guesses": 1001}, {"max_guesses": 0}, {"boards": 65}, {"boards": 0}):
+        with pytest.raises(EvoWordleError):
+            Settings(**bad)
+
+
+def test_hard_and_daily_must_be_true_or_false():
+    for name in ("hard", "daily"):
+        with pytest.raises(EvoWordleError, match=name):
+            Settings(**{name: "yes"})
+        with pytest.raises(EvoWordleError, match=name):
+            Settings(**{name: 1})
+        value = getattr(Settings(**{name: np.bool_(True)}), name)
+        assert value is True
