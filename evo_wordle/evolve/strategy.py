@@ -28,6 +28,7 @@ import argparse
 import json
 import math
 from dataclasses import asdict, dataclass, fields
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -138,25 +139,35 @@ class Strategy:
         )
 
 
-def inflection_weights(words: list[str], w_plural: float, w_past: float) -> np.ndarray:
+@lru_cache(maxsize=4)
+def _inflections(words: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """(plural, past) masks of a word list; cached, because every genome the meta-GA scores
+    builds a policy over the same list."""
+    past = np.fromiter((w.endswith("ed") for w in words), dtype=bool, count=len(words))
+    plural = np.fromiter((w.endswith("s") and not w.endswith(("ss", "us", "is")) for w in words), dtype=bool,
+                         count=len(words))
+    return plural, past
+
+
+@lru_cache(maxsize=4)
+def _names_and_unlisted(words: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+    from ..lexicon import word_classes
+
+    return word_classes(words)
+
+
+def inflection_weights(words, w_plural: float, w_past: float) -> np.ndarray:
     """A prior multiplier per word: ``w_plural`` for a word ending in one s (not ss, us or is:
     GLASS, FOCUS and BASIS are not plurals), ``w_past`` for one ending in ed, else 1."""
-    out = np.ones(len(words))
-    for i, w in enumerate(words):
-        if w.endswith("ed"):
-            out[i] = w_past
-        elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
-            out[i] = w_plural
-    return out
+    plural, past = _inflections(tuple(words))
+    return np.where(past, w_past, np.where(plural, w_plural, 1.0))
 
 
 def prior_multipliers(words, strategy: Strategy) -> np.ndarray:
     """The product of the genome's four prior multipliers for each word (1 where none applies)."""
     out = inflection_weights(words, strategy.w_plural, strategy.w_past)
     if strategy.w_proper != 1.0 or strategy.w_unlisted != 1.0:
-        from ..lexicon import word_classes
-
-        proper, unlisted = word_classes(words)
+        proper, unlisted = _names_and_unlisted(tuple(words))
         out *= np.where(proper, strategy.w_proper, 1.0) * np.where(unlisted, strategy.w_unlisted, 1.0)
     return out
 
