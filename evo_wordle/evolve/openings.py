@@ -85,12 +85,15 @@ class OpeningProblem:
             raise EvoWordleError("the pool of opening words is empty")
         self.patterns = np.ascontiguousarray(self.ctx.table[np.ix_(self.pool, self.candidates)])
         self.in_candidates = np.isin(self.pool, self.candidates)
-        self.endgame = GreedyEndgame(self.ctx, self.guess_from) if self.objective == "game" else None
+        self.endgame = self._new_endgame()
+
+    def _new_endgame(self) -> GreedyEndgame | None:
+        return GreedyEndgame(self.ctx, self.guess_from) if self.objective == "game" else None
 
     def fresh(self) -> OpeningProblem:
         """The same problem with an empty endgame memo (so a timed run pays for its own groups)."""
         other = copy.copy(self)
-        other.endgame = GreedyEndgame(self.ctx, self.guess_from) if self.objective == "game" else None
+        other.endgame = self._new_endgame()
         return other
 
     @property
