@@ -4,15 +4,29 @@ A stored strategy or tree is only meaningful under the problem settings and word
 built with, so files record them (``made_for``) and every replay compares them with the game
 about to be played: a setting the user changes is an override (a warning), a different word
 list under a stored tree is an error (the tree's moves may not even exist).
+
+What a file *is* is decided here too (:func:`replay_kind`), once for every command: a strategy
+file holds a one-board ``Strategy`` genome (and maybe a tree) for the ``strategy`` solver; a
+parameter file holds keyword parameters of one registered solver (``tune``'s winners, and the
+multi-board policies ``evolve-strategy --boards N`` writes, solver ``summed-entropy``).
+``--strategy NAME`` finds either kind among the shipped files.
 """
 
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 from .errors import EvoWordleError
+from .files import read_json
 from .game import Settings
 from .words import WordSet
+
+#: The ``format`` of a strategy file (a one-board genome, maybe a tree) and of a parameter file.
+STRATEGY_FORMAT = "evo-wordle-strategy"
+PARAMS_FORMAT = "evo-wordle-params"
+#: Largest replayable file read (bytes); a strategy with a tree for every NYT answer is ≈ 0.5 MB.
+MAX_FILE_BYTES = 16 * 2**20
 
 #: Answer-list names the package ships (a file made for one of them selects it by default).
 BUNDLED = ("nyt", "original")
@@ -57,3 +71,20 @@ def overrides(stored: Settings, playing: Settings) -> list[str]:
     """``name: stored -> playing`` for each setting the run changes."""
     return [f"{k} {getattr(stored, k)} -> {getattr(playing, k)}" for k in SETTING_KEYS
             if getattr(stored, k) != getattr(playing, k)]
+
+
+def replay_kind(path: str | Path) -> str:
+    """``"strategy"`` or ``"params"``: what the file ``--strategy`` names holds (one-line error if neither).
+
+    A multi-board policy is stored as a parameter file, not a strategy file: what it holds is the
+    keyword parameters of a registered solver (``summed-entropy``: opener and genes), exactly
+    what ``--params`` carries and ``evolve-strategy --init`` reads, checked by the same loader;
+    a strategy file's genome drives the one-board ``strategy`` solver and means nothing on
+    several boards.  ``--strategy`` is the by-name door to both kinds of shipped file."""
+    doc = read_json(path, MAX_FILE_BYTES, "strategy file")
+    fmt = doc.get("format") if isinstance(doc, dict) else None
+    if fmt == STRATEGY_FORMAT:
+        return "strategy"
+    if fmt == PARAMS_FORMAT:
+        return "params"
+    raise EvoWordleError(f"{path} is not an evo-wordle strategy file (no \"format\": \"{STRATEGY_FORMAT}\")")

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .artefacts import PARAMS_FORMAT
 from .bench import derived_seeds, run_bench
 from .context import Context
 from .errors import EvoWordleError
@@ -34,7 +35,6 @@ from .stats import mean_ci, paired, t975  # noqa: F401 - paired is part of tune'
 
 PRUNERS = ("median", "halving", "none")
 DEFAULT_STEPS = (100, 300, 1000)
-PARAMS_FORMAT = "evo-wordle-params"
 _NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
 _MAX_SPACE_BYTES = 64 * 1024
 _SALT = 0x7E5

@@ -2,19 +2,25 @@
 
 For each board count, runs exactly the command below (seed 0; answers known, guesses from any
 allowed word; 1,000 training and 1,000 validation board sets, μ 8, λ 16, 12 generations; the
-winner and plain summed entropy on 5,000 never-seen test sets) with ``--log``, and draws:
+winner and plain summed entropy on 5,000 never-seen test sets), writing the winner as
+NAME-evolved.json (dordle, quordle, octordle; a parameter file with its provenance and logbook),
+replays that file on the test sets it records (as ``bench --strategy NAME`` plays it: the
+summed-entropy solver with the file's parameters; the replayed mean must equal the evolution's
+test mean, else the script fails), and draws:
 
 * multiboard_convergence.png — per board count, the generation's best and the population mean
   on the training sets, and the generation's best on the validation sets;
 * multiboard_hist.png — per board count, guesses per test set, evolved against summed entropy.
 
     evo-wordle evolve-strategy --boards N --candidates answers --generations 12 --mu 8 --lambda 16 \\
-        --train-sets 1000 --validation-sets 1000 --test-sets 5000 --seed 0 --jobs 2 --quiet --json
+        --train-sets 1000 --validation-sets 1000 --test-sets 5000 --seed 0 --jobs 2 --quiet --json \\
+        --out NAME-evolved.json
 
 Usage: python experiments/multiboard_evolution.py [--boards 2 4] [--generations 12] [--out DIR]
-(≈ 6 min for Dordle and 20 min for Quordle on 2 cores at load 2–9).  Writes summary.json and
-the figures under --out (default experiments/out/multiboard_evolution, untracked); --write-docs
-writes the figures into docs/figures/ instead.
+(≈ 6 min for Dordle and 20 min for Quordle on 2 cores at load 2–9).  Writes summary.json, the
+figures and strategies/NAME-evolved.json under --out (default experiments/out/multiboard_evolution,
+untracked); --write-docs writes the figures into docs/figures/ and the strategy files into
+data/strategies/ (the shipped ones) instead.
 """
 
 from __future__ import annotations
@@ -23,20 +29,41 @@ import argparse
 import json
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-from _study import add_output_args, output_dirs, write_json
+from _study import ROOT, add_output_args, output_dirs, write_json
 
+from evo_wordle import Context
+from evo_wordle.artefacts import settings_of
+from evo_wordle.bench import run_bench
+from evo_wordle.boards import POLICY_NAME
+from evo_wordle.evolve.metaga import file_test_sets
 from evo_wordle.plots.metaga import plot_board_histograms, plot_metaga_convergence
+from evo_wordle.tune import load_params
+
+#: The shipped file of each board count is data/strategies/NAME-evolved.json.
+NAMES = {2: "dordle", 4: "quordle", 8: "octordle"}
 
 
-def command(boards: int, args: argparse.Namespace, log: Path) -> list[str]:
+def file_name(boards: int) -> str:
+    return f"{NAMES.get(boards, f'{boards}-boards')}-evolved.json"
+
+
+def command(boards: int, args: argparse.Namespace) -> list[str]:
     return [sys.executable, "-m", "evo_wordle", "evolve-strategy", "--boards", str(boards), "--candidates", "answers",
             "--generations", str(args.generations), "--mu", "8", "--lambda", "16",
             "--train-sets", str(args.train_sets), "--validation-sets", str(args.train_sets),
             "--test-sets", str(args.test_sets), "--seed", "0", "--jobs", str(args.jobs), "--quiet", "--json",
-            "--log", str(log)]
+            "--out", file_name(boards)]
+
+
+def replay(ctx: Context, path: Path, jobs: int) -> dict:
+    """The file's policy on the test sets it records, played by the bench's summed-entropy solver."""
+    doc = load_params(path)
+    settings = settings_of(doc["made_for"], str(path))
+    result = run_bench(ctx, POLICY_NAME, settings, file_test_sets(ctx, doc), 0, doc["params"], jobs=jobs)
+    return {"file": path.name, "test_mean": result.mean_guesses, "games": result.games,
+            "histogram": result.histogram}
 
 
 def main() -> None:
@@ -52,18 +79,26 @@ def main() -> None:
     results, figures = output_dirs(args)
     if args.write_docs:  # the summary stays untracked; only the figures are cited
         results = args.out
+    strategies = ROOT / "data" / "strategies" if args.write_docs else results / "strategies"
     figures.mkdir(parents=True, exist_ok=True)  # before the work: a bad folder fails first
+    strategies.mkdir(parents=True, exist_ok=True)
+    ctx = Context()
     runs: dict = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        for boards in args.boards:
-            log = Path(tmp) / f"log-{boards}.json"
-            argv = command(boards, args, log)
-            print("running " + " ".join(argv[2:]), file=sys.stderr, flush=True)
-            out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
-            run = json.loads(out)
-            run["logbook"] = json.loads(log.read_text())
-            run["command"] = "evo-wordle " + " ".join(argv[3:-2])
-            runs[boards] = run
+    for boards in args.boards:
+        argv = command(boards, args)
+        print("running " + " ".join(argv[2:]), file=sys.stderr, flush=True)
+        # run in the strategies folder, so the file's recorded command names it without a path
+        out = subprocess.run(argv, check=True, capture_output=True, text=True, cwd=strategies).stdout
+        run = json.loads(out)
+        path = strategies / file_name(boards)
+        print(f"wrote {path}", file=sys.stderr)
+        run["logbook"] = load_params(path)["provenance"]["logbook"]
+        run["command"] = "evo-wordle " + " ".join(argv[3:])
+        run["replayed"] = replay(ctx, path, args.jobs)
+        if run["replayed"]["test_mean"] != run["evolved"]["test_mean"]:
+            raise SystemExit(f"{path.name} replays to {run['replayed']['test_mean']} on its test sets, "
+                             f"not the evolution's {run['evolved']['test_mean']}")
+        runs[boards] = run
     write_json(results / "summary.json", {"boards": {str(b): r for b, r in runs.items()}})
     for plotted in (plot_metaga_convergence(runs, figures / "multiboard_convergence.png"),
                     plot_board_histograms(runs, figures / "multiboard_hist.png")):

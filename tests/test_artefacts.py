@@ -11,14 +11,22 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evo_wordle.artefacts import made_for
+from evo_wordle.artefacts import made_for, replay_kind
 from evo_wordle.bench import game_plan, run_bench
 from evo_wordle.cli import main
 from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve.search import load_tree, tree_made_for
-from evo_wordle.evolve.strategy import Strategy, check_tree, read_strategy_file, save_strategy, shipped_strategies
+from evo_wordle.evolve.strategy import (
+    Strategy,
+    check_tree,
+    read_strategy_file,
+    resolve_strategy_path,
+    save_strategy,
+    shipped_strategies,
+)
 from evo_wordle.game import Settings, illegal_move
 from evo_wordle.solvers.base import solver_label
+from evo_wordle.tune import load_params
 
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "data" / "strategies"
@@ -38,9 +46,10 @@ def test_every_shipped_file_records_its_game(ctx):
     names = shipped_strategies()
     assert {"answers-known-salet", "answers-known-hard-salet", "original-answers-salet"} <= set(names)
     for name in names:
-        f = read_strategy_file(name)
-        assert f.made_for is not None, name
-        assert f.made_for["allowed_sha256"] == ctx.words.digest
+        path = resolve_strategy_path(name)  # a one-board strategy, or a multi-board policy's parameter file
+        record = read_strategy_file(name).made_for if replay_kind(path) == "strategy" else load_params(path)["made_for"]
+        assert record is not None, name
+        assert record["allowed_sha256"] == ctx.words.digest
     for tree in SHIPPED.glob("*.tree"):
         assert tree_made_for(tree) == read_strategy_file(tree.with_suffix(".json")).made_for
 

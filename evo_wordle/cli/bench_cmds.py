@@ -31,7 +31,15 @@ from .common import (
     solver_params,
     wrote,
 )
-from .settings_args import add_settings_args, artefact_of, game_label, run_context, settings_from_args, warn
+from .settings_args import (
+    add_settings_args,
+    artefact_of,
+    board_policy_file,
+    game_label,
+    run_context,
+    settings_from_args,
+    warn,
+)
 
 #: Weights of the position-ranking paper's overall score (lower is better).
 SCORE_WEIGHTS = {"fail_rate": 0.70, "mean_guesses": 0.25, "seconds_per_game": 0.05}
@@ -70,6 +78,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             ("evo-wordle bench --solver naive --problem P1 --opener slate --json --csv games.csv --plot hist.png",
              "answer list known; JSON summary, one CSV row per game and the histogram"),
             ("evo-wordle bench --solver ga-thesis --repeat 3 --games 50", "mean ± 95 % interval over 3 seeds"),
+            ("evo-wordle bench --strategy quordle-evolved --games 1000",
+             "the shipped evolved Quordle policy in its own game (4 boards, answers known, any allowed guess)"),
         ],
         extra=solver_list(),
     )
@@ -127,16 +137,36 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
         answers = draw_answers(ctx, settings.boards, args.games or 1000, seed)
     else:
         answers = sample_answers(ctx.words.answer_index, args.games, args.seed)  # the puzzles of --seed
-    return run_bench(
-        ctx, name, settings, answers, seed, params, jobs=args.jobs, progress=not args.quiet,
+    result = run_bench(
+        ctx, engine(name, args), settings, answers, seed, params, jobs=args.jobs, progress=not args.quiet,
         daily_rule=args.daily_rule,
     )
+    if result.solver != name:  # a multi-board policy named by --strategy: the row says so
+        result.solver, result.params = name, {**result.params, "strategy": board_policy_file(args)}
+    return result
+
+
+def engine(name: str, args: argparse.Namespace) -> str:
+    """The player behind solver ``name``: ``strategy`` with a multi-board policy file
+    (``--strategy quordle-evolved``) is the summed-entropy policy with the file's parameters."""
+    return POLICY_NAME if name == "strategy" and board_policy_file(args) else name
 
 
 def bench_params(name: str, args: argparse.Namespace, check: bool = True) -> dict:
     """Solver keywords from the flags; the summed-entropy policy takes only ``--opener`` and
     ``--params FILE``.
     With ``check``, a flag ``name`` does not take is refused."""
+    board = board_policy_file(args) if name == "strategy" else None
+    if board:  # --strategy names a multi-board policy: its parameters, as --params would give them
+        from ..tune import load_params
+
+        data = load_params(board)
+        if data["solver"] != POLICY_NAME:
+            raise EvoWordleError(f"{board} holds parameters for solver {data['solver']!r}: give it as --params "
+                                 f"with --solver {data['solver']} (--strategy replays strategies and {POLICY_NAME} "
+                                 "policies)")
+        params = dict(data["params"])
+        return {**params, "opener": args.opener} if getattr(args, "opener", None) else params
     if name == POLICY_NAME:  # its genes come from --params FILE (written by evolve-strategy --boards N)
         params = params_file_for(name, args)
         return {**params, "opener": args.opener} if getattr(args, "opener", None) else params
@@ -166,10 +196,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
 
         args.solver = load_params(args.params)["solver"]
     args.solver = args.solver or (POLICY_NAME if flag_settings.boards > 1 else "greedy")
-    check_boards(args.solver, flag_settings)
+    check_boards(engine(args.solver, args), flag_settings)
     bench_params(args.solver, args)  # unknown solver / bad options fail before any work
     ctx, settings = run_context(args, [args.solver])
-    seeds = derived_seeds(args.seed, repeats(args.solver, settings, args.repeat))
+    seeds = derived_seeds(args.seed, repeats(engine(args.solver, args), settings, args.repeat))
     results = [bench_once(ctx, args.solver, settings, args, s) for s in seeds]
     means = [r.mean_guesses for r in results]
     mean, half = mean_ci(means)  # half is nan for one run (then not printed)
@@ -273,7 +303,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     check_solver_flags([n for n in names if n != POLICY_NAME], args)  # every flag must serve one of them
     given = settings_from_args(args)  # what the flags alone describe
     for name in names:  # validate all before running any
-        check_boards(name, given)
+        check_boards(engine(name, args), given)
         bench_params(name, args, check=False)
     ctx, game = run_context(args, names)
     row_settings = {name: game if artefact_of(args, [name]) else given for name in names}

@@ -15,6 +15,14 @@ from ..game import PROBLEMS, Settings
 from .common import positive_int
 
 
+class _Unset(int):
+    """The default of ``--boards`` (1): an int that is not the user's ``--boards 1``, so a file made
+    for several boards can tell an explicit board count from none."""
+
+
+BOARDS_DEFAULT = _Unset(1)
+
+
 def add_settings_args(parser: argparse.ArgumentParser, daily: bool = True, boards: bool = True) -> None:
     """Add --candidates, --guess-from, --hard, --daily, --problem, --max-guesses and --boards.
 
@@ -61,7 +69,7 @@ def add_settings_args(parser: argparse.ArgumentParser, daily: bool = True, board
         group.add_argument(
             "--boards",
             type=positive_int,
-            default=1,
+            default=BOARDS_DEFAULT,
             metavar="N",
             help="play N boards at once (2 Dordle, 4 Quordle, 8 Octordle; default 1)",
         )
@@ -95,8 +103,24 @@ _GIVEN = {
     "daily": lambda a: bool(getattr(a, "daily", None)) or bool(getattr(a, "problem", None)),
     "hard": lambda a: bool(getattr(a, "hard", False)),
     "max_guesses": lambda a: getattr(a, "max_guesses", None) is not None,
-    "boards": lambda a: getattr(a, "boards", 1) not in (None, 1),
+    "boards": lambda a: getattr(a, "boards", None) is not None and a.boards is not BOARDS_DEFAULT,
 }
+
+
+def board_policy_file(args: argparse.Namespace) -> str | None:
+    """The file ``--strategy`` names if it is a parameter file (a multi-board policy, replayed by
+    the summed-entropy solver), else None (a strategy file, or no --strategy).  What a file is
+    is decided by :func:`evo_wordle.artefacts.replay_kind`."""
+    name = getattr(args, "strategy", None)
+    if not name:
+        return None
+    from ..artefacts import replay_kind
+    from ..evolve.strategy import resolve_strategy_path
+
+    path = resolve_strategy_path(name)
+    if not path.is_file():
+        return None  # read_strategy_file names the shipped files in its error
+    return str(path) if replay_kind(path) == "params" else None
 
 
 def artefact_of(args: argparse.Namespace, solvers: list[str]) -> tuple[str, dict | None, bool] | None:
@@ -104,6 +128,12 @@ def artefact_of(args: argparse.Namespace, solvers: list[str]) -> tuple[str, dict
     strategy, tree = getattr(args, "strategy", None), getattr(args, "tree", None)
     if strategy and "strategy" in solvers:
         from ..evolve.strategy import read_strategy_file
+
+        board = board_policy_file(args)
+        if board:
+            from ..tune import load_params
+
+            return f"strategy file {board}", load_params(board).get("made_for"), False
 
         f = read_strategy_file(strategy)
         return f"strategy file {f.path}", f.made_for, bool(f.tree)
@@ -153,6 +183,9 @@ def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, 
         warn(f"{label} records no settings (an old file): playing the settings given on the command line")
         return context_from_args(args), given
     stored = settings_of(record, label)
+    if _GIVEN["boards"](args) and given.boards != stored.boards:  # its genes were evolved for that game
+        raise EvoWordleError(f"{label} was made for {stored.boards} board{'s' if stored.boards > 1 else ''}, "
+                             f"not {given.boards}: drop --boards {given.boards} to replay it in its own game")
     settings = stored.with_(**{k: getattr(given, k) for k, test in _GIVEN.items() if test(args)})
     if args.answers is None and args.allowed is None and record.get("answers") in BUNDLED:
         args.answers = record["answers"]

@@ -38,7 +38,7 @@ from ..errors import EvoWordleError
 from ..files import atomic_write_text
 from ..game import GameState, Settings, play
 from ..params import as_float, as_int, as_seed
-from ..split import split_answers
+from ..split import Split, split_answers
 from .checkpoint import read_checkpoint, write_checkpoint
 from .strategy import DEFAULT_POOL, LOG_GENES, REAL_GENES, Strategy, StrategySolver
 
@@ -206,6 +206,23 @@ def split_sets(config: EvolveConfig, split, test_sets: int) -> dict[str, np.ndar
     sizes = {"train": config.train_sets, "validation": config.holdout_sets, "test": test_sets}
     return {part: draw_answers(None, config.settings.boards, sizes[part], seq, pool=split.part(part))
             for (part, seq) in zip(("train", "validation", "test"), seqs)}
+
+
+def file_test_sets(ctx: Context, doc: dict) -> np.ndarray:
+    """The test board sets a multi-board parameter file (``evolve-strategy --boards N --out``)
+    was reported on, rebuilt from what it records (the split's words and seed, the set counts,
+    the board count), so anyone can replay a shipped policy on exactly those sets."""
+    try:
+        prov, boards = doc["provenance"], int(doc["made_for"]["boards"])
+        split = Split(int(prov["split"]["seed"]), *(ctx.words.indices(prov["split"][part])
+                                                    for part in ("train", "validation", "test")))
+        sets = prov["sets"]
+        cfg = EvolveConfig(settings=Settings(candidates=doc["made_for"]["candidates"], boards=boards),
+                           seed=split.seed, train_sets=int(sets["train_sets"]),
+                           holdout_sets=int(sets["validation_sets"]))
+        return split_sets(cfg, split, int(sets["test_sets"]))["test"]
+    except (KeyError, TypeError, ValueError) as exc:
+        raise EvoWordleError(f"the file records no usable split and test sets ({exc!r})") from None
 
 
 def test_board_genome(ctx: Context, genes, settings: Settings, sets: np.ndarray) -> dict:

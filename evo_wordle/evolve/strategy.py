@@ -33,6 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
+from ..artefacts import MAX_FILE_BYTES, PARAMS_FORMAT
+from ..artefacts import STRATEGY_FORMAT as FORMAT
 from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text, read_json
@@ -41,7 +43,6 @@ from ..game import GameState, Settings
 from ..patterns import to_digits
 from ..solvers.base import Solver, register
 
-FORMAT = "evo-wordle-strategy"
 VERSION = 1
 
 #: Real genes with their (low, high) bounds; Gaussian mutation clips to these.
@@ -175,10 +176,6 @@ def prior_multipliers(words, strategy: Strategy) -> np.ndarray:
 # ---------------------------------------------------------------------------------- files
 
 
-#: Largest strategy file read (bytes); one with a tree for every NYT answer is ≈ 0.5 MB.
-MAX_FILE_BYTES = 16 * 2**20
-
-
 def save_strategy(path: str | Path, strategy: Strategy, provenance: dict | None = None,
                   tree: dict[str, str] | None = None, settings: Settings | None = None,
                   words=None) -> None:
@@ -234,6 +231,10 @@ def read_strategy_file(name: str | Path) -> StrategyFile:
         known = ", ".join(shipped_strategies())
         raise EvoWordleError(f"strategy file {name} does not exist (shipped strategies: {known})")
     doc = read_json(path, MAX_FILE_BYTES, "strategy file")
+    if isinstance(doc, dict) and doc.get("format") == PARAMS_FORMAT:  # e.g. a shipped multi-board policy
+        boards = (doc.get("made_for") or {}).get("boards", 1) if isinstance(doc.get("made_for"), dict) else 1
+        raise EvoWordleError(f"{path} holds parameters for the {doc.get('solver')} solver ({boards} board(s)), "
+                             "not a one-board strategy: replay it with bench or compare --strategy")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise EvoWordleError(f"{path} is not an evo-wordle strategy file (no \"format\": \"{FORMAT}\")")
     if doc.get("version") != VERSION:
@@ -576,8 +577,9 @@ class StrategySolver(Solver):
     def add_options(cls, parser) -> None:
         group = parser.add_argument_group("strategy solver")
         group.add_argument("--strategy", metavar="FILE", action=_StrategyAction,
-                           help="strategy file (JSON) to play; selects the strategy solver unless "
-                           "another --solver is given after it")
+                           help="strategy file (JSON) to play, a path or a shipped name (answers-known-salet; "
+                           "dordle-evolved and quordle-evolved are multi-board policies, played in their own "
+                           "game); selects the strategy solver unless another --solver is given after it")
 
     @classmethod
     def options_from_args(cls, args) -> dict:

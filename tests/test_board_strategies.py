@@ -1,0 +1,143 @@
+"""Multi-board policies as replayable files (issue 17): ``evolve-strategy --boards N --out`` writes a
+parameter file that ``bench``/``compare --strategy NAME|PATH`` replay in its own game; the
+shipped Dordle and Quordle files record their game and provenance and replay to their figures."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from evo_wordle.artefacts import replay_kind, settings_of
+from evo_wordle.bench import run_bench
+from evo_wordle.boards import POLICY_NAME
+from evo_wordle.cli import main
+from evo_wordle.errors import EvoWordleError
+from evo_wordle.evolve.metaga import file_test_sets
+from evo_wordle.evolve.strategy import read_strategy_file, resolve_strategy_path, shipped_strategies
+from evo_wordle.tune import load_params
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = ROOT / "data" / "strategies"
+#: The shipped multi-board files, their board count and their registered test figure.
+BOARD_FILES = {"dordle-evolved": (2, "dordle-evolved-test"), "quordle-evolved": (4, "quordle-evolved-test")}
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory, cache_dir) -> Path:
+    """A tiny Dordle evolution's file (one generation, a few sets: seconds)."""
+    out = tmp_path_factory.mktemp("boards") / "tiny-dordle.json"
+    assert main(["evolve-strategy", "--boards", "2", "--candidates", "answers", "--generations", "1", "--mu", "3",
+                 "--lambda", "3", "--train-sets", "10", "--validation-sets", "8", "--test-sets", "30", "--seed", "3",
+                 "--out", str(out), "--quiet"]) == 0
+    return out
+
+
+def run(capsys, *argv) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def bench(capsys, *argv) -> tuple[dict, str]:
+    code, out, err = run(capsys, "bench", *argv, "--json", "--quiet")
+    assert code == 0, err
+    return json.loads(out), err
+
+
+def test_a_multi_board_file_is_a_parameter_file_decided_in_one_place(tiny):
+    assert replay_kind(tiny) == "params"
+    assert replay_kind(SHIPPED / "answers-known-salet.json") == "strategy"
+    with pytest.raises(EvoWordleError, match="holds parameters for the summed-entropy solver .2 board"):
+        read_strategy_file(tiny)  # the one-board strategy loader says what it is and where it replays
+
+
+def test_tiny_file_round_trips_to_its_own_test_figure(ctx, tiny):
+    doc = load_params(tiny)
+    sets = file_test_sets(ctx, doc)
+    assert sets.shape == (30, 2)
+    assert set(sets.ravel()) <= set(ctx.words.indices(doc["provenance"]["split"]["test"]))
+    result = run_bench(ctx, POLICY_NAME, settings_of(doc["made_for"], "tiny"), sets, 0, doc["params"])
+    assert result.mean_guesses == doc["provenance"]["evolved"]["test_mean"]
+    broken = {**doc, "provenance": {**doc["provenance"], "sets": {}}}
+    with pytest.raises(EvoWordleError, match="no usable split"):
+        file_test_sets(ctx, broken)
+
+
+def test_replay_by_path_plays_the_files_game_without_flags_deterministically(capsys, tiny):
+    first, err = bench(capsys, "--strategy", str(tiny), "--games", "15")
+    assert err == ""  # nothing overridden, nothing to warn about
+    s = first["settings"]
+    assert (s["boards"], s["candidates"], s["guess_from"], s["max_guesses"]) == (2, "answers", "allowed", 7)
+    params = load_params(tiny)["params"]
+    assert first["solver"] == "strategy" and s["strategy"] == str(tiny)
+    assert {k: s.get(k, 0.0) for k in params} == params  # the evolved genes (0 ones unlisted), not plain
+    assert any(params[k] != 0 for k in ("weight", "bonus", "late"))
+    again, _ = bench(capsys, "--strategy", str(tiny), "--games", "15", "--boards", "2")  # its own count: fine
+    assert again["histogram"] == first["histogram"] and again["mean_guesses"] == first["mean_guesses"]
+    # the same policy given as --params plays the same games
+    same, err = bench(capsys, "--params", str(tiny), "--games", "15")
+    assert err == "" and same["histogram"] == first["histogram"]
+
+
+def test_an_override_warns_in_one_line_and_plays(capsys, tiny):
+    summary, err = bench(capsys, "--strategy", str(tiny), "--games", "5", "--max-guesses", "8")
+    assert summary["settings"]["max_guesses"] == 8 and summary["settings"]["boards"] == 2
+    assert err.count("\n") == 1 and "warning" in err and "overriding max_guesses 7 -> 8" in err
+
+
+@pytest.mark.parametrize("boards", ["1", "4"])
+@pytest.mark.parametrize("flag", ["--strategy", "--params"])
+def test_another_board_count_is_refused_in_one_line_and_never_scored(capsys, tiny, flag, boards):
+    code, out, err = run(capsys, "bench", flag, str(tiny), "--boards", boards, "--games", "5", "--quiet")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and f"made for 2 boards, not {boards}" in err
+
+
+def test_compare_puts_the_file_beside_plain_summed_entropy(capsys, tiny):
+    game = ["--boards", "2", "--candidates", "answers", "--guess-from", "allowed", "--games", "10", "--quiet"]
+    code, out, err = run(capsys, "compare", "--solvers", "strategy,summed-entropy", "--strategy", str(tiny), *game,
+                         "--json")
+    assert code == 0 and err == ""
+    rows = {r["solver"]: r for r in json.loads(out)}
+    assert rows["strategy"]["game"] == rows["summed-entropy"]["game"]
+    assert rows["strategy"]["settings"]["opener"] == load_params(tiny)["params"]["opener"]
+    plain, _ = bench(capsys, *game[:-1])
+    assert rows["summed-entropy"]["histogram"] == plain["histogram"]
+    mine, _ = bench(capsys, "--strategy", str(tiny), "--games", "10")
+    assert rows["strategy"]["histogram"] == mine["histogram"]
+
+
+def test_one_board_commands_refuse_a_multi_board_file_in_one_line(capsys, tiny):
+    code, out, err = run(capsys, "solve", "crane", "--strategy", str(tiny))
+    assert code == 2 and err.count("\n") == 1 and "replay it with bench or compare" in err
+
+
+def test_shipped_board_files_record_their_game_and_provenance(ctx):
+    registry = tomllib.loads((ROOT / "experiments" / "figures.toml").read_text())["figure"]
+    assert set(BOARD_FILES) <= set(shipped_strategies())
+    for name, (boards, figure) in BOARD_FILES.items():
+        path = resolve_strategy_path(name)
+        assert path.name == f"{name}.json" and replay_kind(path) == "params"
+        doc = load_params(path)
+        made = doc["made_for"]
+        assert doc["solver"] == POLICY_NAME and made["boards"] == boards
+        assert (made["candidates"], made["guess_from"], made["max_guesses"]) == ("answers", "allowed", boards + 5)
+        assert made["allowed_sha256"] == ctx.words.digest and made["answers"] == "nyt"
+        prov = doc["provenance"]
+        for option in ("--seed 0", "--generations 12", "--mu 8", "--lambda 16", "--train-sets 1000",
+                       "--validation-sets 1000", "--test-sets 5000", f"--out {name}.json"):
+            assert option in prov["command"], (name, option)
+        assert prov["sets"]["test_sets"] == 5000 and len(prov["logbook"]) == 13
+        assert round(prov["evolved"]["test_mean"], 4) == registry[figure]["value"]
+
+
+def test_shipped_board_file_replays_the_same_by_name_and_by_path(capsys):
+    by_name, err = bench(capsys, "--strategy", "dordle-evolved", "--games", "12")
+    assert err == "" and by_name["settings"]["boards"] == 2
+    by_path, _ = bench(capsys, "--strategy", str(SHIPPED / "dordle-evolved.json"), "--games", "12")
+    assert by_path["histogram"] == by_name["histogram"] and by_path["mean_guesses"] == by_name["mean_guesses"]
+    code, out, err = run(capsys, "bench", "--strategy", "quordle-evolved", "--boards", "2", "--games", "3")
+    assert code == 2 and out == "" and "made for 4 boards, not 2" in err
