@@ -110,8 +110,15 @@ def test_compare_puts_the_file_beside_plain_summed_entropy(capsys, tiny):
     assert rows["strategy"]["histogram"] == mine["histogram"]
 
 
-def test_one_board_commands_refuse_a_multi_board_file_in_one_line(capsys, tiny):
-    code, out, err = run(capsys, "solve", "crane", "--strategy", str(tiny))
+def test_solve_plays_the_file_on_its_own_boards_only(capsys, tiny):
+    opener = load_params(tiny)["params"]["opener"]
+    code, out, err = run(capsys, "solve", "crane", "spill", "--strategy", str(tiny))
+    assert code == 0 and err == ""
+    first = out.splitlines()[1].split()  # "1", then one tile (letter + colour) per letter and board
+    assert "".join(t[0] for t in first[1:6]) == opener.upper() and "solved 2 boards" in out
+    code, out, err = run(capsys, "solve", "crane", "spill", "mound", "--strategy", str(tiny))
+    assert code == 2 and out == "" and "made for 2 boards, not 3" in err
+    code, out, err = run(capsys, "solve", "crane", "--strategy", str(tiny))  # one board: not this file's game
     assert code == 2 and err.count("\n") == 1 and "replay it with bench or compare" in err
 
 

@@ -35,6 +35,7 @@ from .settings_args import (
     add_settings_args,
     artefact_of,
     board_policy_file,
+    board_policy_params,
     game_label,
     run_context,
     settings_from_args,
@@ -156,17 +157,9 @@ def bench_params(name: str, args: argparse.Namespace, check: bool = True) -> dic
     """Solver keywords from the flags; the summed-entropy policy takes only ``--opener`` and
     ``--params FILE``.
     With ``check``, a flag ``name`` does not take is refused."""
-    board = board_policy_file(args) if name == "strategy" else None
-    if board:  # --strategy names a multi-board policy: its parameters, as --params would give them
-        from ..tune import load_params
-
-        data = load_params(board)
-        if data["solver"] != POLICY_NAME:
-            raise EvoWordleError(f"{board} holds parameters for solver {data['solver']!r}: give it as --params "
-                                 f"with --solver {data['solver']} (--strategy replays strategies and {POLICY_NAME} "
-                                 "policies)")
-        params = dict(data["params"])
-        return {**params, "opener": args.opener} if getattr(args, "opener", None) else params
+    board = board_policy_params(args) if name == "strategy" else None
+    if board is not None:  # --strategy names a multi-board policy: its parameters, as --params gives them
+        return board
     if name == POLICY_NAME:  # its genes come from --params FILE (written by evolve-strategy --boards N)
         params = params_file_for(name, args)
         return {**params, "opener": args.opener} if getattr(args, "opener", None) else params

@@ -28,7 +28,7 @@ from .common import (
     solver_params,
     wrote,
 )
-from .settings_args import add_settings_args, run_context, settings_from_args
+from .settings_args import add_settings_args, board_policy_params, run_context, settings_from_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -177,15 +177,21 @@ def cmd_solve(args: argparse.Namespace) -> int:
 
 
 def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
-    """Several answers: one board each, guesses by the summed-entropy policy."""
-    if args.solver not in (None, POLICY_NAME):
+    """Several answers: one board each, guesses by the summed-entropy policy (with the genes and
+    the game of a multi-board policy file, if ``--strategy`` names one)."""
+    params = board_policy_params(args) if args.solver == "strategy" else None
+    if args.solver not in (None, POLICY_NAME) and params is None:
         raise EvoWordleError(f"several boards are played by the {POLICY_NAME} policy; drop --solver {args.solver}")
     if args.boards > 1 and args.boards != len(answers):
         raise EvoWordleError(f"--boards {args.boards} needs {args.boards} answers, got {len(answers)}")
     args.boards = len(answers)
-    settings: Settings = settings_from_args(args)
+    if params is None:
+        settings: Settings = settings_from_args(args)
+        params = {"opener": getattr(args, "opener", None)}
+    else:  # the file's game (a board count other than its own is refused there)
+        ctx, settings = run_context(args, ["strategy"])
     _check_answers(ctx, settings, args.answer, answers)
-    policy = SummedEntropy(ctx, settings, opener=getattr(args, "opener", None))
+    policy = SummedEntropy(ctx, settings, **params)
     record = play_boards(policy, tuple(answers), settings.max_guesses)
     color = color_enabled()
     if not color:

@@ -123,6 +123,24 @@ def board_policy_file(args: argparse.Namespace) -> str | None:
     return str(path) if replay_kind(path) == "params" else None
 
 
+def board_policy_params(args: argparse.Namespace) -> dict | None:
+    """The summed-entropy parameters of the multi-board policy ``--strategy`` names (None if it
+    names none), ``--opener`` on top; a parameter file for another solver is refused."""
+    board = board_policy_file(args)
+    if not board:
+        return None
+    from ..boards import POLICY_NAME
+    from ..tune import load_params
+
+    data = load_params(board)
+    if data["solver"] != POLICY_NAME:
+        raise EvoWordleError(f"{board} holds parameters for solver {data['solver']!r}: give it as --params "
+                             f"with --solver {data['solver']} (--strategy replays strategies and {POLICY_NAME} "
+                             "policies)")
+    params = dict(data["params"])
+    return {**params, "opener": args.opener} if getattr(args, "opener", None) else params
+
+
 def artefact_of(args: argparse.Namespace, solvers: list[str]) -> tuple[str, dict | None, bool] | None:
     """(label, made_for or None, has a tree) of the strategy, tree or parameter file the run replays."""
     strategy, tree = getattr(args, "strategy", None), getattr(args, "tree", None)
@@ -185,7 +203,7 @@ def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, 
     stored = settings_of(record, label)
     if _GIVEN["boards"](args) and given.boards != stored.boards:  # its genes were evolved for that game
         raise EvoWordleError(f"{label} was made for {stored.boards} board{'s' if stored.boards > 1 else ''}, "
-                             f"not {given.boards}: drop --boards {given.boards} to replay it in its own game")
+                             f"not {given.boards}: it replays only in its own game")
     settings = stored.with_(**{k: getattr(given, k) for k, test in _GIVEN.items() if test(args)})
     if args.answers is None and args.allowed is None and record.get("answers") in BUNDLED:
         args.answers = record["answers"]
