@@ -111,6 +111,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             ("evo-wordle compare --solvers naive,greedy --problem P1 --json", "answer list known, as JSON"),
             ("evo-wordle compare --solvers naive,strategy --strategy answers-known-salet --opener salet --games 200",
              "a shipped strategy beside max entropy, both in the strategy's own game"),
+            ("evo-wordle compare --solvers strategy,summed-entropy --strategy dordle-evolved --boards 2 "
+             "--candidates answers --guess-from allowed --games 500",
+             "the shipped evolved Dordle policy beside plain summed entropy on the same board sets"),
         ],
         extra=solver_list(),
     )
