@@ -1,4 +1,4 @@
-"""Multi-board strategy evolution (Dordle, Quordle): the registered runs with their figures.
+"""Multi-board strategy evolution (Dordle, Quordle, Octordle): the registered runs with their figures.
 
 For each board count, runs exactly the command below (seed 0; answers known, guesses from any
 allowed word; 1,000 training and 1,000 validation board sets, μ 8, λ 16, 12 generations; the
@@ -16,8 +16,8 @@ test mean, else the script fails), and draws:
         --train-sets 1000 --validation-sets 1000 --test-sets 5000 --seed 0 --jobs 2 --quiet --json \\
         --out NAME-evolved.json
 
-Usage: python experiments/multiboard_evolution.py [--boards 2 4] [--generations 12] [--out DIR]
-(≈ 6 min for Dordle and 20 min for Quordle on 2 cores at load 2–9).  Writes summary.json, the
+Usage: python experiments/multiboard_evolution.py [--boards 2 4 8] [--generations 12] [--out DIR]
+(≈ 3 min for Dordle, 7 min for Quordle and 8 for Octordle on 2 cores at load 1–3).  Writes summary.json, the
 figures and strategies/NAME-evolved.json under --out (default experiments/out/multiboard_evolution,
 untracked); --write-docs writes the figures into docs/figures/ and the strategy files into
 data/strategies/ (the shipped ones) instead.
@@ -68,7 +68,7 @@ def replay(ctx: Context, path: Path, jobs: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--boards", type=int, nargs="+", default=[2, 4], help="board counts (default: 2 4)")
+    parser.add_argument("--boards", type=int, nargs="+", default=[2, 4, 8], help="board counts (default: 2 4 8)")
     parser.add_argument("--generations", type=int, default=12, help="meta-GA generations (default: 12)")
     parser.add_argument("--train-sets", type=int, default=1000,
                         help="training and validation board sets (default: 1000)")

@@ -1,6 +1,6 @@
 """Multi-board policies as replayable files (issue 17): ``evolve-strategy --boards N --out`` writes a
 parameter file that ``bench``/``compare --strategy NAME|PATH`` replay in its own game; the
-shipped Dordle and Quordle files record their game and provenance and replay to their figures."""
+shipped Dordle, Quordle and Octordle files record their game and provenance and replay to their figures."""
 
 from __future__ import annotations
 
@@ -22,7 +22,8 @@ from evo_wordle.tune import load_params
 ROOT = Path(__file__).resolve().parents[1]
 SHIPPED = ROOT / "data" / "strategies"
 #: The shipped multi-board files, their board count and their registered test figure.
-BOARD_FILES = {"dordle-evolved": (2, "dordle-evolved-test"), "quordle-evolved": (4, "quordle-evolved-test")}
+BOARD_FILES = {"dordle-evolved": (2, "dordle-evolved-test"), "quordle-evolved": (4, "quordle-evolved-test"),
+               "octordle-evolved": (8, "octordle-evolved-test")}
 
 
 @pytest.fixture(scope="module")

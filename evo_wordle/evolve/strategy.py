@@ -578,7 +578,7 @@ class StrategySolver(Solver):
         group = parser.add_argument_group("strategy solver")
         group.add_argument("--strategy", metavar="FILE", action=_StrategyAction,
                            help="strategy file (JSON) to play, a path or a shipped name (answers-known-salet; "
-                           "dordle-evolved and quordle-evolved are multi-board policies, played in their own "
+                           "dordle-, quordle- and octordle-evolved are multi-board policies, played in their own "
                            "game); selects the strategy solver unless another --solver is given after it")
 
     @classmethod
