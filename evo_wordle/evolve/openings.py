@@ -364,10 +364,12 @@ def evolve(problem: OpeningProblem, k: int, params: OpeningGA = OpeningGA(), see
 
     Elitist generational GA: numpy roulette (fitness**pressure), set crossover, letter-aware
     mutation, copies replaced by immigrants; after ``patience`` generations without progress
-    the population starts afresh (``restarts`` times).  Every opening is scored once (memo)."""
+    the population starts afresh (``restarts`` times).  Every opening is scored once (memo), and
+    the run ends as soon as every opening of the pool has been scored: its best is then exact."""
     k = as_int("words", k, 1, len(problem.pool))
     rng = np.random.default_rng(np.random.SeedSequence(as_seed("seed", seed)))
     m = len(problem.pool)
+    every_opening = count_subsets(m, k)
     start = time.perf_counter()
     logbook = tools.Logbook()
     logbook.header = ["gen", "run", "nevals", "best", "median", "words"]
@@ -405,7 +407,7 @@ def evolve(problem: OpeningProblem, k: int, params: OpeningGA = OpeningGA(), see
             run_best, stalled = top, 0
         else:
             stalled += 1
-        if gen == params.generations:
+        if gen == params.generations or len(seen) == every_opening:
             break
         gen += 1
         if stalled >= params.patience:
