@@ -150,7 +150,14 @@ MODULES: dict[str, dict] = {
                   "tests/test_openings.py::test_result_dict_rounds_seconds_to_milliseconds",
                   "tests/test_openings.py::test_unique_population_stops_once_no_set_repeats",
                   "tests/test_openings.py::test_a_pool_of_one_word_is_a_problem",
-                  "tests/test_openings.py::test_without_fresh_the_new_word_is_any_pool_word"],
+                  "tests/test_openings.py::test_without_fresh_the_new_word_is_any_pool_word",
+                  # the whole-game objective (game_scores) and its endgame: about 2 s in all
+                  "tests/test_openings_game.py"],
+        "pristine_table": True,
+    },
+    "evo_wordle/evolve/endgame.py": {
+        # the endgame that finishes each group of a fixed opening (openers --objective game)
+        "tests": ["tests/test_openings_game.py"],
         "pristine_table": True,
     },
 }
