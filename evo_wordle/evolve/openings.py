@@ -128,12 +128,12 @@ class OpeningProblem:
         that is the answer ends the game at its turn instead; such words are played first, so
         the c of them cost 1 … c rather than K + 1 each."""
         rows, n = codes.shape
-        k = genomes.shape[1] if rows else 0
+        k = genomes.shape[1]
         order = np.argsort(codes, axis=1, kind="stable")
         ordered = np.take_along_axis(codes, order, axis=1)
         starts_mask = np.ones((rows, n), dtype=bool)
         starts_mask[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-        solved_early = self.in_candidates[genomes].sum(axis=1) if rows else np.zeros(0, dtype=np.int64)
+        solved_early = self.in_candidates[genomes].sum(axis=1)
         out = np.empty(rows)
         for r in range(rows):
             starts = np.flatnonzero(starts_mask[r])
