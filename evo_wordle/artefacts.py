@@ -12,10 +12,10 @@ import hashlib
 
 from .errors import EvoWordleError
 from .game import Settings
-from .words import WordSet
+from .words import BUNDLED_ANSWERS, WordSet
 
 #: Answer-list names the package ships (a file made for one of them selects it by default).
-BUNDLED = ("nyt", "original")
+BUNDLED = tuple(BUNDLED_ANSWERS)
 #: Problem settings a file records (``Settings`` fields), plus the answer list's name.
 SETTING_KEYS = ("candidates", "guess_from", "hard", "daily", "max_guesses", "boards")
 
