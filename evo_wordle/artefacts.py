@@ -20,7 +20,7 @@ from pathlib import Path
 from .errors import EvoWordleError
 from .files import read_json
 from .game import Settings
-from .words import WordSet
+from .words import BUNDLED_ANSWERS, WordSet
 
 #: The ``format`` of a strategy file (a one-board genome, maybe a tree) and of a parameter file.
 STRATEGY_FORMAT = "evo-wordle-strategy"
@@ -29,7 +29,7 @@ PARAMS_FORMAT = "evo-wordle-params"
 MAX_FILE_BYTES = 16 * 2**20
 
 #: Answer-list names the package ships (a file made for one of them selects it by default).
-BUNDLED = ("nyt", "original")
+BUNDLED = tuple(BUNDLED_ANSWERS)
 #: Problem settings a file records (``Settings`` fields), plus the answer list's name.
 SETTING_KEYS = ("candidates", "guess_from", "hard", "daily", "max_guesses", "boards")
 

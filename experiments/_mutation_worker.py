@@ -53,6 +53,10 @@ PYTEST_ARGS = ["-x", "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addop
 WALL_FACTOR = 5
 #: exit code of a child that imported the package from somewhere other than its scratch copy
 WRONG_COPY = 111
+#: a mutant's CPU budget (``time_budget``): this many times what its tests took in the coverage run ...
+BUDGET_FACTOR = 3
+#: ... plus this many seconds for the child's own start (importing the package, collecting the tests)
+BUDGET_FLOOR = 20.0
 
 
 def die_with_parent() -> None:
@@ -343,6 +347,17 @@ def quickest_first(cov: dict, chosen: set[str]) -> list[str]:
     that some test kills stops at the first one (``-x``), so quick tests first make killing cheaper."""
     seconds = cov.get("seconds", {})
     return sorted((t for t in cov["order"] if t in chosen), key=lambda t: seconds.get(t, 0.0))
+
+
+def time_budget(cov: dict, tests: list[str], cap: float) -> float:
+    """CPU seconds a mutant's child gets before it counts as hung (killed), at most ``cap``: the floor plus
+    ``BUDGET_FACTOR`` times the coverage run's time of its tests and of the slowest targeted test (a one-off
+    cost, such as building a table, may fall on any of them once the order changes).  The coverage run
+    traces every line, so it is slower than a child's run: an unmutated list stays well inside its budget,
+    while a mutant that loops for ever stops after seconds, not after the whole ``--timeout``."""
+    seconds = cov.get("seconds", {})
+    spent = sum(seconds.get(t, 0.0) for t in tests) + max(seconds.values(), default=0.0)
+    return round(min(cap, BUDGET_FLOOR + BUDGET_FACTOR * spent), 1)
 
 
 def annotation_only(original: str, mutated: str) -> bool:

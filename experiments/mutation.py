@@ -150,7 +150,14 @@ MODULES: dict[str, dict] = {
                   "tests/test_openings.py::test_result_dict_rounds_seconds_to_milliseconds",
                   "tests/test_openings.py::test_unique_population_stops_once_no_set_repeats",
                   "tests/test_openings.py::test_a_pool_of_one_word_is_a_problem",
-                  "tests/test_openings.py::test_without_fresh_the_new_word_is_any_pool_word"],
+                  "tests/test_openings.py::test_without_fresh_the_new_word_is_any_pool_word",
+                  # the whole-game objective (game_scores) and its endgame: about 2 s in all
+                  "tests/test_openings_game.py"],
+        "pristine_table": True,
+    },
+    "evo_wordle/evolve/endgame.py": {
+        # the endgame that finishes each group of a fixed opening (openers --objective game)
+        "tests": ["tests/test_openings_game.py"],
         "pristine_table": True,
     },
 }
@@ -487,12 +494,15 @@ class WorkerPool:
                 if errors:
                     continue  # drain, so the producer never blocks
                 try:
-                    job["answer"] = self.ask(i, job["source"], job["tests"] or tests, timeout, job.get("order"))
+                    budget = job.get("timeout", timeout)
+                    job["answer"] = self.ask(i, job["source"], job["tests"] or tests, budget, job.get("order"))
                     if job["tests"] and job["answer"]["code"] in (4, 5):
                         # a test id of the coverage run is gone (the mutant changed what is collected):
                         # the whole targeted list decides, as for an import-time line
-                        job["answer"] = self.ask(i, job["source"], tests, timeout, job.get("order"))
+                        budget = job.get("timeout_all", timeout)
+                        job["answer"] = self.ask(i, job["source"], tests, budget, job.get("order"))
                         job["tests"] = None
+                    job["budget"] = budget
                 except Exception as e:  # noqa: BLE001 - reported once all threads stop
                     errors.append(e)
                     continue
@@ -553,6 +563,7 @@ def run_worker(module: str, jobs: int, timeout: float, workdir: Path, tests: lis
     others = "\n".join(f.read_text() for folder in ("evo_wordle", "tests")
                        for f in sorted((copies[0] / folder).rglob("*.py")) if f != copies[0] / module)
     constants = mw.constant_readers(source, others)
+    budget_all = mw.time_budget(cov, full, timeout)  # CPU seconds for a run of the whole list
     runs: list[dict] = []
 
     def planned():
@@ -571,12 +582,14 @@ def run_worker(module: str, jobs: int, timeout: float, workdir: Path, tests: lis
             else:
                 runs.append(m)
                 # the whole list as its files (a mutant may change what they collect), quickest tests first
-                yield {"mutant": m, "source": mutated, "tests": chosen, "order": full}
+                yield {"mutant": m, "source": mutated, "tests": chosen, "order": full, "timeout_all": budget_all,
+                       "timeout": budget_all if chosen is None else mw.time_budget(cov, chosen, timeout)}
 
     pool = WorkerPool(copies, module, tests, pristine, workdir)
     try:
         # the unmutated module through the worker itself: it must pass, or every mutant would count as killed
-        base = [{"source": None, "tests": None, "order": full}]
+        # and within the budget a whole-list mutant gets, or budgets would be too tight to trust
+        base = [{"source": None, "tests": None, "order": full, "timeout": budget_all}]
         pool.run(base, timeout, tests, lambda job: None)
         if base[0]["answer"]["outcome"] != "survived":
             fail(f"the targeted tests fail on the unmutated code in the worker: {base[0]['answer']}")
@@ -604,7 +617,8 @@ def run_worker(module: str, jobs: int, timeout: float, workdir: Path, tests: lis
     for job in jobs_done:
         a, m = job["answer"], job["mutant"]
         m.update(outcome="survived" if a["outcome"] == "survived" else "killed", seconds=a["seconds"],
-                 timed_out=a["outcome"] == "timeout", tests_run=len(job["tests"]) if job["tests"] else "all")
+                 timed_out=a["outcome"] == "timeout", tests_run=len(job["tests"]) if job["tests"] else "all",
+                 cpu_budget=job["budget"])
     records = mutants
     (workdir / "mutants.json").write_text(json.dumps(records, indent=1))
     (workdir / "run.json").write_text(json.dumps({"seconds": round(seconds, 1), "jobs": jobs, "route": "worker",
@@ -758,7 +772,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="worker (default): warm forked test workers, tests picked by coverage "
                          "(experiments/_mutation_worker.py); old: a fresh pytest process per mutant through cosmic-ray")
     ap.add_argument("--jobs", type=int, default=1, help="parallel test workers (default 1)")
-    ap.add_argument("--timeout", type=float, default=120.0, help="seconds before a mutant's tests count as hung")
+    ap.add_argument("--timeout", type=float, default=120.0,
+                    help="seconds before a mutant's tests count as hung (worker route: the most CPU seconds; "
+                         "each mutant gets 20 s plus 3 times its tests' time in the coverage run, up to this)")
     ap.add_argument("--out", type=Path, default=ROOT / "experiments" / "out" / "mutation",
                     help="folder for the result JSON, survivor diffs included (default experiments/out/mutation)")
     ap.add_argument("--write-docs", action="store_true",

@@ -187,6 +187,9 @@ def test_ctrl_c_during_bench_jobs_2_is_one_line_exit_130(cache_dir):
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         wait_for(lambda: len(children(proc.pid)) >= 2, 90, "two workers")
+        time.sleep(0.5)
+        # short-lived helpers can be counted before the pool starts: wait for workers that stay
+        wait_for(lambda: len(children(proc.pid)) >= 2, 90, "two workers still running")
         os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
         assert proc.wait(timeout=30) == 130
         assert proc.stderr.read() == "evo-wordle: interrupted\n"

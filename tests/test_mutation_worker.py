@@ -225,6 +225,19 @@ def test_quick_tests_come_first_the_targeted_order_breaking_ties():
     assert mw.quickest_first(cov, {"c", "a"}) == ["a", "c"]
 
 
+def test_a_mutants_cpu_budget_follows_its_tests_times_up_to_the_cap():
+    """Floor + factor × (its tests' coverage-run time + the slowest targeted test), never above --timeout:
+    a hanging mutant of a quick test stops within seconds, and a one-off cost anywhere stays covered."""
+    mw = _worker()
+    cov = {"order": ["a", "b", "c"], "seconds": {"a": 2.0, "b": 0.5, "c": 4.0}}
+    assert mw.time_budget(cov, ["b"], 120.0) == mw.BUDGET_FLOOR + mw.BUDGET_FACTOR * (0.5 + 4.0)
+    assert mw.time_budget(cov, ["a", "b"], 120.0) == mw.BUDGET_FLOOR + mw.BUDGET_FACTOR * (2.5 + 4.0)
+    assert mw.time_budget(cov, ["a", "b"], 30.0) == 30.0  # the cap
+    assert mw.time_budget(cov, ["gone"], 120.0) == mw.BUDGET_FLOOR + mw.BUDGET_FACTOR * 4.0
+    assert mw.time_budget({"order": [], "seconds": {}}, [], 120.0) == mw.BUDGET_FLOOR
+    assert 10 <= mw.BUDGET_FLOOR <= 60 and 2 <= mw.BUDGET_FACTOR <= 10
+
+
 def test_a_value_cached_by_one_test_and_read_by_a_later_one_kills(copy):
     """A line run only by the first test that fills a cache still reaches the later tests that read
     the cache: they are chosen too, and the mutant is killed as a whole-list run kills it."""

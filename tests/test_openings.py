@@ -307,7 +307,7 @@ def test_scan_scores_every_subset_the_last_included(small):
 def test_each_run_stops_after_patience_generations_without_progress(small):
     """One candidate: every opening leaves 1, so no generation beats the first of its run; a run
     ends after ``patience`` more generations, a restart starts the next, the cap ends them all."""
-    one = OpeningProblem(small, small.candidates("answers")[:1], small.all_words[:10])
+    one = OpeningProblem(small, small.candidates("answers")[:1], small.all_words[:40])  # 780 pairs: never all seen
     params = {"population": 6, "patience": 3, "restarts": 2, "elite": 1}
     found = evolve(one, 2, OpeningGA(generations=100, **params), seed=0)
     assert [r["run"] for r in found.logbook] == [0] * 4 + [1] * 4 + [2] * 4
@@ -322,6 +322,9 @@ def test_hall_of_fame_holds_the_five_best_openings_seen(small):
     problem = make_problem(small, cand, 7)  # 21 pairs
     found = evolve(problem, 2, OpeningGA(population=12, generations=40, patience=40), seed=0)
     assert found.evaluations == 21  # every pair was scored
+    # and the run ended in the generation that scored the last of them, not after 40
+    assert found.logbook[-1]["nevals"] > 0 and len(found.logbook) < 41
+    assert sum(r["nevals"] for r in found.logbook) == 21
     ref = sorted(reference_score(small, list(pair), cand_words, "remaining")
                  for pair in itertools.combinations(problem.words(range(7)), 2))
     assert len(found.hall_of_fame) == 5 and len({tuple(w) for w, _ in found.hall_of_fame}) == 5

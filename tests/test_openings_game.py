@@ -17,6 +17,7 @@ from evo_wordle.cli import main
 from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve.endgame import GreedyEndgame
 from evo_wordle.evolve.openings import LOWER_IS_BETTER, OpeningGA, OpeningProblem, evolve, make_problem, scan
+from evo_wordle.game import GameState
 
 
 def feedback(guess: str, answer: str) -> tuple[int, ...]:
@@ -229,3 +230,38 @@ def test_bad_input_is_one_line_and_exit_2(small, tmp_path, capsys):
         OpeningProblem(small, small.candidates("answers"), small.all_words, "game", "any")
     with pytest.raises(EvoWordleError, match="objective"):
         make_problem(small, small.candidates("answers"), 5, "games")
+
+
+@pytest.mark.parametrize("guess_from", ["candidates", "allowed"])
+def test_the_endgame_from_scratch_totals_the_games_played_one_by_one(small, guess_from):
+    """The endgame on all 16 answers: its first guess leaves several parts of two or more answers,
+    each finished on its own (a part is cut where the sorted feedback changes, not elsewhere)."""
+    cand = small.candidates("answers")
+    cand_words, allowed = words_of(small, cand), list(small.words.allowed)
+    total = GreedyEndgame(small, guess_from).total(np.sort(cand))
+    assert total == sum(play([], a, cand_words, allowed, guess_from) for a in cand_words)
+    first = allowed[GreedyEndgame(small, guess_from).solver.best_guess(GameState(small, np.sort(cand)))]
+    sizes = sorted(sum(feedback(first, a) == f for a in cand_words) for f in {feedback(first, a) for a in cand_words})
+    assert sum(s > 1 for s in sizes) >= 2  # the case this test is about
+
+
+def test_a_guess_that_splits_nothing_is_an_error_not_an_endless_recursion(monkeypatch):
+    """pqrst shares no letter with the answers: a policy that played it would recurse on the same group."""
+    tiny = Context(allowed=["abcde", "fghij", "klmno", "pqrst"], answers=["abcde", "fghij", "klmno"])
+    end = GreedyEndgame(tiny)
+    monkeypatch.setattr(end.solver, "best_guess", lambda state: 3)
+    with pytest.raises(EvoWordleError, match="guess 'pqrst' does not split its 3 candidates"):
+        end.total(np.array([0, 1, 2]))
+
+
+def test_the_memo_cap_is_a_count_from_zero(small):
+    assert GreedyEndgame(small, max_memo=0).max_memo == 0
+    with pytest.raises(EvoWordleError, match="max-memo must be at least 0"):
+        GreedyEndgame(small, max_memo=-1)
+
+
+def test_no_openings_score_nothing(small):
+    problem = OpeningProblem(small, small.candidates("answers"), small.all_words, "game")
+    codes = np.zeros((0, len(problem.candidates)), dtype=np.uint16)
+    none = problem.game_scores(codes, np.zeros((0, 2), dtype=np.int64))
+    assert none.shape == (0,)

@@ -128,12 +128,12 @@ class OpeningProblem:
         that is the answer ends the game at its turn instead; such words are played first, so
         the c of them cost 1 … c rather than K + 1 each."""
         rows, n = codes.shape
-        k = genomes.shape[1] if rows else 0
+        k = genomes.shape[1]
         order = np.argsort(codes, axis=1, kind="stable")
         ordered = np.take_along_axis(codes, order, axis=1)
         starts_mask = np.ones((rows, n), dtype=bool)
         starts_mask[:, 1:] = ordered[:, 1:] != ordered[:, :-1]
-        solved_early = self.in_candidates[genomes].sum(axis=1) if rows else np.zeros(0, dtype=np.int64)
+        solved_early = self.in_candidates[genomes].sum(axis=1)
         out = np.empty(rows)
         for r in range(rows):
             starts = np.flatnonzero(starts_mask[r])
@@ -364,10 +364,12 @@ def evolve(problem: OpeningProblem, k: int, params: OpeningGA = OpeningGA(), see
 
     Elitist generational GA: numpy roulette (fitness**pressure), set crossover, letter-aware
     mutation, copies replaced by immigrants; after ``patience`` generations without progress
-    the population starts afresh (``restarts`` times).  Every opening is scored once (memo)."""
+    the population starts afresh (``restarts`` times).  Every opening is scored once (memo), and
+    the run ends as soon as every opening of the pool has been scored: its best is then exact."""
     k = as_int("words", k, 1, len(problem.pool))
     rng = np.random.default_rng(np.random.SeedSequence(as_seed("seed", seed)))
     m = len(problem.pool)
+    every_opening = count_subsets(m, k)
     start = time.perf_counter()
     logbook = tools.Logbook()
     logbook.header = ["gen", "run", "nevals", "best", "median", "words"]
@@ -405,7 +407,7 @@ def evolve(problem: OpeningProblem, k: int, params: OpeningGA = OpeningGA(), see
             run_best, stalled = top, 0
         else:
             stalled += 1
-        if gen == params.generations:
+        if gen == params.generations or len(seen) == every_opening:
             break
         gen += 1
         if stalled >= params.patience:
