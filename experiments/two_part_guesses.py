@@ -9,7 +9,7 @@ letters over 3–6 letters of the alphabet, 3–7 candidates, 1–8 outside word
 guesses computed with and without those words, in normal and hard mode (NYT's rule: greens stay,
 revealed letters are reused), without and with a limit of 3 or 4 guesses.
 
-    python experiments/two_part_guesses.py [--sets 2000] [--seed 0] [--hard-only] [--out DIR]
+    python experiments/two_part_guesses.py [--sets 2000] [--seed 0] [--hard-only] [--family chain] [--out DIR]
 
 Prints the number of sets and settings compared and any set where the two optima differ (exit 1
 if one is found), and writes them to DIR/two-part-guesses.json (default experiments/out/
@@ -110,11 +110,37 @@ def random_lists(rng: random.Random) -> tuple[list[str], list[str]]:
     return sorted(candidates), sorted(candidates) + sorted(outside)
 
 
+def chain_lists(rng: random.Random) -> tuple[list[str], list[str]]:
+    """A family of words that differ in one position only (as BATCH, CATCH, HATCH …), plus up to two
+    other candidates and 2–10 outside words: the sets where an answer guessed in hard mode pins the
+    shared letters and leaves only the family to guess from."""
+    length = rng.choice([4, 5])
+    letters = "abcdefgh"[: rng.choice([4, 5, 6, 7, 8])]
+    base = [rng.choice(letters) for _ in range(length)]
+    pos = rng.randrange(length)
+    candidates: set[str] = set()
+    for first in rng.sample(letters, rng.randint(3, min(6, len(letters)))):
+        word = base[:]
+        word[pos] = first
+        candidates.add("".join(word))
+    for _ in range(rng.randint(0, 2)):
+        candidates.add("".join(rng.choice(letters) for _ in range(length)))
+    outside: set[str] = set()
+    extra = rng.randint(2, 10)
+    while len(outside) < extra:
+        w = "".join(rng.choice(letters) for _ in range(length))
+        if w not in candidates:
+            outside.add(w)
+    return sorted(candidates), sorted(candidates) + sorted(outside)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sets", type=int, default=2000, help="random word lists to try (default 2000)")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--hard-only", action="store_true", help="hard mode only (normal mode is proven)")
+    p.add_argument("--family", choices=["random", "chain"], default="random",
+                   help="random lists, or one-position word families with a few other words (default random)")
     add_output_args(p, "two_part_guesses")
     args = p.parse_args(argv)
     if args.sets < 1:
@@ -124,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     modes = [True] if args.hard_only else [False, True]
     compared, found = 0, None
     for i in range(args.sets):
-        candidates, guesses = random_lists(rng)
+        candidates, guesses = (chain_lists if args.family == "chain" else random_lists)(rng)
         for hard in modes:
             for depth in (99, 3, 4):
                 full = optimum(candidates, guesses, hard, depth, False)
@@ -138,10 +164,11 @@ def main(argv: list[str] | None = None) -> int:
             break
     write_json(results / "two-part-guesses.json",
                {"sets": i + 1, "settings_compared": compared, "seed": args.seed, "hard_only": args.hard_only,
+                "family": args.family,
                 "depth_limits": [None, 3, 4], "counterexample": found})
     if found:
         return 1
-    print(f"{args.sets} random lists, {compared} settings compared (seed {args.seed}, "
+    print(f"{args.sets} {args.family} lists, {compared} settings compared (seed {args.seed}, "
           f"{'hard mode' if args.hard_only else 'normal and hard mode'}, no limit and limits of 3 and 4 guesses): "
           "no outside two-part guess is ever needed for the optimum")
     return 0

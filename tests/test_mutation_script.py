@@ -31,6 +31,25 @@ def test_every_module_and_target_exists():
             assert not name or f"def {name}(" in text, target
 
 
+#: Test files named after a mutation module that are not among its targets, and why.
+NOT_TARGETS = {"tests/test_entropy_solvers.py": "the entropy solvers (solvers/), not the entropy module"}
+
+
+def test_test_files_named_after_a_module_are_among_its_targets():
+    """test_M.py, test_M_*.py, test_rules_M.py and test_evolve_M.py test module M: a feature whose tests
+    are missing from the module's targets goes unnoticed by its mutation run (openings.py's whole-game
+    score once did), so each such file is a target or is excused above."""
+    mod = _script()
+    for module, cfg in mod.MODULES.items():
+        stem = Path(module).stem
+        named = {f"tests/{f.name}" for pattern in (f"test_{stem}.py", f"test_{stem}_*.py", f"test_rules_{stem}.py",
+                                                   f"test_evolve_{stem}.py")
+                 for f in (ROOT / "tests").glob(pattern)}
+        targets = {t.partition("::")[0] for t in cfg["tests"]}
+        assert named - targets - set(NOT_TARGETS) == set(), module
+    assert all((ROOT / f).is_file() for f in NOT_TARGETS)
+
+
 def test_operator_set_keeps_natural_partners_and_drops_the_rest():
     excluded = set(_script().excluded_operators())
     assert "core/ReplaceBinaryOperator_Add_Sub$" not in excluded
