@@ -84,3 +84,23 @@ def test_overrides_list_each_changed_setting_in_order():
     assert overrides(stored, stored) == []
     playing = stored.with_(hard=True, max_guesses=9, boards=2)
     assert overrides(stored, playing) == ["hard False -> True", "max_guesses 6 -> 9", "boards 1 -> 2"]
+
+
+def test_a_replayable_file_is_read_up_to_16_mib_and_not_a_byte_more(tmp_path):
+    """The cap on what --strategy reads: a parameter file of exactly 16 MiB is read and recognised,
+    one byte more is a one-line error before anything is parsed."""
+    from evo_wordle.artefacts import MAX_FILE_BYTES, PARAMS_FORMAT, replay_kind
+
+    assert MAX_FILE_BYTES == 16 * 2**20
+    head = f'{{"format": "{PARAMS_FORMAT}", "pad": "'.encode()
+    at_cap = tmp_path / "at-cap.json"
+    at_cap.write_bytes(head + b"x" * (MAX_FILE_BYTES - len(head) - 2) + b'"}')
+    assert at_cap.stat().st_size == MAX_FILE_BYTES
+    assert replay_kind(at_cap) == "params"
+    over = tmp_path / "over.json"
+    over.write_bytes(head + b"x" * (MAX_FILE_BYTES - len(head) - 1) + b'"}')
+    with pytest.raises(EvoWordleError, match="too large"):
+        replay_kind(over)
+    (tmp_path / "other.json").write_text('{"format": "something-else"}')
+    with pytest.raises(EvoWordleError, match="not an evo-wordle strategy file"):
+        replay_kind(tmp_path / "other.json")
