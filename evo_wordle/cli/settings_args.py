@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import lru_cache
 
 from ..context import Context
 from ..errors import EvoWordleError
@@ -114,13 +115,22 @@ def board_policy_file(args: argparse.Namespace) -> str | None:
     name = getattr(args, "strategy", None)
     if not name:
         return None
-    from ..artefacts import replay_kind
     from ..evolve.strategy import resolve_strategy_path
 
     path = resolve_strategy_path(name)
     if not path.is_file():
         return None  # read_strategy_file names the shipped files in its error
-    return str(path) if replay_kind(path) == "params" else None
+    st = path.stat()
+    return _params_file(str(path), st.st_mtime_ns, st.st_size)
+
+
+@lru_cache(maxsize=8)
+def _params_file(path: str, mtime_ns: int, size: int) -> str | None:
+    """``path`` if it is a parameter file: read once per run, not at every question a command asks
+    (the file's stat is in the key, so an edited file is read again)."""
+    from ..artefacts import replay_kind
+
+    return path if replay_kind(path) == "params" else None
 
 
 def board_policy_params(args: argparse.Namespace) -> dict | None:
