@@ -19,12 +19,25 @@ solved ones); ``bonus`` adds that many bits times the number of boards the guess
 (Σ_b [g ∈ C_b] / n_b); ``late`` keeps guesses to the boards' candidates once the guesses left
 minus the unsolved boards fall below it (1: when every guess must solve a board).
 
+Lookahead (``rollout``, 0 = off, the default): in a state whose boards' candidate counts
+multiply to at most ``rollout`` (and no board is down to one word), each of the best
+:data:`ROLLOUT_WIDTH` guesses by score and every word still possible on a board is scored by the
+exact expected number of guesses left when the policy above (the *base* policy: same genes, no
+lookahead) plays on after it, over every combination of the boards' remaining answers (each
+board uniform over its candidates, boards independent); the guess of least expectation is
+played, the base policy's own guess on ties.  This is one step of policy improvement, so in
+expectation it is never worse than the base policy from any state where it applies.  It is not
+a gene the meta-GA evolves (playing it on every training set would take too long); the
+evolution's command fixes it for the winner (``evolve-strategy --rollout N``).
+
 The bench (:func:`evo_wordle.bench.run_bench`) plays board sets like single games: the same
 processes, seeds, progress, repeats and outputs; one board is the case N = 1.
 """
 
 from __future__ import annotations
 
+import itertools
+import math
 from collections import OrderedDict
 from dataclasses import dataclass
 
@@ -49,6 +62,13 @@ TIE_RULES = ("candidates", "alphabetical")
 POLICY_NAME = "summed-entropy"
 #: The evolvable genes of the policy with their (low, high) bounds; 0 is the plain summed entropy.
 GENES: dict[str, tuple[float, float]] = {"weight": (-2.0, 2.0), "bonus": (0.0, 8.0), "late": (0.0, 4.0)}
+#: Lookahead: guesses by score tried besides the boards' candidates, and the largest threshold.
+ROLLOUT_WIDTH = 8
+ROLLOUT_MAX = 100_000
+#: Expected costs within this many guesses of the base policy's count as ties (it keeps its guess).
+TIE_GUESSES = 1e-9
+#: The base policy's values memoised before the memo is emptied (bounded memory).
+ROLLOUT_MEMO = 200_000
 
 
 @dataclass
@@ -145,8 +165,9 @@ class SummedEntropy:
         bonus: float = 0.0,
         late: float = 0.0,
         cache: OrderedDict | None = None,
+        rollout: int = 0,
     ) -> None:
-        from .params import as_float
+        from .params import as_float, as_int
 
         if ties not in TIE_RULES:
             raise EvoWordleError(f"ties must be one of {', '.join(TIE_RULES)}, not {ties!r}")
@@ -176,6 +197,8 @@ class SummedEntropy:
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict() if cache is None else cache
         self.hits = 0
         self.misses = 0
+        self.rollout = as_int("rollout", rollout, 0, ROLLOUT_MAX)
+        self._values: dict[tuple, float] = {}
 
     def reset(self, rng: np.random.Generator | None = None) -> None:
         """A new game (the bench's per-game call): nothing to forget, the policy is deterministic."""
@@ -183,7 +206,7 @@ class SummedEntropy:
     def describe(self) -> dict:
         """Parameters worth recording next to results (as :meth:`~evo_wordle.solvers.base.Solver.describe`)."""
         opener = self.ctx.words.allowed[self.opener] if self.opener is not None else None
-        genes = {name: getattr(self, name) for name in GENES if getattr(self, name)}
+        genes = {name: getattr(self, name) for name in (*GENES, "rollout") if getattr(self, name)}
         return {"solver": self.name, "opener": opener, "ties": self.ties, **genes}
 
     def full_board(self) -> np.ndarray:
@@ -232,6 +255,14 @@ class SummedEntropy:
 
     def choose(self, boards: list[np.ndarray], turn: int) -> int:
         """The next guess for the unsolved ``boards`` (lists of universe positions)."""
+        guess = self.base_choice(boards, turn)
+        if self.rollout and turn > 0 and min(len(b) for b in boards) > 1 and (
+                math.prod(len(b) for b in boards) <= self.rollout):
+            return self.lookahead(boards, turn, guess)
+        return guess
+
+    def base_choice(self, boards: list[np.ndarray], turn: int) -> int:
+        """The one-step policy's guess (no lookahead)."""
         for board in boards:
             if len(board) == 1:
                 return int(self.universe[board[0]])
@@ -241,6 +272,56 @@ class SummedEntropy:
             return self.opener
         left = self.settings.max_guesses - turn
         return self._best(boards, candidates_only=self.late > 0 and left - len(boards) < round(self.late))
+
+    # -- lookahead --------------------------------------------------------------------------
+    def lookahead(self, boards: list[np.ndarray], turn: int, base: int) -> int:
+        """The guess of least expected guesses left when the base policy plays on after it,
+        among ``base``, the best :data:`ROLLOUT_WIDTH` by score and the boards' candidates."""
+        top = np.argsort(-self.scores(boards), kind="stable")[:ROLLOUT_WIDTH]
+        pool = dict.fromkeys([*(int(g) for g in top), *(int(g) for b in boards for g in self.words_of(b))])
+        best, least = base, self.after(boards, base, turn)
+        for guess in pool:
+            if guess != base:
+                cost = self.after(boards, guess, turn)
+                if cost < least - TIE_GUESSES:
+                    best, least = guess, cost
+        return best
+
+    def split(self, board: np.ndarray, guess: int) -> list[tuple[float, np.ndarray | None]]:
+        """The board after ``guess``: (probability, remaining candidates; None if solved) per feedback."""
+        groups: dict[int, list[int]] = {}  # plain Python: boards here are small, numpy calls cost more
+        for pos, code in zip(board.tolist(), self.rows[board, guess].tolist()):
+            groups.setdefault(code, []).append(pos)
+        n, solved = len(board), self.ctx.words.solved
+        return [(len(g) / n, None if code == solved else np.array(g, dtype=board.dtype)) for code, g in groups.items()]
+
+    def after(self, boards: list[np.ndarray], guess: int, turn: int) -> float:
+        """Expected guesses left after playing ``guess`` at ``turn`` (not counting it), the base
+        policy playing on: exact, over every combination of the boards' answers."""
+        total = 0.0
+        for outcome in itertools.product(*(self.split(b, guess) for b in boards)):
+            p = 1.0
+            for q, _ in outcome:
+                p *= q
+            total += p * self.expected_cost([b for _, b in outcome if b is not None], turn + 1)
+        return total
+
+    def expected_cost(self, boards: list[np.ndarray], turn: int) -> float:
+        """Expected guesses the base policy still plays from ``boards`` at ``turn`` (a failure
+        counts as the cap, as in :meth:`BoardsRecord.score`), memoised."""
+        left = self.settings.max_guesses - turn
+        if not boards or left <= 0:
+            return 0.0
+        if all(len(b) == 1 for b in boards):  # one guess per distinct answer
+            return float(min(len({int(b[0]) for b in boards}), left))
+        key = (turn, *(b.tobytes() for b in boards))
+        value = self._values.get(key)
+        if value is None:
+            value = 1.0 + self.after(boards, self.base_choice(boards, turn), turn)
+            if len(self._values) >= ROLLOUT_MEMO:
+                self._values.clear()
+            self._values[key] = value
+        return value
 
     def scores(self, boards: list[np.ndarray]) -> np.ndarray:
         """Score of every allowed guess for the unsolved ``boards`` (higher is better): the

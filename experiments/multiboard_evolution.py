@@ -2,7 +2,8 @@
 
 For each board count, runs exactly the command below (seed 0; answers known, guesses from any
 allowed word; 1,000 training and 1,000 validation board sets, μ 8, λ 16, 12 generations; the
-winner and plain summed entropy on 5,000 never-seen test sets), writing the winner as
+winner, with the lookahead ``--rollout R`` (R = 200, 1000, 200 for 2, 4, 8 boards; not evolved),
+and without it, and plain summed entropy on 5,000 never-seen test sets), writing the winner as
 NAME-evolved.json (dordle, quordle, octordle; a parameter file with its provenance and logbook),
 replays that file on the test sets it records (as ``bench --strategy NAME`` plays it: the
 summed-entropy solver with the file's parameters; the replayed mean must equal the evolution's
@@ -13,8 +14,8 @@ test mean, else the script fails), and draws:
 * multiboard_hist.png — per board count, guesses per test set, evolved against summed entropy.
 
     evo-wordle evolve-strategy --boards N --candidates answers --generations 12 --mu 8 --lambda 16 \\
-        --train-sets 1000 --validation-sets 1000 --test-sets 5000 --seed 0 --jobs 2 --quiet --json \\
-        --out NAME-evolved.json
+        --train-sets 1000 --validation-sets 1000 --test-sets 5000 --rollout R --seed 0 --jobs 2 --quiet \\
+        --json --out NAME-evolved.json
 
 Usage: python experiments/multiboard_evolution.py [--boards 2 4 8] [--generations 12] [--out DIR]
 (≈ 3 min for Dordle, 7 min for Quordle and 8 for Octordle on 2 cores at load 1–3).  Writes summary.json, the
@@ -43,6 +44,9 @@ from evo_wordle.tune import load_params
 
 #: The shipped file of each board count is data/strategies/NAME-evolved.json.
 NAMES = {2: "dordle", 4: "quordle", 8: "octordle"}
+#: The winner's lookahead (``--rollout``, not evolved), chosen on board sets drawn with other seeds
+#: than this run's (docs/evolve.md); Dordle's 1,000 would cost 0.5 s a set.
+ROLLOUT = {2: 200, 4: 1000, 8: 200}
 
 
 def file_name(boards: int) -> str:
@@ -53,7 +57,8 @@ def command(boards: int, args: argparse.Namespace) -> list[str]:
     return [sys.executable, "-m", "evo_wordle", "evolve-strategy", "--boards", str(boards), "--candidates", "answers",
             "--generations", str(args.generations), "--mu", "8", "--lambda", "16",
             "--train-sets", str(args.train_sets), "--validation-sets", str(args.train_sets),
-            "--test-sets", str(args.test_sets), "--seed", "0", "--jobs", str(args.jobs), "--quiet", "--json",
+            "--test-sets", str(args.test_sets), "--rollout", str(ROLLOUT.get(boards, 0)), "--seed", "0",
+            "--jobs", str(args.jobs), "--quiet", "--json",
             "--out", file_name(boards)]
 
 

@@ -79,6 +79,10 @@ def register(sub) -> None:
     g.add_argument("--test-sets", type=positive_int, default=None, metavar="N",
                    help="with --boards N: board sets drawn from the test answers, played once by the winner "
                    "and by plain summed entropy (default: 2000)")
+    g.add_argument("--rollout", type=nonnegative_int, default=0, metavar="N",
+                   help="with --boards N: the winner looks one guess ahead (exact expected guesses, the "
+                   "evolved policy playing on) in states whose candidate counts multiply to at most N; "
+                   "not evolved, played on the test sets and written to --out (default: 0, off)")
     g.add_argument("--pool", type=nonnegative_int, default=300, metavar="N",
                    help="non-candidate guesses scored per decision, 0 = all (default: %(default)s)")
     g.add_argument("--init", metavar="FILE", help="strategy file the first individual starts from")
@@ -117,6 +121,8 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     for flag in ("train_sets", "validation_sets", "test_sets"):
         if getattr(args, flag) is not None:
             raise EvoWordleError(f"--{flag.replace('_', '-')} needs --boards N (one board plays answers, not sets)")
+    if args.rollout:
+        raise EvoWordleError("--rollout needs --boards N (it is the multi-board policy's lookahead)")
     ctx = context_from_args(args)
     init = load_strategy(args.init).as_dict() if args.init else None
     if init:
@@ -228,6 +234,10 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
         raise EvoWordleError("--final keeps a decision tree, which several boards do not have (drop --final)")
     if args.pool != 300:
         raise EvoWordleError("--pool applies to one board (the summed-entropy policy scores every allowed word)")
+    from ..boards import ROLLOUT_MAX
+
+    if args.rollout > ROLLOUT_MAX:
+        raise EvoWordleError(f"--rollout must be at most {ROLLOUT_MAX}, not {args.rollout}")
     ctx = context_from_args(args)
     init = None
     if args.init:
@@ -261,7 +271,7 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
                     "generations": ga.generation, "seconds": round(ga.seconds, 1), "split": {
                         "seed": ga.split.seed, **ga.split.sizes(), "train_sets": cfg.train_sets,
                         "validation_sets": cfg.holdout_sets, "test_sets": test_sets},
-                    **test_board_genome(ctx, genes, settings, sets["test"])}
+                    **test_board_genome(ctx, genes, settings, sets["test"], args.rollout)}
     result["test_seconds"] = round(time.perf_counter() - t0, 1)
     result["total_seconds"] = round(time.perf_counter() - start, 1)
     ev, se, so = result["evolved"], result["summed_entropy"], result["summed_entropy_same_opener"]
@@ -273,6 +283,10 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
               f"{limit}; on the same sets plain summed entropy {se['test_mean']:.4f} ({se['test_failures']} over "
               f"{limit}), with the evolved opener {best['opener'].upper()} {so['test_mean']:.4f}; training fitness "
               f"{result['fitness']['train']:.4f}, validation {result['fitness']['validation']:.4f}")
+        if args.rollout:
+            d = result["rollout_gain"]
+            print(f"with --rollout {args.rollout}; without it {result['evolved_without_rollout']['test_mean']:.4f}, "
+                  f"the lookahead's gain set by set {d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}] (95 %)")
         d = result["evolved_minus_summed_entropy"]
         print(f"evolved − summed entropy, set by set: {d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}] (95 %): "
               + ("significant" if d["significant"] else f"no significant difference (detects {d['detectable']:.4f} "
@@ -284,12 +298,14 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
         from ..artefacts import made_for
         from ..tune import PARAMS_FORMAT
 
-        doc = {"format": PARAMS_FORMAT, "version": 1, "solver": POLICY_NAME, "params": best,
+        params = {**best, "rollout": args.rollout} if args.rollout else best
+        doc = {"format": PARAMS_FORMAT, "version": 1, "solver": POLICY_NAME, "params": params,
                "settings": settings.as_dict(), "made_for": made_for(settings, ctx.words),
                "provenance": {"command": command_line(args), "split": ga.split.as_dict(ctx.words.allowed),
                               **{k: result[k] for k in ("fitness", "evolved", "summed_entropy",
                                                         "summed_entropy_same_opener", "evolved_minus_summed_entropy",
-                                                        "generations")},
+                                                        "evolved_without_rollout", "rollout_gain", "generations")
+                                 if k in result},
                               "sets": result["split"], "runtime_seconds": result["total_seconds"],
                               "logbook": list(ga.logbook)}}
         with writing(args.out):

@@ -173,8 +173,9 @@ def split_means(answers: np.ndarray, scores: np.ndarray, split) -> dict[str, flo
 _BOARD_CACHES: dict = {}
 
 
-def board_policy(ctx: Context, genes, settings: Settings) -> SummedEntropy:
-    """The summed-entropy policy a multi-board genome describes.  Policies of one process share
+def board_policy(ctx: Context, genes, settings: Settings, rollout: int = 0) -> SummedEntropy:
+    """The summed-entropy policy a multi-board genome describes (with ``rollout``, the lookahead
+    of :class:`~evo_wordle.boards.SummedEntropy`; not a gene).  Policies of one process share
     their board-entropy cache: a board's bits do not depend on the genes."""
     key = (id(ctx), settings.candidates)
     cache = _BOARD_CACHES.get(key)
@@ -182,12 +183,13 @@ def board_policy(ctx: Context, genes, settings: Settings) -> SummedEntropy:
         _BOARD_CACHES.clear()
         cache = _BOARD_CACHES[key] = OrderedDict()
     d = dict(zip(BOARD_GENE_NAMES, genes))
-    return SummedEntropy(ctx, settings, opener=d.pop("opener"), cache=cache, **{k: float(v) for k, v in d.items()})
+    return SummedEntropy(ctx, settings, opener=d.pop("opener"), cache=cache, rollout=rollout,
+                         **{k: float(v) for k, v in d.items()})
 
 
-def play_sets(ctx: Context, genes, settings: Settings, sets: np.ndarray) -> list:
+def play_sets(ctx: Context, genes, settings: Settings, sets: np.ndarray, rollout: int = 0) -> list:
     """One BoardsRecord per board set (rows of ``sets``) for a multi-board genome."""
-    policy = board_policy(ctx, genes, settings)
+    policy = board_policy(ctx, genes, settings, rollout)
     return [play_boards(policy, row, settings.max_guesses) for row in sets]
 
 
@@ -225,11 +227,13 @@ def file_test_sets(ctx: Context, doc: dict) -> np.ndarray:
         raise EvoWordleError(f"the file records no usable split and test sets ({exc!r})") from None
 
 
-def test_board_genome(ctx: Context, genes, settings: Settings, sets: np.ndarray) -> dict:
-    """Play the never-seen test board sets once: the evolved genes, plain summed entropy (what
-    ``bench --boards N`` plays) and plain summed entropy with the evolved opener, on the same
-    sets, with the set-by-set difference evolved − summed entropy and its 95 % interval, and each
-    policy's histogram of guesses (a failure counts as the cap)."""
+def test_board_genome(ctx: Context, genes, settings: Settings, sets: np.ndarray, rollout: int = 0) -> dict:
+    """Play the never-seen test board sets once: the evolved genes (with the lookahead
+    ``rollout``, if any), plain summed entropy (what ``bench --boards N`` plays) and plain summed
+    entropy with the evolved opener, on the same sets, with the set-by-set difference evolved −
+    summed entropy and its 95 % interval, and each policy's histogram of guesses (a failure
+    counts as the cap).  With ``rollout`` the evolved genes also play without it, and the
+    lookahead's own set-by-set gain is reported."""
     from ..stats import paired
 
     opener = dict(zip(BOARD_GENE_NAMES, genes))["opener"]
@@ -237,14 +241,20 @@ def test_board_genome(ctx: Context, genes, settings: Settings, sets: np.ndarray)
     cap, limit = settings.max_guesses, settings.win_limit
     out: dict = {}
     played = {}
-    for label, g in (("evolved", list(genes)), ("summed_entropy", [None, *plain]),
-                     ("summed_entropy_same_opener", [opener, *plain])):
-        scores = played[label] = np.array([r.score(cap) for r in play_sets(ctx, g, settings, sets)])
+    policies = [("evolved", list(genes), rollout), ("summed_entropy", [None, *plain], 0),
+                ("summed_entropy_same_opener", [opener, *plain], 0)]
+    if rollout:
+        policies.append(("evolved_without_rollout", list(genes), 0))
+    for label, g, r in policies:
+        scores = played[label] = np.array([rec.score(cap) for rec in play_sets(ctx, g, settings, sets, r)])
         values, counts = np.unique(scores, return_counts=True)
         out[label] = {"test_mean": float(scores.mean()), "test_failures": int((scores > limit).sum()),
                       "worst_guesses": int(scores.max()),
                       "histogram": {str(int(v)): int(c) for v, c in zip(values, counts)}}
     out["evolved_minus_summed_entropy"] = paired(played["evolved"], played["summed_entropy"])
+    if rollout:
+        out["rollout"] = rollout
+        out["rollout_gain"] = paired(played["evolved"], played["evolved_without_rollout"])
     return out
 
 
