@@ -18,10 +18,10 @@ test mean, else the script fails), and draws:
         --json --out NAME-evolved.json
 
 Usage: python experiments/multiboard_evolution.py [--boards 2 4 8] [--generations 12] [--out DIR]
-(≈ 3 min for Dordle, 7 min for Quordle and 8 for Octordle on 2 cores at load 1–3).  Writes summary.json, the
-figures and strategies/NAME-evolved.json under --out (default experiments/out/multiboard_evolution,
-untracked); --write-docs writes the figures into docs/figures/ and the strategy files into
-data/strategies/ (the shipped ones) instead.
+(≈ 5 min for Dordle, 9 min for Quordle and 6 for Octordle on 2 cores at load 2–3, 25 min in all).
+Writes summary.json, the figures and strategies/NAME-evolved.json under --out (default
+experiments/out/multiboard_evolution, untracked); --write-docs writes the figures into docs/figures/
+and the strategy files into data/strategies/ (the shipped ones) instead.
 """
 
 from __future__ import annotations
