@@ -94,7 +94,7 @@ def split_answers(
 
 def recorded_split(record: object, words) -> Split | None:
     """The split a file's ``provenance.split`` records, rebuilt on ``words`` (a
-    :class:`~evo_wordle.words.WordLists`), or None if it records none.
+    :class:`~evo_wordle.words.WordSet`), or None if it records none.
 
     ``evolve-strategy`` lists each part's words; ``tune`` records the seed and part sizes
     (its split of the answer list), which rebuild the same parts.
