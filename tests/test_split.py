@@ -28,14 +28,26 @@ def test_counts_and_rest_and_as_dict():
 
 
 @pytest.mark.parametrize(
-    "kwargs",
-    [dict(train=9, validation=1), dict(train=5, validation=5, test=1), dict(train=1.5), dict(train=0),
-     dict(seed=-1), dict(train="x"), dict(validation=True)],
+    "kwargs, why",
+    [(dict(train=9, validation=1), "needs each part"), (dict(train=5, validation=5, test=1), "exceed the 10"),
+     (dict(train=1.5), "share must be between 0 and 1"), (dict(train=0.0), "share must be between 0 and 1"),
+     (dict(validation=1.0), "share must be between 0 and 1"), (dict(test=-0.5), "share must be between"),
+     (dict(train=0), "needs each part"), (dict(seed=-1), "seed must be"), (dict(seed=True), "seed must be"),
+     (dict(seed="3"), "seed must be"), (dict(seed=1.0), "seed must be"), (dict(train="x"), "must be a number"),
+     (dict(validation=True), "must be a number")],
 )
-def test_bad_sizes_are_refused(kwargs):
+def test_bad_sizes_are_refused(kwargs, why):
     kwargs.setdefault("seed", 0)
-    with pytest.raises(EvoWordleError):
+    with pytest.raises(EvoWordleError, match=why):
         split_answers(np.arange(10), **kwargs)
+
+
+def test_a_split_cannot_be_changed_after_it_is_made():
+    import dataclasses
+
+    s = split_answers(np.arange(10), seed=0)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.seed = 1
 
 
 def test_unknown_part_and_duplicates():
