@@ -17,14 +17,6 @@ from ..game import PROBLEMS, Settings
 from .common import positive_int
 
 
-class _Unset(int):
-    """The default of ``--boards`` (1): an int that is not the user's ``--boards 1``, so a file made
-    for several boards can tell an explicit board count from none."""
-
-
-BOARDS_DEFAULT = _Unset(1)
-
-
 def add_settings_args(parser: argparse.ArgumentParser, daily: bool = True, boards: bool = True) -> None:
     """Add --candidates, --guess-from, --hard, --daily, --problem, --max-guesses and --boards.
 
@@ -71,7 +63,7 @@ def add_settings_args(parser: argparse.ArgumentParser, daily: bool = True, board
         group.add_argument(
             "--boards",
             type=positive_int,
-            default=BOARDS_DEFAULT,
+            default=None,  # None, not 1: a file made for several boards tells "--boards 1" from no flag
             metavar="N",
             help="play N boards at once (2 Dordle, 4 Quordle, 8 Octordle; default 1)",
         )
@@ -105,7 +97,7 @@ _GIVEN = {
     "daily": lambda a: bool(getattr(a, "daily", None)) or bool(getattr(a, "problem", None)),
     "hard": lambda a: bool(getattr(a, "hard", False)),
     "max_guesses": lambda a: getattr(a, "max_guesses", None) is not None,
-    "boards": lambda a: getattr(a, "boards", None) is not None and a.boards is not BOARDS_DEFAULT,
+    "boards": lambda a: getattr(a, "boards", None) is not None,
 }
 
 
