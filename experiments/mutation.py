@@ -362,7 +362,8 @@ def score(records: list[dict], module: str, source: str) -> dict:
         "score": round(killed / non_equivalent, 4) if non_equivalent else 1.0,
         "survivors": survivors,
         "equivalents": equivalents,
-        "stale_equivalent_entries": [e for e, n in zip(equivalent, used) if n == 0],
+        # an entry for every module ("*") need not match in each one: only this module's own go stale
+        "stale_equivalent_entries": [e for e, n in zip(equivalent, used) if n == 0 and e["module"] != "*"],
     }
 
 

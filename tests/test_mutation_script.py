@@ -50,6 +50,18 @@ def test_test_files_named_after_a_module_are_among_its_targets():
     assert all((ROOT / f).is_file() for f in NOT_TARGETS)
 
 
+def test_stale_equivalent_entries_are_this_modules_own_unmatched_ones():
+    """An entry for every module ("*") is not reported stale where it has nothing to match; a
+    module's own entry that no mutant matched is."""
+    mod = _script()
+    module = "evo_wordle/game.py"
+    report = mod.score([], module, (ROOT / module).read_text())
+    stale = report["stale_equivalent_entries"]
+    own = [e for e in mod.load_equivalent(module) if e["module"] == module]
+    assert own and stale == own
+    assert any(e["module"] == "*" for e in mod.load_equivalent(module))
+
+
 def test_operator_set_keeps_natural_partners_and_drops_the_rest():
     excluded = set(_script().excluded_operators())
     assert "core/ReplaceBinaryOperator_Add_Sub$" not in excluded
