@@ -121,3 +121,13 @@ def run() -> int:
         return main()
     except KeyboardInterrupt:  # between main's handlers (e.g. while it reports)
         return fail("interrupted", 130, prefix="evo-wordle: ")
+    finally:
+        _ignore_late_ctrl_c(_signal)
+
+
+def _ignore_late_ctrl_c(_signal) -> None:
+    """The command is over (its result printed, its exit code chosen): a Ctrl-C landing while the
+    interpreter exits would only turn that ending into a traceback and a death by SIGINT, so it
+    is ignored from here on (only if the handler is still ours)."""
+    if _signal.getsignal(_signal.SIGINT) is _on_sigint:
+        _signal.signal(_signal.SIGINT, _signal.SIG_IGN)

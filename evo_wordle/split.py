@@ -12,8 +12,9 @@ import numpy as np
 
 from .errors import EvoWordleError
 
-#: Default shares of the answers: 2,309 NYT answers give 924 / 577 / 808.
-DEFAULT_FRACTIONS = (0.40, 0.25, 0.35)
+#: Default shares of the answers for training and validation; the test part takes the rest (35 %):
+#: 2,309 NYT answers give 924 / 577 / 808.
+DEFAULT_FRACTIONS = (0.40, 0.25)
 _SALT = 0x5B17  # keeps this stream apart from every other use of the same seed
 
 
@@ -90,3 +91,28 @@ def split_answers(
     perm = np.random.default_rng(np.random.SeedSequence([int(seed), _SALT])).permutation(n)
     parts = np.split(answers[perm[: n_train + n_val + n_test]], [n_train, n_train + n_val])
     return Split(int(seed), *(np.sort(p) for p in parts))
+
+
+def recorded_split(record: object, words) -> Split | None:
+    """The split a file's ``provenance.split`` records, rebuilt on ``words`` (a
+    :class:`~evo_wordle.words.WordSet`), or None if it records none.
+
+    ``evolve-strategy`` lists each part's words; ``tune`` records the seed and part sizes
+    (its split of the answer list), which rebuild the same parts.
+    """
+    if record is None:
+        return None
+    parts = ("train", "validation", "test")
+    try:
+        if not isinstance(record, dict):
+            raise TypeError("not an object")
+        seed = record["seed"]
+        if all(isinstance(record.get(p), list) for p in parts):
+            split = Split(int(seed), *(np.sort(words.indices(record[p])) for p in parts))
+        else:
+            split = split_answers(words.answer_index, seed, *(int(record[p]) for p in parts))
+    except (KeyError, TypeError, ValueError) as exc:
+        raise EvoWordleError(f"the file's provenance.split is unusable ({exc})") from None
+    if len(np.unique(np.concatenate([split.train, split.validation, split.test]))) != sum(split.sizes().values()):
+        raise EvoWordleError("the file's provenance.split has parts that overlap")
+    return split

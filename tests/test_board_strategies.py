@@ -68,23 +68,23 @@ def test_tiny_file_round_trips_to_its_own_test_figure(ctx, tiny):
 
 
 def test_replay_by_path_plays_the_files_game_without_flags_deterministically(capsys, tiny):
-    first, err = bench(capsys, "--strategy", str(tiny), "--games", "15")
-    assert err == ""  # nothing overridden, nothing to warn about
+    first, err = bench(capsys, "--strategy", str(tiny), "--games", "15", "--split", "test")
+    assert err == ""  # nothing overridden, no answer it has seen: nothing to warn about
     s = first["settings"]
     assert (s["boards"], s["candidates"], s["guess_from"], s["max_guesses"]) == (2, "answers", "allowed", 7)
     params = load_params(tiny)["params"]
     assert first["solver"] == "strategy" and s["strategy"] == str(tiny)
     assert {k: s.get(k, 0.0) for k in params} == params  # the evolved genes (0 ones unlisted), not plain
     assert any(params[k] != 0 for k in ("weight", "bonus", "late"))
-    again, _ = bench(capsys, "--strategy", str(tiny), "--games", "15", "--boards", "2")  # its own count: fine
+    again, _ = bench(capsys, "--strategy", str(tiny), "--games", "15", "--split", "test", "--boards", "2")  # fine
     assert again["histogram"] == first["histogram"] and again["mean_guesses"] == first["mean_guesses"]
     # the same policy given as --params plays the same games
-    same, err = bench(capsys, "--params", str(tiny), "--games", "15")
+    same, err = bench(capsys, "--params", str(tiny), "--games", "15", "--split", "test")
     assert err == "" and same["histogram"] == first["histogram"]
 
 
 def test_an_override_warns_in_one_line_and_plays(capsys, tiny):
-    summary, err = bench(capsys, "--strategy", str(tiny), "--games", "5", "--max-guesses", "8")
+    summary, err = bench(capsys, "--strategy", str(tiny), "--games", "5", "--split", "test", "--max-guesses", "8")
     assert summary["settings"]["max_guesses"] == 8 and summary["settings"]["boards"] == 2
     assert err.count("\n") == 1 and "warning" in err and "overriding max_guesses 7 -> 8" in err
 
@@ -101,7 +101,7 @@ def test_compare_puts_the_file_beside_plain_summed_entropy(capsys, tiny):
     game = ["--boards", "2", "--candidates", "answers", "--guess-from", "allowed", "--games", "10", "--quiet"]
     code, out, err = run(capsys, "compare", "--solvers", "strategy,summed-entropy", "--strategy", str(tiny), *game,
                          "--json")
-    assert code == 0 and err == ""
+    assert code == 0 and err.count("\n") == 1 and "was trained or selected on answers in" in err  # all answers
     rows = {r["solver"]: r for r in json.loads(out)}
     assert rows["strategy"]["game"] == rows["summed-entropy"]["game"]
     assert rows["strategy"]["settings"]["opener"] == load_params(tiny)["params"]["opener"]
@@ -143,9 +143,9 @@ def test_shipped_board_files_record_their_game_and_provenance(ctx):
 
 
 def test_shipped_board_file_replays_the_same_by_name_and_by_path(capsys):
-    by_name, err = bench(capsys, "--strategy", "dordle-evolved", "--games", "12")
+    by_name, err = bench(capsys, "--strategy", "dordle-evolved", "--games", "12", "--split", "test")
     assert err == "" and by_name["settings"]["boards"] == 2
-    by_path, _ = bench(capsys, "--strategy", str(SHIPPED / "dordle-evolved.json"), "--games", "12")
+    by_path, _ = bench(capsys, "--strategy", str(SHIPPED / "dordle-evolved.json"), "--games", "12", "--split", "test")
     assert by_path["histogram"] == by_name["histogram"] and by_path["mean_guesses"] == by_name["mean_guesses"]
     code, out, err = run(capsys, "bench", "--strategy", "quordle-evolved", "--boards", "2", "--games", "3")
     assert code == 2 and out == "" and "made for 4 boards, not 2" in err

@@ -220,6 +220,25 @@ def test_ctrl_c_while_modules_load_is_one_line_exit_130(module):
     assert result.stderr == "evo-wordle: interrupted\n"
 
 
+LATE_CTRL_C = """
+import os, signal, sys
+sys.argv = ["evo-wordle", "pattern", "roars", "euler"]
+from evo_wordle.console import run
+code = run()
+assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN, signal.getsignal(signal.SIGINT)
+os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C after the command, while the interpreter exits
+sys.exit(code)
+"""
+
+
+def test_ctrl_c_after_the_command_ends_changes_nothing():
+    """A Ctrl-C that lands once the result is printed (the interpreter exiting) keeps the exit
+    code and prints nothing: no traceback, no death by SIGINT (a loaded machine once showed one)."""
+    result = subprocess.run([sys.executable, "-c", LATE_CTRL_C], capture_output=True, text=True, timeout=60)
+    assert (result.returncode, result.stderr) == (0, "")
+    assert "RY OB AB RB SB" in result.stdout  # the command ran and printed its result
+
+
 def test_ctrl_c_at_a_real_moment_of_start_up():
     """A real SIGINT while the modules load (numpy's C extension just mapped, the rest to come)."""
     proc = subprocess.Popen([*PY, "rank", "--top", "3"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -230,7 +249,7 @@ def test_ctrl_c_at_a_real_moment_of_start_up():
         proc.send_signal(signal.SIGINT)
         code = proc.wait(timeout=60)
         err = proc.stderr.read()
-        assert code in (0, 130) and "Traceback" not in err
+        assert code in (0, 130) and "Traceback" not in err, (code, err)
         assert code == 0 or err.endswith("evo-wordle: interrupted\n")
     finally:
         proc.stdout.close()

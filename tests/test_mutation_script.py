@@ -22,7 +22,7 @@ def test_every_module_and_target_exists():
     assert set(mod.MODULES) == {"evo_wordle/patterns.py", "evo_wordle/entropy.py", "evo_wordle/table.py",
                                 "evo_wordle/ga/operators.py", "evo_wordle/game.py", "evo_wordle/evolve/exact.py",
                                 "evo_wordle/evolve/openings.py", "evo_wordle/evolve/bnb.py", "evo_wordle/artefacts.py",
-                                "evo_wordle/evolve/endgame.py"}
+                                "evo_wordle/evolve/endgame.py", "evo_wordle/split.py"}
     for module, cfg in mod.MODULES.items():
         assert (ROOT / module).is_file()
         for target in cfg["tests"]:
@@ -48,6 +48,18 @@ def test_test_files_named_after_a_module_are_among_its_targets():
         targets = {t.partition("::")[0] for t in cfg["tests"]}
         assert named - targets - set(NOT_TARGETS) == set(), module
     assert all((ROOT / f).is_file() for f in NOT_TARGETS)
+
+
+def test_stale_equivalent_entries_are_this_modules_own_unmatched_ones():
+    """An entry for every module ("*") is not reported stale where it has nothing to match; a
+    module's own entry that no mutant matched is."""
+    mod = _script()
+    module = "evo_wordle/game.py"
+    report = mod.score([], module, (ROOT / module).read_text())
+    stale = report["stale_equivalent_entries"]
+    own = [e for e in mod.load_equivalent(module) if e["module"] == module]
+    assert own and stale == own
+    assert any(e["module"] == "*" for e in mod.load_equivalent(module))
 
 
 def test_operator_set_keeps_natural_partners_and_drops_the_rest():

@@ -168,6 +168,13 @@ def test_tiny_study_end_to_end_and_params_round_trip(lists, tmp_path, capsys):
     assert main(["bench", "--solver", "ga-thesis", *flags, *common]) == 0
     via_flags = json.loads(capsys.readouterr().out)
     assert via_file["mean_guesses"] == via_flags["mean_guesses"] and via_file["solver"] == "ga-thesis"
+    # --split test replays the file's own test figure: the split it records, the test seed it reports
+    held_out = ["--split", "test", "--seed", str(report["test"]["seed"])]
+    assert main(["bench", "--params", str(out / "best-params.json"), *common[:-2], *held_out]) == 0
+    replayed = json.loads(capsys.readouterr().out)
+    assert replayed["games"] == 21
+    assert replayed["settings"]["split_sizes"] == {"train": 24, "validation": 15, "test": 21}
+    assert replayed["mean_guesses"] == pytest.approx(report["test"]["winner_mean"], abs=1e-12)
     # report reads the study
     assert main(["report", f"sqlite:///{out / 'study.db'}"]) == 0
     assert "4 complete" in capsys.readouterr().out

@@ -15,6 +15,7 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..game import Settings
 from ..outputs import IMAGE_FORMATS, writing
+from ..split import Split, recorded_split
 from ..stats import mean_ci
 from .common import (
     add_command,
@@ -32,6 +33,7 @@ from .common import (
     wrote,
 )
 from .settings_args import (
+    Artefact,
     add_settings_args,
     artefact_of,
     board_policy_file,
@@ -42,6 +44,8 @@ from .settings_args import (
     warn,
 )
 
+#: The parts of a train/validation/test split that --split names.
+SPLIT_PARTS = ("train", "validation", "test")
 #: Weights of the position-ranking paper's overall score (lower is better).
 SCORE_WEIGHTS = {"fail_rate": 0.70, "mean_guesses": 0.25, "seconds_per_game": 0.05}
 
@@ -64,6 +68,10 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
                    help="processes; games are seeded by position, so results do not depend on J")
     p.add_argument("--quiet", action="store_true",
                    help="no progress on stderr (otherwise a bar on a terminal, a line every few seconds when piped)")
+    p.add_argument("--split", choices=SPLIT_PARTS, metavar="PART",
+                   help="play only one part (train, validation or test) of the train/validation/test split the "
+                   "replayed strategy or parameter file records: test = the answers it never saw. With "
+                   "--boards N and no --games, the very board sets the file's evolution used for that part")
     add_solver_options(p)
 
 
@@ -129,18 +137,76 @@ def register(sub: argparse._SubParsersAction) -> None:
 # -- running --------------------------------------------------------------------------------
 
 
-def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Namespace, seed: int) -> BenchResult:
-    """One bench run as the flags describe, for one board or N (one engine, :func:`run_bench`).
+class Puzzles:
+    """Which puzzles a run plays: every answer or a seeded sample, or one part of the replayed
+    file's train/validation/test split (``--split``); board sets are drawn from them, or are the
+    file's own recorded sets of that part."""
 
-    The answer sample always comes from ``--seed``; ``seed`` drives the games (solver
-    randomness, daily order) and draws the board sets, so repeats differ only where chance
-    plays a part.
-    """
+    def __init__(self, ctx: Context, args: argparse.Namespace, names: list[str], settings: Settings) -> None:
+        self.ctx, self.args, self.settings = ctx, args, settings
+        self.artefact: Artefact | None = artefact_of(args, names)
+        record = self.artefact.provenance.get("split") if self.artefact else None
+        self.split: Split | None = recorded_split(record, ctx.words)
+        if args.split and self.artefact is None:
+            raise EvoWordleError("--split plays part of a replayed file's train/validation/test split: give the "
+                                 "file with --strategy (or --params)")
+        if args.split and self.split is None:
+            raise EvoWordleError(f"--split needs a file that records its train/validation/test split; "
+                                 f"{self.artefact.label} records none")
+
+    @property
+    def recorded(self) -> bool:
+        """Whether the run replays the file's own board sets (the same sets at every seed)."""
+        return bool(self.args.split) and self.settings.boards > 1 and self.args.games is None
+
+    def answers(self, seed: int) -> np.ndarray:
+        """The answers (one board) or board sets (N boards) a run with ``seed`` plays.
+
+        One board: the sample always comes from ``--seed``.  Several boards: ``seed`` draws the
+        sets, so repeats differ where chance plays a part."""
+        args = self.args
+        part = self.split.part(args.split) if args.split else None
+        if self.recorded:
+            from ..evolve.metaga import file_sets
+
+            record = {"provenance": self.artefact.provenance, "made_for": self.artefact.made_for}
+            return file_sets(self.ctx, record, args.split)
+        if self.settings.boards > 1:
+            return draw_answers(self.ctx, self.settings.boards, args.games or 1000, seed, pool=part)
+        return sample_answers(self.ctx.words.answer_index if part is None else part, args.games, args.seed)
+
+    def warn_seen(self, answers: np.ndarray) -> None:
+        """Warn when the puzzles include answers the replayed file was trained or selected on."""
+        if self.args.split or self.artefact is None:
+            return
+        label = self.artefact.label
+        if self.split is None:
+            if "logbook" in self.artefact.provenance:  # evolved, but on answers it does not list
+                warn(f"{label} records no train/validation/test split: these figures may include the answers "
+                     "it was evolved on")
+            return
+        seen = np.isin(answers, np.union1d(self.split.train, self.split.validation))
+        what = "answers"
+        if seen.ndim == 2:
+            seen, what = seen.any(axis=1), "board sets"
+        if seen.any():
+            warn(f"{label} was trained or selected on answers in {int(seen.sum())} of these {len(seen)} {what}, so "
+                 f"they flatter it; --split test plays only the {len(self.split.test)} answers it never saw")
+
+    def describe(self) -> dict:
+        """What the JSON summary records of the split (nothing without --split)."""
+        if not self.args.split:
+            return {}
+        return {"split": self.args.split, "split_seed": self.split.seed,
+                "split_sizes": self.split.sizes(), "split_recorded_sets": self.recorded}
+
+
+def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Namespace, seed: int,
+               answers: np.ndarray) -> BenchResult:
+    """One bench run as the flags describe on ``answers`` (:meth:`Puzzles.answers`), for one
+    board or N (one engine, :func:`run_bench`); ``seed`` drives the games (solver randomness,
+    daily order)."""
     params = bench_params(name, args, check=False)  # flags were checked by the command
-    if settings.boards > 1:
-        answers = draw_answers(ctx, settings.boards, args.games or 1000, seed)
-    else:
-        answers = sample_answers(ctx.words.answer_index, args.games, args.seed)  # the puzzles of --seed
     result = run_bench(
         ctx, engine(name, args), settings, answers, seed, params, jobs=args.jobs, progress=not args.quiet,
         daily_rule=args.daily_rule,
@@ -169,12 +235,13 @@ def bench_params(name: str, args: argparse.Namespace, check: bool = True) -> dic
     return solver_params(name, args, check=check)
 
 
-def repeats(name: str, settings: Settings, repeat: int) -> int:
-    """Runs worth making: one for a deterministic solver on a fixed set of games."""
+def repeats(name: str, settings: Settings, repeat: int, recorded: bool = False) -> int:
+    """Runs worth making: one for a deterministic solver on a fixed set of games (``recorded``:
+    a file's own board sets)."""
     from ..solvers import SOLVERS
 
     stochastic = name != POLICY_NAME and SOLVERS[name].stochastic
-    chance = stochastic or settings.daily or settings.boards > 1
+    chance = stochastic or settings.daily or (settings.boards > 1 and not recorded)
     return repeat if chance else 1
 
 
@@ -195,13 +262,17 @@ def cmd_bench(args: argparse.Namespace) -> int:
     check_boards(engine(args.solver, args), flag_settings)
     bench_params(args.solver, args)  # unknown solver / bad options fail before any work
     ctx, settings = run_context(args, [args.solver])
-    seeds = derived_seeds(args.seed, repeats(engine(args.solver, args), settings, args.repeat))
-    results = [bench_once(ctx, args.solver, settings, args, s) for s in seeds]
+    puzzles = Puzzles(ctx, args, [args.solver], settings)
+    seeds = derived_seeds(args.seed, repeats(engine(args.solver, args), settings, args.repeat, puzzles.recorded))
+    plays = [puzzles.answers(s) for s in seeds]
+    puzzles.warn_seen(plays[0])
+    results = [bench_once(ctx, args.solver, settings, args, s, a) for s, a in zip(seeds, plays)]
     means = [r.mean_guesses for r in results]
     mean, half = mean_ci(means)  # half is nan for one run (then not printed)
     combined = pooled(results) if len(results) > 1 else results[0]
     summary = combined.summary()
     summary["settings"]["seed"] = args.seed
+    summary["settings"].update(puzzles.describe())
     if len(results) > 1:
         summary["settings"].update(repeat=len(results), seeds=seeds, run_means=means, mean_ci95=half)
     elif args.repeat > 1:
@@ -245,12 +316,17 @@ def write_csv(ctx: Context, results: list[BenchResult], seeds: list[int], path: 
 
 def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
     s = summary["settings"]
-    hide = ("solver", "opener", "seeds", "run_means", "mean_ci95", "repeat_asked")
+    hide = ("solver", "opener", "seeds", "run_means", "mean_ci95", "repeat_asked", "split", "split_seed",
+            "split_sizes", "split_recorded_sets")
     shown = ", ".join(f"{k}={v}" for k, v in s.items() if k not in hide)
     games = summary["games"]
     limit = 6 if s.get("boards", 1) == 1 else s["boards"] + 5
     print(f"solver:       {summary['solver']}, opener {_opener(summary)}")
     print(f"settings:     {shown}")
+    if "split" in s:
+        sets = "; its own recorded board sets" if s["split_recorded_sets"] else ""
+        print(f"answers:      the {s['split']} part ({s['split_sizes'][s['split']]} answers) of the file's split, "
+              f"seed {s['split_seed']}{sets}")
     note = f" ({runs} runs)" if runs > 1 else (" (deterministic: one run)" if s.get("repeat_asked", 1) > 1 else "")
     print(f"games:        {games}{note}")
     if runs > 1:
@@ -308,10 +384,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if mixed and not args.mixed:
         raise EvoWordleError("the rows do not play the same game (" + "; ".join(f"{n}: {g}" for n, g in games.items())
                              + "): give the settings as flags so every row plays them, or --mixed")
+    puzzles = Puzzles(ctx, args, names, game)
+    answers = puzzles.answers(args.seed)  # every row plays the same puzzles
+    puzzles.warn_seen(answers)
     rows = []
     for name in names:
-        summary = bench_once(ctx, name, row_settings[name], args, args.seed).summary()
+        summary = bench_once(ctx, name, row_settings[name], args, args.seed, answers).summary()
         summary["settings"]["seed"] = args.seed
+        summary["settings"].update(puzzles.describe())
         summary["settings"]["answers"] = ctx.words.label
         summary["game"] = games[name]
         summary["seconds_per_game"] = summary["seconds"] / summary["games"]
@@ -326,7 +406,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if args.json:
         print_json([rows[i] for i in order])
         return 0
-    print(f"{rows[0]['games']} games, seed {args.seed}, answers {ctx.words.label}"
+    part = f" ({args.split} part of the file's split)" if args.split else ""
+    print(f"{rows[0]['games']} games, seed {args.seed}, answers {ctx.words.label}{part}"
           + ("" if mixed else f", {games[names[0]]}"))
     if mixed:
         print("!! MIXED GAMES: the rows below play different games; their figures are NOT comparable !!")

@@ -117,7 +117,7 @@ def _check_answers(ctx, settings: Settings, words: list[str], answers: list[int]
 
 def cmd_solve(args: argparse.Namespace) -> int:
     name = args.solver or "greedy"
-    if len(args.answer) > 1 or args.boards > 1 or name == POLICY_NAME:
+    if len(args.answer) > 1 or (args.boards or 1) > 1 or name == POLICY_NAME:
         ctx = context_from_args(args)
         return _solve_boards(args, ctx, [ctx.words.index(w) for w in args.answer])
     ctx, settings = run_context(args, [name])
@@ -182,7 +182,7 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
     params = board_policy_params(args) if args.solver == "strategy" else None
     if args.solver not in (None, POLICY_NAME) and params is None:
         raise EvoWordleError(f"several boards are played by the {POLICY_NAME} policy; drop --solver {args.solver}")
-    if args.boards > 1 and args.boards != len(answers):
+    if (args.boards or 1) > 1 and args.boards != len(answers):
         raise EvoWordleError(f"--boards {args.boards} needs {args.boards} answers, got {len(answers)}")
     args.boards = len(answers)
     if params is None:

@@ -9,19 +9,12 @@ from __future__ import annotations
 import argparse
 import sys
 from functools import lru_cache
+from typing import NamedTuple
 
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import PROBLEMS, Settings
 from .common import positive_int
-
-
-class _Unset(int):
-    """The default of ``--boards`` (1): an int that is not the user's ``--boards 1``, so a file made
-    for several boards can tell an explicit board count from none."""
-
-
-BOARDS_DEFAULT = _Unset(1)
 
 
 def add_settings_args(parser: argparse.ArgumentParser, daily: bool = True, boards: bool = True) -> None:
@@ -70,7 +63,7 @@ def add_settings_args(parser: argparse.ArgumentParser, daily: bool = True, board
         group.add_argument(
             "--boards",
             type=positive_int,
-            default=BOARDS_DEFAULT,
+            default=None,  # None, not 1: a file made for several boards tells "--boards 1" from no flag
             metavar="N",
             help="play N boards at once (2 Dordle, 4 Quordle, 8 Octordle; default 1)",
         )
@@ -104,7 +97,7 @@ _GIVEN = {
     "daily": lambda a: bool(getattr(a, "daily", None)) or bool(getattr(a, "problem", None)),
     "hard": lambda a: bool(getattr(a, "hard", False)),
     "max_guesses": lambda a: getattr(a, "max_guesses", None) is not None,
-    "boards": lambda a: getattr(a, "boards", None) is not None and a.boards is not BOARDS_DEFAULT,
+    "boards": lambda a: getattr(a, "boards", None) is not None,
 }
 
 
@@ -151,32 +144,47 @@ def board_policy_params(args: argparse.Namespace) -> dict | None:
     return {**params, "opener": args.opener} if getattr(args, "opener", None) else params
 
 
-def artefact_of(args: argparse.Namespace, solvers: list[str]) -> tuple[str, dict | None, bool] | None:
-    """(label, made_for or None, has a tree) of the strategy, tree or parameter file the run replays."""
+class Artefact(NamedTuple):
+    """The strategy, tree or parameter file a run replays: a label for messages, the game it
+    was made for (None in old files), whether it holds a decision tree, and its provenance."""
+
+    label: str
+    made_for: dict | None
+    has_tree: bool
+    provenance: dict
+
+
+def artefact_of(args: argparse.Namespace, solvers: list[str]) -> Artefact | None:
+    """The strategy, tree or parameter file the run replays (None if it replays none)."""
     strategy, tree = getattr(args, "strategy", None), getattr(args, "tree", None)
     if strategy and "strategy" in solvers:
         from ..evolve.strategy import read_strategy_file
 
         board = board_policy_file(args)
         if board:
-            from ..tune import load_params
-
-            return f"strategy file {board}", load_params(board).get("made_for"), False
-
+            return _params_artefact(f"strategy file {board}", board)
         f = read_strategy_file(strategy)
-        return f"strategy file {f.path}", f.made_for, bool(f.tree)
+        return Artefact(f"strategy file {f.path}", f.made_for, bool(f.tree), f.provenance)
     if tree and "ga-search" in solvers:
         from ..evolve.search import tree_made_for
 
-        return f"tree file {tree}", tree_made_for(tree), True
+        return Artefact(f"tree file {tree}", tree_made_for(tree), True, {})
     params = getattr(args, "params", None)
     if params:
         from ..tune import load_params
 
         data = load_params(params)
         if data["solver"] in solvers and "made_for" in data:  # files from before made_for keep the flags' game
-            return f"parameter file {params}", data["made_for"], False
+            return _params_artefact(f"parameter file {params}", params)
     return None
+
+
+def _params_artefact(label: str, path: str) -> Artefact:
+    from ..tune import load_params
+
+    data = load_params(path)
+    prov = data.get("provenance")
+    return Artefact(label, data.get("made_for"), False, prov if isinstance(prov, dict) else {})
 
 
 def game_label(settings: Settings) -> str:
@@ -206,7 +214,7 @@ def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, 
     given = settings_from_args(args)
     if found is None:
         return context_from_args(args), given
-    label, record, has_tree = found
+    label, record, has_tree, _ = found
     if record is None:
         warn(f"{label} records no settings (an old file): playing the settings given on the command line")
         return context_from_args(args), given

@@ -214,17 +214,23 @@ def file_test_sets(ctx: Context, doc: dict) -> np.ndarray:
     """The test board sets a multi-board parameter file (``evolve-strategy --boards N --out``)
     was reported on, rebuilt from what it records (the split's words and seed, the set counts,
     the board count), so anyone can replay a shipped policy on exactly those sets."""
+    return file_sets(ctx, doc, "test")
+
+
+def file_sets(ctx: Context, doc: dict, part: str) -> np.ndarray:
+    """The board sets of one part (train, validation or test) of a multi-board parameter file's
+    evolution: the sets it trained on, selected on or was reported on."""
     try:
         prov, boards = doc["provenance"], int(doc["made_for"]["boards"])
-        split = Split(int(prov["split"]["seed"]), *(ctx.words.indices(prov["split"][part])
-                                                    for part in ("train", "validation", "test")))
+        split = Split(int(prov["split"]["seed"]), *(ctx.words.indices(prov["split"][name])
+                                                    for name in ("train", "validation", "test")))
         sets = prov["sets"]
         cfg = EvolveConfig(settings=Settings(candidates=doc["made_for"]["candidates"], boards=boards),
                            seed=split.seed, train_sets=int(sets["train_sets"]),
                            holdout_sets=int(sets["validation_sets"]))
-        return split_sets(cfg, split, int(sets["test_sets"]))["test"]
+        return split_sets(cfg, split, int(sets["test_sets"]))[part]
     except (KeyError, TypeError, ValueError) as exc:
-        raise EvoWordleError(f"the file records no usable split and test sets ({exc!r})") from None
+        raise EvoWordleError(f"the file records no usable split and {part} sets ({exc!r})") from None
 
 
 def test_board_genome(ctx: Context, genes, settings: Settings, sets: np.ndarray, rollout: int = 0) -> dict:
