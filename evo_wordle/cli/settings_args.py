@@ -162,7 +162,9 @@ def artefact_of(args: argparse.Namespace, solvers: list[str]) -> Artefact | None
 
         board = board_policy_file(args)
         if board:
-            return _params_artefact(f"strategy file {board}", board)
+            from ..tune import load_params
+
+            return _params_artefact(f"strategy file {board}", load_params(board))
         f = read_strategy_file(strategy)
         return Artefact(f"strategy file {f.path}", f.made_for, bool(f.tree), f.provenance)
     if tree and "ga-search" in solvers:
@@ -175,14 +177,12 @@ def artefact_of(args: argparse.Namespace, solvers: list[str]) -> Artefact | None
 
         data = load_params(params)
         if data["solver"] in solvers and "made_for" in data:  # files from before made_for keep the flags' game
-            return _params_artefact(f"parameter file {params}", params)
+            return _params_artefact(f"parameter file {params}", data)
     return None
 
 
-def _params_artefact(label: str, path: str) -> Artefact:
-    from ..tune import load_params
-
-    data = load_params(path)
+def _params_artefact(label: str, data: dict) -> Artefact:
+    """The artefact of a loaded parameter file (read once by the caller)."""
     prov = data.get("provenance")
     return Artefact(label, data.get("made_for"), False, prov if isinstance(prov, dict) else {})
 

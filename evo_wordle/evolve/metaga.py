@@ -38,7 +38,7 @@ from ..errors import EvoWordleError
 from ..files import atomic_write_text
 from ..game import GameState, Settings, play
 from ..params import as_float, as_int, as_seed
-from ..split import Split, split_answers
+from ..split import recorded_split, split_answers
 from .checkpoint import read_checkpoint, write_checkpoint
 from .strategy import DEFAULT_POOL, LOG_GENES, REAL_GENES, Strategy, StrategySolver
 
@@ -222,8 +222,7 @@ def file_sets(ctx: Context, doc: dict, part: str) -> np.ndarray:
     evolution: the sets it trained on, selected on or was reported on."""
     try:
         prov, boards = doc["provenance"], int(doc["made_for"]["boards"])
-        split = Split(int(prov["split"]["seed"]), *(ctx.words.indices(prov["split"][name])
-                                                    for name in ("train", "validation", "test")))
+        split = recorded_split(prov["split"] or {}, ctx.words)  # None, an empty record: unusable
         sets = prov["sets"]
         cfg = EvolveConfig(settings=Settings(candidates=doc["made_for"]["candidates"], boards=boards),
                            seed=split.seed, train_sets=int(sets["train_sets"]),
