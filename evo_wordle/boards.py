@@ -69,6 +69,15 @@ ROLLOUT_MAX = 100_000
 TIE_GUESSES = 1e-9
 #: The base policy's values memoised before the memo is emptied (bounded memory).
 ROLLOUT_MEMO = 200_000
+#: Decision search (``search``: words the GA keeps per decision, 0 = off; ``search_generations``):
+#: the largest values a parameter file may ask for, and the largest board it plays on.
+SEARCH_MAX = 1000
+#: ``ga-search --boards N`` without ``--search-population`` / ``--search-generations``.
+BOARD_SEARCH_DEFAULTS = (60, 0)
+SEARCH_GENERATIONS_MAX = 50
+BOARD_SEARCH_LARGEST = 1000
+#: Parameters of the policy that are not genes (not evolved): lookahead and decision search.
+SEARCH_PARAMS = ("rollout", "search", "search_generations")
 
 
 @dataclass
@@ -166,6 +175,8 @@ class SummedEntropy:
         late: float = 0.0,
         cache: OrderedDict | None = None,
         rollout: int = 0,
+        search: int = 0,
+        search_generations: int = 0,
     ) -> None:
         from .params import as_float, as_int
 
@@ -199,6 +210,9 @@ class SummedEntropy:
         self.misses = 0
         self.rollout = as_int("rollout", rollout, 0, ROLLOUT_MAX)
         self._values: dict[tuple, float] = {}
+        self.search = as_int("search", search, 0, SEARCH_MAX)
+        self.search_generations = as_int("search_generations", search_generations, 0, SEARCH_GENERATIONS_MAX)
+        self._searcher = None  # built at the first searched decision
 
     def reset(self, rng: np.random.Generator | None = None) -> None:
         """A new game (the bench's per-game call): nothing to forget, the policy is deterministic."""
@@ -206,7 +220,7 @@ class SummedEntropy:
     def describe(self) -> dict:
         """Parameters worth recording next to results (as :meth:`~evo_wordle.solvers.base.Solver.describe`)."""
         opener = self.ctx.words.allowed[self.opener] if self.opener is not None else None
-        genes = {name: getattr(self, name) for name in (*GENES, "rollout") if getattr(self, name)}
+        genes = {name: getattr(self, name) for name in (*GENES, *SEARCH_PARAMS) if getattr(self, name)}
         return {"solver": self.name, "opener": opener, "ties": self.ties, **genes}
 
     def full_board(self) -> np.ndarray:
@@ -256,10 +270,26 @@ class SummedEntropy:
     def choose(self, boards: list[np.ndarray], turn: int) -> int:
         """The next guess for the unsolved ``boards`` (lists of universe positions)."""
         guess = self.base_choice(boards, turn)
-        if self.rollout and turn > 0 and min(len(b) for b in boards) > 1 and (
-                math.prod(len(b) for b in boards) <= self.rollout):
+        if turn == 0 or min(len(b) for b in boards) <= 1:
+            return guess
+        if self.rollout and math.prod(len(b) for b in boards) <= self.rollout:
             return self.lookahead(boards, turn, guess)
+        if self.search and max(len(b) for b in boards) <= BOARD_SEARCH_LARGEST:
+            return self.searched(boards, turn, guess)
         return guess
+
+    def searched(self, boards: list[np.ndarray], turn: int, base: int) -> int:
+        """The decision search's guess (``ga-search --boards N``, see
+        :class:`evo_wordle.evolve.search.BoardSearch`); within the same words the base policy
+        may play (only the boards' candidates under ``late`` or ``--guess-from candidates``)."""
+        if self._searcher is None:
+            from .evolve.search import BoardSearch
+
+            self._searcher = BoardSearch(self.ctx, self.settings.guess_from == "allowed", self.search,
+                                         self.search_generations)
+        left = self.settings.max_guesses - turn
+        only = self.settings.guess_from == "candidates" or (self.late > 0 and left - len(boards) < round(self.late))
+        return self._searcher.choose([self.words_of(b) for b in boards], self.scores(boards), base, only)
 
     def base_choice(self, boards: list[np.ndarray], turn: int) -> int:
         """The one-step policy's guess (no lookahead)."""

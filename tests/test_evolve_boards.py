@@ -201,6 +201,11 @@ def test_cli_writes_a_parameter_file_that_bench_replays_in_its_game(tmp_path, ca
     assert sum(drawn["share"]) == pytest.approx(100)
     assert drawn["share"][drawn["guesses"].index(int(values[0]))] == pytest.approx(100 * counts[0] / 30)
     assert "seed 3" in hist.data["caption"] and "Dordle 7" in hist.data["caption"]
+    assert hist.data[2]["evolved"]["name"] == "evolved"  # this run added no lookahead
+    # a run with the (not evolved) lookahead says so beside its bars
+    looked = plot_board_histograms({2: {**result, "rollout": 200}}, tmp_path / "hist-rollout.png")
+    assert looked.data[2]["evolved"]["name"] == "evolved + lookahead (--rollout 200)"
+    assert looked.data[2]["summed_entropy"]["name"] == "summed entropy"
     conv = plot_metaga_convergence(runs, tmp_path / "conv.png")
     assert conv.data[2]["gen"] == [0, 1] and conv.data[2]["the same best, on the validation sets"] == [5.1, 5.0]
     # bench --params plays the file's own game (answers known, guesses from allowed, 2 boards)

@@ -216,16 +216,53 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
     return result
 
 
+def board_search(name: str, args: argparse.Namespace) -> bool:
+    """True for ``ga-search`` in a game of several boards (``--boards N``, or a multi-board
+    policy file named by ``--strategy``): the summed-entropy policy with its decision search."""
+    return name == "ga-search" and ((getattr(args, "boards", None) or 1) > 1 or bool(board_policy_file(args)))
+
+
 def engine(name: str, args: argparse.Namespace) -> str:
     """The player behind solver ``name``: ``strategy`` with a multi-board policy file
-    (``--strategy quordle-evolved``) is the summed-entropy policy with the file's parameters."""
-    return POLICY_NAME if name == "strategy" and board_policy_file(args) else name
+    (``--strategy quordle-evolved``) is the summed-entropy policy with the file's parameters, and
+    ``ga-search`` on several boards is that policy with its decision search on."""
+    if (name == "strategy" and board_policy_file(args)) or board_search(name, args):
+        return POLICY_NAME
+    return name
+
+
+def board_search_params(args: argparse.Namespace) -> dict:
+    """``ga-search --boards N``: the base policy (the file ``--strategy`` names, else plain summed
+    entropy, ``--opener`` on top) with the decision search of ``--search-population`` and
+    ``--search-generations``; flags the multi-board search cannot honour are refused."""
+    from ..boards import BOARD_SEARCH_DEFAULTS
+
+    if getattr(args, "strategy", None) and not board_policy_file(args):
+        raise EvoWordleError(f"ga-search on several boards builds on a multi-board policy file; {args.strategy} is "
+                             "a one-board strategy")
+    given = [("--tree", "tree"), ("--exact-limit", "exact_limit")]
+    if not getattr(args, "solvers", None):  # in compare, --params and other flags may serve another row
+        given.append(("--params", "params"))
+        check_solver_flags(["ga-search", "strategy"], args)
+    for flag, dest in given:
+        if getattr(args, dest, None) is not None:
+            raise EvoWordleError(f"ga-search on several boards takes no {flag} (a one-board option; the base policy "
+                                 "comes from --strategy FILE)")
+    base = board_policy_params(args) or ({"opener": args.opener} if getattr(args, "opener", None) else {})
+    population = getattr(args, "search_population", None)
+    generations = getattr(args, "search_generations", None)
+    if (population is not None and population < 1) or (generations is not None and generations < 0):
+        raise EvoWordleError("--search-population must be ≥ 1 and --search-generations ≥ 0")
+    return {**base, "search": BOARD_SEARCH_DEFAULTS[0] if population is None else population,
+            "search_generations": BOARD_SEARCH_DEFAULTS[1] if generations is None else generations}
 
 
 def bench_params(name: str, args: argparse.Namespace, check: bool = True) -> dict:
     """Solver keywords from the flags; the summed-entropy policy takes only ``--opener`` and
     ``--params FILE``.
     With ``check``, a flag ``name`` does not take is refused."""
+    if board_search(name, args):
+        return board_search_params(args)
     board = board_policy_params(args) if name == "strategy" else None
     if board is not None:  # --strategy names a multi-board policy: its parameters, as --params gives them
         return board
@@ -372,7 +409,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise EvoWordleError("--solvers needs at least one solver name")
     if len(set(names)) != len(names):
         raise EvoWordleError("--solvers lists a solver twice")
-    check_solver_flags([n for n in names if n != POLICY_NAME], args)  # every flag must serve one of them
+    families = [f for n in names if n != POLICY_NAME
+                for f in (("ga-search", "strategy") if board_search(n, args) else (n,))]
+    check_solver_flags(families, args)  # every flag must serve one of them
     given = settings_from_args(args)  # what the flags alone describe
     for name in names:  # validate all before running any
         check_boards(engine(name, args), given)

@@ -157,10 +157,10 @@ class Artefact(NamedTuple):
 def artefact_of(args: argparse.Namespace, solvers: list[str]) -> Artefact | None:
     """The strategy, tree or parameter file the run replays (None if it replays none)."""
     strategy, tree = getattr(args, "strategy", None), getattr(args, "tree", None)
-    if strategy and "strategy" in solvers:
+    board = board_policy_file(args)
+    if strategy and ("strategy" in solvers or ("ga-search" in solvers and board)):  # ga-search builds on a board file
         from ..evolve.strategy import read_strategy_file
 
-        board = board_policy_file(args)
         if board:
             from ..tune import load_params
 

@@ -103,6 +103,32 @@ def _state_seed(seed: int, key: bytes) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence([seed, int.from_bytes(digest, "little")]))
 
 
+def breed(ctx: Context, seeds: np.ndarray, mask: np.ndarray, generations: int, rng: np.random.Generator,
+          fitness: dict, evaluate) -> np.ndarray:
+    """The decision GA's generations from the evaluated ``seeds`` (lower fitness is better):
+    tournament parents, letter recombination and one-letter dictionary mutation within ``mask``;
+    ``evaluate(words)`` adds the new words to ``fitness``.  Returns the final population (the
+    best ``len(seeds)`` words seen, ties alphabetical)."""
+    from ..ga.operators import mutate_words, neighbour_index, recombine_children, tournament
+
+    pop = seeds
+    k = len(seeds)
+    index = neighbour_index(ctx) if generations else None
+    for _ in range(generations):
+        fit = np.array([fitness[int(w)] for w in pop], dtype=np.float64)
+        n_child = len(pop)
+        a = pop[tournament(-fit, n_child, rng)]
+        b = pop[tournament(-fit, n_child, rng)]
+        children = recombine_children(ctx, a, b, mask, seeds, rng)
+        half = n_child // 2
+        children[half:] = mutate_words(pop[tournament(-fit, n_child - half, rng)], index, rng, mask)
+        evaluate(children)
+        union = np.unique(np.concatenate([pop, children]))
+        score = np.array([fitness[int(w)] for w in union])
+        pop = union[np.lexsort((union, score))][:k]
+    return pop
+
+
 @register("ga-search")
 class GASearchSolver(Solver):
     """Evolve each guess with a look-ahead fitness (expected guesses to finish)."""
@@ -185,23 +211,8 @@ class GASearchSolver(Solver):
             tried = legal[np.argsort(-bits, kind="stable")[: 4 * k]]
             choice = self._best_of(tried, cand, self.settings.win_limit - state.turn)
             return {"choice": choice, "population": tried, "seeds": seeds, "fitness": fitness}
-        rng = _state_seed(self.seed, state.key())
-        if self.generations and len(legal) > k:
-            from ..ga.operators import mutate_words, neighbour_index, recombine_children, tournament
-
-            index = neighbour_index(ctx)
-            for _ in range(self.generations):
-                fit = np.array([fitness[int(w)] for w in pop], dtype=np.float64)
-                n_child = len(pop)
-                a = pop[tournament(-fit, n_child, rng)]
-                b = pop[tournament(-fit, n_child, rng)]
-                children = recombine_children(ctx, a, b, mask, seeds, rng)
-                half = n_child // 2
-                children[half:] = mutate_words(pop[tournament(-fit, n_child - half, rng)], index, rng, mask)
-                evaluate(children)
-                union = np.unique(np.concatenate([pop, children]))
-                score = np.array([fitness[int(w)] for w in union])
-                pop = union[np.lexsort((union, score))][:k]
+        if len(legal) > k:
+            pop = breed(ctx, seeds, mask, self.generations, _state_seed(self.seed, state.key()), fitness, evaluate)
         choice = min(fitness, key=lambda w: (fitness[w], w not in set(cand.tolist()), w))
         return {"choice": choice, "population": pop, "seeds": seeds, "fitness": fitness}
 
@@ -221,12 +232,12 @@ class GASearchSolver(Solver):
     def add_options(cls, parser) -> None:
         g = parser.add_argument_group("ga-search solver")
         g.add_argument("--tree", metavar="FILE", help="decision tree file (from ga-tree) to play instantly")
-        g.add_argument("--search-population", type=int, default=16, metavar="N",
-                       help="ga-search: words per decision GA (default: 16)")
-        g.add_argument("--search-generations", type=int, default=4, metavar="N",
-                       help="ga-search: generations per decision (default: 4)")
-        g.add_argument("--exact-limit", type=int, default=6, metavar="N",
-                       help="ga-search: parts of at most N answers are finished exactly (default: 6)")
+        g.add_argument("--search-population", type=int, metavar="N",
+                       help="ga-search: words per decision GA (default: 16; 60 on several boards)")
+        g.add_argument("--search-generations", type=int, metavar="N",
+                       help="ga-search: generations per decision (default: 4; 0 on several boards)")
+        g.add_argument("--exact-limit", type=int, metavar="N",
+                       help="ga-search: parts of at most N answers are finished exactly (default: 6; one board)")
 
     @classmethod
     def options_from_args(cls, args) -> dict:
@@ -243,6 +254,68 @@ class GASearchSolver(Solver):
     def describe(self) -> dict:
         return {**super().describe(), "population": self.population, "generations": self.generations,
                 "exact_limit": self.look.exact_limit, "tree": self.tree_file}
+
+
+#: Finishing totals kept before the look-ahead memo is emptied (bounded memory over many games).
+BOARD_MEMO = 300_000
+
+
+class BoardSearch:
+    """``ga-search`` for several boards: the decision GA with a look-ahead fitness summed over boards.
+
+    Fitness of a guess g (lower is better): Σ over unsolved boards of the expected guesses that
+    board needs after g if it were then finished alone, ``(split_total(g, C_b) − |C_b|) / |C_b|``
+    with the finishing totals of :class:`LookAhead` (exact for parts of at most ``exact_limit``
+    answers).  The sum ignores that later guesses serve several boards at once, so it ranks
+    guesses rather than predicting the score.  The GA starts from the ``population`` best words by
+    the policy's own score and also weighs the policy's guess and every word still possible on a
+    board; ties keep the policy's guess.  Decisions are memoised on the boards' candidate sets and
+    the generator of each is seeded from them, so a decision does not depend on game order."""
+
+    def __init__(self, ctx: Context, allowed_guesses: bool, population: int, generations: int,
+                 exact_limit: int = 6, seed: int = 0) -> None:
+        self.ctx = ctx
+        self.population = population
+        self.generations = generations
+        self.seed = seed
+        self.look = LookAhead(ctx, allowed_guesses, exact_limit)
+        self._memo: dict[tuple, int] = {}
+
+    def fitness(self, guess: int, boards: list[np.ndarray]) -> float:
+        """Σ over ``boards`` (sorted word indices) of the expected guesses left on that board after ``guess``."""
+        return sum((self.look.split_total(guess, c) - len(c)) / len(c) for c in boards)
+
+    def choose(self, boards: list[np.ndarray], scores: np.ndarray, base: int, candidates_only: bool) -> int:
+        """The searched guess for ``boards`` (word indices, each board sorted), ``scores`` the
+        policy's score of every allowed word (higher is better), ``base`` its guess;
+        ``candidates_only``: only words still possible on a board may be played."""
+        key = (candidates_only, *sorted(b.tobytes() for b in boards))
+        hit = self._memo.get(key)
+        if hit is not None:
+            return hit
+        if len(self.look.memo) > BOARD_MEMO:
+            self.look.memo.clear()
+        possible = np.unique(np.concatenate(boards))
+        fitness: dict[int, float] = {}
+
+        def evaluate(words: np.ndarray) -> None:
+            for w in np.unique(words).tolist():
+                if w not in fitness:
+                    fitness[w] = self.fitness(w, boards)
+
+        evaluate(np.array([base, *possible.tolist()]))
+        if not candidates_only:
+            seeds = np.argsort(-scores, kind="stable")[:self.population]
+            evaluate(seeds)
+            mask = np.ones(len(self.ctx.words), dtype=bool)
+            rng = _state_seed(self.seed, b"".join(key[1:]))
+            breed(self.ctx, np.sort(seeds), mask, self.generations, rng, fitness, evaluate)
+        least = fitness[base]
+        choice = min(fitness, key=lambda w: (fitness[w], w != base, w))
+        if fitness[choice] >= least - 1e-9:
+            choice = base  # ties keep the policy's own guess
+        self._memo[key] = choice
+        return choice
 
 
 # ------------------------------------------------------------------------------ tree files

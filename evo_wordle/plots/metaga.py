@@ -61,14 +61,16 @@ def plot_metaga_convergence(runs: dict, path: str | Path) -> Plotted:
 @styled
 def plot_board_histograms(runs: dict, path: str | Path) -> Plotted:
     """One panel per board count: share of test sets per number of guesses, the evolved policy
-    beside plain summed entropy on the same sets."""
+    (named with its lookahead, when the run added one) beside plain summed entropy on the same sets."""
     fig, axes = new_figure(5.2 * len(runs), 4.4, ncols=len(runs))
     data: dict = {}
     for ax, (boards, run) in zip(axes, runs.items()):
         keys = sorted({int(k) for label in ("evolved", "summed_entropy") for k in run[label]["histogram"]})
         ks = np.array(keys)
         data[boards] = {}
-        for i, (label, colour, name) in enumerate((("evolved", STUDIED, "evolved"),
+        rollout = run.get("rollout")  # the lookahead is not evolved: the label says it plays
+        evolved = f"evolved + lookahead (--rollout {rollout})" if rollout else "evolved"
+        for i, (label, colour, name) in enumerate((("evolved", STUDIED, evolved),
                                                    ("summed_entropy", BASELINE, "summed entropy"))):
             hist = run[label]["histogram"]
             total = sum(hist.values())
@@ -76,7 +78,7 @@ def plot_board_histograms(runs: dict, path: str | Path) -> Plotted:
             ax.bar(ks + (i - 0.5) * 0.4, share, width=0.4, color=colour,
                    label=f"{name}: mean {run[label]['test_mean']:.3f}, {run[label]['test_failures']} over "
                    f"the win limit")
-            data[boards][label] = {"guesses": keys, "share": share.tolist()}
+            data[boards][label] = {"name": name, "guesses": keys, "share": share.tolist()}
         ax.set_xticks(ks)
         ax.set_title(_name(boards))
         ax.set_xlabel("guesses to solve every board (failures count as the cap; fewer is better)")
