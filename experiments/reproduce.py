@@ -174,8 +174,13 @@ def main(argv: list[str] | None = None) -> int:
         runs = []
     elif args.source:
         out = args.source
-        summary = reg_mod.read_json(out / "figures.json")
-        records = summary["runs"]
+        try:
+            summary = reg_mod.read_json(out / "figures.json")
+            records = summary["runs"]
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            print(f"reproduce: error: --from {out} holds no usable figures.json of an earlier --out run "
+                  f"({type(exc).__name__}: {exc})", file=sys.stderr)
+            return 2
         runs = [r for r in runs if r.id in records]
     else:
         out = args.out or Path(tmp := tempfile.mkdtemp(prefix="reproduce-"))

@@ -144,6 +144,17 @@ def test_reproduce_refuses_an_out_folder_inside_the_repository_and_unknown_ids()
     assert proc.returncode == 2 and "no figure, table or run called 'no-such-figure'" in proc.stderr
 
 
+@pytest.mark.parametrize("content", [None, "{not json", '{"figures": {}}'])
+def test_from_a_folder_without_a_usable_summary_is_one_line(tmp_path, content):
+    """``--from DIR`` names what is wrong with DIR in one line (exit 2), never a traceback."""
+    if content is not None:
+        (tmp_path / "figures.json").write_text(content)
+    proc = reproduce("--only", "greedy-tales", "--from", str(tmp_path))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith(f"reproduce: error: --from {tmp_path} holds no usable figures.json")
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
 # -- experiment scripts write no tracked file unless asked --------------------------------
 
 SCRIPTS = sorted(p.name for p in EXPERIMENTS.glob("*.py")
