@@ -153,6 +153,9 @@ def game_plan(answers: np.ndarray, games: int | None, seed: int) -> tuple[np.nda
 def check_boards(solver: str, settings: Settings) -> None:
     """Refuse, in one line, a solver that cannot play ``settings.boards`` boards."""
     if settings.boards > 1 and solver != POLICY_NAME:
+        if solver == "ga-search":  # the command line maps it; from Python it is a parameter of the policy
+            raise EvoWordleError(f"ga-search on {settings.boards} boards is the {POLICY_NAME} solver with its decision "
+                                 "search: give that solver params={'search': 60}")
         raise EvoWordleError(f"{solver} plays one board; --boards {settings.boards} needs the {POLICY_NAME} solver")
 
 

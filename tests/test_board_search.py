@@ -213,3 +213,21 @@ def test_bad_multi_board_searches_are_one_line(capsys, cache_dir, extra, message
     assert main(["bench", "--solver", "ga-search", "--games", "2", *extra]) == 2
     err = capsys.readouterr().err
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_from_python_the_search_is_a_parameter_of_the_policy(ctx):
+    """run_bench names the route in one line when asked for ga-search on several boards, and the
+    policy with ``search`` set plays what the command line's ga-search plays."""
+    from evo_wordle.bench import run_bench
+    from evo_wordle.boards import POLICY_NAME
+
+    sets = draw_answers(ctx, 2, 2, 1)
+    with pytest.raises(EvoWordleError, match=r"is the summed-entropy solver with its decision search: give that "
+                                             r"solver params=\{'search': 60\}"):
+        run_bench(ctx, "ga-search", KNOWN2, sets, 0)
+    with pytest.raises(EvoWordleError, match="greedy plays one board; --boards 2 needs the summed-entropy solver"):
+        run_bench(ctx, "greedy", KNOWN2, sets, 0)
+    result = run_bench(ctx, POLICY_NAME, KNOWN2, sets, 0, {"search": 4})
+    policy = SummedEntropy(ctx, KNOWN2, search=4)
+    policy.choose([policy.full_board()], 0)
+    assert [r.guesses for r in result.records] == [play_boards(policy, row, 7).guesses for row in sets]

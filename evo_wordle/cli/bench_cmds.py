@@ -93,8 +93,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         extra=solver_list(),
     )
     p.add_argument("--solver", metavar="NAME",
-                   help=f"solver to run, see the list below (default: greedy; {POLICY_NAME} for --boards N, the one "
-                   "solver that plays several boards)")
+                   help=f"solver to run, see the list below (default: greedy; {POLICY_NAME} for --boards N, which "
+                   "ga-search also plays, with a decision search on top)")
     _add_run_args(p)
     p.add_argument("--repeat", type=positive_int, default=1, metavar="R",
                    help="R runs with seeds derived from --seed; report mean ± 95 %% interval")
