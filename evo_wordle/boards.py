@@ -30,6 +30,9 @@ expectation it is never worse than the base policy from any state where it appli
 a gene the meta-GA evolves (playing it on every training set would take too long); the
 evolution's command fixes it for the winner (``evolve-strategy --rollout N``).
 
+Decision search (``search``, 0 = off): ``ga-search --boards N``, a GA per decision above the
+lookahead's reach (:class:`evo_wordle.evolve.search.BoardSearch`); measured without gain.
+
 The bench (:func:`evo_wordle.bench.run_bench`) plays board sets like single games: the same
 processes, seeds, progress, repeats and outputs; one board is the case N = 1.
 """
@@ -72,10 +75,10 @@ ROLLOUT_MEMO = 200_000
 #: Decision search (``search``: words the GA keeps per decision, 0 = off; ``search_generations``):
 #: the largest values a parameter file may ask for, and the largest board it plays on.
 SEARCH_MAX = 1000
-#: ``ga-search --boards N`` without ``--search-population`` / ``--search-generations``.
-BOARD_SEARCH_DEFAULTS = (60, 0)
 SEARCH_GENERATIONS_MAX = 50
 BOARD_SEARCH_LARGEST = 1000
+#: ``ga-search --boards N`` without ``--search-population`` / ``--search-generations``.
+BOARD_SEARCH_DEFAULTS = (60, 0)
 #: Parameters of the policy that are not genes (not evolved): lookahead and decision search.
 SEARCH_PARAMS = ("rollout", "search", "search_generations")
 
@@ -287,9 +290,8 @@ class SummedEntropy:
 
             self._searcher = BoardSearch(self.ctx, self.settings.guess_from == "allowed", self.search,
                                          self.search_generations)
-        left = self.settings.max_guesses - turn
-        only = self.settings.guess_from == "candidates" or (self.late > 0 and left - len(boards) < round(self.late))
-        return self._searcher.choose([self.words_of(b) for b in boards], self.scores(boards), base, only)
+        only = self.settings.guess_from == "candidates" or self.late_rule(boards, turn)
+        return self._searcher.choose([self.words_of(b) for b in boards], lambda: self.scores(boards), base, only)
 
     def base_choice(self, boards: list[np.ndarray], turn: int) -> int:
         """The one-step policy's guess (no lookahead)."""
@@ -300,8 +302,12 @@ class SummedEntropy:
             if self.opener is None:
                 self.opener = self._best(boards[:1])
             return self.opener
-        left = self.settings.max_guesses - turn
-        return self._best(boards, candidates_only=self.late > 0 and left - len(boards) < round(self.late))
+        return self._best(boards, candidates_only=self.late_rule(boards, turn))
+
+    def late_rule(self, boards: list[np.ndarray], turn: int) -> bool:
+        """Whether the ``late`` gene keeps guesses to the boards' candidates now (guesses left minus
+        unsolved boards below it)."""
+        return self.late > 0 and self.settings.max_guesses - turn - len(boards) < round(self.late)
 
     # -- lookahead --------------------------------------------------------------------------
     def lookahead(self, boards: list[np.ndarray], turn: int, base: int) -> int:

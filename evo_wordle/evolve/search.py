@@ -256,7 +256,7 @@ class GASearchSolver(Solver):
                 "exact_limit": self.look.exact_limit, "tree": self.tree_file}
 
 
-#: Finishing totals kept before the look-ahead memo is emptied (bounded memory over many games).
+#: Finishing totals (and decisions) kept before a memo is emptied (bounded memory over many games).
 BOARD_MEMO = 300_000
 
 
@@ -285,16 +285,18 @@ class BoardSearch:
         """Σ over ``boards`` (sorted word indices) of the expected guesses left on that board after ``guess``."""
         return sum((self.look.split_total(guess, c) - len(c)) / len(c) for c in boards)
 
-    def choose(self, boards: list[np.ndarray], scores: np.ndarray, base: int, candidates_only: bool) -> int:
-        """The searched guess for ``boards`` (word indices, each board sorted), ``scores`` the
-        policy's score of every allowed word (higher is better), ``base`` its guess;
-        ``candidates_only``: only words still possible on a board may be played."""
+    def choose(self, boards: list[np.ndarray], scores, base: int, candidates_only: bool) -> int:
+        """The searched guess for ``boards`` (word indices, each board sorted); ``scores()`` gives
+        the policy's score of every allowed word (higher is better; asked only when the decision
+        is not memoised), ``base`` its guess; ``candidates_only``: only words still possible on a
+        board may be played."""
         key = (candidates_only, *sorted(b.tobytes() for b in boards))
         hit = self._memo.get(key)
         if hit is not None:
             return hit
-        if len(self.look.memo) > BOARD_MEMO:
-            self.look.memo.clear()
+        for memo in (self.look.memo, self._memo):  # bounded memory over many games
+            if len(memo) > BOARD_MEMO:
+                memo.clear()
         possible = np.unique(np.concatenate(boards))
         fitness: dict[int, float] = {}
 
@@ -305,7 +307,7 @@ class BoardSearch:
 
         evaluate(np.array([base, *possible.tolist()]))
         if not candidates_only:
-            seeds = np.argsort(-scores, kind="stable")[:self.population]
+            seeds = np.argsort(-scores(), kind="stable")[:self.population]
             evaluate(seeds)
             mask = np.ones(len(self.ctx.words), dtype=bool)
             rng = _state_seed(self.seed, b"".join(key[1:]))
