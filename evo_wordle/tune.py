@@ -276,18 +276,50 @@ def make_objective(spec: TuneSpec, ctx: Context) -> Callable:
 
     def objective(trial) -> float:
         params = {p.name: p.suggest(trial) for p in spec.space.values()}
-        played: list[np.ndarray] = []
+        earlier = same_trial(trial.study, params)
+        if earlier is not None:  # the same games with the same seeds: its figures, not a replay
+            trial.set_user_attr("same_as", earlier.number)
+            if earlier.state == optuna.trial.TrialState.COMPLETE:
+                trial.set_user_attr("games", 0)
+                return float(earlier.value)
+        known = {} if earlier is None else dict(earlier.intermediate_values)  # games -> running mean
+        total = sum(len(a) for a, _ in plan)
+        games, new, prefix = 0, [], (0, 0.0)  # prefix: games and mean taken from ``earlier``
         for answers, seed in plan:
-            played.append(play_scores(ctx, spec, params, answers, seed))
-            games = sum(len(p) for p in played)
-            mean = float(np.concatenate(played).mean())
-            trial.set_user_attr("games", games)
+            games += len(answers)
+            if games in known and not new:
+                prefix = (games, known[games])
+                mean = prefix[1]
+            else:
+                new.append(play_scores(ctx, spec, params, answers, seed))
+                played = np.concatenate(new)
+                mean = (float(played.mean()) if not prefix[0]
+                        else (prefix[0] * prefix[1] + float(played.sum())) / games)
+            trial.set_user_attr("games", games - prefix[0])
             trial.report(mean, games)
-            if games < sum(len(a) for a, _ in plan) and trial.should_prune():
+            if games < total and trial.should_prune():
                 raise optuna.TrialPruned()
         return mean
 
     return objective
+
+
+def same_trial(study, params: dict):
+    """The finished trial of ``study`` that had exactly ``params``, else the pruned one that got
+    furthest, else None.
+
+    Every trial plays the same games with the same seeds, so a repeated point (frequent in
+    integer and categorical spaces, where TPE proposes its favourites again) would score the
+    same: a repeat of a finished point takes its figure, and a repeat of a pruned one reports
+    the running means already known and plays only the games after them, if the pruner now
+    lets it go on."""
+    optuna = _optuna()
+    states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    same = [t for t in study.get_trials(deepcopy=False, states=states) if t.params == params]
+    if not same:
+        return None
+    return min(same, key=lambda t: (t.state != optuna.trial.TrialState.COMPLETE,
+                                    -max(t.intermediate_values, default=0), t.number))
 
 
 # ------------------------------------------------------------------------------------ the study
@@ -462,6 +494,11 @@ def games_played(study) -> int:
     return int(sum(t.user_attrs.get("games", 0) for t in study.get_trials(deepcopy=False)))
 
 
+def repeated(study) -> int:
+    """Trials that repeated an earlier trial's point and took its figure (:func:`same_trial`)."""
+    return sum("same_as" in t.user_attrs for t in study.get_trials(deepcopy=False))
+
+
 def params_file(report: dict, study_name: str, storage: str, made_for: dict | None = None) -> dict:
     """The parameter file ``bench --params`` reads (``made_for``: the game and word lists it was
     tuned for, :func:`evo_wordle.artefacts.made_for`, which a replay takes as its settings)."""
@@ -503,5 +540,6 @@ def study_summary(storage: str, name: str) -> dict:
     states = {s.name.lower(): len(study.get_trials(deepcopy=False, states=(s,))) for s in optuna.trial.TrialState}
     best = finalists(study, 5) if states.get("complete") else []
     return {"study": name, "storage": storage, "states": states, "games_played": games_played(study),
+            "repeated": repeated(study),
             "best": [{"trial": n, "params": p, "train_mean": m} for n, p, m in best],
             "spec": study.user_attrs.get("spec")}

@@ -22,12 +22,14 @@ from evo_wordle.tune import (
     Param,
     TuneSpec,
     counted,
+    games_played,
     load_params,
     load_space,
     open_study,
     optimize,
     paired,
     parse_space,
+    repeated,
     training_plan,
 )
 
@@ -145,6 +147,69 @@ def test_halving_prunes_and_counts_played_games(lists, tmp_path):
     assert states.count("PRUNED") >= 1 and states.count("COMPLETE") >= 1
     pruned = [t for t in study.trials if t.state.name == "PRUNED"]
     assert all(t.user_attrs["games"] < 24 for t in pruned)
+
+
+def test_a_repeated_point_takes_the_earlier_figure_and_plays_no_game(lists, tmp_path):
+    # Four points, ten trials: TPE proposes some again. A repeat must carry exactly the figure a
+    # bench of its point gives (the same games and seeds), and cost no game.
+    url = f"sqlite:///{tmp_path / 'd.db'}"
+    spec = _spec(lists, space=parse_space("population=2|4,mutation=0.0|0.5"), pruner="none")
+    optimize(spec.as_dict(), url, "d", 10, 3)
+    study = open_study(spec, url, "d")
+    trials = sorted(study.trials, key=lambda t: t.number)
+    firsts = [t for t in trials if "same_as" not in t.user_attrs]
+    again = [t for t in trials if "same_as" in t.user_attrs]
+    assert again and repeated(study) == len(again) and len(firsts) + len(again) == 10
+    assert len({json.dumps(t.params, sort_keys=True) for t in firsts}) == len(firsts) <= 4
+    ctx = spec.context()
+    plan = training_plan(spec, spec.split(ctx).train)
+    by_number = {t.number: t for t in trials}
+    for t in again:
+        first = by_number[t.user_attrs["same_as"]]
+        assert first.params == t.params and "same_as" not in first.user_attrs and first.number < t.number
+        assert t.user_attrs["games"] == 0 and t.value == first.value
+        played = np.concatenate([run_bench(ctx, "ga-thesis", spec.game_settings(), a, s, t.params).scores()
+                                 for a, s in plan])
+        assert t.value == pytest.approx(played.mean())
+    assert games_played(study) == len(firsts) * sum(len(a) for a, _ in plan)
+
+
+def test_a_repeat_of_a_pruned_point_plays_only_the_games_after_what_is_known(lists):
+    import optuna
+
+    from evo_wordle.tune import make_objective
+
+    class Switch(optuna.pruners.BasePruner):
+        on = True
+
+        def prune(self, study, trial):
+            return self.on
+
+    spec = _spec(lists, space=parse_space("population=2|4"))
+    ctx = spec.context()
+    plan = training_plan(spec, spec.split(ctx).train)
+    full = np.concatenate([run_bench(ctx, "ga-thesis", spec.game_settings(), a, s, {"population": 4}).scores()
+                           for a, s in plan])
+    pruner = Switch()
+    study = optuna.create_study(pruner=pruner)
+    objective = make_objective(spec, ctx)
+    study.enqueue_trial({"population": 4})
+    study.optimize(objective, n_trials=1)  # pruned after the first step (5 games)
+    assert study.trials[0].state.name == "PRUNED" and study.trials[0].user_attrs == {"games": 5}
+    study.enqueue_trial({"population": 4})
+    study.optimize(objective, n_trials=1)  # still pruned there: no game played
+    assert study.trials[1].state.name == "PRUNED" and study.trials[1].user_attrs == {"games": 0, "same_as": 0}
+    assert study.trials[1].intermediate_values == study.trials[0].intermediate_values
+    pruner.on = False
+    study.enqueue_trial({"population": 4})
+    study.optimize(objective, n_trials=1)  # goes on: plays only the games after the first 5
+    t = study.trials[2]
+    assert t.state.name == "COMPLETE" and t.user_attrs == {"games": len(full) - 5, "same_as": 0}
+    assert t.value == pytest.approx(full.mean()) and t.intermediate_values[5] == study.trials[0].intermediate_values[5]
+    assert t.intermediate_values[12] == pytest.approx(full[:12].mean())
+    study.enqueue_trial({"population": 4})
+    study.optimize(objective, n_trials=1)  # finished now: its figure, no game
+    assert study.trials[3].user_attrs == {"games": 0, "same_as": 2} and study.trials[3].value == t.value
 
 
 # -------------------------------------------------------------------------- end to end, CLI

@@ -308,7 +308,8 @@ def _report_study(args: argparse.Namespace) -> int:
         return 0
     states = ", ".join(f"{n} {k}" for k, n in summary["states"].items() if n)
     print(f"study {summary['study']} in {summary['storage']}: {states or 'no trials'}; "
-          f"{summary['games_played']} training games")
+          f"{summary['games_played']} training games"
+          + (f" ({summary['repeated']} trials repeated an earlier point)" if summary["repeated"] else ""))
     for b in summary["best"]:
         ps = " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in b["params"].items())
         print(f"  trial {b['trial']:>4}  train mean {b['train_mean']:.4f}  {ps}")

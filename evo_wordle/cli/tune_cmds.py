@@ -122,7 +122,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     print(spec.split(ctx).describe(), file=sys.stderr)
     study = tune.run_study(spec, storage, args.study, args.trials, jobs=args.jobs, executor=args.executor,
                            scheduler=args.scheduler)
-    print(f"study {args.study}: {tune.counted(study)} trials, {tune.games_played(study)} training games",
+    again = tune.repeated(study)
+    note = f" ({again} trials repeated an earlier point: its games were not played again)" if again else ""
+    print(f"study {args.study}: {tune.counted(study)} trials, {tune.games_played(study)} training games{note}",
           file=sys.stderr)
     report = tune.honest_report(spec, study, top=args.top, repeats=args.repeats, jobs=args.jobs)
     from ..artefacts import made_for
