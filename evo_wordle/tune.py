@@ -15,6 +15,7 @@ game with the same seeds, and the paired difference gets a 95 % interval.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import re
 import warnings
@@ -68,8 +69,11 @@ class Param:
         if not _NAME.match(self.name):
             raise EvoWordleError(f"bad parameter name {self.name!r} in the search space")
         if self.kind == "cat":
+            if len(self.choices) == 1:
+                raise EvoWordleError(f"{self.name}={self.choices[0]} is one value, nothing to search: "
+                                     f"use --fix {self.name}={self.choices[0]}")
             if len(self.choices) < 1 or len(set(map(repr, self.choices))) != len(self.choices):
-                raise EvoWordleError(f"{self.name}: give one or more distinct choices")
+                raise EvoWordleError(f"{self.name}: give two or more distinct choices")
             return
         if self.kind not in ("int", "float"):
             raise EvoWordleError(f"{self.name}: unknown kind {self.kind!r}")
@@ -91,9 +95,14 @@ class Param:
 
     def corner(self):
         """A legal value (the low end or first choice), used to check the space before any trial."""
+        return self.extremes()[0]
+
+    def extremes(self) -> tuple:
+        """The values checked before any trial: both bounds, or every choice."""
         if self.kind == "cat":
-            return self.choices[0]
-        return int(self.low) if self.kind == "int" else float(self.low)
+            return self.choices
+        cast = int if self.kind == "int" else float
+        return cast(self.low), cast(self.high)
 
 
 def _number(text: str) -> int | float:
@@ -243,7 +252,18 @@ class TuneSpec:
         settings = self.game_settings()
         if settings.daily:
             raise EvoWordleError("tune plays independent games; daily mode (P2/P3) is not supported")
-        make_solver(self.solver, ctx, settings, **{**self.fixed, **{p.name: p.corner() for p in self.space.values()}})
+        low = {p.name: p.corner() for p in self.space.values()}
+        high = {p.name: p.extremes()[-1] for p in self.space.values()}
+        # the low ends, then every other bound and choice beside them, then all high ends: a value
+        # no trial could play is refused now, not in the middle of the study
+        tried = [(low, list(low)), *(({**low, p.name: v}, [p.name]) for p in self.space.values()
+                                     for v in p.extremes()[1:]), (high, list(high))]
+        for params, named in tried:
+            try:
+                make_solver(self.solver, ctx, settings, **{**self.fixed, **params})
+            except EvoWordleError as exc:
+                values = ", ".join(f"{k}={params[k]}" for k in named)
+                raise EvoWordleError(f"--space: the solver refuses {values}: {exc}") from None
 
 
 def training_plan(spec: TuneSpec, train: np.ndarray) -> list[tuple[np.ndarray, int]]:
@@ -390,8 +410,31 @@ def optimize(spec_dict: dict, storage: str, name: str, trials: int, sampler_seed
     states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
     stop = optuna.study.MaxTrialsCallback(trials, states=states)
     if counted(study) < trials:
-        study.optimize(make_objective(spec, ctx), callbacks=[stop], catch=())
+        quiet = _QuietOwnErrors()
+        log = logging.getLogger("optuna.study._optimize")  # where Optuna reports failed trials
+        log.addFilter(quiet)
+        try:
+            study.optimize(make_objective(spec, ctx), callbacks=[stop], catch=())
+        finally:
+            log.removeFilter(quiet)
     return counted(study)
+
+
+class _QuietOwnErrors(logging.Filter):
+    """Drop Optuna's "trial failed" reports (one with a traceback, one with the value) of a trial
+    that failed with the package's own error: the error itself ends the run as one line."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.trials: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        number = re.match(r"Trial (\d+) failed", str(record.msg))
+        if record.exc_info and isinstance(record.exc_info[1], EvoWordleError):
+            if number:
+                self.trials.add(number.group(1))
+            return False
+        return not (number and number.group(1) in self.trials)
 
 
 def run_study(spec: TuneSpec, storage: str, name: str, trials: int, *, jobs: int = 1, executor: str = "local",
@@ -478,9 +521,11 @@ def honest_report(spec: TuneSpec, study, *, top: int = 5, repeats: int = 3, jobs
         "split": {"seed": split.seed, **split.sizes()},
         "trials": counted(study),
         "games_played": games_played(study),
+        # one repeat has no interval: None, never a NaN in the JSON
         "finalists": [{"trial": r.number if r.number >= 0 else "defaults", "params": r.params,
                        "train_mean": None if r.number < 0 else r.train_mean,
-                       "validation_mean": r.validation_ci[0], "validation_ci95": r.validation_ci[1],
+                       "validation_mean": r.validation_ci[0],
+                       "validation_ci95": r.validation_ci[1] if len(r.validation) > 1 else None,
                        "repeats": len(r.validation)} for r in rows],
         "winner": {"trial": winner.number if winner.number >= 0 else "defaults",
                    "params": {**spec.fixed, **winner.params}},

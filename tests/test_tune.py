@@ -249,6 +249,16 @@ def test_tiny_study_end_to_end_and_params_round_trip(lists, tmp_path, capsys):
     assert json.loads((out / "tune.json").read_text())["trials"] == 6
 
 
+def test_one_validation_repeat_gives_no_interval_and_strict_json(lists, tmp_path, capsys):
+    out = tmp_path / "one"
+    args = _cli(lists, out, "--trials", "2")
+    args[args.index("--repeats") + 1] = "1"
+    assert main(args) == 0
+    assert "(one repeat)" in capsys.readouterr().out
+    report = json.loads((out / "tune.json").read_text(), parse_constant=lambda c: pytest.fail(f"{c} in tune.json"))
+    assert all(f["validation_ci95"] is None and f["repeats"] == 1 for f in report["finalists"])
+
+
 def test_params_file_is_checked(tmp_path, capsys):
     bad = tmp_path / "p.json"
     for text in ("{", "[]", json.dumps({"format": "x"}),
@@ -269,6 +279,43 @@ def test_bad_command_lines_are_one_line(lists, tmp_path, capsys):
         assert err.count("\n") == 1 and "Traceback" not in err
     (tmp_path / "file").write_text("")
     assert main(_cli(lists, tmp_path / "file")) == 2
+
+
+@pytest.mark.parametrize("space, refused", [
+    ("population=2:12,mutation=0.1|5", "mutation=5"),             # a choice out of range
+    ("population=2:12,mutation=0.5:3.0", "mutation=3.0"),         # the upper bound
+    ("population=2:5000000:log,mutation=0:0.5", "population=5000000"),
+    ("population=2:12,opener=OK|zzzzz", "opener=zzzzz"),          # not a word (OK: one of the list)
+])
+def test_every_bound_and_choice_is_checked_before_any_trial(lists, tmp_path, capsys, space, refused):
+    space = space.replace("OK", Path(lists[0]).read_text().split()[0])
+    spec = _spec(lists, space=parse_space(space))
+    with pytest.raises(EvoWordleError, match=f"refuses {refused}:"):
+        spec.check(spec.context())
+    args = _cli(lists, tmp_path / "x")
+    args[args.index("--space") + 1] = space
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and refused in err and not (tmp_path / "x").exists()
+
+
+def test_a_single_value_is_not_a_search():
+    with pytest.raises(EvoWordleError, match="use --fix population=10"):
+        parse_space("population=10")
+    parse_space("population=10|20")
+
+
+def test_an_error_inside_a_trial_ends_the_run_in_one_line(lists, tmp_path, capfd, monkeypatch):
+    import evo_wordle.tune as tune
+
+    def refuse(*args, **kw):
+        raise EvoWordleError("this trial cannot be played")
+
+    monkeypatch.setattr(tune, "play_scores", refuse)
+    with pytest.raises(EvoWordleError, match="cannot be played"):
+        optimize(_spec(lists).as_dict(), f"sqlite:///{tmp_path / 'e.db'}", "e", 2, 3)
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "failed" not in err
 
 
 def test_paired_difference():
