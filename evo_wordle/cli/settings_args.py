@@ -141,7 +141,7 @@ def board_policy_params(args: argparse.Namespace) -> dict | None:
                              f"with --solver {data['solver']} (--strategy replays strategies and {POLICY_NAME} "
                              "policies)")
     params = dict(data["params"])
-    return {**params, "opener": args.opener} if getattr(args, "opener", None) else params
+    return {**params, "opener": args.opener} if getattr(args, "opener", None) is not None else params
 
 
 class Artefact(NamedTuple):
