@@ -211,6 +211,9 @@ def test_compare(capsys) -> None:
     rows = json.loads(out)
     assert [r["rank"] for r in rows] == [1, 2, 3]
     assert {r["solver"] for r in rows} == {"random", "position-rank", "greedy"}
+    # the order is what the seed fixes (fail rate, then mean guesses), never the time
+    quality = [(r["fail_rate"], r["mean_guesses"]) for r in rows]
+    assert quality == sorted(quality)
     assert all(SUMMARY_KEYS <= set(r) and 0 <= r["score"] <= 1.0 + 1e-9 for r in rows)
     code, out, _ = run_cli(capsys, "compare", "--solvers", "letter-frequency,naive", "--games", "10")
     assert code == 0 and "letter-frequency" in out and "score" in out
@@ -280,3 +283,14 @@ def test_small_entropies_bitwise_equal(ctx, n) -> None:
             slow = entropy_from_counts(pattern_counts(ctx.table, guesses, cand))
             fast = small_entropies(ctx.table, guesses, cand)
             assert np.array_equal(slow.view(np.int64), fast.view(np.int64))
+
+
+def test_compare_rank_does_not_depend_on_time(capsys, monkeypatch) -> None:
+    # a solver that is better but much slower still ranks first (the paper's score, with its time
+    # term, is only shown beside the rank)
+    import evo_wordle.cli.bench_cmds as bench_cmds
+
+    monkeypatch.setitem(bench_cmds.SCORE_WEIGHTS, "seconds_per_game", 100.0)  # time would decide the score
+    code, out, _ = run_cli(capsys, "compare", "--solvers", "random,greedy", "--games", "30", "--json")
+    rows = json.loads(out)
+    assert code == 0 and [r["solver"] for r in rows][0] == min(rows, key=lambda r: r["mean_guesses"])["solver"]
