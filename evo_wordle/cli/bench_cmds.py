@@ -56,7 +56,6 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
         "--daily-rule",
         dest="daily_rule",
         choices=DAILY_RULES,
-        default="remove",
         help="daily mode (P2/P3): past answers are removed from later games' candidates (remove, "
         "default) or stay candidates but are never guessed (forbid, the thesis's own simulator)",
     )
@@ -209,7 +208,7 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
     params = bench_params(name, args, check=False)  # flags were checked by the command
     result = run_bench(
         ctx, engine(name, args), settings, answers, seed, params, jobs=args.jobs, progress=not args.quiet,
-        daily_rule=args.daily_rule,
+        daily_rule=args.daily_rule or DAILY_RULES[0],
     )
     if result.solver != name:  # a multi-board policy named by --strategy: the row says so
         result.solver, result.params = name, {**result.params, "strategy": board_policy_file(args)}
@@ -289,8 +288,16 @@ def pooled(results: list[BenchResult]) -> BenchResult:
     return BenchResult(first.solver, first.settings, records, sum(r.seconds for r in results), dict(first.params))
 
 
+def check_daily_rule(args: argparse.Namespace, settings) -> None:
+    """``--daily-rule`` only means something in daily games: refused elsewhere, not ignored."""
+    if args.daily_rule is not None and not settings.daily:
+        raise EvoWordleError(f"--daily-rule {args.daily_rule} applies to daily games only (--daily, or --problem "
+                             "P2/P3)")
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     flag_settings = settings_from_args(args)
+    check_daily_rule(args, flag_settings)
     if args.params and not args.solver:
         from ..tune import load_params
 
@@ -413,6 +420,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                 for f in (("ga-search", "strategy") if board_search(n, args) else (n,))]
     check_solver_flags(families, args)  # every flag must serve one of them
     given = settings_from_args(args)  # what the flags alone describe
+    check_daily_rule(args, given)
     for name in names:  # validate all before running any
         check_boards(engine(name, args), given)
         bench_params(name, args, check=False)
