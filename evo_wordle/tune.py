@@ -25,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .artefacts import PARAMS_FORMAT
+from .artefacts import PARAMS_FORMAT, STRATEGY_FORMAT, replay_kind
 from .bench import derived_seeds, run_bench
 from .context import Context
 from .errors import EvoWordleError
@@ -559,9 +559,24 @@ def params_file(report: dict, study_name: str, storage: str, made_for: dict | No
     }
 
 
+def _is_strategy(path: str | Path) -> bool:
+    """Whether ``path`` is a strategy file (read with the strategy file's larger size cap)."""
+    try:
+        return replay_kind(path) == "strategy"
+    except EvoWordleError:
+        return False
+
+
 def load_params(path: str | Path) -> dict:
     """Read a parameter file written by ``tune``: ``{"solver", "params", "settings"}`` checked."""
-    data = read_json(path, _MAX_SPACE_BYTES, "parameter file")
+    try:
+        data = read_json(path, _MAX_SPACE_BYTES, "parameter file")
+    except EvoWordleError as exc:
+        if not (Path(path).is_file() and _is_strategy(path)):
+            raise exc from None
+        data = {"format": STRATEGY_FORMAT}
+    if isinstance(data, dict) and data.get("format") == STRATEGY_FORMAT:
+        raise EvoWordleError(f"{path} is a strategy file, not a parameter file: replay it with --strategy {path}")
     if not isinstance(data, dict) or data.get("format") != PARAMS_FORMAT:
         raise EvoWordleError(f"{path} is not an evo-wordle parameter file (written by `evo-wordle tune`)")
     if not isinstance(data.get("solver"), str) or not isinstance(data.get("params"), dict):

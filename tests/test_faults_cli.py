@@ -70,6 +70,7 @@ BAD_INPUT = [
     ("bench --opener toolong --games 3", "is not a 5-letter word"),
     ("bench --problem P9", "invalid choice"),
     ("bench --daily-rule nope", "invalid choice"),
+    ("bench --boards 1000 --games 3", "--boards must be between 1 and 64, not 1000"),
     ("bench --daily-rule forbid --games 3", "applies to daily games only"),
     ("compare --solvers greedy,naive --daily-rule remove --games 3", "applies to daily games only"),
     ("bench --answers {d}/missing.txt", "missing.txt"),

@@ -259,6 +259,21 @@ def test_one_validation_repeat_gives_no_interval_and_strict_json(lists, tmp_path
     assert all(f["validation_ci95"] is None and f["repeats"] == 1 for f in report["finalists"])
 
 
+def test_a_strategy_file_given_as_params_is_named_as_such(tmp_path, capsys):
+    small = tmp_path / "s.json"
+    small.write_text(json.dumps({"format": "evo-wordle-strategy", "version": 1}))
+    large = tmp_path / "l.json"  # past the parameter file's size cap, as shipped strategies with trees are
+    large.write_text(json.dumps({"format": "evo-wordle-strategy", "version": 1, "tree": {"x" * 10: "y" * 80_000}}))
+    for path in (small, large):
+        with pytest.raises(EvoWordleError, match="is a strategy file, not a parameter file: replay it with --strategy"):
+            load_params(path)
+        assert main(["bench", "--params", str(path), "--games", "2"]) == 2
+        assert capsys.readouterr().err.count("\n") == 1
+    (tmp_path / "x.json").write_text("x" * 70_000)  # too large and no strategy: the size is the reason
+    with pytest.raises(EvoWordleError, match="too large"):
+        load_params(tmp_path / "x.json")
+
+
 def test_params_file_is_checked(tmp_path, capsys):
     bad = tmp_path / "p.json"
     for text in ("{", "[]", json.dumps({"format": "x"}),

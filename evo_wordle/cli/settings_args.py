@@ -13,7 +13,8 @@ from typing import NamedTuple
 
 from ..context import Context
 from ..errors import EvoWordleError
-from ..game import PROBLEMS, Settings
+from ..game import MAX_BOARDS, PROBLEMS, Settings
+from ..params import as_int
 from .common import positive_int
 
 
@@ -81,7 +82,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
             base[name] = value
     if getattr(args, "daily", None):
         base["daily"] = True
-    boards = getattr(args, "boards", 1) or 1
+    boards = as_int("boards", getattr(args, "boards", 1) or 1, 1, MAX_BOARDS)  # before the cap it sets
     cap = getattr(args, "max_guesses", None)
     if cap is None:
         cap = 9 if boards == 1 else boards + 5
