@@ -590,11 +590,21 @@ def load_params(path: str | Path) -> dict:
     return data
 
 
-def study_summary(storage: str, name: str) -> dict:
-    """What ``report`` prints for a study: counts, games and the best trials."""
+def study_summary(storage: str, name: str | None = None) -> dict:
+    """What ``report`` prints for a study: counts, games and the best trials (``name`` None: the
+    storage's only study)."""
     optuna = _optuna()
+    db = _storage(storage)
+    if name is None:
+        names = optuna.get_all_study_names(storage=db)
+        if len(names) > 1 and "evo-wordle" in names:  # tune's default study name
+            names = ["evo-wordle"]
+        if len(names) != 1:
+            raise EvoWordleError(f"{storage} holds {len(names)} studies"
+                                 + (f" ({', '.join(sorted(names))}): name one with --study" if names else ""))
+        name = names[0]
     try:
-        study = optuna.load_study(study_name=name, storage=_storage(storage))
+        study = optuna.load_study(study_name=name, storage=db)
     except KeyError:
         raise EvoWordleError(f"no study named {name!r} in {storage}") from None
     states = {s.name.lower(): len(study.get_trials(deepcopy=False, states=(s,))) for s in optuna.trial.TrialState}

@@ -243,6 +243,8 @@ def test_tiny_study_end_to_end_and_params_round_trip(lists, tmp_path, capsys):
     # report reads the study
     assert main(["report", f"sqlite:///{out / 'study.db'}"]) == 0
     assert "4 complete" in capsys.readouterr().out
+    assert main(["report", str(out)]) == 0  # the folder tune wrote: its study
+    assert "4 complete" in capsys.readouterr().out
     # the same command again resumes: nothing more to run, the same trials
     assert main(_cli(lists, out, "--trials", "6")) == 0
     capsys.readouterr()
