@@ -46,6 +46,15 @@ BAD_CALLS = [
     ("entropy of one string", lambda ctx, tmp: ctx.entropy("tares"), "not one string"),
     ("entropy, negative candidate", lambda ctx, tmp: ctx.entropy(["tares"], np.array([-5])), "index -5"),
     ("candidates('some')", lambda ctx, tmp: ctx.candidates("some"), "candidates must be allowed or answers"),
+    ("words[-1]", lambda ctx, tmp: ctx.words[-1], "word index -1 is outside 0 … 12971"),
+    ("words[n]", lambda ctx, tmp: ctx.words[99999], "word index 99999 is outside 0 … 12971"),
+    ("words[np.int64(-2)]", lambda ctx, tmp: ctx.words[np.int64(-2)], "word index -2 is outside"),
+    ("words[[0, -1]]", lambda ctx, tmp: ctx.words[[0, -1]], "word index -1 is outside"),
+    ("words[np.array([5, n])]", lambda ctx, tmp: ctx.words[np.array([5, 12972])], "word index 12972 is outside"),
+    ("words[2.0]", lambda ctx, tmp: ctx.words[2.0], "word 2.0 is not a whole-number index"),
+    ("words[True]", lambda ctx, tmp: ctx.words[True], "word True is not a whole-number index"),
+    ("words['tales']", lambda ctx, tmp: ctx.words["tales"], "ctx.words.index('tales')"),
+    ("words.index(5)", lambda ctx, tmp: ctx.words.index(5), "5 is not a word"),
     # run_bench
     ("run_bench ctx=None", lambda ctx, tmp: run_bench(None, "greedy"), "ctx must be a Context"),
     ("run_bench solver=3", lambda ctx, tmp: run_bench(ctx, 3), "solver must be a solver name"),
@@ -158,3 +167,13 @@ def test_words_and_indices_mean_the_same_answers(ctx):
     by_index = run_bench(ctx, "greedy", Settings(), answers=[ctx.words.index("merry")])
     by_word = run_bench(ctx, "greedy", Settings(), answers=["merry"])
     assert by_index.records[0].guesses == by_word.records[0].guesses
+
+
+def test_word_indices_in_range_are_looked_up_as_given(ctx):
+    """Only what is outside is refused: the last word, numpy integers, index arrays and slices
+    (which keep Python's meaning) are looked up as before."""
+    last = len(ctx.words) - 1
+    assert ctx.words[last] == "zymic" and ctx.words[np.int64(0)] == ctx.words.allowed[0]
+    assert ctx.words[np.array([last, 0])] == ["zymic", ctx.words.allowed[0]]
+    assert ctx.words[-2:] == list(ctx.words.allowed[-2:])  # a slice is a slice, not a word index
+    assert not ctx.words.contains(5) and ctx.words.contains("TALES")
