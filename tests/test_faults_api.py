@@ -7,12 +7,13 @@ import numpy as np
 import pytest
 
 from evo_wordle import Context, EvoWordleError
+from evo_wordle.assist import AssistSession
 from evo_wordle.bench import run_bench
 from evo_wordle.evolve.metaga import EvolveConfig
 from evo_wordle.executors import make_executor
 from evo_wordle.ga.config import GAConfig
 from evo_wordle.ga.toolbox import GAState, make_toolbox
-from evo_wordle.game import Settings
+from evo_wordle.game import GameState, Settings
 from evo_wordle.params import as_bool, as_float, as_int, as_seed
 from evo_wordle.solvers import make_solver
 from evo_wordle.sweep import SweepSpec, run_sweep
@@ -22,6 +23,18 @@ def test_the_package_error_is_a_value_error():
     assert issubclass(EvoWordleError, ValueError)
     with pytest.raises(ValueError):
         Settings(max_guesses=0)
+
+
+def _start(ctx):
+    return GameState.start(ctx, Settings())
+
+
+def _tales(ctx):
+    return ctx.words.index("tales")
+
+
+def _session(ctx):
+    return AssistSession(ctx, Settings(), make_solver("greedy", ctx, Settings()))
 
 
 BAD_CALLS = [
@@ -55,6 +68,23 @@ BAD_CALLS = [
     ("words[True]", lambda ctx, tmp: ctx.words[True], "word True is not a whole-number index"),
     ("words['tales']", lambda ctx, tmp: ctx.words["tales"], "ctx.words.index('tales')"),
     ("words.index(5)", lambda ctx, tmp: ctx.words.index(5), "5 is not a word"),
+    # game states and the assistant: guesses are in-range indices, patterns in-range codes
+    ("after, guess -1", lambda ctx, tmp: _start(ctx).after(-1, 0), "guess index -1 is outside 0 … 12971"),
+    ("after, guess 10**6", lambda ctx, tmp: _start(ctx).after(10**6, 0), "guess index 1000000 is outside"),
+    ("after, guess 3.7", lambda ctx, tmp: _start(ctx).after(3.7, 0), "guess 3.7 is not a whole-number index"),
+    ("after, guess True", lambda ctx, tmp: _start(ctx).after(True, 0), "guess True is not a whole-number index"),
+    ("after, guess a word", lambda ctx, tmp: _start(ctx).after("tales", 0), "pass ctx.words.index('tales')"),
+    ("after, pattern 999", lambda ctx, tmp: _start(ctx).after(_tales(ctx), 999),
+     "pattern code 999 is outside 0 … 242 (the codes for 5 letters)"),
+    ("after, pattern 3**5", lambda ctx, tmp: _start(ctx).after(_tales(ctx), 243), "pattern code 243 is outside"),
+    ("after, pattern -1", lambda ctx, tmp: _start(ctx).after(_tales(ctx), -1), "pattern code -1 is outside"),
+    ("after, pattern 1.0", lambda ctx, tmp: _start(ctx).after(_tales(ctx), 1.0), "pattern code 1.0 is not a whole"),
+    ("after, pattern text", lambda ctx, tmp: _start(ctx).after(_tales(ctx), "20110"), "patterns.parse('20110')"),
+    ("enter, guess -1", lambda ctx, tmp: _session(ctx).enter(-1, 0), "guess index -1 is outside"),
+    ("enter, guess np.int64(-1)", lambda ctx, tmp: _session(ctx).enter(np.int64(-1), 0), "guess index -1"),
+    ("enter, pattern 999", lambda ctx, tmp: _session(ctx).enter(_tales(ctx), 999), "pattern code 999 is outside"),
+    ("fits_any_allowed, guess -1", lambda ctx, tmp: _session(ctx).fits_any_allowed(-1, 0), "guess index -1"),
+    ("fits_any_allowed, pattern 999", lambda ctx, tmp: _session(ctx).fits_any_allowed(0, 999), "pattern code 999"),
     # run_bench
     ("run_bench ctx=None", lambda ctx, tmp: run_bench(None, "greedy"), "ctx must be a Context"),
     ("run_bench solver=3", lambda ctx, tmp: run_bench(ctx, 3), "solver must be a solver name"),
@@ -177,3 +207,23 @@ def test_word_indices_in_range_are_looked_up_as_given(ctx):
     assert ctx.words[np.array([last, 0])] == ["zymic", ctx.words.allowed[0]]
     assert ctx.words[-2:] == list(ctx.words.allowed[-2:])  # a slice is a slice, not a word index
     assert not ctx.words.contains(5) and ctx.words.contains("TALES")
+
+
+def test_indices_and_codes_in_range_are_played_as_given(ctx):
+    """The checks refuse only what is outside: numpy integers, the last word and the all-green
+    code pass, and the history keeps plain ints."""
+    last, tales = len(ctx.words) - 1, ctx.words.index("tales")
+    state = _start(ctx).after(np.int32(tales), np.int64(0))
+    assert state.history == ((tales, 0),) and all(type(v) is int for v in state.history[0])
+    assert state.after(last, 0).history[-1] == (last, 0)
+    sess = _session(ctx)
+    sess.enter(np.int64(tales), np.int64(ctx.words.solved))
+    assert sess.solved and sess.state.candidates.tolist() == [tales]
+
+
+def test_a_refused_entry_leaves_the_session_unchanged(ctx):
+    sess = _session(ctx)
+    for guess, pattern in ((-1, 0), (_tales(ctx), 999), ("tales", 0)):
+        with pytest.raises(EvoWordleError):
+            sess.enter(guess, pattern)
+    assert sess.turn == 0 and len(sess.states) == 1
