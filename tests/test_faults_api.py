@@ -115,6 +115,18 @@ BAD_CALLS = [
      "unknown GA parameter 'foo'"),
     ("make_solver bad opener", lambda ctx, tmp: make_solver("greedy", ctx, Settings(), opener="zzzzz"),
      "not an allowed word"),
+    ("run_bench opener=5", lambda ctx, tmp: run_bench(ctx, "greedy", Settings(), seed=0, solver_params={"opener": 5}),
+     "--opener must be a word, not 5"),
+    ("make_solver opener=0", lambda ctx, tmp: make_solver("greedy", ctx, Settings(), opener=0),
+     "--opener must be a word, not 0"),
+    ("make_solver ga opener=5", lambda ctx, tmp: make_solver("ga", ctx, Settings(), opener=5),
+     "--opener must be a word"),
+    ("make_solver ga-search opener", lambda ctx, tmp: make_solver("ga-search", ctx, Settings(), opener=b"salet"),
+     "--opener must be a word, not b'salet'"),
+    ("make_solver strategy opener=0", lambda ctx, tmp: make_solver("strategy", ctx, Settings(), opener=0),
+     "--opener must be a word, not 0"),
+    ("make_solver two-preset second=5", lambda ctx, tmp: make_solver("two-preset", ctx, Settings(), second=5),
+     "--second-preset must be a word, not 5"),
     ("GAConfig population='100'", lambda ctx, tmp: GAConfig(population="100"), "whole number, not '100'"),
     ("GAConfig pressure=inf", lambda ctx, tmp: GAConfig(pressure=float("inf")), "--pressure must be a finite"),
     ("GAConfig elite > population", lambda ctx, tmp: GAConfig(population=5, elite=6), "--elite must be between 0"),
@@ -139,6 +151,8 @@ BAD_CALLS = [
                                                           answers=[[0.5, 1.0]]), "whole-number word indices"),
     ("boards seed=-3", lambda ctx, tmp: run_bench(ctx, "summed-entropy", Settings(boards=2), seed=-3),
      "--seed must be"),
+    ("boards opener=5", lambda ctx, tmp: run_bench(ctx, "summed-entropy", Settings(boards=2), seed=0,
+                                                    solver_params={"opener": 5}), "--opener must be a word, not 5"),
     # sweeps: refused before any folder exists
     ("SweepSpec from a list", lambda ctx, tmp: SweepSpec.from_dict(["x"]), "not a sweep specification"),
     ("SweepSpec unknown field", lambda ctx, tmp: SweepSpec.from_dict({"solver": "ga", "grid": {}, "x": 1}),
@@ -227,3 +241,10 @@ def test_a_refused_entry_leaves_the_session_unchanged(ctx):
         with pytest.raises(EvoWordleError):
             sess.enter(guess, pattern)
     assert sess.turn == 0 and len(sess.states) == 1
+
+
+def test_no_opener_is_none_or_empty(ctx):
+    """None and "" still mean the solver's own opener (``opener=""``: the GA population picks it)."""
+    assert make_solver("greedy", ctx, Settings(), opener="").opener is None
+    assert make_solver("ga", ctx, Settings(), opener="").opener is None
+    assert make_solver("greedy", ctx, Settings(), opener=None).opener == ctx.words.index("tales")
