@@ -103,7 +103,8 @@ class WordSet:
         missing = [w for w in self.answers if w not in self._index]
         if missing:
             raise EvoWordleError(
-                f"{len(missing)} answers are not in the allowed list (first: {missing[0]!r})"
+                f"{len(missing)} {'answer is' if len(missing) == 1 else 'answers are'} not in the allowed list "
+                f"(first: {missing[0]!r})"
             )
         if len(self.answers[0]) != len(self.allowed[0]):
             raise EvoWordleError("answers and allowed words have different lengths")
