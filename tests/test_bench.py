@@ -18,7 +18,7 @@ from evo_wordle.cli import main
 from evo_wordle.cli.bench_cmds import ranking_scores
 from evo_wordle.cli.settings_args import add_settings_args, settings_from_args
 from evo_wordle.errors import EvoWordleError
-from evo_wordle.game import Settings
+from evo_wordle.game import GameRecord, Settings
 from evo_wordle.stats import mean_ci
 
 SUMMARY_KEYS = {
@@ -161,6 +161,17 @@ def test_bench_json_keys_exact(capsys) -> None:
     assert data["games"] == 30 and data["settings"]["opener"] == "tales"
     assert sum(data["histogram"].values()) == 30
     assert 0 <= data["fail_rate"] == pytest.approx(1 - data["win_rate"])
+
+
+def test_rates_come_from_the_counts_without_float_noise() -> None:
+    """199 wins in 200 games: fail_rate is 0.005 as JSON shows it, not 1 - 0.995 = 0.0050000000000000044."""
+    won, lost = GameRecord(0, [1, 0], True), GameRecord(0, list(range(9)), False)
+    result = BenchResult("greedy", Settings(), [won] * 199 + [lost], seconds=1.0)
+    summary = json.loads(json.dumps(result.summary()))
+    assert repr(summary["fail_rate"]) == "0.005" and summary["win_rate"] == 0.995
+    assert result.fail_rate == 0.005 and result.wins == 199
+    late = BenchResult("greedy", Settings(), [GameRecord(0, list(range(7)), True)], seconds=1.0)
+    assert (late.fail_rate, late.wins) == (1.0, 0)  # solved in 7 is a failure over 6
 
 
 def test_bench_text_csv_and_plot(capsys, tmp_path) -> None:

@@ -211,7 +211,10 @@ def test_cli_openers_text_and_errors(capsys, ctx):
     out = capsys.readouterr().out
     assert "GA (seed 0):" in out and "found the scan's best opening" in out
     assert main(["openers", "--words", "2", "--pool", "30"]) == 0
-    assert "--scan scores them all" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "--scan scores them all" in out and out.startswith("fixed opening of 2 words over")
+    assert main(["openers", "--words", "1", "--pool", "30"]) == 0
+    assert capsys.readouterr().out.startswith("fixed opening of 1 word over 2,309 candidates")
     assert main(["openers", "--words", "3", "--pool", "2"]) == 2
     assert "needs a pool of at least 3" in capsys.readouterr().err
     assert main(["openers", "--words", "3", "--pool", "2000", "--scan"]) == 2

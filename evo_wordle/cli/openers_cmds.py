@@ -125,7 +125,8 @@ def cmd_openers(args: argparse.Namespace) -> int:
         return 0
     unit = UNITS[args.objective]
     ranked = "remaining" if args.objective == "game" else args.objective
-    print(f"fixed opening of {args.words} words over {len(candidates):,} candidates ({args.candidates}); "
+    size = f"{args.words} word" if args.words == 1 else f"{args.words} words"
+    print(f"fixed opening of {size} over {len(candidates):,} candidates ({args.candidates}); "
           f"pool: the {pool:,} best single openers by {ranked}")
     if args.objective == "game":
         print(f"scored by whole games: the opening, then entropy-greedy guesses from the {guess_from} "
