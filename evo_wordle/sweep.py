@@ -263,6 +263,24 @@ class SweepSpec:
                 )
             if isinstance(self.solver, str):
                 SOLVERS[self.solver].check_params(self.solver_params(config))
+        self.check_words()
+
+    def check_words(self) -> None:
+        """Word parameters (an opener, the two-preset solvers' second word) must be words of the
+        sweep's list: refused now, before the folder exists, not by the first task."""
+        from .words import load_words
+
+        words = None
+        for config in self.configs():
+            for key in WORD_PARAMS:
+                value = self.solver_params(config).get(key)
+                if isinstance(value, str) and value:
+                    words = words or load_words(self.allowed, self.answers)
+                    words.index(value)
+
+
+#: Solver parameters that name a word.
+WORD_PARAMS = ("opener", "second")
 
 
 def _accepted_params(factory) -> set[str] | None:

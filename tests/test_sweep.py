@@ -244,3 +244,17 @@ def test_second_writer_is_refused(reference):
             run_sweep(spec, reference)
     assert run_sweep(spec, reference).skipped == 8
     assert sorted(p.name for p in reference.iterdir()) == [".lock", "results.csv", "sweep.json"]
+
+
+def test_a_word_parameter_outside_the_list_is_refused_before_the_folder_exists(tmp_path, capsys):
+    from evo_wordle.errors import EvoWordleError
+    from evo_wordle.sweep import SweepSpec, run_sweep
+
+    with pytest.raises(EvoWordleError, match="'zzzzz' is not an allowed word"):
+        run_sweep(SweepSpec("greedy", {"opener": ["tales", "zzzzz"]}, games=3), tmp_path / "a")
+    assert not (tmp_path / "a").exists()
+    out = tmp_path / "b"
+    assert main(["sweep", "--solver", "two-preset", "--set", "second=linum,qqqqq", "--games", "3",
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "'qqqqq' is not an allowed word" in err and not out.exists()
