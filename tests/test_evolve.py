@@ -136,6 +136,10 @@ def test_resumed_run_equals_uninterrupted(tmp_path, ctx):
     part = MetaGA(ctx, cfg)
     part.run(tmp_path / "b.ckpt", stop_after=1)
     assert part.generation == 1
+    saved = (tmp_path / "b.ckpt").read_bytes()
+    with pytest.raises(EvoWordleError, match="exists: continue it with MetaGA.resume"):
+        MetaGA(ctx, cfg).run(tmp_path / "b.ckpt")  # a fresh run never overwrites a checkpoint
+    assert (tmp_path / "b.ckpt").read_bytes() == saved
     resumed = MetaGA.resume(ctx, cfg, tmp_path / "b.ckpt")
     best_resumed = resumed.run(tmp_path / "b.ckpt")
     assert best_resumed == best_whole

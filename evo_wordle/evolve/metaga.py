@@ -494,8 +494,13 @@ class MetaGA:
 
     def run(self, checkpoint: str | Path | None = None, stop_after: int | None = None,
             progress=None) -> Strategy:
-        """Run (or continue) to ``generations``; ``stop_after`` ends early (to test resuming)."""
+        """Run (or continue) to ``generations``; ``stop_after`` ends early (to test resuming).
+
+        A fresh run never overwrites an existing ``checkpoint`` (continue it with :meth:`resume`)."""
         if self.generation < 0:
+            if checkpoint is not None and (Path(checkpoint).exists() or Path(checkpoint).is_symlink()):
+                raise EvoWordleError(f"checkpoint {checkpoint} exists: continue it with MetaGA.resume, or remove it "
+                                     "to start again")
             self.initialise()
             self._checkpoint(checkpoint)
             if progress:
