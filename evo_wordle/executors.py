@@ -93,6 +93,29 @@ class _Pool(cf.ProcessPoolExecutor):
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
+#: Worker processes per usable CPU at most in a pool on this machine: more only cost memory and
+#: start-up (results never depend on ``--jobs``).
+WORKERS_PER_CPU = 4
+_warned_jobs: set[int] = set()
+
+
+def local_workers(jobs: int) -> int:
+    """``jobs`` for a pool on this machine, capped at :data:`WORKERS_PER_CPU` per usable CPU
+    (``--jobs 999`` on 2 CPUs would start hundreds of processes); the cap is said once."""
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cpus = os.cpu_count() or 1
+    limit, jobs = WORKERS_PER_CPU * max(1, cpus), max(1, int(jobs))
+    if jobs <= limit:
+        return jobs
+    if jobs not in _warned_jobs:
+        _warned_jobs.add(jobs)
+        print(f"evo-wordle: warning: --jobs {jobs} is more than {WORKERS_PER_CPU} workers for each of this "
+              f"machine's {cpus} CPUs: using {limit} (results do not depend on --jobs)", file=sys.stderr)
+    return limit
+
+
 def process_pool(jobs: int, initializer: Callable | None = None, initargs: tuple = ()) -> cf.ProcessPoolExecutor:
     """A process pool whose workers die with this process and ignore Ctrl-C.
 
@@ -101,7 +124,7 @@ def process_pool(jobs: int, initializer: Callable | None = None, initargs: tuple
     """
     method = "fork" if "fork" in mp.get_all_start_methods() else None
     return _Pool(
-        max_workers=max(1, int(jobs)),
+        max_workers=local_workers(jobs),
         mp_context=mp.get_context(method),
         initializer=_worker_start,
         initargs=(os.getpid(), initializer, initargs),
@@ -218,7 +241,7 @@ def make_executor(kind: str = "local", jobs: int = 2, scheduler: str | None = No
         return DaskExecutor(client)
     security = distributed.security.Security.temporary()
     cluster = distributed.LocalCluster(
-        n_workers=max(1, int(jobs or 1)), threads_per_worker=1, processes=True, dashboard_address=None,
+        n_workers=local_workers(jobs or 1), threads_per_worker=1, processes=True, dashboard_address=None,
         protocol="tls://", security=security,
     )
     return DaskExecutor(distributed.Client(cluster, security=security), cluster)

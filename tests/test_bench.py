@@ -305,3 +305,19 @@ def test_compare_rank_does_not_depend_on_time(capsys, monkeypatch) -> None:
     code, out, _ = run_cli(capsys, "compare", "--solvers", "random,greedy", "--games", "30", "--json")
     rows = json.loads(out)
     assert code == 0 and [r["solver"] for r in rows][0] == min(rows, key=lambda r: r["mean_guesses"])["solver"]
+
+
+def test_jobs_far_beyond_the_cpus_are_capped_and_said_once(capsys, monkeypatch) -> None:
+    import evo_wordle.executors as executors
+
+    monkeypatch.setattr(executors.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    monkeypatch.setattr(executors, "_warned_jobs", set())
+    assert executors.local_workers(4) == 4 and capsys.readouterr().err == ""
+    assert executors.local_workers(50) == 4 and executors.local_workers(50) == 4
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--jobs 50 is more than 4 workers for each of this machine's 1 CPUs: using 4" in err
+    code, out, err = run_cli(capsys, "bench", "--games", "12", "--jobs", "999", "--json")
+    capped = json.loads(out)
+    code1, out1, _ = run_cli(capsys, "bench", "--games", "12", "--jobs", "1", "--json")
+    assert code == code1 == 0 and "using 4" in err
+    assert capped["mean_guesses"] == json.loads(out1)["mean_guesses"]
