@@ -259,6 +259,21 @@ def test_ctrl_c_inside_a_command_is_one_line_exit_130(capsys, monkeypatch):
     assert err == "evo-wordle: interrupted\n"
 
 
+def test_ctrl_c_at_a_terminal_starts_its_own_line(monkeypatch):
+    # at a prompt ("word> lun^C") the message must not be glued to the half-typed word
+    import io
+
+    from evo_wordle import console
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    for stream, expected in ((Terminal(), "\nevo-wordle: interrupted\n"), (io.StringIO(), "evo-wordle: interrupted\n")):
+        monkeypatch.setattr("sys.stderr", stream)
+        assert console.interrupted() == 130 and stream.getvalue() == expected
+
+
 def test_a_rerun_after_a_bad_spec_is_not_blocked(tmp_path, capsys):
     """A spec that ran nothing (no result row) is replaced by the corrected command."""
     out = tmp_path / "s"
