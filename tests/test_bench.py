@@ -291,3 +291,10 @@ def test_small_entropies_bitwise_equal(ctx, n) -> None:
             slow = entropy_from_counts(pattern_counts(ctx.table, guesses, cand))
             fast = small_entropies(ctx.table, guesses, cand)
             assert np.array_equal(slow.view(np.int64), fast.view(np.int64))
+
+
+def test_bench_names_the_answer_list_as_compare_does(capsys) -> None:
+    code, out, _ = run_cli(capsys, "bench", "--games", "5", "--json")
+    assert code == 0 and json.loads(out)["settings"]["answers"] == "nyt"
+    code, out, _ = run_cli(capsys, "bench", "--games", "5", "--answers", "original")
+    assert code == 0 and "answers=original" in out

@@ -310,6 +310,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     summary = combined.summary()
     summary["settings"]["seed"] = args.seed
     summary["settings"].update(puzzles.describe())
+    summary["settings"]["answers"] = ctx.words.label  # the answer list, as compare names it
     if len(results) > 1:
         summary["settings"].update(repeat=len(results), seeds=seeds, run_means=means, mean_ci95=half)
     elif args.repeat > 1:
