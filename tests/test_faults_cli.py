@@ -130,6 +130,8 @@ BAD_INPUT = [
     ("plot histograms --solvers greedy,random --population 5 --out {d}/x.png", "none of the solvers"),
     # evolve-strategy: everything checked before the long run
     ("evolve-strategy --penalty nan", "finite number"),
+    ("evolve-strategy --boards 2 --hard", "hard mode is not defined for several boards"),
+    ("evolve-strategy --boards 2 --problem P2", "daily play is not defined for several boards"),
     ("evolve-strategy --penalty -5", "at least 0.0"),
     ("evolve-strategy --penalty inf", "finite number"),
     ("evolve-strategy --train 100000", "exceed the 2309 answers"),
