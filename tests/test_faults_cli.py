@@ -1,9 +1,11 @@
 """Fault suite, command line: every bad command line ends in one line on stderr and exit 2,
 before any work (nothing on stdout, no file or folder written); a write that fails at the end
-comes after the printed result and exits 1.  Driven in-process through ``cli.main``."""
+comes after the printed result and exits 1; no write follows a symlink (the link is replaced by
+a regular file holding the output, its target left alone).  Driven in-process through ``cli.main``."""
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 from contextlib import contextmanager
@@ -280,3 +282,59 @@ def test_ascii_terminal_gets_ascii_stand_ins():
     assert all(v.isascii() for v in ASCII.values())
     assert _to_ascii(UnicodeEncodeError("ascii", "☃", 0, 1, "x")) == ("?", 1)
     assert os.environ.get("PYTHONIOENCODING") != "ascii"  # the subprocess tests cover the real stream
+
+
+# ---------------------------------------------------------------- no write follows a symlink
+
+SALET_TREE = Path(__file__).resolve().parents[1] / "data" / "strategies" / "answers-known-salet.tree"
+TINY_EVOLVE = ["evolve-strategy", "--candidates", "answers", "--guess-from", "allowed", "--generations", "1",
+               "--mu", "2", "--lambda", "2", "--train", "10", "--validation", "10", "--quiet"]
+
+#: Every file a command writes, with a cheap command line: ``@NAME`` is an output file.
+WRITES = {
+    "bench --csv": ["bench", "--games", "5", "--csv", "@games.csv"],
+    "bench --plot": ["bench", "--games", "5", "--plot", "@hist.png"],
+    "solve --log": ["solve", "crane", "--log", "@run.json"],
+    "cheatsheet --csv --plot --export": ["cheatsheet", "--tree", str(SALET_TREE), "--top", "3", "--csv", "@sheet.csv",
+                                         "--plot", "@sheet.svg", "--export", "@tree.json"],
+    "plot --out": ["plot", "histograms", "--solvers", "greedy", "--games", "2", "--out", "@h.pdf"],
+    "evolve-strategy --out --log --checkpoint": [*TINY_EVOLVE, "--out", "@s.json", "--log", "@log.json",
+                                                 "--checkpoint", "@ck.json"],
+}
+
+
+def written_as(path: Path) -> bool:
+    """``path`` holds what its suffix says (the command's output, not the symlink's target)."""
+    data = path.read_bytes()
+    return {".csv": lambda: data.count(b",") > 3 and b"\n" in data,
+            ".json": lambda: bool(json.loads(data)),
+            ".png": lambda: data.startswith(b"\x89PNG\r\n\x1a\n"),
+            ".svg": lambda: b"<svg" in data,
+            ".pdf": lambda: data.startswith(b"%PDF")}[path.suffix]()
+
+
+@pytest.mark.parametrize("kind", ["to-a-file", "dangling"])
+@pytest.mark.parametrize("command", sorted(WRITES))
+def test_no_write_follows_a_symlink(tmp_path, capsys, command, kind):
+    """An output that is a symlink (to someone's file, or to nothing: /nonexistent/x) is replaced
+    by a regular file holding the output; the link's target is left alone, exit 0."""
+    victim = tmp_path / "precious.txt"
+    victim.write_text("precious\n")
+    outputs = []
+    argv = []
+    for arg in WRITES[command]:
+        if arg.startswith("@"):
+            link = tmp_path / arg[1:]
+            link.symlink_to(victim if kind == "to-a-file" else tmp_path / "missing" / "x")
+            outputs.append(link)
+            arg = str(link)
+        argv.append(arg)
+    code, out, err = run(capsys, argv)
+    assert code == 0, err
+    assert victim.read_text() == "precious\n"
+    assert not (tmp_path / "missing").exists()
+    for link in outputs:
+        assert not link.is_symlink() and link.is_file(), link
+        assert written_as(link), link
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["precious.txt", *(p.name for p in outputs)])
+
