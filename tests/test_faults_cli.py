@@ -223,6 +223,28 @@ def test_solve_game_is_printed_before_a_late_log_failure(tmp_path, capsys):
     assert "solved CRANE" in out
 
 
+def test_bench_plot_late_failure_is_the_same_one_line(tmp_path, capsys):
+    """--plot fails as --csv and --log do: the file named, the reason, the result kept."""
+    target = tmp_path / "hist.png"
+    with disk_fills_up():
+        code, out, err = run(capsys, ["bench", "--games", "5", "--plot", str(target)])
+    assert code == 1
+    assert err == f"evo-wordle: error: cannot write {target}: File too large (the result above is complete)\n"
+    assert "mean guesses:" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no temporary file left behind
+
+
+def test_plot_command_late_failure_is_one_line(tmp_path, capsys):
+    """``plot`` prints nothing before its figure: the same line without the note."""
+    target = tmp_path / "h.png"
+    with disk_fills_up():
+        code, out, err = run(capsys, ["plot", "histograms", "--solvers", "greedy", "--games", "2", "--out",
+                                      str(target)])
+    assert code == 1
+    assert err == f"evo-wordle: error: cannot write {target}: File too large\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
 def test_bench_json_plot_and_csv_written_after_the_summary(tmp_path, capsys):
     code, out, err = run(capsys, ["bench", "--games", "4", "--json", "--csv", str(tmp_path / "g.csv"),
                                   "--plot", str(tmp_path / "h.svg")])
@@ -338,3 +360,11 @@ def test_no_write_follows_a_symlink(tmp_path, capsys, command, kind):
         assert written_as(link), link
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["precious.txt", *(p.name for p in outputs)])
 
+
+def test_a_symlink_loop_is_replaced_too(tmp_path, capsys):
+    """``ln -s x.csv x.csv``: no internal error while checking it; the write replaces the link."""
+    link = tmp_path / "x.csv"
+    link.symlink_to("x.csv")
+    code, out, err = run(capsys, ["bench", "--games", "5", "--csv", str(link)])
+    assert code == 0, err
+    assert not link.is_symlink() and written_as(link)
