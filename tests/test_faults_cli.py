@@ -145,6 +145,9 @@ BAD_INPUT = [
     ("evolve-strategy --log {d}/missing/x.json", "does not exist"),
     ("evolve-strategy --checkpoint ", "empty string"),
     ("evolve-strategy --resume", "--resume needs --checkpoint"),
+    ("evolve-strategy --checkpoint {d}/afile", "afile exists: add --resume to continue it, or remove it to start"),
+    ("evolve-strategy --boards 2 --checkpoint {d}/afile", "afile exists: add --resume"),
+    ("evolve-strategy --checkpoint {d}/missing.ckpt --resume", "missing.ckpt does not exist: drop --resume"),
     # ga-tree
     ("ga-tree --seed -1 --tree {d}/t.txt", "from 0 to 2**63"),
     ("ga-tree --tree /proc/t.txt", "under /proc;"),
@@ -312,7 +315,8 @@ SALET_TREE = Path(__file__).resolve().parents[1] / "data" / "strategies" / "answ
 TINY_EVOLVE = ["evolve-strategy", "--candidates", "answers", "--guess-from", "allowed", "--generations", "1",
                "--mu", "2", "--lambda", "2", "--train", "10", "--validation", "10", "--quiet"]
 
-#: Every file a command writes, with a cheap command line: ``@NAME`` is an output file.
+#: Every file a command writes, with a cheap command line: ``@NAME`` is an output file (``@?NAME``
+#: one that must not exist yet: an existing checkpoint is refused, so only a dangling link there).
 WRITES = {
     "bench --csv": ["bench", "--games", "5", "--csv", "@games.csv"],
     "bench --plot": ["bench", "--games", "5", "--plot", "@hist.png"],
@@ -321,7 +325,7 @@ WRITES = {
                                          "--plot", "@sheet.svg", "--export", "@tree.json"],
     "plot --out": ["plot", "histograms", "--solvers", "greedy", "--games", "2", "--out", "@h.pdf"],
     "evolve-strategy --out --log --checkpoint": [*TINY_EVOLVE, "--out", "@s.json", "--log", "@log.json",
-                                                 "--checkpoint", "@ck.json"],
+                                                 "--checkpoint", "@?ck.json"],
 }
 
 
@@ -346,8 +350,8 @@ def test_no_write_follows_a_symlink(tmp_path, capsys, command, kind):
     argv = []
     for arg in WRITES[command]:
         if arg.startswith("@"):
-            link = tmp_path / arg[1:]
-            link.symlink_to(victim if kind == "to-a-file" else tmp_path / "missing" / "x")
+            link = tmp_path / arg.lstrip("@?")
+            link.symlink_to(victim if kind == "to-a-file" and arg[1] != "?" else tmp_path / "missing" / "x")
             outputs.append(link)
             arg = str(link)
         argv.append(arg)
