@@ -79,13 +79,15 @@ class AssistSession:
 
     def enter(self, guess: int, pattern: int) -> GameState:
         """Record ``guess`` with its colours; ImpossibleFeedback leaves the game unchanged."""
-        nxt = self.state.after(guess, pattern)  # raises ImpossibleFeedback before anything changes
+        nxt = self.state.after(guess, pattern)  # checks both; raises before anything changes
         self.states.append(nxt)
-        self.solved = pattern == self.ctx.words.solved
+        self.solved = nxt.history[-1][1] == self.ctx.words.solved
         return nxt
 
     def fits_any_allowed(self, guess: int, pattern: int) -> bool:
         """Would some allowed word (not only the candidates) fit the history plus this row?"""
+        guess = self.ctx.words.check_index(guess, "guess")
+        pattern = patterns.check_code(pattern, self.ctx.words.length)
         words = self.ctx.all_words
         for g, p in self.state.history + ((guess, pattern),):
             words = words[self.ctx.table[g, words] == p]

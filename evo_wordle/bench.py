@@ -60,13 +60,19 @@ class BenchResult:
         return float(self.scores().mean()) if self.records else float("nan")
 
     @property
-    def win_rate(self) -> float:
+    def wins(self) -> int:
+        """Games solved within ``settings.win_limit`` guesses (6 for one board)."""
         limit = self.settings.win_limit
-        return float(np.mean([r.solved and len(r.guesses) <= limit for r in self.records]))
+        return sum(bool(r.solved and len(r.guesses) <= limit) for r in self.records)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.records else float("nan")
 
     @property
     def fail_rate(self) -> float:
-        return 1.0 - self.win_rate
+        """Games not won, as a share: from the counts (0.005, not 1 - 0.995 = 0.0050000000000000044)."""
+        return (self.games - self.wins) / self.games if self.records else float("nan")
 
     @property
     def worst_guesses(self) -> int:

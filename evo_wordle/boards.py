@@ -181,7 +181,7 @@ class SummedEntropy:
         search: int = 0,
         search_generations: int = 0,
     ) -> None:
-        from .params import as_float, as_int
+        from .params import as_float, as_int, as_word
 
         if ties not in TIE_RULES:
             raise EvoWordleError(f"ties must be one of {', '.join(TIE_RULES)}, not {ties!r}")
@@ -205,7 +205,7 @@ class SummedEntropy:
         self._delta[1:] = self._clog[1:] - self._clog[:-1]
         self._log2 = np.zeros(n + 1)
         self._log2[1:] = np.log2(m[1:])
-        self.opener = ctx.words.index(opener) if opener else None
+        self.opener = as_word("opener", opener, ctx.words)
         self.cache_size = cache_size
         # a board's bits do not depend on the genes: genomes evolved together may share one cache
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict() if cache is None else cache

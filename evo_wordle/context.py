@@ -87,17 +87,18 @@ class Context:
         """Words or allowed-word indices as an int64 array; an index outside 0 … n-1 (a negative
         one never wraps around), a float or a bool is refused in one line."""
         n = len(self.words)
+        whats = what + ("es" if what.endswith("s") else "s")  # guesses, answers, candidates
         if isinstance(values, np.ndarray) and values.dtype.kind in "iu" and values.ndim == 1:
             bad = values[(values < 0) | (values >= n)]
             if len(bad):
                 raise EvoWordleError(f"{what} index {int(bad[0])} is outside 0 … {n - 1} (the allowed list)")
             return values.astype(np.int64, copy=False)
         if isinstance(values, str | bytes):
-            raise EvoWordleError(f"expected a sequence of {what}s, not one string {values!r}")
+            raise EvoWordleError(f"expected a sequence of {whats}, not one string {values!r}")
         try:
             items = list(values)
         except TypeError:
-            raise EvoWordleError(f"expected a sequence of {what}s, not {type(values).__name__}") from None
+            raise EvoWordleError(f"expected a sequence of {whats}, not {type(values).__name__}") from None
         out = np.empty(len(items), dtype=np.int64)
         for k, item in enumerate(items):
             if isinstance(item, str):

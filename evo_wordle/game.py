@@ -9,6 +9,7 @@ import numpy as np
 from .context import Context
 from .errors import EvoWordleError, ImpossibleFeedback
 from .params import as_bool, as_choice, as_int
+from .patterns import check_code
 
 #: The thesis's relaxations as settings of the three axes (candidates, guess_from, daily).
 PROBLEMS = {
@@ -99,9 +100,13 @@ class GameState:
         return self.candidates.tobytes() + extra
 
     def after(self, guess: int, pattern: int) -> GameState:
-        """The state once ``guess`` got ``pattern``; raises ImpossibleFeedback if nothing fits."""
+        """The state once ``guess`` got ``pattern``; raises ImpossibleFeedback if nothing fits.
+        ``guess`` is an allowed-word index, ``pattern`` a feedback code (0 … 3^length − 1): anything
+        else (a negative index included: it never wraps) is refused with EvoWordleError."""
+        words = self.ctx.words
+        guess, pattern = words.check_index(guess, "guess"), check_code(pattern, words.length)
         keep = self.ctx.table[guess, self.candidates] == pattern
-        nxt = GameState(self.ctx, self.candidates[keep], self.history + ((int(guess), int(pattern)),), self.hard)
+        nxt = GameState(self.ctx, self.candidates[keep], self.history + ((guess, pattern),), self.hard)
         if len(nxt.candidates) == 0:
             raise ImpossibleFeedback("no candidate word fits this feedback")
         return nxt

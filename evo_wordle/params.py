@@ -84,6 +84,17 @@ def as_choice(name: str, value, choices: Iterable[str]) -> str:
     return value
 
 
+def as_word(name: str, value, words) -> int | None:
+    """The index in ``words`` (a :class:`~evo_wordle.words.WordSet`) of a word parameter such as
+    an opener: None or ``""`` for none (the solver's own choice), else an allowed word (``5``,
+    ``b"tales"`` refused)."""
+    if value is None or isinstance(value, str) and value == "":
+        return None
+    if not isinstance(value, str):
+        raise EvoWordleError(f"{_label(name)} must be a word, not {value!r}")
+    return words.index(value)
+
+
 def as_seed(name: str, value, *, text: bool = False) -> int:
     """A seed: a whole number from 0 to 2**63 - 1 (numpy's SeedSequence refuses negatives)."""
     value = as_int(name, value, text=text)

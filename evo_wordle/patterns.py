@@ -6,7 +6,10 @@ grey 0 / yellow 1 / green 2, so an all-green 5-letter row is 242.
 
 from __future__ import annotations
 
+import numbers
 from collections import Counter
+
+import numpy as np
 
 from .errors import EvoWordleError
 
@@ -49,6 +52,21 @@ def encode(trits: list[int] | tuple[int, ...]) -> int:
     code = 0
     for t in trits:
         code = code * 3 + t
+    return code
+
+
+def check_code(code, length: int = 5) -> int:
+    """``code`` as a plain int if it is a whole number (a numpy integer too, never a bool) from 0
+    to 3^length − 1, a feedback pattern; else the one-line error (text is read by :func:`parse`)."""
+    if type(code) is int and 0 <= code < 3**length:  # the common case first
+        return code
+    if isinstance(code, str):
+        raise EvoWordleError(f"pattern code {code!r} is text, not a code: pass patterns.parse({code!r})")
+    if isinstance(code, bool | np.bool_) or not isinstance(code, numbers.Integral):
+        raise EvoWordleError(f"pattern code {code!r} is not a whole number")
+    code, top = int(code), 3**length - 1
+    if not 0 <= code <= top:
+        raise EvoWordleError(f"pattern code {code} is outside 0 … {top} (the codes for {length} letters)")
     return code
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import numbers
 from dataclasses import dataclass, field
 from functools import cached_property
 from importlib import resources
@@ -102,7 +103,8 @@ class WordSet:
         missing = [w for w in self.answers if w not in self._index]
         if missing:
             raise EvoWordleError(
-                f"{len(missing)} answers are not in the allowed list (first: {missing[0]!r})"
+                f"{len(missing)} {'answer is' if len(missing) == 1 else 'answers are'} not in the allowed list "
+                f"(first: {missing[0]!r})"
             )
         if len(self.answers[0]) != len(self.allowed[0]):
             raise EvoWordleError("answers and allowed words have different lengths")
@@ -124,12 +126,28 @@ class WordSet:
         return len(self.allowed)
 
     def __getitem__(self, index):
-        """The allowed word at ``index`` (an int, a slice, or an array of indices: a list)."""
+        """The allowed word at ``index`` (an int, a slice, or an array of indices: a list).
+        An index outside 0 … n-1 (a negative one never wraps), a float, a bool or a word is
+        refused in one line; a slice keeps Python's meaning."""
         if isinstance(index, slice):
             return list(self.allowed[index])
         if isinstance(index, np.ndarray) or isinstance(index, list | tuple):
-            return [self.allowed[int(i)] for i in np.asarray(index).ravel()]
-        return self.allowed[int(index)]
+            return [self.allowed[self.check_index(i)] for i in np.asarray(index, dtype=object).ravel()]
+        return self.allowed[self.check_index(index)]
+
+    def check_index(self, index, what: str = "word") -> int:
+        """``index`` as a plain int if it is a whole number (a numpy integer too, never a bool)
+        from 0 to n-1; else the one-line error naming ``what`` (a negative index never wraps)."""
+        n = len(self.allowed)
+        if type(index) is int and 0 <= index < n:  # the common case first: play passes ints
+            return index
+        if isinstance(index, str):
+            raise EvoWordleError(f"{what} {index!r} is a word, not an index: pass ctx.words.index({index!r})")
+        if isinstance(index, bool | np.bool_) or not isinstance(index, numbers.Integral):
+            raise EvoWordleError(f"{what} {index!r} is not a whole-number index")
+        if not 0 <= int(index) < n:
+            raise EvoWordleError(f"{what} index {int(index)} is outside 0 … {n - 1} (the allowed list)")
+        return int(index)
 
     def __iter__(self):
         return iter(self.allowed)
@@ -151,10 +169,12 @@ class WordSet:
 
     def contains(self, word: str) -> bool:
         """True if ``word`` (any case) is an allowed word."""
-        return word.lower() in self._index
+        return isinstance(word, str) and word.lower() in self._index
 
     def index(self, word: str) -> int:
         """Index of ``word`` in the allowed list, with a clear error for bad words."""
+        if not isinstance(word, str):
+            raise EvoWordleError(f"{word!r} is not a word (a string of {self.length} letters)")
         w = word.strip().lower()
         if len(w) != self.length or not (w.isascii() and w.isalpha()):
             raise EvoWordleError(f"{word!r} is not a {self.length}-letter word")

@@ -18,7 +18,7 @@ from evo_wordle.cli import main
 from evo_wordle.cli.bench_cmds import ranking_scores
 from evo_wordle.cli.settings_args import add_settings_args, settings_from_args
 from evo_wordle.errors import EvoWordleError
-from evo_wordle.game import Settings
+from evo_wordle.game import GameRecord, Settings
 from evo_wordle.stats import mean_ci
 
 SUMMARY_KEYS = {
@@ -163,6 +163,17 @@ def test_bench_json_keys_exact(capsys) -> None:
     assert 0 <= data["fail_rate"] == pytest.approx(1 - data["win_rate"])
 
 
+def test_rates_come_from_the_counts_without_float_noise() -> None:
+    """199 wins in 200 games: fail_rate is 0.005 as JSON shows it, not 1 - 0.995 = 0.0050000000000000044."""
+    won, lost = GameRecord(0, [1, 0], True), GameRecord(0, list(range(9)), False)
+    result = BenchResult("greedy", Settings(), [won] * 199 + [lost], seconds=1.0)
+    summary = json.loads(json.dumps(result.summary()))
+    assert repr(summary["fail_rate"]) == "0.005" and summary["win_rate"] == 0.995
+    assert result.fail_rate == 0.005 and result.wins == 199
+    late = BenchResult("greedy", Settings(), [GameRecord(0, list(range(7)), True)], seconds=1.0)
+    assert (late.fail_rate, late.wins) == (1.0, 0)  # solved in 7 is a failure over 6
+
+
 def test_bench_text_csv_and_plot(capsys, tmp_path) -> None:
     out_csv, out_png = tmp_path / "games.csv", tmp_path / "hist.png"
     code, out, _ = run_cli(capsys, "bench", "--solver", "two-preset", "--games", "25", "--hard",
@@ -211,6 +222,9 @@ def test_compare(capsys) -> None:
     rows = json.loads(out)
     assert [r["rank"] for r in rows] == [1, 2, 3]
     assert {r["solver"] for r in rows} == {"random", "position-rank", "greedy"}
+    # the order is what the seed fixes (fail rate, then mean guesses), never the time
+    quality = [(r["fail_rate"], r["mean_guesses"]) for r in rows]
+    assert quality == sorted(quality)
     assert all(SUMMARY_KEYS <= set(r) and 0 <= r["score"] <= 1.0 + 1e-9 for r in rows)
     code, out, _ = run_cli(capsys, "compare", "--solvers", "letter-frequency,naive", "--games", "10")
     assert code == 0 and "letter-frequency" in out and "score" in out
@@ -280,3 +294,14 @@ def test_small_entropies_bitwise_equal(ctx, n) -> None:
             slow = entropy_from_counts(pattern_counts(ctx.table, guesses, cand))
             fast = small_entropies(ctx.table, guesses, cand)
             assert np.array_equal(slow.view(np.int64), fast.view(np.int64))
+
+
+def test_compare_rank_does_not_depend_on_time(capsys, monkeypatch) -> None:
+    # a solver that is better but much slower still ranks first (the paper's score, with its time
+    # term, is only shown beside the rank)
+    import evo_wordle.cli.bench_cmds as bench_cmds
+
+    monkeypatch.setitem(bench_cmds.SCORE_WEIGHTS, "seconds_per_game", 100.0)  # time would decide the score
+    code, out, _ = run_cli(capsys, "compare", "--solvers", "random,greedy", "--games", "30", "--json")
+    rows = json.loads(out)
+    assert code == 0 and [r["solver"] for r in rows][0] == min(rows, key=lambda r: r["mean_guesses"])["solver"]

@@ -7,12 +7,13 @@ import numpy as np
 import pytest
 
 from evo_wordle import Context, EvoWordleError
+from evo_wordle.assist import AssistSession
 from evo_wordle.bench import run_bench
 from evo_wordle.evolve.metaga import EvolveConfig
 from evo_wordle.executors import make_executor
 from evo_wordle.ga.config import GAConfig
 from evo_wordle.ga.toolbox import GAState, make_toolbox
-from evo_wordle.game import Settings
+from evo_wordle.game import GameState, Settings
 from evo_wordle.params import as_bool, as_float, as_int, as_seed
 from evo_wordle.solvers import make_solver
 from evo_wordle.sweep import SweepSpec, run_sweep
@@ -22,6 +23,18 @@ def test_the_package_error_is_a_value_error():
     assert issubclass(EvoWordleError, ValueError)
     with pytest.raises(ValueError):
         Settings(max_guesses=0)
+
+
+def _start(ctx):
+    return GameState.start(ctx, Settings())
+
+
+def _tales(ctx):
+    return ctx.words.index("tales")
+
+
+def _session(ctx):
+    return AssistSession(ctx, Settings(), make_solver("greedy", ctx, Settings()))
 
 
 BAD_CALLS = [
@@ -44,8 +57,39 @@ BAD_CALLS = [
     ("entropy of a float", lambda ctx, tmp: ctx.entropy([1.0]), "neither a word nor"),
     ("entropy of a bool", lambda ctx, tmp: ctx.entropy([True]), "neither a word nor"),
     ("entropy of one string", lambda ctx, tmp: ctx.entropy("tares"), "not one string"),
+    ("entropy of a number", lambda ctx, tmp: ctx.entropy(5), "expected a sequence of guesses, not int"),
+    ("answers, one word missing", lambda ctx, tmp: Context(allowed=["crane", "slate"], answers=["crane", "react"]),
+     "1 answer is not in the allowed list (first: 'react')"),
+    ("answers, two words missing", lambda ctx, tmp: Context(allowed=["crane"], answers=["slate", "react"]),
+     "2 answers are not in the allowed list (first: 'react')"),
     ("entropy, negative candidate", lambda ctx, tmp: ctx.entropy(["tares"], np.array([-5])), "index -5"),
     ("candidates('some')", lambda ctx, tmp: ctx.candidates("some"), "candidates must be allowed or answers"),
+    ("words[-1]", lambda ctx, tmp: ctx.words[-1], "word index -1 is outside 0 … 12971"),
+    ("words[n]", lambda ctx, tmp: ctx.words[99999], "word index 99999 is outside 0 … 12971"),
+    ("words[np.int64(-2)]", lambda ctx, tmp: ctx.words[np.int64(-2)], "word index -2 is outside"),
+    ("words[[0, -1]]", lambda ctx, tmp: ctx.words[[0, -1]], "word index -1 is outside"),
+    ("words[np.array([5, n])]", lambda ctx, tmp: ctx.words[np.array([5, 12972])], "word index 12972 is outside"),
+    ("words[2.0]", lambda ctx, tmp: ctx.words[2.0], "word 2.0 is not a whole-number index"),
+    ("words[True]", lambda ctx, tmp: ctx.words[True], "word True is not a whole-number index"),
+    ("words['tales']", lambda ctx, tmp: ctx.words["tales"], "ctx.words.index('tales')"),
+    ("words.index(5)", lambda ctx, tmp: ctx.words.index(5), "5 is not a word"),
+    # game states and the assistant: guesses are in-range indices, patterns in-range codes
+    ("after, guess -1", lambda ctx, tmp: _start(ctx).after(-1, 0), "guess index -1 is outside 0 … 12971"),
+    ("after, guess 10**6", lambda ctx, tmp: _start(ctx).after(10**6, 0), "guess index 1000000 is outside"),
+    ("after, guess 3.7", lambda ctx, tmp: _start(ctx).after(3.7, 0), "guess 3.7 is not a whole-number index"),
+    ("after, guess True", lambda ctx, tmp: _start(ctx).after(True, 0), "guess True is not a whole-number index"),
+    ("after, guess a word", lambda ctx, tmp: _start(ctx).after("tales", 0), "pass ctx.words.index('tales')"),
+    ("after, pattern 999", lambda ctx, tmp: _start(ctx).after(_tales(ctx), 999),
+     "pattern code 999 is outside 0 … 242 (the codes for 5 letters)"),
+    ("after, pattern 3**5", lambda ctx, tmp: _start(ctx).after(_tales(ctx), 243), "pattern code 243 is outside"),
+    ("after, pattern -1", lambda ctx, tmp: _start(ctx).after(_tales(ctx), -1), "pattern code -1 is outside"),
+    ("after, pattern 1.0", lambda ctx, tmp: _start(ctx).after(_tales(ctx), 1.0), "pattern code 1.0 is not a whole"),
+    ("after, pattern text", lambda ctx, tmp: _start(ctx).after(_tales(ctx), "20110"), "patterns.parse('20110')"),
+    ("enter, guess -1", lambda ctx, tmp: _session(ctx).enter(-1, 0), "guess index -1 is outside"),
+    ("enter, guess np.int64(-1)", lambda ctx, tmp: _session(ctx).enter(np.int64(-1), 0), "guess index -1"),
+    ("enter, pattern 999", lambda ctx, tmp: _session(ctx).enter(_tales(ctx), 999), "pattern code 999 is outside"),
+    ("fits_any_allowed, guess -1", lambda ctx, tmp: _session(ctx).fits_any_allowed(-1, 0), "guess index -1"),
+    ("fits_any_allowed, pattern 999", lambda ctx, tmp: _session(ctx).fits_any_allowed(0, 999), "pattern code 999"),
     # run_bench
     ("run_bench ctx=None", lambda ctx, tmp: run_bench(None, "greedy"), "ctx must be a Context"),
     ("run_bench solver=3", lambda ctx, tmp: run_bench(ctx, 3), "solver must be a solver name"),
@@ -76,6 +120,18 @@ BAD_CALLS = [
      "unknown GA parameter 'foo'"),
     ("make_solver bad opener", lambda ctx, tmp: make_solver("greedy", ctx, Settings(), opener="zzzzz"),
      "not an allowed word"),
+    ("run_bench opener=5", lambda ctx, tmp: run_bench(ctx, "greedy", Settings(), seed=0, solver_params={"opener": 5}),
+     "--opener must be a word, not 5"),
+    ("make_solver opener=0", lambda ctx, tmp: make_solver("greedy", ctx, Settings(), opener=0),
+     "--opener must be a word, not 0"),
+    ("make_solver ga opener=5", lambda ctx, tmp: make_solver("ga", ctx, Settings(), opener=5),
+     "--opener must be a word"),
+    ("make_solver ga-search opener", lambda ctx, tmp: make_solver("ga-search", ctx, Settings(), opener=b"salet"),
+     "--opener must be a word, not b'salet'"),
+    ("make_solver strategy opener=0", lambda ctx, tmp: make_solver("strategy", ctx, Settings(), opener=0),
+     "--opener must be a word, not 0"),
+    ("make_solver two-preset second=5", lambda ctx, tmp: make_solver("two-preset", ctx, Settings(), second=5),
+     "--second-preset must be a word, not 5"),
     ("GAConfig population='100'", lambda ctx, tmp: GAConfig(population="100"), "whole number, not '100'"),
     ("GAConfig pressure=inf", lambda ctx, tmp: GAConfig(pressure=float("inf")), "--pressure must be a finite"),
     ("GAConfig elite > population", lambda ctx, tmp: GAConfig(population=5, elite=6), "--elite must be between 0"),
@@ -100,6 +156,8 @@ BAD_CALLS = [
                                                           answers=[[0.5, 1.0]]), "whole-number word indices"),
     ("boards seed=-3", lambda ctx, tmp: run_bench(ctx, "summed-entropy", Settings(boards=2), seed=-3),
      "--seed must be"),
+    ("boards opener=5", lambda ctx, tmp: run_bench(ctx, "summed-entropy", Settings(boards=2), seed=0,
+                                                    solver_params={"opener": 5}), "--opener must be a word, not 5"),
     # sweeps: refused before any folder exists
     ("SweepSpec from a list", lambda ctx, tmp: SweepSpec.from_dict(["x"]), "not a sweep specification"),
     ("SweepSpec unknown field", lambda ctx, tmp: SweepSpec.from_dict({"solver": "ga", "grid": {}, "x": 1}),
@@ -158,3 +216,40 @@ def test_words_and_indices_mean_the_same_answers(ctx):
     by_index = run_bench(ctx, "greedy", Settings(), answers=[ctx.words.index("merry")])
     by_word = run_bench(ctx, "greedy", Settings(), answers=["merry"])
     assert by_index.records[0].guesses == by_word.records[0].guesses
+
+
+def test_word_indices_in_range_are_looked_up_as_given(ctx):
+    """Only what is outside is refused: the last word, numpy integers, index arrays and slices
+    (which keep Python's meaning) are looked up as before."""
+    last = len(ctx.words) - 1
+    assert ctx.words[last] == "zymic" and ctx.words[np.int64(0)] == ctx.words.allowed[0]
+    assert ctx.words[np.array([last, 0])] == ["zymic", ctx.words.allowed[0]]
+    assert ctx.words[-2:] == list(ctx.words.allowed[-2:])  # a slice is a slice, not a word index
+    assert not ctx.words.contains(5) and ctx.words.contains("TALES")
+
+
+def test_indices_and_codes_in_range_are_played_as_given(ctx):
+    """The checks refuse only what is outside: numpy integers, the last word and the all-green
+    code pass, and the history keeps plain ints."""
+    last, tales = len(ctx.words) - 1, ctx.words.index("tales")
+    state = _start(ctx).after(np.int32(tales), np.int64(0))
+    assert state.history == ((tales, 0),) and all(type(v) is int for v in state.history[0])
+    assert state.after(last, 0).history[-1] == (last, 0)
+    sess = _session(ctx)
+    sess.enter(np.int64(tales), np.int64(ctx.words.solved))
+    assert sess.solved and sess.state.candidates.tolist() == [tales]
+
+
+def test_a_refused_entry_leaves_the_session_unchanged(ctx):
+    sess = _session(ctx)
+    for guess, pattern in ((-1, 0), (_tales(ctx), 999), ("tales", 0)):
+        with pytest.raises(EvoWordleError):
+            sess.enter(guess, pattern)
+    assert sess.turn == 0 and len(sess.states) == 1
+
+
+def test_no_opener_is_none_or_empty(ctx):
+    """None and "" still mean the solver's own opener (``opener=""``: the GA population picks it)."""
+    assert make_solver("greedy", ctx, Settings(), opener="").opener is None
+    assert make_solver("ga", ctx, Settings(), opener="").opener is None
+    assert make_solver("greedy", ctx, Settings(), opener=None).opener == ctx.words.index("tales")

@@ -72,6 +72,9 @@ BAD_INPUT = [
     ("bench --opener toolong --games 3", "is not a 5-letter word"),
     ("bench --problem P9", "invalid choice"),
     ("bench --daily-rule nope", "invalid choice"),
+    ("bench --boards 1000 --games 3", "--boards must be between 1 and 64, not 1000"),
+    ("bench --daily-rule forbid --games 3", "applies to daily games only"),
+    ("compare --solvers greedy,naive --daily-rule remove --games 3", "applies to daily games only"),
     ("bench --answers {d}/missing.txt", "missing.txt"),
     ("bench --boards 2 --allowed {d}/one.txt --games 3", "needs an answer list of at least 2 words"),
     # bench: outputs checked before the run

@@ -211,11 +211,27 @@ def test_cli_openers_text_and_errors(capsys, ctx):
     out = capsys.readouterr().out
     assert "GA (seed 0):" in out and "found the scan's best opening" in out
     assert main(["openers", "--words", "2", "--pool", "30"]) == 0
-    assert "--scan scores them all" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "--scan scores them all" in out and out.startswith("fixed opening of 2 words over")
+    assert main(["openers", "--words", "1", "--pool", "30"]) == 0
+    assert capsys.readouterr().out.startswith("fixed opening of 1 word over 2,309 candidates")
     assert main(["openers", "--words", "3", "--pool", "2"]) == 2
     assert "needs a pool of at least 3" in capsys.readouterr().err
     assert main(["openers", "--words", "3", "--pool", "2000", "--scan"]) == 2
     assert "limit 50,000,000" in capsys.readouterr().err
+
+
+def test_cli_openers_pool_larger_than_the_list_says_so(capsys, ctx, tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("\n".join(ctx.words.allowed[i] for i in ctx.words.answer_index[:40]) + "\n")
+    lists = ["--allowed", str(words), "--answers", str(words), "--json"]
+    assert main(["openers", "--words", "2", "--pool", "99999", *lists]) == 0
+    text = capsys.readouterr()
+    assert json.loads(text.out)["setting"]["pool"] == 40
+    assert text.err.count("warning") == 1 and "--pool 99,999 is more than the 40 allowed words" in text.err
+    assert main(["openers", "--words", "2", *lists]) == 0  # the default pool on a short list: no warning
+    text = capsys.readouterr()
+    assert json.loads(text.out)["setting"]["pool"] == 40 and "--pool" not in text.err
 
 
 # --- rules pinned for mutation testing (issue 19): each test says the rule it pins -------------------------

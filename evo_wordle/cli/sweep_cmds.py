@@ -76,9 +76,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                   ("evo-wordle report runs/pop --format markdown", "the same as a Markdown table for docs"),
                   ("evo-wordle report sqlite:///tune-ga/study.db --study ga-default", "a tune study's best trials")],
     )
-    p.add_argument("dir", metavar="DIR|URL", help="sweep folder (holds sweep.json and results.csv), or the "
-                   "storage URL of a tune study")
-    p.add_argument("--study", default="evo-wordle", help="study name, with a storage URL (default: %(default)s)")
+    p.add_argument("dir", metavar="DIR|URL", help="sweep folder (holds sweep.json and results.csv), a tune "
+                   "--out folder (holds study.db), or the storage URL of a tune study")
+    p.add_argument("--study", default=None,
+                   help="study name, with a storage URL or tune folder (default: the storage's only study)")
     p.add_argument("--format", choices=["text", "markdown", "csv", "json"], default="text",
                    help="output format (default: %(default)s)")
     p.set_defaults(func=cmd_report)
@@ -242,6 +243,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from ..sweep import format_report, load_sweep, summarize
 
+    folder = Path(args.dir)
+    if "://" not in args.dir and (folder / "study.db").is_file() and not (folder / "sweep.json").exists():
+        args.dir = f"sqlite:///{(folder / 'study.db').resolve()}"  # a `tune --out` folder: its study
     if "://" in args.dir:
         return _report_study(args)
     spec, rows = load_sweep(args.dir)
@@ -312,7 +316,8 @@ def _report_study(args: argparse.Namespace) -> int:
         return 0
     states = ", ".join(f"{n} {k}" for k, n in summary["states"].items() if n)
     print(f"study {summary['study']} in {summary['storage']}: {states or 'no trials'}; "
-          f"{summary['games_played']} training games")
+          f"{summary['games_played']} training games"
+          + (f" ({summary['repeated']} trials repeated an earlier point)" if summary["repeated"] else ""))
     for b in summary["best"]:
         ps = " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in b["params"].items())
         print(f"  trial {b['trial']:>4}  train mean {b['train_mean']:.4f}  {ps}")

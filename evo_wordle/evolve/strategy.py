@@ -40,6 +40,7 @@ from ..errors import EvoWordleError
 from ..files import atomic_write_text, read_json
 from ..frequency import priority_paper
 from ..game import GameState, Settings
+from ..params import as_word
 from ..patterns import to_digits
 from ..solvers.base import Solver, register
 
@@ -545,6 +546,7 @@ class StrategySolver(Solver):
                  strategy: str | Path | Strategy | None = None, tree: dict[str, str] | None = None,
                  pool: int = DEFAULT_POOL) -> None:
         super().__init__(ctx, settings, None)
+        as_word("opener", opener, ctx.words)  # 5 or b'x' refused in one line, "" is none
         self.source = None
         where = "the tree"
         if isinstance(strategy, Strategy):

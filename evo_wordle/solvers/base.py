@@ -13,6 +13,7 @@ import numpy as np
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import GameState, Settings
+from ..params import as_word
 
 #: The one baseline opener: greedy and ``ga`` open with it when any allowed word may be the
 #: answer.  TALES, not the greedy's own best-scoring RATES, because it is the thesis's baseline
@@ -44,7 +45,7 @@ class Solver:
     def __init__(self, ctx: Context, settings: Settings, opener: str | None = None) -> None:
         self.ctx = ctx
         self.settings = settings
-        self.opener = ctx.words.index(opener) if opener else None
+        self.opener = as_word("opener", opener, ctx.words)
         self.rng = np.random.default_rng(0)
 
     def reset(self, rng: np.random.Generator | None = None) -> None:

@@ -37,6 +37,7 @@ import numpy as np
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import GameState, hard_mode_mask
+from ..params import as_word
 from ..patterns import decode
 from .base import Solver, register
 
@@ -127,7 +128,7 @@ class PositionRankSolver(Solver):
 
     def __init__(self, ctx, settings, opener=None, second: str | None = None) -> None:
         super().__init__(ctx, settings, opener)
-        self.second = ctx.words.index(second) if second else None
+        self.second = as_word("second_preset", second, ctx.words)
         if self.presets and self.second is None:
             self.second = self._paper_word(PAPER_SECOND)
         self._memo: dict[bytes, int] = {}
