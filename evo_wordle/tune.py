@@ -15,6 +15,7 @@ game with the same seeds, and the paired difference gets a 95 % interval.
 from __future__ import annotations
 
 import json
+import logging
 import math
 import re
 import warnings
@@ -24,7 +25,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .artefacts import PARAMS_FORMAT
+from .artefacts import PARAMS_FORMAT, STRATEGY_FORMAT, replay_kind
 from .bench import derived_seeds, run_bench
 from .context import Context
 from .errors import EvoWordleError
@@ -68,8 +69,11 @@ class Param:
         if not _NAME.match(self.name):
             raise EvoWordleError(f"bad parameter name {self.name!r} in the search space")
         if self.kind == "cat":
+            if len(self.choices) == 1:
+                raise EvoWordleError(f"{self.name}={self.choices[0]} is one value, nothing to search: "
+                                     f"use --fix {self.name}={self.choices[0]}")
             if len(self.choices) < 1 or len(set(map(repr, self.choices))) != len(self.choices):
-                raise EvoWordleError(f"{self.name}: give one or more distinct choices")
+                raise EvoWordleError(f"{self.name}: give two or more distinct choices")
             return
         if self.kind not in ("int", "float"):
             raise EvoWordleError(f"{self.name}: unknown kind {self.kind!r}")
@@ -91,9 +95,14 @@ class Param:
 
     def corner(self):
         """A legal value (the low end or first choice), used to check the space before any trial."""
+        return self.extremes()[0]
+
+    def extremes(self) -> tuple:
+        """The values checked before any trial: both bounds, or every choice."""
         if self.kind == "cat":
-            return self.choices[0]
-        return int(self.low) if self.kind == "int" else float(self.low)
+            return self.choices
+        cast = int if self.kind == "int" else float
+        return cast(self.low), cast(self.high)
 
 
 def _number(text: str) -> int | float:
@@ -243,7 +252,18 @@ class TuneSpec:
         settings = self.game_settings()
         if settings.daily:
             raise EvoWordleError("tune plays independent games; daily mode (P2/P3) is not supported")
-        make_solver(self.solver, ctx, settings, **{**self.fixed, **{p.name: p.corner() for p in self.space.values()}})
+        low = {p.name: p.corner() for p in self.space.values()}
+        high = {p.name: p.extremes()[-1] for p in self.space.values()}
+        # the low ends, then every other bound and choice beside them, then all high ends: a value
+        # no trial could play is refused now, not in the middle of the study
+        tried = [(low, list(low)), *(({**low, p.name: v}, [p.name]) for p in self.space.values()
+                                     for v in p.extremes()[1:]), (high, list(high))]
+        for params, named in tried:
+            try:
+                make_solver(self.solver, ctx, settings, **{**self.fixed, **params})
+            except EvoWordleError as exc:
+                values = ", ".join(f"{k}={params[k]}" for k in named)
+                raise EvoWordleError(f"--space: the solver refuses {values}: {exc}") from None
 
 
 def training_plan(spec: TuneSpec, train: np.ndarray) -> list[tuple[np.ndarray, int]]:
@@ -276,31 +296,72 @@ def make_objective(spec: TuneSpec, ctx: Context) -> Callable:
 
     def objective(trial) -> float:
         params = {p.name: p.suggest(trial) for p in spec.space.values()}
-        played: list[np.ndarray] = []
+        earlier = same_trial(trial.study, params)
+        if earlier is not None:  # the same games with the same seeds: its figures, not a replay
+            trial.set_user_attr("same_as", earlier.number)
+            if earlier.state == optuna.trial.TrialState.COMPLETE:
+                trial.set_user_attr("games", 0)
+                return float(earlier.value)
+        known = {} if earlier is None else dict(earlier.intermediate_values)  # games -> running mean
+        total = sum(len(a) for a, _ in plan)
+        games, new, prefix = 0, [], (0, 0.0)  # prefix: games and mean taken from ``earlier``
         for answers, seed in plan:
-            played.append(play_scores(ctx, spec, params, answers, seed))
-            games = sum(len(p) for p in played)
-            mean = float(np.concatenate(played).mean())
-            trial.set_user_attr("games", games)
+            games += len(answers)
+            if games in known and not new:
+                prefix = (games, known[games])
+                mean = prefix[1]
+            else:
+                new.append(play_scores(ctx, spec, params, answers, seed))
+                played = np.concatenate(new)
+                mean = (float(played.mean()) if not prefix[0]
+                        else (prefix[0] * prefix[1] + float(played.sum())) / games)
+            trial.set_user_attr("games", games - prefix[0])
             trial.report(mean, games)
-            if games < sum(len(a) for a, _ in plan) and trial.should_prune():
+            if games < total and trial.should_prune():
                 raise optuna.TrialPruned()
         return mean
 
     return objective
 
 
+def same_trial(study, params: dict):
+    """The finished trial of ``study`` that had exactly ``params``, else the pruned one that got
+    furthest, else None.
+
+    Every trial plays the same games with the same seeds, so a repeated point (frequent in
+    integer and categorical spaces, where TPE proposes its favourites again) would score the
+    same: a repeat of a finished point takes its figure, and a repeat of a pruned one reports
+    the running means already known and plays only the games after them, if the pruner now
+    lets it go on."""
+    optuna = _optuna()
+    states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    same = [t for t in study.get_trials(deepcopy=False, states=states) if t.params == params]
+    if not same:
+        return None
+    return min(same, key=lambda t: (t.state != optuna.trial.TrialState.COMPLETE,
+                                    -max(t.intermediate_values, default=0), t.number))
+
+
 # ------------------------------------------------------------------------------------ the study
 
 
 def check_storage_url(url: str) -> None:
-    """Refuse a storage URL that cannot work, before anything runs or is written."""
+    """Refuse a storage URL that cannot work, before anything runs or is written.  SQLite writes
+    its file in place (it cannot be replaced atomically), so a symlink there, dangling or not,
+    is refused rather than written through, and so is anything but a regular file."""
+    from .outputs import special
+
     if not isinstance(url, str) or "://" not in url:
         raise EvoWordleError(f"--storage must be a database URL such as sqlite:///tune.db, not {url!r}")
     if url.startswith("sqlite:///"):
-        folder = Path(url[len("sqlite:///"):]).expanduser().parent
-        if not folder.is_dir():
-            raise EvoWordleError(f"the folder of the study database does not exist: {folder}")
+        db = Path(url[len("sqlite:///"):]).expanduser()
+        if not db.parent.is_dir():
+            raise EvoWordleError(f"the folder of the study database does not exist: {db.parent}")
+        if db.is_symlink():
+            raise EvoWordleError(f"the study database {db} is a symlink; refusing to write through it "
+                                 "(give the file itself)")
+        if (kind := special(db)) is not None:
+            raise EvoWordleError(f"the study database {db} is {kind}, not a regular file")
 
 
 def _storage(url: str):
@@ -358,8 +419,31 @@ def optimize(spec_dict: dict, storage: str, name: str, trials: int, sampler_seed
     states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
     stop = optuna.study.MaxTrialsCallback(trials, states=states)
     if counted(study) < trials:
-        study.optimize(make_objective(spec, ctx), callbacks=[stop], catch=())
+        quiet = _QuietOwnErrors()
+        log = logging.getLogger("optuna.study._optimize")  # where Optuna reports failed trials
+        log.addFilter(quiet)
+        try:
+            study.optimize(make_objective(spec, ctx), callbacks=[stop], catch=())
+        finally:
+            log.removeFilter(quiet)
     return counted(study)
+
+
+class _QuietOwnErrors(logging.Filter):
+    """Drop Optuna's "trial failed" reports (one with a traceback, one with the value) of a trial
+    that failed with the package's own error: the error itself ends the run as one line."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.trials: set[str] = set()
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        number = re.match(r"Trial (\d+) failed", str(record.msg))
+        if record.exc_info and isinstance(record.exc_info[1], EvoWordleError):
+            if number:
+                self.trials.add(number.group(1))
+            return False
+        return not (number and number.group(1) in self.trials)
 
 
 def run_study(spec: TuneSpec, storage: str, name: str, trials: int, *, jobs: int = 1, executor: str = "local",
@@ -446,9 +530,11 @@ def honest_report(spec: TuneSpec, study, *, top: int = 5, repeats: int = 3, jobs
         "split": {"seed": split.seed, **split.sizes()},
         "trials": counted(study),
         "games_played": games_played(study),
+        # one repeat has no interval: None, never a NaN in the JSON
         "finalists": [{"trial": r.number if r.number >= 0 else "defaults", "params": r.params,
                        "train_mean": None if r.number < 0 else r.train_mean,
-                       "validation_mean": r.validation_ci[0], "validation_ci95": r.validation_ci[1],
+                       "validation_mean": r.validation_ci[0],
+                       "validation_ci95": r.validation_ci[1] if len(r.validation) > 1 else None,
                        "repeats": len(r.validation)} for r in rows],
         "winner": {"trial": winner.number if winner.number >= 0 else "defaults",
                    "params": {**spec.fixed, **winner.params}},
@@ -460,6 +546,11 @@ def honest_report(spec: TuneSpec, study, *, top: int = 5, repeats: int = 3, jobs
 def games_played(study) -> int:
     """Training games played by every trial so far (pruned ones count what they played)."""
     return int(sum(t.user_attrs.get("games", 0) for t in study.get_trials(deepcopy=False)))
+
+
+def repeated(study) -> int:
+    """Trials that repeated an earlier trial's point and took its figure (:func:`same_trial`)."""
+    return sum("same_as" in t.user_attrs for t in study.get_trials(deepcopy=False))
 
 
 def params_file(report: dict, study_name: str, storage: str, made_for: dict | None = None) -> dict:
@@ -477,9 +568,24 @@ def params_file(report: dict, study_name: str, storage: str, made_for: dict | No
     }
 
 
+def _is_strategy(path: str | Path) -> bool:
+    """Whether ``path`` is a strategy file (read with the strategy file's larger size cap)."""
+    try:
+        return replay_kind(path) == "strategy"
+    except EvoWordleError:
+        return False
+
+
 def load_params(path: str | Path) -> dict:
     """Read a parameter file written by ``tune``: ``{"solver", "params", "settings"}`` checked."""
-    data = read_json(path, _MAX_SPACE_BYTES, "parameter file")
+    try:
+        data = read_json(path, _MAX_SPACE_BYTES, "parameter file")
+    except EvoWordleError as exc:
+        if not (Path(path).is_file() and _is_strategy(path)):
+            raise exc from None
+        data = {"format": STRATEGY_FORMAT}
+    if isinstance(data, dict) and data.get("format") == STRATEGY_FORMAT:
+        raise EvoWordleError(f"{path} is a strategy file, not a parameter file: replay it with --strategy {path}")
     if not isinstance(data, dict) or data.get("format") != PARAMS_FORMAT:
         raise EvoWordleError(f"{path} is not an evo-wordle parameter file (written by `evo-wordle tune`)")
     if not isinstance(data.get("solver"), str) or not isinstance(data.get("params"), dict):
@@ -493,15 +599,26 @@ def load_params(path: str | Path) -> dict:
     return data
 
 
-def study_summary(storage: str, name: str) -> dict:
-    """What ``report`` prints for a study: counts, games and the best trials."""
+def study_summary(storage: str, name: str | None = None) -> dict:
+    """What ``report`` prints for a study: counts, games and the best trials (``name`` None: the
+    storage's only study)."""
     optuna = _optuna()
+    db = _storage(storage)
+    if name is None:
+        names = optuna.get_all_study_names(storage=db)
+        if len(names) > 1 and "evo-wordle" in names:  # tune's default study name
+            names = ["evo-wordle"]
+        if len(names) != 1:
+            raise EvoWordleError(f"{storage} holds {len(names)} studies"
+                                 + (f" ({', '.join(sorted(names))}): name one with --study" if names else ""))
+        name = names[0]
     try:
-        study = optuna.load_study(study_name=name, storage=_storage(storage))
+        study = optuna.load_study(study_name=name, storage=db)
     except KeyError:
         raise EvoWordleError(f"no study named {name!r} in {storage}") from None
     states = {s.name.lower(): len(study.get_trials(deepcopy=False, states=(s,))) for s in optuna.trial.TrialState}
     best = finalists(study, 5) if states.get("complete") else []
     return {"study": name, "storage": storage, "states": states, "games_played": games_played(study),
+            "repeated": repeated(study),
             "best": [{"trial": n, "params": p, "train_mean": m} for n, p, m in best],
             "spec": study.user_attrs.get("spec")}

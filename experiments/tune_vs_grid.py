@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -38,6 +39,8 @@ from evo_wordle.tune import TuneSpec, games_played, open_study, optimize, parse_
 
 POPULATIONS = (10, 25, 50, 100, 250, 500)
 MUTATIONS = (0.0, 0.1, 0.2, 0.3, 0.4)
+SPACES = {"ranges": "population=10:500:log,mutation=0:0.4",
+          "points": f"population={'|'.join(map(str, POPULATIONS))},mutation={'|'.join(map(str, MUTATIONS))}"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,6 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--split-seed", type=int, default=0)
     p.add_argument("--pruner", choices=["median", "halving", "none"], default="median",
                    help="the studies' pruner (default: median)")
+    p.add_argument("--space", choices=["ranges", "points"], default="ranges",
+                   help="what the studies search: the grid's ranges (population 10:500 log, mutation 0:0.4; "
+                   "default) or the grid's own 30 points (categorical: the same candidates as the grid)")
     p.add_argument("--heldout-repeats", type=int, default=5,
                    help="bench seeds per held-out answer (default: 5)")
     p.add_argument("--budget", type=float, default=1 / 3,
@@ -62,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     def spec(seed: int) -> TuneSpec:
         # The grid plays with seed 0's games; every study uses the same games (split seed and game
         # seed fixed), only the sampler seed differs, so the comparison is like for like.
-        return TuneSpec("ga-thesis", parse_space("population=10:500:log,mutation=0:0.4"),
+        return TuneSpec("ga-thesis", parse_space(SPACES[args.space]),
                         Settings(candidates="answers").as_dict(), seed=0, split_seed=args.split_seed,
                         pruner=args.pruner)
 
@@ -104,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
     budget = args.budget * len(grid) * n_train
     rows = []
     for seed in args.seeds:
-        url = f"sqlite:///{(args.out / f'study-{seed}.db').resolve()}"
+        stem = f"study-{seed}" if args.space == "ranges" else f"study-{args.space}-{seed}"
+        url = f"sqlite:///{(args.out / f'{stem}.db').resolve()}"
         optimize(base.as_dict(), url, "vs-grid", args.trials, seed)
         study = open_study(base, url, "vs-grid")
         played, reached_at = 0, None
@@ -122,11 +129,19 @@ def main(argv: list[str] | None = None) -> int:
                          "heldout_rank_among_grid": 1 + sum(int(v < mine.mean()) for v in hgrid.values()),
                          "minus_grid_choice": paired(mine, grid_choice)}
         rows.append({"sampler_seed": seed, "trials": len(study.trials), "games_played": games_played(study),
+                     "points_played": len({json.dumps(t.params, sort_keys=True) for t in study.trials
+                                           if t.user_attrs.get("games", 0)}),
                      "reached": None if reached_at is None else {
                          "trial": reached_at[0], "games": reached_at[1], "params": reached_at[2],
                          "value": reached_at[3], "share_of_grid": reached_at[1] / grid_games},
                      "at_budget": at_budget})
-    summary = {"pruner": args.pruner, "trials_per_study": args.trials,
+    reached = sorted(r["reached"]["share_of_grid"] if r["reached"] else math.inf for r in rows)
+    summary = {"pruner": args.pruner, "space": args.space, "space_text": SPACES[args.space],
+               "trials_per_study": args.trials,
+               "reached_within_budget": sum(x <= args.budget for x in reached),
+               # the median study's share of the grid's games (None: the median study never reached it)
+               "median_share_to_reach": (float(np.median(reached)) if reached and math.isfinite(np.median(reached))
+                                         else None),
                "setting": "ga-thesis, answers known (candidates answers), guesses from candidates; "
                f"training answers of split seed {args.split_seed} ({n_train} games per full bench)",
                "grid": {"points": len(grid), "games": grid_games, "best": best_key, "best_value": best},
@@ -137,6 +152,10 @@ def main(argv: list[str] | None = None) -> int:
                "studies": rows, "seconds": time.perf_counter() - t0}
     (args.out / "summary.json").write_text(json.dumps(summary, indent=2))
     print(f"grid: {len(grid)} points, {grid_games} games; best population,mutation = {best_key}: {best:.4f}")
+    med = summary["median_share_to_reach"]
+    print(f"tune ({args.space}, {args.pruner} pruning): {summary['reached_within_budget']} of {len(rows)} studies "
+          f"reached it within {100 * args.budget:.1f} % of the grid's games; the median study "
+          + ("did not reach it" if med is None else f"after {100 * med:.1f} %"))
     for r in rows:
         if r["reached"]:
             x = r["reached"]

@@ -40,3 +40,20 @@ def test_bench_text_json_csv_and_compare_name_the_opener(ctx, tmp_path, capsys):
     greedy = next(ln for ln in lines if " greedy " in ln)
     assert "TALES" in greedy.split()
     assert "opener" in lines[1]
+
+
+def test_an_empty_opener_flag_asks_for_the_own_best_word_as_from_python(ctx, capsys):
+    # `--opener ""` is not "no flag": greedy opens with its own best word (RATES), as
+    # run_bench(..., {"opener": ""}) does, in bench, solve and compare alike
+    from evo_wordle.bench import run_bench
+
+    py = run_bench(ctx, "greedy", Settings(), ctx.words.answer_index[:40], 0, {"opener": ""})
+    assert main(["bench", "--solver", "greedy", "--opener", "", "--games", "40", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    assert cli["settings"]["opener"] == "rates" == py.params["opener"]
+    assert main(["solve", "crane", "--solver", "greedy", "--opener", ""]) == 0
+    first = capsys.readouterr().out.splitlines()[1].split()[:5]  # tiles such as RY AY TB EY SB
+    assert "".join(t[0] for t in first) == "RATES"
+    assert main(["compare", "--solvers", "greedy,naive", "--opener", "", "--games", "20", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {r["solver"]: r["settings"]["opener"] for r in rows} == {"greedy": "rates", "naive": "tares"}

@@ -222,6 +222,9 @@ def test_compare(capsys) -> None:
     rows = json.loads(out)
     assert [r["rank"] for r in rows] == [1, 2, 3]
     assert {r["solver"] for r in rows} == {"random", "position-rank", "greedy"}
+    # the order is what the seed fixes (fail rate, then mean guesses), never the time
+    quality = [(r["fail_rate"], r["mean_guesses"]) for r in rows]
+    assert quality == sorted(quality)
     assert all(SUMMARY_KEYS <= set(r) and 0 <= r["score"] <= 1.0 + 1e-9 for r in rows)
     code, out, _ = run_cli(capsys, "compare", "--solvers", "letter-frequency,naive", "--games", "10")
     assert code == 0 and "letter-frequency" in out and "score" in out
@@ -298,3 +301,14 @@ def test_bench_names_the_answer_list_as_compare_does(capsys) -> None:
     assert code == 0 and json.loads(out)["settings"]["answers"] == "nyt"
     code, out, _ = run_cli(capsys, "bench", "--games", "5", "--answers", "original")
     assert code == 0 and "answers=original" in out
+
+
+def test_compare_rank_does_not_depend_on_time(capsys, monkeypatch) -> None:
+    # a solver that is better but much slower still ranks first (the paper's score, with its time
+    # term, is only shown beside the rank)
+    import evo_wordle.cli.bench_cmds as bench_cmds
+
+    monkeypatch.setitem(bench_cmds.SCORE_WEIGHTS, "seconds_per_game", 100.0)  # time would decide the score
+    code, out, _ = run_cli(capsys, "compare", "--solvers", "random,greedy", "--games", "30", "--json")
+    rows = json.loads(out)
+    assert code == 0 and [r["solver"] for r in rows][0] == min(rows, key=lambda r: r["mean_guesses"])["solver"]

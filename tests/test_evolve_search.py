@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -103,6 +105,28 @@ def test_tree_export_and_instant_replay(tmp_path, ctx):
     with pytest.raises(EvoWordleError, match="line 1"):
         load_tree(ctx, bad)
     assert main(["bench", "--solver", "ga-search", "--tree", str(bad), "--games", "2"]) == 2
+
+
+def test_a_replayed_tree_names_its_opener_and_refuses_another(tmp_path, ctx, capsys):
+    # the tree's first move is the opener every summary names; an --opener the tree would not
+    # play is refused instead of printed beside another word's games
+    settings = Settings(candidates="answers", guess_from="allowed")
+    answers = ctx.words.answer_index[::300]
+    path = tmp_path / "tree.txt"
+    built = run_bench(ctx, "ga-search", settings, answers, 0, {"opener": "crane"})
+    write_tree(ctx, path, tree_paths(built.records), settings)
+    replay = run_bench(ctx, "ga-search", settings, answers, 0, {"tree": path})
+    assert replay.params["opener"] == "crane" and {r.guesses[0] for r in replay.records} == {ctx.words.index("crane")}
+    same = run_bench(ctx, "ga-search", settings, answers, 0, {"tree": path, "opener": "crane"})
+    assert same.params["opener"] == "crane"
+    with pytest.raises(EvoWordleError, match="opens with CRANE"):
+        run_bench(ctx, "ga-search", settings, answers, 0, {"tree": path, "opener": "salet"})
+    flags = ["--candidates", "answers", "--guess-from", "allowed", "--games", "8", "--tree", str(path)]
+    assert main(["bench", "--solver", "ga-search", *flags, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["settings"]["opener"] == "crane"
+    assert main(["bench", "--solver", "ga-search", *flags, "--opener", "salet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "opens with CRANE" in err
 
 
 def test_ga_tree_cli_writes_strategy_file(tmp_path, ctx, capsys):

@@ -221,6 +221,19 @@ def test_cli_openers_text_and_errors(capsys, ctx):
     assert "limit 50,000,000" in capsys.readouterr().err
 
 
+def test_cli_openers_pool_larger_than_the_list_says_so(capsys, ctx, tmp_path):
+    words = tmp_path / "w.txt"
+    words.write_text("\n".join(ctx.words.allowed[i] for i in ctx.words.answer_index[:40]) + "\n")
+    lists = ["--allowed", str(words), "--answers", str(words), "--json"]
+    assert main(["openers", "--words", "2", "--pool", "99999", *lists]) == 0
+    text = capsys.readouterr()
+    assert json.loads(text.out)["setting"]["pool"] == 40
+    assert text.err.count("warning") == 1 and "--pool 99,999 is more than the 40 allowed words" in text.err
+    assert main(["openers", "--words", "2", *lists]) == 0  # the default pool on a short list: no warning
+    text = capsys.readouterr()
+    assert json.loads(text.out)["setting"]["pool"] == 40 and "--pool" not in text.err
+
+
 # --- rules pinned for mutation testing (issue 19): each test says the rule it pins -------------------------
 
 

@@ -22,12 +22,14 @@ from evo_wordle.tune import (
     Param,
     TuneSpec,
     counted,
+    games_played,
     load_params,
     load_space,
     open_study,
     optimize,
     paired,
     parse_space,
+    repeated,
     training_plan,
 )
 
@@ -147,6 +149,69 @@ def test_halving_prunes_and_counts_played_games(lists, tmp_path):
     assert all(t.user_attrs["games"] < 24 for t in pruned)
 
 
+def test_a_repeated_point_takes_the_earlier_figure_and_plays_no_game(lists, tmp_path):
+    # Four points, ten trials: TPE proposes some again. A repeat must carry exactly the figure a
+    # bench of its point gives (the same games and seeds), and cost no game.
+    url = f"sqlite:///{tmp_path / 'd.db'}"
+    spec = _spec(lists, space=parse_space("population=2|4,mutation=0.0|0.5"), pruner="none")
+    optimize(spec.as_dict(), url, "d", 10, 3)
+    study = open_study(spec, url, "d")
+    trials = sorted(study.trials, key=lambda t: t.number)
+    firsts = [t for t in trials if "same_as" not in t.user_attrs]
+    again = [t for t in trials if "same_as" in t.user_attrs]
+    assert again and repeated(study) == len(again) and len(firsts) + len(again) == 10
+    assert len({json.dumps(t.params, sort_keys=True) for t in firsts}) == len(firsts) <= 4
+    ctx = spec.context()
+    plan = training_plan(spec, spec.split(ctx).train)
+    by_number = {t.number: t for t in trials}
+    for t in again:
+        first = by_number[t.user_attrs["same_as"]]
+        assert first.params == t.params and "same_as" not in first.user_attrs and first.number < t.number
+        assert t.user_attrs["games"] == 0 and t.value == first.value
+        played = np.concatenate([run_bench(ctx, "ga-thesis", spec.game_settings(), a, s, t.params).scores()
+                                 for a, s in plan])
+        assert t.value == pytest.approx(played.mean())
+    assert games_played(study) == len(firsts) * sum(len(a) for a, _ in plan)
+
+
+def test_a_repeat_of_a_pruned_point_plays_only_the_games_after_what_is_known(lists):
+    import optuna
+
+    from evo_wordle.tune import make_objective
+
+    class Switch(optuna.pruners.BasePruner):
+        on = True
+
+        def prune(self, study, trial):
+            return self.on
+
+    spec = _spec(lists, space=parse_space("population=2|4"))
+    ctx = spec.context()
+    plan = training_plan(spec, spec.split(ctx).train)
+    full = np.concatenate([run_bench(ctx, "ga-thesis", spec.game_settings(), a, s, {"population": 4}).scores()
+                           for a, s in plan])
+    pruner = Switch()
+    study = optuna.create_study(pruner=pruner)
+    objective = make_objective(spec, ctx)
+    study.enqueue_trial({"population": 4})
+    study.optimize(objective, n_trials=1)  # pruned after the first step (5 games)
+    assert study.trials[0].state.name == "PRUNED" and study.trials[0].user_attrs == {"games": 5}
+    study.enqueue_trial({"population": 4})
+    study.optimize(objective, n_trials=1)  # still pruned there: no game played
+    assert study.trials[1].state.name == "PRUNED" and study.trials[1].user_attrs == {"games": 0, "same_as": 0}
+    assert study.trials[1].intermediate_values == study.trials[0].intermediate_values
+    pruner.on = False
+    study.enqueue_trial({"population": 4})
+    study.optimize(objective, n_trials=1)  # goes on: plays only the games after the first 5
+    t = study.trials[2]
+    assert t.state.name == "COMPLETE" and t.user_attrs == {"games": len(full) - 5, "same_as": 0}
+    assert t.value == pytest.approx(full.mean()) and t.intermediate_values[5] == study.trials[0].intermediate_values[5]
+    assert t.intermediate_values[12] == pytest.approx(full[:12].mean())
+    study.enqueue_trial({"population": 4})
+    study.optimize(objective, n_trials=1)  # finished now: its figure, no game
+    assert study.trials[3].user_attrs == {"games": 0, "same_as": 2} and study.trials[3].value == t.value
+
+
 # -------------------------------------------------------------------------- end to end, CLI
 
 
@@ -178,10 +243,37 @@ def test_tiny_study_end_to_end_and_params_round_trip(lists, tmp_path, capsys):
     # report reads the study
     assert main(["report", f"sqlite:///{out / 'study.db'}"]) == 0
     assert "4 complete" in capsys.readouterr().out
+    assert main(["report", str(out)]) == 0  # the folder tune wrote: its study
+    assert "4 complete" in capsys.readouterr().out
     # the same command again resumes: nothing more to run, the same trials
     assert main(_cli(lists, out, "--trials", "6")) == 0
     capsys.readouterr()
     assert json.loads((out / "tune.json").read_text())["trials"] == 6
+
+
+def test_one_validation_repeat_gives_no_interval_and_strict_json(lists, tmp_path, capsys):
+    out = tmp_path / "one"
+    args = _cli(lists, out, "--trials", "2")
+    args[args.index("--repeats") + 1] = "1"
+    assert main(args) == 0
+    assert "(one repeat)" in capsys.readouterr().out
+    report = json.loads((out / "tune.json").read_text(), parse_constant=lambda c: pytest.fail(f"{c} in tune.json"))
+    assert all(f["validation_ci95"] is None and f["repeats"] == 1 for f in report["finalists"])
+
+
+def test_a_strategy_file_given_as_params_is_named_as_such(tmp_path, capsys):
+    small = tmp_path / "s.json"
+    small.write_text(json.dumps({"format": "evo-wordle-strategy", "version": 1}))
+    large = tmp_path / "l.json"  # past the parameter file's size cap, as shipped strategies with trees are
+    large.write_text(json.dumps({"format": "evo-wordle-strategy", "version": 1, "tree": {"x" * 10: "y" * 80_000}}))
+    for path in (small, large):
+        with pytest.raises(EvoWordleError, match="is a strategy file, not a parameter file: replay it with --strategy"):
+            load_params(path)
+        assert main(["bench", "--params", str(path), "--games", "2"]) == 2
+        assert capsys.readouterr().err.count("\n") == 1
+    (tmp_path / "x.json").write_text("x" * 70_000)  # too large and no strategy: the size is the reason
+    with pytest.raises(EvoWordleError, match="too large"):
+        load_params(tmp_path / "x.json")
 
 
 def test_params_file_is_checked(tmp_path, capsys):
@@ -204,6 +296,63 @@ def test_bad_command_lines_are_one_line(lists, tmp_path, capsys):
         assert err.count("\n") == 1 and "Traceback" not in err
     (tmp_path / "file").write_text("")
     assert main(_cli(lists, tmp_path / "file")) == 2
+
+
+@pytest.mark.parametrize("kind", ["to-a-file", "dangling", "fifo"])
+def test_a_study_database_is_never_written_through_a_symlink(lists, tmp_path, capsys, kind):
+    """SQLite writes its file in place: a symlink (or a FIFO) as --storage is refused up front."""
+    victim = tmp_path / "precious.db"
+    db = tmp_path / "study.db"
+    if kind == "to-a-file":
+        victim.write_bytes(b"")  # an empty file is a valid empty database to SQLite
+        db.symlink_to(victim)
+    elif kind == "dangling":
+        db.symlink_to(victim)
+    else:
+        os.mkfifo(db)
+    assert main(_cli(lists, tmp_path / "x", "--storage", f"sqlite:///{db}")) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert ("is a symlink; refusing" if kind != "fifo" else "is a FIFO, not a regular file") in err
+    assert (victim.read_bytes() == b"") if kind == "to-a-file" else not victim.exists()
+    assert not (tmp_path / "x").exists()
+
+
+@pytest.mark.parametrize("space, refused", [
+    ("population=2:12,mutation=0.1|5", "mutation=5"),             # a choice out of range
+    ("population=2:12,mutation=0.5:3.0", "mutation=3.0"),         # the upper bound
+    ("population=2:5000000:log,mutation=0:0.5", "population=5000000"),
+    ("population=2:12,opener=OK|zzzzz", "opener=zzzzz"),          # not a word (OK: one of the list)
+])
+def test_every_bound_and_choice_is_checked_before_any_trial(lists, tmp_path, capsys, space, refused):
+    space = space.replace("OK", Path(lists[0]).read_text().split()[0])
+    spec = _spec(lists, space=parse_space(space))
+    with pytest.raises(EvoWordleError, match=f"refuses {refused}:"):
+        spec.check(spec.context())
+    args = _cli(lists, tmp_path / "x")
+    args[args.index("--space") + 1] = space
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and refused in err and not (tmp_path / "x").exists()
+
+
+def test_a_single_value_is_not_a_search():
+    with pytest.raises(EvoWordleError, match="use --fix population=10"):
+        parse_space("population=10")
+    parse_space("population=10|20")
+
+
+def test_an_error_inside_a_trial_ends_the_run_in_one_line(lists, tmp_path, capfd, monkeypatch):
+    import evo_wordle.tune as tune
+
+    def refuse(*args, **kw):
+        raise EvoWordleError("this trial cannot be played")
+
+    monkeypatch.setattr(tune, "play_scores", refuse)
+    with pytest.raises(EvoWordleError, match="cannot be played"):
+        optimize(_spec(lists).as_dict(), f"sqlite:///{tmp_path / 'e.db'}", "e", 2, 3)
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "failed" not in err
 
 
 def test_paired_difference():

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from ..bench import DAILY_RULES, BenchResult, check_boards, derived_seeds, run_b
 from ..boards import POLICY_NAME, draw_answers
 from ..context import Context
 from ..errors import EvoWordleError
+from ..files import atomic_write_csv
 from ..game import Settings
 from ..outputs import IMAGE_FORMATS, writing
 from ..split import Split, recorded_split
@@ -56,7 +56,6 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
         "--daily-rule",
         dest="daily_rule",
         choices=DAILY_RULES,
-        default="remove",
         help="daily mode (P2/P3): past answers are removed from later games' candidates (remove, "
         "default) or stay candidates but are never guessed (forbid, the thesis's own simulator)",
     )
@@ -209,7 +208,7 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
     params = bench_params(name, args, check=False)  # flags were checked by the command
     result = run_bench(
         ctx, engine(name, args), settings, answers, seed, params, jobs=args.jobs, progress=not args.quiet,
-        daily_rule=args.daily_rule,
+        daily_rule=args.daily_rule or DAILY_RULES[0],
     )
     if result.solver != name:  # a multi-board policy named by --strategy: the row says so
         result.solver, result.params = name, {**result.params, "strategy": board_policy_file(args)}
@@ -248,7 +247,7 @@ def board_search_params(args: argparse.Namespace) -> dict:
         if getattr(args, dest, None) is not None:
             raise EvoWordleError(f"ga-search on several boards takes no {flag} (a one-board option; the base policy "
                                  "comes from --strategy FILE)")
-    base = board_policy_params(args) or ({"opener": args.opener} if getattr(args, "opener", None) else {})
+    base = board_policy_params(args) or ({"opener": args.opener} if getattr(args, "opener", None) is not None else {})
     population = getattr(args, "search_population", None)
     generations = getattr(args, "search_generations", None)
     if (population is not None and population < 1) or (generations is not None and generations < 0):
@@ -268,7 +267,7 @@ def bench_params(name: str, args: argparse.Namespace, check: bool = True) -> dic
         return board
     if name == POLICY_NAME:  # its genes come from --params FILE (written by evolve-strategy --boards N)
         params = params_file_for(name, args)
-        return {**params, "opener": args.opener} if getattr(args, "opener", None) else params
+        return {**params, "opener": args.opener} if getattr(args, "opener", None) is not None else params
     return solver_params(name, args, check=check)
 
 
@@ -289,8 +288,16 @@ def pooled(results: list[BenchResult]) -> BenchResult:
     return BenchResult(first.solver, first.settings, records, sum(r.seconds for r in results), dict(first.params))
 
 
+def check_daily_rule(args: argparse.Namespace, settings) -> None:
+    """``--daily-rule`` only means something in daily games: refused elsewhere, not ignored."""
+    if args.daily_rule is not None and not settings.daily:
+        raise EvoWordleError(f"--daily-rule {args.daily_rule} applies to daily games only (--daily, or --problem "
+                             "P2/P3)")
+
+
 def cmd_bench(args: argparse.Namespace) -> int:
     flag_settings = settings_from_args(args)
+    check_daily_rule(args, flag_settings)
     if args.params and not args.solver:
         from ..tune import load_params
 
@@ -340,16 +347,16 @@ def _word(ctx: Context, answer) -> str:
 
 
 def write_csv(ctx: Context, results: list[BenchResult], seeds: list[int], path: Path) -> None:
-    """One row per game: answer, guesses used, solved, the guess sequence, its opener, the run's seed."""
-    with open(path, "w", newline="") as fh:
-        out = csv.writer(fh)
-        out.writerow(["answer", "guesses", "solved", "sequence", "opener", "seed"])
-        for seed, res in zip(seeds, results):
-            cap = res.settings.max_guesses
-            for rec in res.records:
-                seq = [ctx.words.allowed[int(g)] for g in rec.guesses]
-                out.writerow([_word(ctx, rec.answer), rec.score(cap), int(rec.solved), " ".join(seq),
-                              seq[0] if seq else "", seed])
+    """One row per game: answer, guesses used, solved, the guess sequence, its opener, the run's
+    seed (written atomically: a symlink at ``path`` is replaced, never written through)."""
+    rows = [["answer", "guesses", "solved", "sequence", "opener", "seed"]]
+    for seed, res in zip(seeds, results):
+        cap = res.settings.max_guesses
+        for rec in res.records:
+            seq = [ctx.words.allowed[int(g)] for g in rec.guesses]
+            rows.append([_word(ctx, rec.answer), rec.score(cap), int(rec.solved), " ".join(seq),
+                         seq[0] if seq else "", seed])
+    atomic_write_csv(path, rows)
 
 
 def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
@@ -414,6 +421,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
                 for f in (("ga-search", "strategy") if board_search(n, args) else (n,))]
     check_solver_flags(families, args)  # every flag must serve one of them
     given = settings_from_args(args)  # what the flags alone describe
+    check_daily_rule(args, given)
     for name in names:  # validate all before running any
         check_boards(engine(name, args), given)
         bench_params(name, args, check=False)
@@ -438,7 +446,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         rows.append(summary)
     for row, score in zip(rows, ranking_scores(rows)):
         row["score"] = score
-    order = sorted(range(len(rows)), key=lambda i: rows[i]["score"])
+    # rank by what the seed fixes (fail rate, then mean guesses), never by time: the paper's score
+    # is shown beside it, but its time term varies with the machine's load
+    order = sorted(range(len(rows)), key=lambda i: (rows[i]["fail_rate"], rows[i]["mean_guesses"], i))
     for rank, i in enumerate(order, 1):
         rows[i]["rank"] = rank
     if mixed:
@@ -463,5 +473,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
             f"{100 * r['fail_rate']:7.2f} {r['worst_guesses']:5d} {1000 * r['seconds_per_game']:9.3f} {r['score']:7.4f}"
             f"  {r['game']}"
         )
-    print("score: 0.70·fail/max + 0.25·mean/max + 0.05·time/max over the solvers above (lower is better)")
+    print("rank: by fail rate, then mean guesses (the seed fixes both); score: the paper's 0.70·fail/max + "
+          "0.25·mean/max + 0.05·time/max over the solvers above (lower is better; its time term varies with load)")
     return 0

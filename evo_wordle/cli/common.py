@@ -170,7 +170,7 @@ def solver_params(name: str, args: argparse.Namespace, check: bool = True) -> di
     if check:
         check_solver_flags([name], args)
     params = {**params_file_for(name, args), **SOLVERS[name].options_from_args(args)}
-    if getattr(args, "opener", None):
+    if getattr(args, "opener", None) is not None:
         params["opener"] = args.opener
     return params
 

@@ -19,7 +19,10 @@ from .common import (
     probability,
     seed_int,
 )
+from .settings_args import warn
 
+#: Single openers searched by default (the best by the objective).
+DEFAULT_POOL = 2000
 #: A pool with at most this many openings is cheap to scan: the text output says so.
 SMALL_SCAN = 200_000
 UNITS = {"remaining": "candidates left on average", "entropy": "bits", "game": "guesses on average"}
@@ -43,9 +46,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_candidates_arg(p, default="answers")
     p.add_argument("--words", type=positive_int, default=2, metavar="K",
                    help="words in the opening (default: %(default)s)")
-    p.add_argument("--pool", type=nonnegative_int, default=2000, metavar="N",
+    p.add_argument("--pool", type=nonnegative_int, default=None, metavar="N",
                    help="search among the N best single openers by the same objective, 0 = every allowed word "
-                   "(default: %(default)s)")
+                   f"(default: {DEFAULT_POOL}, or every word of a shorter list)")
     p.add_argument("--objective", choices=["remaining", "entropy", "game"], default="remaining",
                    help="remaining: fewest candidates left on average; entropy: most bits; game: fewest guesses "
                    "on average over whole games (the opening, then the entropy-greedy endgame; slow, so use a "
@@ -84,7 +87,10 @@ def cmd_openers(args: argparse.Namespace) -> int:
                        mutpb=args.mutpb, pressure=args.pressure, patience=args.patience, restarts=args.restarts,
                        elite=min(4, args.population - 1))
     n_words = len(ctx.words)
-    pool = n_words if args.pool == 0 else min(args.pool, n_words)
+    if args.pool is not None and args.pool > n_words:
+        warn(f"--pool {args.pool:,} is more than the {n_words:,} allowed words: searching all of them (--pool 0)")
+    asked = DEFAULT_POOL if args.pool is None else args.pool
+    pool = n_words if asked == 0 else min(asked, n_words)
     if args.words > pool:
         raise EvoWordleError(f"--words {args.words} needs a pool of at least {args.words} words, not {pool}")
     if ctx.words.n_patterns ** args.words > 2**64:

@@ -13,7 +13,8 @@ from typing import NamedTuple
 
 from ..context import Context
 from ..errors import EvoWordleError
-from ..game import PROBLEMS, Settings
+from ..game import MAX_BOARDS, PROBLEMS, Settings
+from ..params import as_int
 from .common import positive_int
 
 
@@ -81,7 +82,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
             base[name] = value
     if getattr(args, "daily", None):
         base["daily"] = True
-    boards = getattr(args, "boards", 1) or 1
+    boards = as_int("boards", getattr(args, "boards", 1) or 1, 1, MAX_BOARDS)  # before the cap it sets
     cap = getattr(args, "max_guesses", None)
     if cap is None:
         cap = 9 if boards == 1 else boards + 5
@@ -141,7 +142,7 @@ def board_policy_params(args: argparse.Namespace) -> dict | None:
                              f"with --solver {data['solver']} (--strategy replays strategies and {POLICY_NAME} "
                              "policies)")
     params = dict(data["params"])
-    return {**params, "opener": args.opener} if getattr(args, "opener", None) else params
+    return {**params, "opener": args.opener} if getattr(args, "opener", None) is not None else params
 
 
 class Artefact(NamedTuple):

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from pathlib import Path
 
 from ..errors import EvoWordleError
+from ..outputs import writing
 from ..progress import note, progress_bar
 from .common import add_command, add_word_args, positive_int, seed_int
 from .settings_args import add_settings_args, settings_from_args
@@ -74,9 +76,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                   ("evo-wordle report runs/pop --format markdown", "the same as a Markdown table for docs"),
                   ("evo-wordle report sqlite:///tune-ga/study.db --study ga-default", "a tune study's best trials")],
     )
-    p.add_argument("dir", metavar="DIR|URL", help="sweep folder (holds sweep.json and results.csv), or the "
-                   "storage URL of a tune study")
-    p.add_argument("--study", default="evo-wordle", help="study name, with a storage URL (default: %(default)s)")
+    p.add_argument("dir", metavar="DIR|URL", help="sweep folder (holds sweep.json and results.csv), a tune "
+                   "--out folder (holds study.db), or the storage URL of a tune study")
+    p.add_argument("--study", default=None,
+                   help="study name, with a storage URL or tune folder (default: the storage's only study)")
     p.add_argument("--format", choices=["text", "markdown", "csv", "json"], default="text",
                    help="output format (default: %(default)s)")
     p.set_defaults(func=cmd_report)
@@ -240,6 +243,9 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from ..sweep import format_report, load_sweep, summarize
 
+    folder = Path(args.dir)
+    if "://" not in args.dir and (folder / "study.db").is_file() and not (folder / "sweep.json").exists():
+        args.dir = f"sqlite:///{(folder / 'study.db').resolve()}"  # a `tune --out` folder: its study
     if "://" in args.dir:
         return _report_study(args)
     spec, rows = load_sweep(args.dir)
@@ -262,9 +268,9 @@ def cmd_plot(args: argparse.Namespace) -> int:
         spec, rows = load_sweep(args.dir)
         summary = summarize(spec, rows)
         if args.kind == "heatmap":
-            plot_heatmap(spec, summary, out, x=args.x, y=args.y)
+            draw = partial(plot_heatmap, spec, summary, out, x=args.x, y=args.y)
         else:
-            plot_lines(spec, summary, out, x=args.x, hue=args.hue)
+            draw = partial(plot_lines, spec, summary, out, x=args.x, hue=args.hue)
     else:
         from .common import check_solver_flags, context_from_args, solver_params
 
@@ -277,7 +283,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
             data = convergence_data(ctx, args.solver, settings, solver_params(args.solver, args), answer=args.answer,
                                     runs=runs, games=args.games, seed=args.seed, baseline=args.baseline,
                                     jobs=args.jobs, lists=(args.allowed, args.answers))
-            plot_convergence(data, out)
+            draw = partial(plot_convergence, data, out)
         elif args.kind == "histograms":
             from ..plots.compare import compare_data, plot_histograms
 
@@ -285,13 +291,15 @@ def cmd_plot(args: argparse.Namespace) -> int:
             params = {name: solver_params(name, args, check=False) for name in args.solvers}
             data = compare_data(ctx, args.solvers, settings, params, games=args.games, seed=args.seed, jobs=args.jobs,
                                 lists=(args.allowed, args.answers))
-            plot_histograms(data, out)
+            draw = partial(plot_histograms, data, out)
         else:
             from ..plots.evolution import evolution_data, plot_evolution
 
             data = evolution_data(ctx, args.solver, settings, solver_params(args.solver, args), args.answer,
                                   runs=args.runs, seed=args.seed)
-            plot_evolution(data, out, top=args.top)
+            draw = partial(plot_evolution, data, out, top=args.top)
+    with writing(out, printed=False):  # the figure is the result: nothing was printed before it
+        draw()
     print(f"wrote {out}")
     return 0
 
@@ -308,7 +316,8 @@ def _report_study(args: argparse.Namespace) -> int:
         return 0
     states = ", ".join(f"{n} {k}" for k, n in summary["states"].items() if n)
     print(f"study {summary['study']} in {summary['storage']}: {states or 'no trials'}; "
-          f"{summary['games_played']} training games")
+          f"{summary['games_played']} training games"
+          + (f" ({summary['repeated']} trials repeated an earlier point)" if summary["repeated"] else ""))
     for b in summary["best"]:
         ps = " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in b["params"].items())
         print(f"  trial {b['trial']:>4}  train mean {b['train_mean']:.4f}  {ps}")

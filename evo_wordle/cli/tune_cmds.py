@@ -122,7 +122,9 @@ def cmd_tune(args: argparse.Namespace) -> int:
     print(spec.split(ctx).describe(), file=sys.stderr)
     study = tune.run_study(spec, storage, args.study, args.trials, jobs=args.jobs, executor=args.executor,
                            scheduler=args.scheduler)
-    print(f"study {args.study}: {tune.counted(study)} trials, {tune.games_played(study)} training games",
+    again = tune.repeated(study)
+    note = f" ({again} trials repeated an earlier point: its games were not played again)" if again else ""
+    print(f"study {args.study}: {tune.counted(study)} trials, {tune.games_played(study)} training games{note}",
           file=sys.stderr)
     report = tune.honest_report(spec, study, top=args.top, repeats=args.repeats, jobs=args.jobs)
     from ..artefacts import made_for
@@ -163,7 +165,8 @@ def format_tune(report: dict) -> str:
         ps = " ".join(f"{k}={_fmt(v)}" for k, v in f["params"].items()) or "(the solver's defaults)"
         train = "      –     " if f["train_mean"] is None else f"{f['train_mean']:.4f}"
         lines.append(f"  trial {f['trial']!s:>8}  train {train}  validation {f['validation_mean']:.4f}"
-                     f" ± {f['validation_ci95']:.4f}  {ps}")
+                     + (f" ± {f['validation_ci95']:.4f}" if f["validation_ci95"] is not None else " (one repeat)")
+                     + f"  {ps}")
     t = report["test"]
     d = t["winner_minus_default"]
     won = report["winner"]

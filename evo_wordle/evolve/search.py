@@ -145,6 +145,12 @@ class GASearchSolver(Solver):
         self._memo: dict[bytes, int] = {}
         self.tree_file = str(tree) if tree else None
         self.tree: dict[str, int] = load_tree(ctx, tree, settings) if tree else {}
+        root = self.tree.get("")  # the tree's first move is the opener every summary names
+        if root is not None and self.opener is not None and self.opener != root:
+            raise EvoWordleError(f"the tree {tree} opens with {ctx.words.allowed[root].upper()}; --opener "
+                                 f"{ctx.words.allowed[self.opener]} cannot apply (drop it)")
+        if root is not None:
+            self.opener = root
         self.evaluations = 0
 
     def choose(self, state: GameState) -> int:
