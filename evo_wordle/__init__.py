@@ -30,4 +30,6 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+    """The public names and the package's submodules (not the helpers this file imports)."""
+    hidden = {"annotations", "importlib"}
+    return sorted((set(globals()) - hidden) | set(__all__))

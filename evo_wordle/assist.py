@@ -364,7 +364,7 @@ def draw_board(session: AssistSession, color: bool, top: int, show: int, say) ->
         return
     alts = session.alternatives(top)
     if alts:
-        say("  other guesses       entropy   priority×entropy   could be the answer")
+        say("  best guesses        entropy   priority×entropy   could be the answer")
         for alt in alts:
             say(f"  {alt.word.upper():<8}          {alt.entropy:7.4f}   {alt.score:16.4f}   "
                 f"{'yes' if alt.candidate else 'no'}")

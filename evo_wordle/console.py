@@ -61,12 +61,23 @@ def fail(message: str, code: int, prefix: str = "evo-wordle: error: ") -> int:
     return code
 
 
+def interrupted() -> int:
+    """Ctrl-C: "interrupted", exit 130, on a line of its own (a prompt's half-typed word or a
+    progress bar may hold the terminal's line)."""
+    try:
+        if sys.stderr.isatty():
+            print(file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass
+    return fail("interrupted", 130, prefix="evo-wordle: ")
+
+
 def unexpected(exc: BaseException) -> int:
     """Anything that is not the user's input: a lost worker, a full disk, a closed pipe, a bug."""
     from concurrent.futures.process import BrokenProcessPool
 
     if _interrupted:
-        return fail("interrupted", 130, prefix="evo-wordle: ")
+        return interrupted()
     if isinstance(exc, BrokenPipeError):
         _silence_stdout()
         return 0
@@ -112,15 +123,15 @@ def run() -> int:
             _signal.signal(_signal.SIGINT, _on_sigint)
         from .cli import main
     except KeyboardInterrupt:
-        return fail("interrupted", 130, prefix="evo-wordle: ")
+        return interrupted()
     except ImportError:
         if _interrupted:
-            return fail("interrupted", 130, prefix="evo-wordle: ")
+            return interrupted()
         raise
     try:
         return main()
     except KeyboardInterrupt:  # between main's handlers (e.g. while it reports)
-        return fail("interrupted", 130, prefix="evo-wordle: ")
+        return interrupted()
     finally:
         _ignore_late_ctrl_c(_signal)
 

@@ -14,11 +14,13 @@ escape sequences (:func:`check_value`).
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import stat
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
@@ -84,6 +86,13 @@ def atomic_write_bytes(path: str | Path, data: bytes, durable: bool = False) -> 
 def atomic_write_text(path: str | Path, text: str, durable: bool = False) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically."""
     atomic_write_bytes(path, text.encode("utf-8"), durable)
+
+
+def atomic_write_csv(path: str | Path, rows: Iterable[Iterable], durable: bool = False) -> None:
+    """Write ``rows`` as CSV (the ``csv`` module's default dialect, UTF-8) atomically."""
+    buf = io.StringIO()
+    csv.writer(buf).writerows(rows)
+    atomic_write_text(path, buf.getvalue(), durable)
 
 
 def atomic_write_npy(path: str | Path, array: np.ndarray, durable: bool = False) -> None:

@@ -1,10 +1,13 @@
 """Output paths checked before any work starts, so a long run never ends in an unwritable file.
 
 Every command that writes a file (``bench --csv/--plot``, ``sweep --out``, ``plot --out``,
-``evolve-strategy --out/--log/--checkpoint``, ``ga-tree --tree/--out``, ``solve --log``) calls
-:func:`check_file` or :func:`check_folder` on its targets up front.  What can still fail at the
-end (a disk that fills up meanwhile) is reported by :func:`write_failed` after the result has
-been printed.
+``evolve-strategy --out/--log/--checkpoint``, ``ga-tree --tree/--out``, ``solve --log``,
+``cheatsheet --csv/--plot/--export``) calls :func:`check_file` or :func:`check_folder` on its
+targets up front.  Files are written by :mod:`evo_wordle.files` (a temporary file in the
+target's folder renamed over it), so the check asks what that writer needs: a writable folder,
+and for a symlink only the link itself (the rename replaces it; its target is never written).
+What can still fail at the end (a disk that fills up meanwhile) is reported by
+:func:`write_failed` after the result has been printed.
 """
 
 from __future__ import annotations
@@ -31,8 +34,9 @@ def _under(path: str, root: str) -> bool:
 
 
 def _forbidden_root(path: Path) -> str | None:
-    """The pseudo file system ``path`` is under (as given or resolved), or None."""
-    for text in (os.path.abspath(path), str(path.resolve())):
+    """The pseudo file system ``path`` is under (as given or resolved), or None.  (``realpath``
+    stops at a symlink loop, which the writer replaces like any link, where ``resolve`` raises.)"""
+    for text in (os.path.abspath(path), os.path.realpath(path)):
         for root in _FORBIDDEN:
             if _under(text, root) and not any(_under(text, ok) for ok in _ALLOWED):
                 return root
@@ -67,12 +71,27 @@ def special(path: Path, follow: bool = True) -> str | None:
     return None if stat.S_ISREG(st.st_mode) else _kind(st.st_mode)
 
 
+def _sticky_other(path: Path, folder: Path) -> bool:
+    """``path`` exists in a sticky folder (such as /tmp) where neither it nor the folder is ours:
+    only their owners (or root) may rename over it."""
+    try:
+        mine, st, dst = os.geteuid(), os.lstat(path), os.stat(folder)
+    except (OSError, AttributeError):
+        return False
+    return bool(dst.st_mode & stat.S_ISVTX) and mine not in (0, st.st_uid, dst.st_uid)
+
+
 def check_file(text: str | Path, flag: str = "--out", suffixes: tuple[str, ...] | None = None) -> Path:
     """A file path that can be written: not empty, a regular file if it exists (never a folder,
     FIFO, device such as /dev/null, or socket, even behind a symlink), in an existing writable
     folder, not under /proc, /sys or /dev (/dev/stdout included), and (with ``suffixes``)
     ending in one of them.  Else one line.  There is no ``-`` for stdout: commands print to stdout anyway
-    (``--json`` for the machine-readable form)."""
+    (``--json`` for the machine-readable form).
+
+    It agrees with the atomic writer of :mod:`evo_wordle.files`: the folder must be writable even
+    for an existing file (the temporary file is made there), an existing regular file must be
+    writable, and a symlink (dangling or not) is fine whatever its target's permissions, since
+    the rename replaces the link itself; in a sticky folder the entry must be ours to replace."""
     if text is None or str(text).strip() == "":
         raise EvoWordleError(f"{flag} needs a file name, not an empty string")
     path = Path(text)
@@ -88,10 +107,13 @@ def check_file(text: str | Path, flag: str = "--out", suffixes: tuple[str, ...] 
     folder = path.parent
     if not folder.is_dir():
         raise EvoWordleError(f"{flag} {text}: folder {folder} does not exist")
-    if path.exists() and not os.access(path, os.W_OK):
+    if not path.is_symlink() and path.exists() and not os.access(path, os.W_OK):
         raise EvoWordleError(f"{flag} {text} is not writable")
-    if not path.exists() and not _writable_dir(folder):
+    if not _writable_dir(folder):
         raise EvoWordleError(f"{flag} {text}: folder {folder} is not writable")
+    if _sticky_other(path, folder):
+        raise EvoWordleError(f"{flag} {text} belongs to another user in the sticky folder {folder}; "
+                             "it cannot be replaced: give another name")
     return path
 
 
@@ -124,17 +146,20 @@ def check_folder(text: str | Path, flag: str = "--out", files: Iterable[str] = (
     return path
 
 
-def write_failed(path: str | Path, exc: OSError) -> OutputError:
-    """The one-line error for a write that failed at the end (the result is already printed)."""
+def write_failed(path: str | Path, exc: OSError, printed: bool = True) -> OutputError:
+    """The one-line error for a write that failed at the end: ``cannot write FILE: REASON``,
+    with ``(the result above is complete)`` when the result was printed before (``printed``)."""
     reason = exc.strerror or exc.__class__.__name__
-    return OutputError(f"cannot write {path}: {reason} (the result above is complete)")
+    note = " (the result above is complete)" if printed else ""
+    return OutputError(f"cannot write {path}: {reason}{note}")
 
 
 @contextmanager
-def writing(path: str | Path | None = None) -> Iterator[None]:
-    """Writes at the end of a command (after its result is printed): a failure is one line
-    naming ``path`` (or the file the error names)."""
+def writing(path: str | Path | None = None, printed: bool = True) -> Iterator[None]:
+    """Writes at the end of a command (after its result is printed, unless not ``printed``): a
+    failure is one line naming ``path``, the file the user gave (never the writer's temporary
+    file), or else the file the error names."""
     try:
         yield
     except OSError as exc:
-        raise write_failed(exc.filename or path or "the output", exc) from None
+        raise write_failed(path or exc.filename or "the output", exc, printed) from None

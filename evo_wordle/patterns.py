@@ -58,16 +58,14 @@ def encode(trits: list[int] | tuple[int, ...]) -> int:
 def check_code(code, length: int = 5) -> int:
     """``code`` as a plain int if it is a whole number (a numpy integer too, never a bool) from 0
     to 3^length − 1, a feedback pattern; else the one-line error (text is read by :func:`parse`)."""
-    if type(code) is int and 0 <= code < 3**length:  # the common case first
-        return code
     if isinstance(code, str):
         raise EvoWordleError(f"pattern code {code!r} is text, not a code: pass patterns.parse({code!r})")
     if isinstance(code, bool | np.bool_) or not isinstance(code, numbers.Integral):
         raise EvoWordleError(f"pattern code {code!r} is not a whole number")
-    code, top = int(code), 3**length - 1
+    top = 3**length - 1
     if not 0 <= code <= top:
         raise EvoWordleError(f"pattern code {code} is outside 0 … {top} (the codes for {length} letters)")
-    return code
+    return int(code)
 
 
 def decode(code: int, length: int = 5) -> list[int]:

@@ -346,13 +346,22 @@ def same_trial(study, params: dict):
 
 
 def check_storage_url(url: str) -> None:
-    """Refuse a storage URL that cannot work, before anything runs or is written."""
+    """Refuse a storage URL that cannot work, before anything runs or is written.  SQLite writes
+    its file in place (it cannot be replaced atomically), so a symlink there, dangling or not,
+    is refused rather than written through, and so is anything but a regular file."""
+    from .outputs import special
+
     if not isinstance(url, str) or "://" not in url:
         raise EvoWordleError(f"--storage must be a database URL such as sqlite:///tune.db, not {url!r}")
     if url.startswith("sqlite:///"):
-        folder = Path(url[len("sqlite:///"):]).expanduser().parent
-        if not folder.is_dir():
-            raise EvoWordleError(f"the folder of the study database does not exist: {folder}")
+        db = Path(url[len("sqlite:///"):]).expanduser()
+        if not db.parent.is_dir():
+            raise EvoWordleError(f"the folder of the study database does not exist: {db.parent}")
+        if db.is_symlink():
+            raise EvoWordleError(f"the study database {db} is a symlink; refusing to write through it "
+                                 "(give the file itself)")
+        if (kind := special(db)) is not None:
+            raise EvoWordleError(f"the study database {db} is {kind}, not a regular file")
 
 
 def _storage(url: str):

@@ -296,6 +296,13 @@ def test_small_entropies_bitwise_equal(ctx, n) -> None:
             assert np.array_equal(slow.view(np.int64), fast.view(np.int64))
 
 
+def test_bench_names_the_answer_list_as_compare_does(capsys) -> None:
+    code, out, _ = run_cli(capsys, "bench", "--games", "5", "--json")
+    assert code == 0 and json.loads(out)["settings"]["answers"] == "nyt"
+    code, out, _ = run_cli(capsys, "bench", "--games", "5", "--answers", "original")
+    assert code == 0 and "answers=original" in out
+
+
 def test_compare_rank_does_not_depend_on_time(capsys, monkeypatch) -> None:
     # a solver that is better but much slower still ranks first (the paper's score, with its time
     # term, is only shown beside the rank)

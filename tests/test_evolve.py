@@ -170,6 +170,14 @@ def test_evolve_strategy_cli_end_to_end(tmp_path, ctx, capsys):
     assert set(prov["means"]) == {"train", "validation", "test"} == set(result["means"])
     scores = play_genome(ctx, genome, P1A, split.test)
     assert prov["means"]["test"] == pytest.approx(scores.mean())
+    # the same command again, without --resume, would start over: refused before any work,
+    # the checkpoint (its progress) left as it was
+    checkpoint = (tmp_path / "ck").read_bytes()
+    assert main(args) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (f"evo-wordle: error: checkpoint {tmp_path / 'ck'} exists: add --resume to "
+                                 "continue it, or remove it to start again\n")
+    assert (tmp_path / "ck").read_bytes() == checkpoint
     assert main([*args[:-1], "--resume", "--generations", "2", "--quiet"]) == 0
     assert main(["evolve-strategy", "--resume", "--quiet"]) == 2
 

@@ -1,9 +1,11 @@
 """Fault suite, command line: every bad command line ends in one line on stderr and exit 2,
 before any work (nothing on stdout, no file or folder written); a write that fails at the end
-comes after the printed result and exits 1.  Driven in-process through ``cli.main``."""
+comes after the printed result and exits 1; no write follows a symlink (the link is replaced by
+a regular file holding the output, its target left alone).  Driven in-process through ``cli.main``."""
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 from contextlib import contextmanager
@@ -133,6 +135,8 @@ BAD_INPUT = [
     ("plot histograms --solvers greedy,random --population 5 --out {d}/x.png", "none of the solvers"),
     # evolve-strategy: everything checked before the long run
     ("evolve-strategy --penalty nan", "finite number"),
+    ("evolve-strategy --boards 2 --hard", "hard mode is not defined for several boards"),
+    ("evolve-strategy --boards 2 --problem P2", "daily play is not defined for several boards"),
     ("evolve-strategy --penalty -5", "at least 0.0"),
     ("evolve-strategy --penalty inf", "finite number"),
     ("evolve-strategy --train 100000", "exceed the 2309 answers"),
@@ -146,6 +150,9 @@ BAD_INPUT = [
     ("evolve-strategy --log {d}/missing/x.json", "does not exist"),
     ("evolve-strategy --checkpoint ", "empty string"),
     ("evolve-strategy --resume", "--resume needs --checkpoint"),
+    ("evolve-strategy --checkpoint {d}/afile", "afile exists: add --resume to continue it, or remove it to start"),
+    ("evolve-strategy --boards 2 --checkpoint {d}/afile", "afile exists: add --resume"),
+    ("evolve-strategy --checkpoint {d}/missing.ckpt --resume", "missing.ckpt does not exist: drop --resume"),
     # ga-tree
     ("ga-tree --seed -1 --tree {d}/t.txt", "from 0 to 2**63"),
     ("ga-tree --tree /proc/t.txt", "under /proc;"),
@@ -224,6 +231,28 @@ def test_solve_game_is_printed_before_a_late_log_failure(tmp_path, capsys):
     assert "solved CRANE" in out
 
 
+def test_bench_plot_late_failure_is_the_same_one_line(tmp_path, capsys):
+    """--plot fails as --csv and --log do: the file named, the reason, the result kept."""
+    target = tmp_path / "hist.png"
+    with disk_fills_up():
+        code, out, err = run(capsys, ["bench", "--games", "5", "--plot", str(target)])
+    assert code == 1
+    assert err == f"evo-wordle: error: cannot write {target}: File too large (the result above is complete)\n"
+    assert "mean guesses:" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no temporary file left behind
+
+
+def test_plot_command_late_failure_is_one_line(tmp_path, capsys):
+    """``plot`` prints nothing before its figure: the same line without the note."""
+    target = tmp_path / "h.png"
+    with disk_fills_up():
+        code, out, err = run(capsys, ["plot", "histograms", "--solvers", "greedy", "--games", "2", "--out",
+                                      str(target)])
+    assert code == 1
+    assert err == f"evo-wordle: error: cannot write {target}: File too large\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
 def test_bench_json_plot_and_csv_written_after_the_summary(tmp_path, capsys):
     code, out, err = run(capsys, ["bench", "--games", "4", "--json", "--csv", str(tmp_path / "g.csv"),
                                   "--plot", str(tmp_path / "h.svg")])
@@ -262,6 +291,21 @@ def test_ctrl_c_inside_a_command_is_one_line_exit_130(capsys, monkeypatch):
     assert err == "evo-wordle: interrupted\n"
 
 
+def test_ctrl_c_at_a_terminal_starts_its_own_line(monkeypatch):
+    # at a prompt ("word> lun^C") the message must not be glued to the half-typed word
+    import io
+
+    from evo_wordle import console
+
+    class Terminal(io.StringIO):
+        def isatty(self):
+            return True
+
+    for stream, expected in ((Terminal(), "\nevo-wordle: interrupted\n"), (io.StringIO(), "evo-wordle: interrupted\n")):
+        monkeypatch.setattr("sys.stderr", stream)
+        assert console.interrupted() == 130 and stream.getvalue() == expected
+
+
 def test_a_rerun_after_a_bad_spec_is_not_blocked(tmp_path, capsys):
     """A spec that ran nothing (no result row) is replaced by the corrected command."""
     out = tmp_path / "s"
@@ -283,3 +327,68 @@ def test_ascii_terminal_gets_ascii_stand_ins():
     assert all(v.isascii() for v in ASCII.values())
     assert _to_ascii(UnicodeEncodeError("ascii", "☃", 0, 1, "x")) == ("?", 1)
     assert os.environ.get("PYTHONIOENCODING") != "ascii"  # the subprocess tests cover the real stream
+
+
+# ---------------------------------------------------------------- no write follows a symlink
+
+SALET_TREE = Path(__file__).resolve().parents[1] / "data" / "strategies" / "answers-known-salet.tree"
+TINY_EVOLVE = ["evolve-strategy", "--candidates", "answers", "--guess-from", "allowed", "--generations", "1",
+               "--mu", "2", "--lambda", "2", "--train", "10", "--validation", "10", "--quiet"]
+
+#: Every file a command writes, with a cheap command line: ``@NAME`` is an output file (``@?NAME``
+#: one that must not exist yet: an existing checkpoint is refused, so only a dangling link there).
+WRITES = {
+    "bench --csv": ["bench", "--games", "5", "--csv", "@games.csv"],
+    "bench --plot": ["bench", "--games", "5", "--plot", "@hist.png"],
+    "solve --log": ["solve", "crane", "--log", "@run.json"],
+    "cheatsheet --csv --plot --export": ["cheatsheet", "--tree", str(SALET_TREE), "--top", "3", "--csv", "@sheet.csv",
+                                         "--plot", "@sheet.svg", "--export", "@tree.json"],
+    "plot --out": ["plot", "histograms", "--solvers", "greedy", "--games", "2", "--out", "@h.pdf"],
+    "evolve-strategy --out --log --checkpoint": [*TINY_EVOLVE, "--out", "@s.json", "--log", "@log.json",
+                                                 "--checkpoint", "@?ck.json"],
+}
+
+
+def written_as(path: Path) -> bool:
+    """``path`` holds what its suffix says (the command's output, not the symlink's target)."""
+    data = path.read_bytes()
+    return {".csv": lambda: data.count(b",") > 3 and b"\n" in data,
+            ".json": lambda: bool(json.loads(data)),
+            ".png": lambda: data.startswith(b"\x89PNG\r\n\x1a\n"),
+            ".svg": lambda: b"<svg" in data,
+            ".pdf": lambda: data.startswith(b"%PDF")}[path.suffix]()
+
+
+@pytest.mark.parametrize("kind", ["to-a-file", "dangling"])
+@pytest.mark.parametrize("command", sorted(WRITES))
+def test_no_write_follows_a_symlink(tmp_path, capsys, command, kind):
+    """An output that is a symlink (to someone's file, or to nothing: /nonexistent/x) is replaced
+    by a regular file holding the output; the link's target is left alone, exit 0."""
+    victim = tmp_path / "precious.txt"
+    victim.write_text("precious\n")
+    outputs = []
+    argv = []
+    for arg in WRITES[command]:
+        if arg.startswith("@"):
+            link = tmp_path / arg.lstrip("@?")
+            link.symlink_to(victim if kind == "to-a-file" and arg[1] != "?" else tmp_path / "missing" / "x")
+            outputs.append(link)
+            arg = str(link)
+        argv.append(arg)
+    code, out, err = run(capsys, argv)
+    assert code == 0, err
+    assert victim.read_text() == "precious\n"
+    assert not (tmp_path / "missing").exists()
+    for link in outputs:
+        assert not link.is_symlink() and link.is_file(), link
+        assert written_as(link), link
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["precious.txt", *(p.name for p in outputs)])
+
+
+def test_a_symlink_loop_is_replaced_too(tmp_path, capsys):
+    """``ln -s x.csv x.csv``: no internal error while checking it; the write replaces the link."""
+    link = tmp_path / "x.csv"
+    link.symlink_to("x.csv")
+    code, out, err = run(capsys, ["bench", "--games", "5", "--csv", str(link)])
+    assert code == 0, err
+    assert not link.is_symlink() and written_as(link)

@@ -160,6 +160,17 @@ def test_bad_strategy_file_one_line(tmp_path, capsys, kind):
     assert message in one_line(capsys)
 
 
+def test_a_strategy_opener_outside_the_list_names_the_file(tmp_path, capsys):
+    path = tmp_path / "s.json"
+    save_strategy(path, Strategy(opener="zzzzz"))
+    assert main(["bench", "--strategy", str(path), "--games", "5"]) == 2
+    err = capsys.readouterr().err  # (a warning first: the file records no settings)
+    assert err.count("error:") == 1 and "Traceback" not in err
+    assert f"strategy file {path}: its opener 'zzzzz' is not an allowed word" in err.splitlines()[-1]
+    assert main(["bench", "--strategy", str(path), "--games", "5", "--opener", "crane"]) == 0  # overridden
+    capsys.readouterr()
+
+
 @pytest.mark.parametrize("kind", sorted(SOURCES))
 def test_strategy_file_sources_capped(tmp_path, capsys, kind):
     path = _source(tmp_path / "s.json", kind, 16 * 2**20)

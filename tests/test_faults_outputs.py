@@ -223,3 +223,45 @@ def test_regular_targets_still_pass(tmp_path):
     (tmp_path / "sweep" / RESULTS_FILE).write_text("a\n")
     assert check_folder(tmp_path / "sweep", files=[RESULTS_FILE, SPEC_FILE]) == tmp_path / "sweep"
     assert check_folder(tmp_path / "new" / "deeper", files=[RESULTS_FILE]) == tmp_path / "new" / "deeper"
+
+
+def _deny(monkeypatch, *paths: Path) -> None:
+    """``os.access`` says no for ``paths`` (as for a user without the permission: the tests may run as root)."""
+    real = os.access
+    denied = {str(p) for p in paths}
+    monkeypatch.setattr(os, "access", lambda p, mode, **kw: str(p) not in denied and real(p, mode, **kw))
+
+
+def test_the_check_agrees_with_the_atomic_writer(tmp_path, monkeypatch):
+    """Files are written to a temporary file in their folder and renamed into place: the folder
+    must be writable even when the file exists, and a symlink is replaced, so its target's
+    permissions do not matter (a dangling link is fine)."""
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    (folder / "old.csv").write_text("x")
+    victim = tmp_path / "read-only.txt"
+    victim.write_text("precious")
+    (tmp_path / "link.csv").symlink_to(victim)
+    (tmp_path / "dangling.csv").symlink_to("/nonexistent/x.csv")
+    (tmp_path / "loop.csv").symlink_to("loop.csv")
+    _deny(monkeypatch, folder, victim)
+    with pytest.raises(EvoWordleError, match=r"^--csv .*old.csv: folder .*ro is not writable$"):
+        check_file(folder / "old.csv", "--csv")
+    with pytest.raises(EvoWordleError, match=r"read-only.txt is not writable$"):
+        check_file(victim, "--csv")
+    assert check_file(tmp_path / "link.csv", "--csv") == tmp_path / "link.csv"
+    assert check_file(tmp_path / "dangling.csv", "--csv") == tmp_path / "dangling.csv"
+    assert check_file(tmp_path / "loop.csv", "--csv") == tmp_path / "loop.csv"  # replaced like any link
+
+
+def test_a_file_of_another_user_in_a_sticky_folder_is_refused(tmp_path, monkeypatch):
+    """In /tmp (sticky) only a file's owner may rename over it: refused up front, not after the run."""
+    (tmp_path / "theirs.csv").write_text("x")
+    (tmp_path / "link.csv").symlink_to("/nonexistent/x.csv")
+    tmp_path.chmod(0o1777)
+    assert check_file(tmp_path / "theirs.csv", "--csv")  # ours
+    monkeypatch.setattr(os, "geteuid", lambda: 4242)  # someone else, not root
+    for name in ("theirs.csv", "link.csv"):
+        with pytest.raises(EvoWordleError, match=f"{name} belongs to another user in the sticky folder"):
+            check_file(tmp_path / name, "--csv")
+    assert check_file(tmp_path / "new.csv", "--csv") == tmp_path / "new.csv"

@@ -17,3 +17,11 @@ def test_every_subpackage_is_listed():
     }
     assert found <= listed, f"add to pyproject.toml packages: {sorted(found - listed)}"
     assert config["package-dir"]["evo_wordle.wordlists"] == "data"
+
+
+def test_dir_of_the_package_shows_its_public_names_not_its_helpers():
+    import evo_wordle
+
+    names = dir(evo_wordle)
+    assert {"Context", "EvoWordleError", "WordSet", "load_words", "__version__"} <= set(names)
+    assert not {"annotations", "importlib"} & set(names)

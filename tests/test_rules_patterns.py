@@ -9,6 +9,7 @@ from evo_wordle.patterns import (
     GREEN,
     GREY,
     YELLOW,
+    check_code,
     check_word,
     decode,
     encode,
@@ -114,3 +115,47 @@ def test_tiles_plain_and_coloured():
         "\x1b[1;97;42m C \x1b[0m" "\x1b[1;30;43m R \x1b[0m" "\x1b[1;97;100m A \x1b[0m"
         "\x1b[1;97;100m N \x1b[0m" "\x1b[1;30;43m E \x1b[0m"
     )
+
+
+# --- check_code: the feedback codes the public API accepts ---------------------------------------
+
+
+@pytest.mark.parametrize("length", [3, 4, 5, 6])
+def test_check_code_accepts_exactly_0_to_3_to_the_length_minus_1(length):
+    top = 3**length - 1
+    for code in (0, 1, top // 2, top - 1, top):
+        assert check_code(code, length) == code and type(check_code(code, length)) is int
+    for code in (-1, top + 1, 3 * top):
+        with pytest.raises(EvoWordleError, match=f"pattern code {code} is outside 0 … {top} "
+                                                 f"\\(the codes for {length} letters\\)"):
+            check_code(code, length)
+
+
+def test_check_code_defaults_to_five_letters():
+    assert check_code(242) == 242
+    with pytest.raises(EvoWordleError, match="outside 0 … 242"):
+        check_code(243)
+
+
+def test_check_code_takes_numpy_integers_as_plain_ints():
+    import numpy as np
+
+    for code in (np.int64(7), np.uint8(242), np.int16(0)):
+        got = check_code(code)
+        assert got == int(code) and type(got) is int
+    with pytest.raises(EvoWordleError, match="outside"):
+        check_code(np.int64(-1))
+
+
+@pytest.mark.parametrize("bad, message", [
+    (True, "is not a whole number"), (False, "is not a whole number"), (3.0, "is not a whole number"),
+    (None, "is not a whole number"), ("20110", "is text, not a code: pass patterns.parse\\('20110'\\)"),
+])
+def test_check_code_refuses_what_is_not_a_code(bad, message):
+    import numpy as np
+
+    with pytest.raises(EvoWordleError, match=message):
+        check_code(bad)
+    if isinstance(bad, bool):
+        with pytest.raises(EvoWordleError, match="is not a whole number"):
+            check_code(np.bool_(bad))

@@ -298,6 +298,26 @@ def test_bad_command_lines_are_one_line(lists, tmp_path, capsys):
     assert main(_cli(lists, tmp_path / "file")) == 2
 
 
+@pytest.mark.parametrize("kind", ["to-a-file", "dangling", "fifo"])
+def test_a_study_database_is_never_written_through_a_symlink(lists, tmp_path, capsys, kind):
+    """SQLite writes its file in place: a symlink (or a FIFO) as --storage is refused up front."""
+    victim = tmp_path / "precious.db"
+    db = tmp_path / "study.db"
+    if kind == "to-a-file":
+        victim.write_bytes(b"")  # an empty file is a valid empty database to SQLite
+        db.symlink_to(victim)
+    elif kind == "dangling":
+        db.symlink_to(victim)
+    else:
+        os.mkfifo(db)
+    assert main(_cli(lists, tmp_path / "x", "--storage", f"sqlite:///{db}")) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert ("is a symlink; refusing" if kind != "fifo" else "is a FIFO, not a regular file") in err
+    assert (victim.read_bytes() == b"") if kind == "to-a-file" else not victim.exists()
+    assert not (tmp_path / "x").exists()
+
+
 @pytest.mark.parametrize("space, refused", [
     ("population=2:12,mutation=0.1|5", "mutation=5"),             # a choice out of range
     ("population=2:12,mutation=0.5:3.0", "mutation=3.0"),         # the upper bound

@@ -83,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     except EvoWordleError as exc:
         return console.fail(str(exc), exc.exit_code)
     except KeyboardInterrupt:
-        return console.fail("interrupted", 130, prefix="evo-wordle: ")
+        return console.interrupted()
     except BaseException as exc:
         if isinstance(exc, SystemExit):
             raise

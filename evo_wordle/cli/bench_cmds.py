@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import csv
 import sys
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from ..bench import DAILY_RULES, BenchResult, check_boards, derived_seeds, run_b
 from ..boards import POLICY_NAME, draw_answers
 from ..context import Context
 from ..errors import EvoWordleError
+from ..files import atomic_write_csv
 from ..game import Settings
 from ..outputs import IMAGE_FORMATS, writing
 from ..split import Split, recorded_split
@@ -317,6 +317,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     summary = combined.summary()
     summary["settings"]["seed"] = args.seed
     summary["settings"].update(puzzles.describe())
+    summary["settings"]["answers"] = ctx.words.label  # the answer list, as compare names it
     if len(results) > 1:
         summary["settings"].update(repeat=len(results), seeds=seeds, run_means=means, mean_ci95=half)
     elif args.repeat > 1:
@@ -346,16 +347,16 @@ def _word(ctx: Context, answer) -> str:
 
 
 def write_csv(ctx: Context, results: list[BenchResult], seeds: list[int], path: Path) -> None:
-    """One row per game: answer, guesses used, solved, the guess sequence, its opener, the run's seed."""
-    with open(path, "w", newline="") as fh:
-        out = csv.writer(fh)
-        out.writerow(["answer", "guesses", "solved", "sequence", "opener", "seed"])
-        for seed, res in zip(seeds, results):
-            cap = res.settings.max_guesses
-            for rec in res.records:
-                seq = [ctx.words.allowed[int(g)] for g in rec.guesses]
-                out.writerow([_word(ctx, rec.answer), rec.score(cap), int(rec.solved), " ".join(seq),
-                              seq[0] if seq else "", seed])
+    """One row per game: answer, guesses used, solved, the guess sequence, its opener, the run's
+    seed (written atomically: a symlink at ``path`` is replaced, never written through)."""
+    rows = [["answer", "guesses", "solved", "sequence", "opener", "seed"]]
+    for seed, res in zip(seeds, results):
+        cap = res.settings.max_guesses
+        for rec in res.records:
+            seq = [ctx.words.allowed[int(g)] for g in rec.guesses]
+            rows.append([_word(ctx, rec.answer), rec.score(cap), int(rec.solved), " ".join(seq),
+                         seq[0] if seq else "", seed])
+    atomic_write_csv(path, rows)
 
 
 def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:

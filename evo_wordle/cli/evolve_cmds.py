@@ -6,6 +6,7 @@ import argparse
 import shlex
 import sys
 import time
+from pathlib import Path
 
 from ..errors import EvoWordleError
 from ..outputs import writing
@@ -88,8 +89,9 @@ def register(sub) -> None:
     g.add_argument("--init", metavar="FILE", help="strategy file the first individual starts from")
     g.add_argument("--seed", type=seed_int, default=0, metavar="S", help="seed of the samples and the GA (default: 0)")
     g.add_argument("--checkpoint", type=output_path, metavar="FILE",
-                   help="JSON checkpoint written after every generation (data only)")
-    g.add_argument("--resume", action="store_true", help="continue from --checkpoint")
+                   help="JSON checkpoint written after every generation (data only); an existing FILE is "
+                   "never overwritten: continue it with --resume, or remove it to start again")
+    g.add_argument("--resume", action="store_true", help="continue from --checkpoint FILE (which must exist)")
     g.add_argument("--executor", choices=["local", "dask"], default="local",
                    help="where evaluations run (default: local)")
     g.add_argument("--jobs", type=positive_int, default=1, metavar="J", help="parallel evaluations (default: 1)")
@@ -111,8 +113,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     from ..evolve.metaga import EvolveConfig, genome_key, play_records, split_means, to_individual
     from ..evolve.strategy import load_strategy, save_strategy
 
-    if args.resume and not args.checkpoint:
-        raise EvoWordleError("--resume needs --checkpoint FILE")
+    check_checkpoint(args.checkpoint, args.resume)
     settings = settings_from_args(args)
     if args.problem is None and args.guess_from is None:
         settings = settings.with_(guess_from="allowed")  # strategies explore unless told not to
@@ -178,6 +179,20 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     return 0
 
 
+def check_checkpoint(path, resume: bool) -> None:
+    """Before any work: ``--resume`` needs an existing checkpoint, and a new run never overwrites
+    one (the generations it holds would be lost without a word)."""
+    if resume and not path:
+        raise EvoWordleError("--resume needs --checkpoint FILE")
+    if not path:
+        return
+    exists = Path(path).exists()  # a dangling symlink holds no progress: the first write replaces it
+    if resume and not exists:
+        raise EvoWordleError(f"checkpoint {path} does not exist: drop --resume to start a new run")
+    if not resume and exists:
+        raise EvoWordleError(f"checkpoint {path} exists: add --resume to continue it, or remove it to start again")
+
+
 def write_log(args: argparse.Namespace, ga) -> None:
     """After the result is printed (and flushed): the logbook to ``--log``, if asked."""
     from ..evolve.metaga import save_logbook
@@ -230,6 +245,9 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
     from ..evolve.metaga import BOARD_GENE_NAMES, EvolveConfig, genome_key, split_sets, test_board_genome
     from ..files import atomic_write_text
 
+    if settings.hard or settings.daily:  # the policy refuses them too, but only once the run has begun
+        raise EvoWordleError(f"{'hard mode' if settings.hard else 'daily play'} is not defined for several boards "
+                             f"(drop {'--hard' if settings.hard else '--daily/P2/P3'})")
     if args.final:
         raise EvoWordleError("--final keeps a decision tree, which several boards do not have (drop --final)")
     if args.pool != 300:

@@ -12,6 +12,7 @@ from .. import patterns
 from ..assist import AssistSession, run_assist, terminal_reader
 from ..boards import POLICY_NAME, SummedEntropy, play_boards
 from ..errors import EvoWordleError, ImpossibleFeedback
+from ..files import atomic_write_text
 from ..game import GameState, Settings, play
 from ..outputs import writing
 from ..solvers import make_solver
@@ -90,11 +91,11 @@ def _jsonable(obj):
 
 
 def _write_log(path, payload: dict) -> None:
-    """Write the game log (after the game was printed, so a failure loses nothing)."""
+    """Write the game log (after the game was printed, so a failure loses nothing; atomically,
+    so a symlink at ``path`` is replaced, never written through)."""
     sys.stdout.flush()
-    with writing(path), open(path, "w", encoding="utf-8") as fh:
-        json.dump(payload, fh, indent=2, default=_jsonable)
-        fh.write("\n")
+    with writing(path):
+        atomic_write_text(path, json.dumps(payload, indent=2, default=_jsonable) + "\n")
     wrote(path)
 
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import argparse
+from functools import partial
 from pathlib import Path
 
 from ..errors import EvoWordleError
+from ..outputs import writing
 from ..progress import note, progress_bar
 from .common import add_command, add_word_args, positive_int, seed_int
 from .settings_args import add_settings_args, settings_from_args
@@ -266,9 +268,9 @@ def cmd_plot(args: argparse.Namespace) -> int:
         spec, rows = load_sweep(args.dir)
         summary = summarize(spec, rows)
         if args.kind == "heatmap":
-            plot_heatmap(spec, summary, out, x=args.x, y=args.y)
+            draw = partial(plot_heatmap, spec, summary, out, x=args.x, y=args.y)
         else:
-            plot_lines(spec, summary, out, x=args.x, hue=args.hue)
+            draw = partial(plot_lines, spec, summary, out, x=args.x, hue=args.hue)
     else:
         from .common import check_solver_flags, context_from_args, solver_params
 
@@ -281,7 +283,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
             data = convergence_data(ctx, args.solver, settings, solver_params(args.solver, args), answer=args.answer,
                                     runs=runs, games=args.games, seed=args.seed, baseline=args.baseline,
                                     jobs=args.jobs, lists=(args.allowed, args.answers))
-            plot_convergence(data, out)
+            draw = partial(plot_convergence, data, out)
         elif args.kind == "histograms":
             from ..plots.compare import compare_data, plot_histograms
 
@@ -289,13 +291,15 @@ def cmd_plot(args: argparse.Namespace) -> int:
             params = {name: solver_params(name, args, check=False) for name in args.solvers}
             data = compare_data(ctx, args.solvers, settings, params, games=args.games, seed=args.seed, jobs=args.jobs,
                                 lists=(args.allowed, args.answers))
-            plot_histograms(data, out)
+            draw = partial(plot_histograms, data, out)
         else:
             from ..plots.evolution import evolution_data, plot_evolution
 
             data = evolution_data(ctx, args.solver, settings, solver_params(args.solver, args), args.answer,
                                   runs=args.runs, seed=args.seed)
-            plot_evolution(data, out, top=args.top)
+            draw = partial(plot_evolution, data, out, top=args.top)
+    with writing(out, printed=False):  # the figure is the result: nothing was printed before it
+        draw()
     print(f"wrote {out}")
     return 0
 

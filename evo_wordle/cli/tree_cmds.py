@@ -45,7 +45,7 @@ def cmd_cheatsheet(args: argparse.Namespace) -> int:
     from ..artefacts import made_for
     from ..evolve.cheatsheet import cheat_sheet, text_table, tree_export, tree_file_paths
     from ..evolve.search import tree_made_for
-    from ..files import atomic_write_text
+    from ..files import atomic_write_csv, atomic_write_text
 
     ctx, settings = run_context(args, ["ga-search"])
     paths = tree_file_paths(ctx, args.tree, settings)
@@ -56,14 +56,11 @@ def cmd_cheatsheet(args: argparse.Namespace) -> int:
         print(text_table(sheet, args.top or None))
     sys.stdout.flush()
     if args.csv:
-        import csv
-
-        with writing(args.csv), open(args.csv, "w", newline="") as fh:
-            out = csv.writer(fh)
-            out.writerow(["feedback", "letters", "answers", "second_guess", "mean_guesses", "max_guesses"])
-            for r in sheet["rows"]:
-                out.writerow([r["feedback"], r["letters"], r["answers"], r["second_guess"] or "",
-                              r["mean_guesses"], r["max_guesses"]])
+        header = ["feedback", "letters", "answers", "second_guess", "mean_guesses", "max_guesses"]
+        rows = [[r["feedback"], r["letters"], r["answers"], r["second_guess"] or "", r["mean_guesses"],
+                 r["max_guesses"]] for r in sheet["rows"]]
+        with writing(args.csv):
+            atomic_write_csv(args.csv, [header, *rows])
         wrote(args.csv, args.json)
     if args.plot:
         from ..plots.cheatsheet import plot_cheat_sheet

@@ -554,6 +554,8 @@ class StrategySolver(Solver):
         elif strategy is not None:
             f = read_strategy_file(strategy)
             genome, where, self.source = f.strategy, f"strategy file {f.path}", str(strategy)
+            if not opener and not ctx.words.contains(genome.opener):
+                raise EvoWordleError(f"{where}: its opener {genome.opener!r} is not an allowed word of this list")
             tree = tree or usable_tree(ctx, settings, f)
         else:
             genome = Strategy()

@@ -1,4 +1,5 @@
-"""Shared plotting helpers: figures without pyplot (no global backend state), checked output paths.
+"""Shared plotting helpers: figures without pyplot (no global backend state), checked output
+paths, written atomically (a symlink at the path is replaced, never written through).
 
 Every plot function in this package returns a :class:`Plotted` holding the figure and the
 exact numbers handed to matplotlib, so tests and users can check a figure against its data.
@@ -10,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import OutputError
+from ..files import atomic_write
 from ..outputs import IMAGE_FORMATS, check_file
 from .style import SERIES, add_caption
 
@@ -43,13 +45,19 @@ def new_figure(width: float, height: float, ncols: int = 1, nrows: int = 1):
 
 def save(fig, path: str | Path, data: dict, caption: str | None = None) -> Plotted:
     """Write ``fig`` (PNG at 150 dpi, or SVG/PDF) with ``caption`` at its foot and return it
-    with its data (``data["caption"]`` is the caption drawn)."""
+    with its data (``data["caption"]`` is the caption drawn).
+
+    The figure goes to a temporary file next to ``path``, renamed into place: a symlink at
+    ``path`` is replaced, never written through, and a failed write leaves nothing behind.  A
+    failed write raises OSError naming ``path`` (the command line reports it in one line)."""
     path = check_output(path)
     if caption:
         add_caption(fig, caption)
         data = {**data, "caption": caption}
     try:
-        fig.savefig(path, dpi=150)
-    except (OSError, ValueError) as exc:
-        raise OutputError(f"cannot write plot {path}: {exc}") from None
+        atomic_write(path, lambda fh: fig.savefig(fh, format=path.suffix[1:].lower(), dpi=150))
+    except OSError as exc:  # name the target, not the temporary file
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
+    except ValueError as exc:
+        raise OutputError(f"cannot write {path}: {exc}") from None
     return Plotted(path, fig, data)
