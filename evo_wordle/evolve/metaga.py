@@ -498,7 +498,7 @@ class MetaGA:
 
         A fresh run never overwrites an existing ``checkpoint`` (continue it with :meth:`resume`)."""
         if self.generation < 0:
-            if checkpoint is not None and (Path(checkpoint).exists() or Path(checkpoint).is_symlink()):
+            if checkpoint is not None and Path(checkpoint).exists():  # as the command line: a dangling link is none
                 raise EvoWordleError(f"checkpoint {checkpoint} exists: continue it with MetaGA.resume, or remove it "
                                      "to start again")
             self.initialise()
