@@ -157,6 +157,14 @@ def _entropy_counted(rows: np.ndarray, clog: np.ndarray, n_patterns: int) -> np.
     return np.log2(k) - clog[counts].reshape(n, n_patterns).sum(axis=1) / k
 
 
+def check_board_settings(settings: Settings) -> None:
+    """Refuse, in one line, what several boards do not define: hard mode and daily play."""
+    if settings.hard:
+        raise EvoWordleError("hard mode is not defined for several boards (drop --hard)")
+    if settings.daily:
+        raise EvoWordleError("daily play is not defined for several boards (drop --daily/P2/P3)")
+
+
 class SummedEntropy:
     """The N-dle policy: maximise Σ over unsolved boards of H(feedback | board's candidates).
 
@@ -188,10 +196,7 @@ class SummedEntropy:
         self.ties = ties
         self.weight, self.bonus, self.late = (as_float(name, value, *GENES[name])
                                               for name, value in zip(GENES, (weight, bonus, late)))
-        if settings.hard:
-            raise EvoWordleError("hard mode is not defined for several boards (drop --hard)")
-        if settings.daily:
-            raise EvoWordleError("daily play is not defined for several boards (drop --daily/P2/P3)")
+        check_board_settings(settings)
         self.ctx = ctx
         self.settings = settings
         self.universe = np.asarray(ctx.candidates(settings.candidates), dtype=np.int64)

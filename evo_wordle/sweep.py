@@ -270,13 +270,12 @@ class SweepSpec:
         sweep's list: refused now, before the folder exists, not by the first task."""
         from .words import load_words
 
-        words = None
-        for config in self.configs():
-            for key in WORD_PARAMS:
-                value = self.solver_params(config).get(key)
-                if isinstance(value, str) and value:
-                    words = words or load_words(self.allowed, self.answers)
-                    words.index(value)
+        named = {value for config in self.configs() for key, value in self.solver_params(config).items()
+                 if key in WORD_PARAMS and isinstance(value, str) and value}
+        if named:
+            words = load_words(self.allowed, self.answers)
+            for word in sorted(named):
+                words.index(word)
 
 
 #: Solver parameters that name a word.

@@ -35,6 +35,9 @@ from .split import Split, split_answers
 from .stats import mean_ci, paired, t975  # noqa: F401 - paired is part of tune's API
 
 PRUNERS = ("median", "halving", "none")
+#: The study name ``tune`` uses without ``--study`` (its flag default, kept literal there so the
+#: command line starts without importing this module); ``report`` picks it among several.
+DEFAULT_STUDY = "evo-wordle"
 DEFAULT_STEPS = (100, 300, 1000)
 _NAME = re.compile(r"^[a-z_][a-z0-9_]*$")
 _MAX_SPACE_BYTES = 64 * 1024
@@ -578,14 +581,15 @@ def _is_strategy(path: str | Path) -> bool:
 
 def load_params(path: str | Path) -> dict:
     """Read a parameter file written by ``tune``: ``{"solver", "params", "settings"}`` checked."""
+    not_params = f"{path} is a strategy file, not a parameter file: replay it with --strategy {path}"
     try:
         data = read_json(path, _MAX_SPACE_BYTES, "parameter file")
-    except EvoWordleError as exc:
-        if not (Path(path).is_file() and _is_strategy(path)):
-            raise exc from None
-        data = {"format": STRATEGY_FORMAT}
+    except EvoWordleError as exc:  # too large for parameters: perhaps a strategy file with its tree
+        if Path(path).is_file() and _is_strategy(path):
+            raise EvoWordleError(not_params) from None
+        raise exc from None
     if isinstance(data, dict) and data.get("format") == STRATEGY_FORMAT:
-        raise EvoWordleError(f"{path} is a strategy file, not a parameter file: replay it with --strategy {path}")
+        raise EvoWordleError(not_params)
     if not isinstance(data, dict) or data.get("format") != PARAMS_FORMAT:
         raise EvoWordleError(f"{path} is not an evo-wordle parameter file (written by `evo-wordle tune`)")
     if not isinstance(data.get("solver"), str) or not isinstance(data.get("params"), dict):
@@ -606,8 +610,8 @@ def study_summary(storage: str, name: str | None = None) -> dict:
     db = _storage(storage)
     if name is None:
         names = optuna.get_all_study_names(storage=db)
-        if len(names) > 1 and "evo-wordle" in names:  # tune's default study name
-            names = ["evo-wordle"]
+        if len(names) > 1 and DEFAULT_STUDY in names:
+            names = [DEFAULT_STUDY]
         if len(names) != 1:
             raise EvoWordleError(f"{storage} holds {len(names)} studies"
                                  + (f" ({', '.join(sorted(names))}): name one with --study" if names else ""))

@@ -30,6 +30,7 @@ from .common import (
     seed_int,
     solver_list,
     solver_params,
+    with_opener,
     wrote,
 )
 from .settings_args import (
@@ -247,7 +248,7 @@ def board_search_params(args: argparse.Namespace) -> dict:
         if getattr(args, dest, None) is not None:
             raise EvoWordleError(f"ga-search on several boards takes no {flag} (a one-board option; the base policy "
                                  "comes from --strategy FILE)")
-    base = board_policy_params(args) or ({"opener": args.opener} if getattr(args, "opener", None) is not None else {})
+    base = board_policy_params(args) or with_opener({}, args)
     population = getattr(args, "search_population", None)
     generations = getattr(args, "search_generations", None)
     if (population is not None and population < 1) or (generations is not None and generations < 0):
@@ -267,7 +268,7 @@ def bench_params(name: str, args: argparse.Namespace, check: bool = True) -> dic
         return board
     if name == POLICY_NAME:  # its genes come from --params FILE (written by evolve-strategy --boards N)
         params = params_file_for(name, args)
-        return {**params, "opener": args.opener} if getattr(args, "opener", None) is not None else params
+        return with_opener(params, args)
     return solver_params(name, args, check=check)
 
 

@@ -169,10 +169,13 @@ def solver_params(name: str, args: argparse.Namespace, check: bool = True) -> di
 
     if check:
         check_solver_flags([name], args)
-    params = {**params_file_for(name, args), **SOLVERS[name].options_from_args(args)}
-    if getattr(args, "opener", None) is not None:
-        params["opener"] = args.opener
-    return params
+    return with_opener({**params_file_for(name, args), **SOLVERS[name].options_from_args(args)}, args)
+
+
+def with_opener(params: dict, args: argparse.Namespace) -> dict:
+    """``params`` with ``--opener`` on top when it was given (``""`` too: the solver's own best word)."""
+    opener = getattr(args, "opener", None)
+    return params if opener is None else {**params, "opener": opener}
 
 
 def params_file_for(name: str, args: argparse.Namespace) -> dict:

@@ -241,13 +241,11 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
     played once on the same test sets; the winner is written as a parameter file that
     ``bench --boards N --params FILE`` replays."""
 
-    from ..boards import POLICY_NAME
+    from ..boards import POLICY_NAME, check_board_settings
     from ..evolve.metaga import BOARD_GENE_NAMES, EvolveConfig, genome_key, split_sets, test_board_genome
     from ..files import atomic_write_text
 
-    if settings.hard or settings.daily:  # the policy refuses them too, but only once the run has begun
-        raise EvoWordleError(f"{'hard mode' if settings.hard else 'daily play'} is not defined for several boards "
-                             f"(drop {'--hard' if settings.hard else '--daily/P2/P3'})")
+    check_board_settings(settings)  # before the run begins (the policy would refuse them only then)
     if args.final:
         raise EvoWordleError("--final keeps a decision tree, which several boards do not have (drop --final)")
     if args.pool != 300:

@@ -15,7 +15,7 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..game import MAX_BOARDS, PROBLEMS, Settings
 from ..params import as_int
-from .common import positive_int
+from .common import positive_int, with_opener
 
 
 def add_settings_args(parser: argparse.ArgumentParser, daily: bool = True, boards: bool = True) -> None:
@@ -142,7 +142,7 @@ def board_policy_params(args: argparse.Namespace) -> dict | None:
                              f"with --solver {data['solver']} (--strategy replays strategies and {POLICY_NAME} "
                              "policies)")
     params = dict(data["params"])
-    return {**params, "opener": args.opener} if getattr(args, "opener", None) is not None else params
+    return with_opener(params, args)
 
 
 class Artefact(NamedTuple):
