@@ -163,6 +163,32 @@ MODULES: dict[str, dict] = {
                   "tests/test_split_replay.py::test_a_bad_recorded_split_is_a_clear_error"],
         "pristine_table": True,
     },
+    "evo_wordle/boards.py": {
+        # the rules of several boards (a guess scored on every unsolved board, a set's score, the
+        # draw of board sets) and the summed-entropy policy every multi-board figure comes from
+        # (the CLI runs of test_boards.py and test_boards_lookahead.py are left to the full suite)
+        "tests": ["tests/test_rules_boards.py",
+                  *(f"tests/test_boards.py::{name}" for name in (
+                      "test_board_entropy_matches_foundation_on_both_paths", "test_any_allowed_word_universe",
+                      "test_summed_choice_equals_brute_force", "test_singleton_board_is_played_at_once",
+                      "test_tie_rules_on_two_candidates", "test_guess_from_candidates_stays_in_the_union",
+                      "test_board_of_rejects_words_outside_the_universe", "test_duplicate_answers_solve_together",
+                      "test_draw_answers_with_replacement_and_prefix_stable", "test_failures_count_as_the_cap",
+                      "test_bad_settings_are_one_line_errors", "test_board_sets_need_one_answer_per_board")),
+                  *(f"tests/test_boards_lookahead.py::{name}" for name in (
+                      "test_rollout_off_is_the_one_step_policy", "test_expected_guesses_by_hand",
+                      "test_expected_guesses_equal_brute_force", "test_lookahead_tries_the_best_eight_and_every_candidate",
+                      "test_lookahead_never_picks_a_worse_guess_and_sometimes_a_better_one",
+                      "test_rollout_is_checked")),
+                  "tests/test_board_search.py::test_search_off_by_default_and_its_place_in_the_policy",
+                  "tests/test_board_search.py::test_from_python_the_search_is_a_parameter_of_the_policy"],
+        "pristine_table": True,
+    },
+    "evo_wordle/ga/fitness.py": {
+        # the GA's entropy x frequency fitness (static, dynamic, expected cost, first-guess knowledge)
+        "tests": ["tests/test_rules_fitness.py"],
+        "pristine_table": True,
+    },
     "evo_wordle/evolve/endgame.py": {
         # the endgame that finishes each group of a fixed opening (openers --objective game)
         "tests": ["tests/test_openings_game.py"],
