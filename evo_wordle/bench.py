@@ -297,7 +297,7 @@ def run_bench(
     records: list[GameRecord | BoardsRecord | None] = [None] * len(answers)
     start = time.perf_counter()
     unit = "games" if settings.boards == 1 else "sets"
-    with progress_bar(len(answers), f"bench {engine.name}", unit, progress) as bar:
+    with progress_bar(len(answers), f"bench {name}", unit, progress) as bar:
         if not parallel:
             order = _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_rule, bar, on_game)
             extra = engine.describe()
