@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .boards import POLICY_NAME, BoardsRecord, SummedEntropy, draw_answers, play_boards
+from .boards import BOARD_SEARCH_DEFAULTS, POLICY_NAME, BoardsRecord, SummedEntropy, draw_answers, play_boards
 from .context import Context
 from .errors import EvoWordleError
 from .game import GameRecord, GameState, Settings, play
@@ -156,20 +156,30 @@ def game_plan(answers: np.ndarray, games: int | None, seed: int) -> tuple[np.nda
 # -- one game, one engine, any number of boards ----------------------------------------------
 
 
+def board_route(solver: SolverSpec, settings: Settings, params: dict) -> tuple[SolverSpec, dict]:
+    """The player ``solver`` names and its parameters: ``ga-search`` on several boards is the
+    summed-entropy policy with its decision search on (``search`` and ``search_generations``
+    from :data:`~evo_wordle.boards.BOARD_SEARCH_DEFAULTS` unless ``params`` give them), the
+    one route the command line and the Python API share; any other solver plays as itself."""
+    if solver == "ga-search" and settings.boards > 1:
+        population, generations = BOARD_SEARCH_DEFAULTS
+        return POLICY_NAME, {"search": population, "search_generations": generations, **params}
+    return solver, params
+
+
 def check_boards(solver: str, settings: Settings) -> None:
     """Refuse, in one line, a solver that cannot play ``settings.boards`` boards."""
-    if settings.boards > 1 and solver != POLICY_NAME:
-        if solver == "ga-search":  # the command line maps it; from Python it is a parameter of the policy
-            raise EvoWordleError(f"ga-search on {settings.boards} boards is the {POLICY_NAME} solver with its decision "
-                                 "search: give that solver params={'search': 60}")
-        raise EvoWordleError(f"{solver} plays one board; --boards {settings.boards} needs the {POLICY_NAME} solver")
+    if settings.boards > 1 and board_route(solver, settings, {})[0] != POLICY_NAME:
+        raise EvoWordleError(f"{solver} plays one board; --boards {settings.boards} needs the {POLICY_NAME} solver "
+                             "(or ga-search, that policy with its decision search)")
 
 
 def make_engine(ctx: Context, solver: SolverSpec, settings: Settings, params: dict):
     """The player of a bench: a solver (a name, object or factory; one board) or the
-    summed-entropy policy (any number of boards; its opener is worked out here, once, before
-    any worker forks)."""
+    summed-entropy policy (any number of boards, ``ga-search`` too: :func:`board_route`; its
+    opener is worked out here, once, before any worker forks)."""
     check_boards(solver_label(solver), settings)
+    solver, params = board_route(solver, settings, params)
     if not isinstance(solver, str):
         return build_solver(solver, ctx, settings, **params)
     if solver == POLICY_NAME:
@@ -245,9 +255,10 @@ def run_bench(
 ) -> BenchResult:
     """Play ``solver`` on every answer in ``answers``: word indices for one board (default:
     the answer list, or the ``games`` of them that ``seed`` picks, :func:`game_plan`), a
-    (games, N) array of answer sets for ``settings.boards`` = N (default: 1,000 sets drawn with
-    ``seed``, :func:`~evo_wordle.boards.draw_answers`).  Any solver plays one board;
-    ``summed-entropy`` plays any number (others get a one-line error).
+    (games, N) array of answer sets for ``settings.boards`` = N (default: ``games`` sets, else
+    1,000, drawn with ``seed``, :func:`~evo_wordle.boards.draw_answers`).  Any solver plays one
+    board; ``summed-entropy`` plays any number, and so does ``ga-search`` as that policy with
+    its decision search (:func:`board_route`; others get a one-line error).
 
     ``solver`` is a registered name (``solver_params`` go to its constructor), a ready
     :class:`~evo_wordle.solvers.base.Solver` object (e.g. a GA whose toolbox you changed;
@@ -268,12 +279,17 @@ def run_bench(
     as_choice("daily_rule", daily_rule, DAILY_RULES)
     seed = as_seed("seed", seed)
     jobs = as_int("jobs", jobs, 1, None)
-    answers = _answer_sets(ctx, settings, answers, seed)
+    drawn = answers is None and settings.boards > 1  # already the ``games`` sets asked for
+    answers = _answer_sets(ctx, settings, answers, seed, games)
     if settings.boards == 1:
         answers = sample_answers(answers, games, seed)
+    elif not drawn:  # given board sets: the same seeded sample of them as of one board's answers
+        answers = answers[sample_answers(np.arange(len(answers)), games, seed)]
     seeds = game_seeds(seed, len(answers))
     params = dict(solver_params or {})
     engine = make_engine(ctx, solver, settings, params)
+    # the name asked for labels the bar and the result (ga-search on boards: the policy plays)
+    name = solver if board_route(solver, settings, {})[0] != solver else engine.name
     if isinstance(engine, SummedEntropy) and not params.get("opener"):
         params["opener"] = engine.describe()["opener"]  # workers start from the parent's opener
     parallel = not (settings.daily or jobs <= 1 or len(answers) < 2)
@@ -281,7 +297,7 @@ def run_bench(
     records: list[GameRecord | BoardsRecord | None] = [None] * len(answers)
     start = time.perf_counter()
     unit = "games" if settings.boards == 1 else "sets"
-    with progress_bar(len(answers), f"bench {engine.name}", unit, progress) as bar:
+    with progress_bar(len(answers), f"bench {name}", unit, progress) as bar:
         if not parallel:
             order = _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_rule, bar, on_game)
             extra = engine.describe()
@@ -291,17 +307,18 @@ def run_bench(
     seconds = time.perf_counter() - start
     if settings.daily:
         extra = {**extra, "daily_rule": daily_rule}
-    return BenchResult(engine.name, settings, records, seconds, extra, order if settings.daily else None)
+    return BenchResult(name, settings, records, seconds, extra, order if settings.daily else None)
 
 
-def _answer_sets(ctx: Context, settings: Settings, answers, seed: int) -> np.ndarray:
+def _answer_sets(ctx: Context, settings: Settings, answers, seed: int, games: int | None = None) -> np.ndarray:
     """The games' answers: word indices for one board, a (games, N) array for N boards
-    (default: the answer list; for N boards 1,000 sets drawn with ``seed``)."""
+    (default: the answer list; for N boards ``games`` sets, else 1,000, drawn with ``seed``)."""
     if settings.boards > 1 and len(ctx.words.answer_index) < 2:
         raise EvoWordleError(f"--boards {settings.boards} needs an answer list of at least 2 words "
                              f"(this one has {len(ctx.words.answer_index)})")
     if answers is None:
-        answers = ctx.words.answer_index if settings.boards == 1 else draw_answers(ctx, settings.boards, 1000, seed)
+        sets = 1000 if games is None else as_int("games", games, 1, None)
+        answers = ctx.words.answer_index if settings.boards == 1 else draw_answers(ctx, settings.boards, sets, seed)
     elif settings.boards == 1:
         answers = ctx.word_indices(answers, "answer")  # a negative or too large index never wraps
     else:

@@ -133,14 +133,30 @@ def letter_counts(ctx: Context) -> np.ndarray:
     return cached
 
 
+def check_history(ctx: Context, history) -> tuple[tuple[int, int], ...]:
+    """``history`` as (guess, pattern) pairs of plain ints, each index and code checked: a bad
+    one is refused in one line instead of wrapping (numpy reads -1 as the last word)."""
+    words, out = ctx.words, []
+    for k, move in enumerate(history, 1):
+        try:
+            guess, pattern = move
+        except (TypeError, ValueError):
+            raise EvoWordleError(f"history move {k} is {move!r}, not a (guess, pattern) pair") from None
+        out.append((words.check_index(guess, f"history move {k}: guess"), check_code(pattern, words.length)))
+    return tuple(out)
+
+
 def hard_mode_mask(ctx: Context, history: tuple[tuple[int, int], ...], words: np.ndarray | None = None) -> np.ndarray:
     """Allowed words (or just ``words``) legal in hard mode: every revealed green in place, every
-    revealed yellow (and green) letter used at least as often as it was revealed."""
+    revealed yellow (and green) letter used at least as often as it was revealed.  A bad index
+    or code in ``history`` or ``words`` is refused (EvoWordleError), never wrapped."""
     from .patterns import decode
 
+    history = check_history(ctx, history)
     letters = ctx.words.letters
     counts = letter_counts(ctx)
     if words is not None:
+        words = ctx.word_indices(words, "word")
         letters, counts = letters[words], counts[words]
     ok = np.ones(len(letters), dtype=bool)
     for guess, pattern in history:
@@ -159,7 +175,9 @@ def hard_mode_mask(ctx: Context, history: tuple[tuple[int, int], ...], words: np
 def illegal_move(ctx: Context, settings: Settings, history: tuple[tuple[int, int], ...], guess: int) -> str | None:
     """Why playing ``guess`` after ``history`` breaks the rules of the game ``settings`` describe
     (hard mode; guessing only possible words), or None if the move is legal.  Replayed moves
-    (decision trees) are checked with this before they are scored."""
+    (decision trees) are checked with this before they are scored.  A bad index or code is
+    refused (EvoWordleError), never wrapped."""
+    guess, history = ctx.words.check_index(guess, "guess"), check_history(ctx, history)
     word = ctx.words.allowed[guess].upper()
     if settings.hard and history and not hard_mode_mask(ctx, history, np.array([guess]))[0]:
         return f"{word} breaks hard mode (a revealed hint is not reused)"

@@ -25,6 +25,7 @@ OUT = HERE / "out"
 
 os.environ.setdefault("MPLBACKEND", "Agg")
 
+from evo_wordle.files import atomic_write, atomic_write_text  # noqa: E402
 from evo_wordle.game import Settings  # noqa: E402
 from evo_wordle.sweep import SweepSpec, format_report, load_sweep, run_sweep, summarize  # noqa: E402
 
@@ -44,10 +45,24 @@ def output_dirs(args: argparse.Namespace) -> tuple[Path, Path]:
     return args.out, args.out / "figures"
 
 
-def write_json(path: Path, data) -> None:
+def write_text(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` (its folder made) through the package's atomic writer: a
+    symlink at ``path`` is replaced by the file, its target never written."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(data, indent=1) + "\n")
+    atomic_write_text(path, text)
+
+
+def write_json(path: Path, data) -> None:
+    write_text(path, json.dumps(data, indent=1) + "\n")
     print(f"wrote {path}", file=sys.stderr)
+
+
+def save_figure(fig, path: Path, dpi: int = 110) -> None:
+    """``fig.savefig`` as :func:`write_text` writes: atomically, never through a symlink."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic_write(path, lambda fh: fig.savefig(fh, format=path.suffix[1:].lower(), dpi=dpi))
 
 
 def parser(doc: str, name: str) -> argparse.ArgumentParser:
@@ -94,8 +109,8 @@ def run(
     wall = time.perf_counter() - start
     spec, rows = load_sweep(out)
     summary = summarize(spec, rows)
-    (out / "table.md").write_text(format_report(spec, summary, "markdown") + "\n")
-    (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str) + "\n")
+    write_text(out / "table.md", format_report(spec, summary, "markdown") + "\n")
+    write_text(out / "summary.json", json.dumps(summary, indent=1, default=str) + "\n")
     print(f"{name}: {outcome.ran} benches run, {outcome.skipped} resumed, {wall:.1f} s wall "
           f"({args.jobs} {args.executor} workers)")
     return spec, summary, out

@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
-from _study import figure, markdown_table, parse, parser, write_json
+from _study import figure, markdown_table, parse, parser, write_json, write_text
 
 from evo_wordle import Context
 from evo_wordle.game import Settings
@@ -63,7 +63,7 @@ def main() -> None:
                    f"{np.round(merry['ga_candidates']['median'][1:4], 1).tolist()}, greedy "
                    f"{np.round(merry['baseline_candidates'][1:4], 1).tolist()}")
     text = "\n".join([table, "", *summary]) + "\n"
-    (args.results / "convergence.md").write_text(text)
+    write_text(args.results / "convergence.md", text)
     print(text + "\n" + "\n".join(f"- {x}" for x in lines))
     write_json(args.results / "convergence.json", {
         "bench": {name: {"mean": hist[name]["mean"], "fail_rate": hist[name]["fail_rate"]} for name in hist["solvers"]},

@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 import numpy as np
-from _study import add_output_args, output_dirs, write_json
+from _study import add_output_args, output_dirs, save_figure, write_json, write_text
 
 from evo_wordle import Context
 from evo_wordle.bench import run_bench
@@ -164,7 +164,7 @@ def main() -> None:
     md += [f"| {g} | all | published: {label} | {v:.4f} | | |" for g, (label, v) in PUBLISHED.items()]
     md += ["", f"Evolved P0 genome in words (any allowed guess): {genome.describe(P0X)}",
            "", f"Evolved strict P0 genome in words (possible words only): {fs.strategy.describe(P0)}"]
-    (res / "evolved_strategies.md").write_text("\n".join(md) + "\n")
+    write_text(res / "evolved_strategies.md", "\n".join(md) + "\n")
     print("\n" + genome.describe(P0X) + "\n" + fs.strategy.describe(P0))
 
     figs.mkdir(parents=True, exist_ok=True)
@@ -188,7 +188,7 @@ def main() -> None:
                 "12,972 allowed words may be the answer, guesses from any allowed word, normal mode, one "
                 "deterministic game each. Right: all 2,309 NYT answers, candidates = the answer list, any allowed "
                 "guess, one game each.")
-    fig.savefig(figs / "evolve_hist.png", dpi=110)
+    save_figure(fig, figs / "evolve_hist.png", dpi=110)
 
     fig, axes = new_figure(6, 4)
     ax = axes[0]
@@ -207,7 +207,7 @@ def main() -> None:
     add_caption(fig, f"p0-evolved.json's logbook: μ {mu}, λ {lam}, seed {prov['seed']}, one run (no error bars: "
                 f"a single run). Fitness = mean guesses + 1 per game over 6 on {n['train']} training answers; the "
                 f"validation line scores each generation's best on {n['validation']} other answers. Lower is better.")
-    fig.savefig(figs / "evolve_convergence.png", dpi=110)
+    save_figure(fig, figs / "evolve_convergence.png", dpi=110)
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ import sys
 import time
 
 from _study import add_output_args, output_dirs, write_json
+from _study import write_text as write_file
 
 from evo_wordle import Context
 from evo_wordle.evolve.openings import OBJECTIVES, OpeningGA, evolve, make_problem, scan
@@ -124,8 +125,7 @@ def table(summary: dict) -> str:
 
 
 def write_text(path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
+    write_file(path, text)
     print(f"wrote {path}", file=sys.stderr)
 
 

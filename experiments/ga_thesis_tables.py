@@ -16,7 +16,7 @@ import argparse
 import json
 
 import numpy as np
-from _study import add_output_args, markdown_table, output_dirs, write_json
+from _study import add_output_args, markdown_table, output_dirs, write_json, write_text
 
 from evo_wordle import Context
 from evo_wordle.bench import run_bench
@@ -95,10 +95,9 @@ def main() -> None:
               f"{over:6.2f} {t_over if t_over is not None else '':>6} {worst:4d} "
               f"{t_max if t_max is not None else '':>4}  {' '.join(f'{m:.3f}' for m in means)}", flush=True)
     write_json(results / "ga-thesis-tables.json", rows)
-    (results / "ga-thesis-tables.md").write_text(markdown(rows) + "\n")
+    write_text(results / "ga-thesis-tables.md", markdown(rows) + "\n")
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(rows, fh, indent=2)
+        write_text(args.json, json.dumps(rows, indent=2))
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import json
 import time
 
 import numpy as np
-from _study import add_output_args, markdown_table, output_dirs, write_json
+from _study import add_output_args, markdown_table, output_dirs, write_json, write_text
 
 from evo_wordle import Context
 from evo_wordle.bench import run_bench
@@ -180,10 +180,9 @@ def main() -> None:
         print(f"{label:100s} {row['mean']:6.3f} {row['over6']:5.2f} {row['worst_guesses']:5d} {row['seconds']:6.1f}  "
               f"{' '.join(f'{m:.4f}' for m in row['seed_means'])}  over-6 games {row['over6_games']}", flush=True)
     write_json(results / f"ga-tuning-stage{args.stage}.json", rows)
-    (results / f"ga-tuning-stage{args.stage}.md").write_text(markdown(rows) + "\n")
+    write_text(results / f"ga-tuning-stage{args.stage}.md", markdown(rows) + "\n")
     if args.json:
-        with open(args.json, "w") as fh:
-            json.dump(rows, fh, indent=2)
+        write_text(args.json, json.dumps(rows, indent=2))
 
 
 if __name__ == "__main__":

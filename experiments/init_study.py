@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from _study import figure, markdown_table, parse, parser, pm, run
+from _study import figure, markdown_table, parse, parser, pm, run, write_text
 
 from evo_wordle.game import Settings
 from evo_wordle.plots.sweep import plot_lines
@@ -33,7 +33,7 @@ def main() -> None:
                              f"{100 * b['fail_rate']:.2f}", f"{b['mean'] - r['mean']:+.3f}"])
     table = markdown_table(["mutation", "population", "random: mean", "random: % over 6", "best-N: mean",
                             "best-N: % over 6", "best - random"], rows)
-    (args.results / "init" / "comparison.md").write_text(table + "\n")
+    write_text(args.results / "init" / "comparison.md", table + "\n")
     print(table)
     # The figure needs one mutation rate: draw 0.3 (the thesis code's).
     sub = replace(spec, grid={**spec.grid, "mutation": [0.3]})

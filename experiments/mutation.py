@@ -891,10 +891,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def finish(result: dict, args: argparse.Namespace) -> int:
     """Print the report, write the JSON into --out and, if asked, the docs."""
+    from evo_wordle.files import atomic_write_text  # not at the top: --test-mutant imports the copy's package
+
     print(report_text(result))
     args.out.mkdir(parents=True, exist_ok=True)
     path = args.out / (Path(result["module"]).stem + ".json")
-    path.write_text(json.dumps(result, indent=1, default=str))
+    atomic_write_text(path, json.dumps(result, indent=1, default=str))
     print(f"wrote {path}")
     if args.write_docs:
         write_docs(result)
@@ -915,6 +917,8 @@ def score_row(r: dict) -> str:
 
 def write_docs(r: dict) -> None:
     """Replace the module's row of the score table and the equivalent list in docs/testing.md."""
+    from evo_wordle.files import atomic_write_text  # not at the top: --test-mutant imports the copy's package
+
     text = DOCS.read_text()
     head, rest = text.split("<!-- mutation:scores -->\n", 1)
     table, tail = rest.split("<!-- /mutation:scores -->", 1)
@@ -926,7 +930,7 @@ def write_docs(r: dict) -> None:
     text = head + "<!-- mutation:scores -->\n" + "\n".join(rows) + "\n<!-- /mutation:scores -->" + tail
     head, rest = text.split("<!-- mutation:equivalents -->\n", 1)
     _, tail = rest.split("<!-- /mutation:equivalents -->", 1)
-    DOCS.write_text(head + "<!-- mutation:equivalents -->\n" + equivalents_markdown()
+    atomic_write_text(DOCS, head + "<!-- mutation:equivalents -->\n" + equivalents_markdown()
                     + "\n<!-- /mutation:equivalents -->" + tail)
 
 

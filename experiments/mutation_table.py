@@ -10,7 +10,7 @@ docs/figures/mutation_lines.png.  Games are capped at 30 guesses (the thesis pla
 
 from __future__ import annotations
 
-from _study import figure, markdown_table, parse, parser, pm, run
+from _study import figure, markdown_table, parse, parser, pm, run, write_text
 
 from evo_wordle.game import Settings
 from evo_wordle.plots.sweep import plot_heatmap, plot_lines
@@ -34,7 +34,7 @@ def main() -> None:
                      "-" if over is None else f"{over:.1f}", f"{s['mean'] - mean:+.3f}"])
     table = markdown_table(["mutation (N = 100)", "mean ± 95 % (3 seeds)", "% over 6", "worst", "thesis mean",
                             "thesis % over 6", "difference"], rows)
-    (args.results / "mutation" / "comparison.md").write_text(table + "\n")
+    write_text(args.results / "mutation" / "comparison.md", table + "\n")
     print(table)
     plot_heatmap(spec, summary, figure(args, "mutation_heatmap.png"))
     plot_lines(spec, summary, figure(args, "mutation_lines.png"))

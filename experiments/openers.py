@@ -13,7 +13,7 @@ docs/figures/openers.png.
 from __future__ import annotations
 
 import numpy as np
-from _study import figure, markdown_table, parse, parser, run
+from _study import figure, markdown_table, parse, parser, run, write_text
 
 from evo_wordle import Context
 from evo_wordle.plots import style
@@ -49,7 +49,7 @@ def main() -> None:
                      f"{n['mean']:.4f}", f"{100 * n['fail_rate']:.2f}"])
     table = markdown_table(["opener", "entropy rank", "bits (P0)", "greedy mean", "greedy % over 6",
                             "thesis greedy", "naive mean", "naive % over 6"], rows)
-    (args.results / "openers.md").write_text(table + "\n")
+    write_text(args.results / "openers.md", table + "\n")
     print(table)
     with style.context():
         fig, (ax, dx) = new_figure(12, 4.6, ncols=2)

@@ -11,7 +11,7 @@ every game until solved (no game comes near the cap).
 
 from __future__ import annotations
 
-from _study import figure, markdown_table, parse, parser, pm, run
+from _study import figure, markdown_table, parse, parser, pm, run, write_text
 
 from evo_wordle.game import Settings
 from evo_wordle.plots.sweep import plot_lines
@@ -34,7 +34,7 @@ def main() -> None:
                      f"{s['mean'] - mean:+.3f}"])
     table = markdown_table(["population", "mean ± 95 % (3 seeds)", "% over 6", "worst", "thesis mean",
                             "thesis % over 6", "difference"], rows)
-    (args.results / "population" / "comparison.md").write_text(table + "\n")
+    write_text(args.results / "population" / "comparison.md", table + "\n")
     print(table)
     plot_lines(spec, summary, figure(args, "population_lines.png"))
 

@@ -12,7 +12,7 @@ experiments/results/ and docs/figures/) problems-*/ and problems.md, docs/figure
 from __future__ import annotations
 
 import numpy as np
-from _study import figure, markdown_table, parse, parser, pm, run
+from _study import figure, markdown_table, parse, parser, pm, run, write_text
 
 from evo_wordle.plots import style
 from evo_wordle.plots.common import new_figure, save
@@ -30,7 +30,7 @@ def main() -> None:
     rows = [[p, *(f"{pm(results[s][p])} ({100 * results[s][p]['fail_rate']:.2f} %)" for s, _, _ in SOLVERS)]
             for p in PROBLEMS]
     table = markdown_table(["problem", *(f"{s}: mean (% over 6)" for s, _, _ in SOLVERS)], rows)
-    (args.results / "problems.md").write_text(table + "\n")
+    write_text(args.results / "problems.md", table + "\n")
     print(table)
     with style.context():
         fig, (ax,) = new_figure(8, 4.4)

@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 
-from _study import add_output_args, output_dirs, write_json
+from _study import add_output_args, output_dirs, write_json, write_text
 
 
 def main() -> None:
@@ -41,7 +41,7 @@ def main() -> None:
     rows += [f"| {r['rank']} | {r['opener'].upper()} | {r['total_guesses']} | {r['mean_guesses']:.4f} | "
              f"{r['max_guesses']} | {quick.get(r['opener'], '—')} |" for r in result["ranking"]]
     write_json(results / "rank_openers.json", {k: v for k, v in result.items()})
-    (results / "rank_openers.md").write_text("\n".join(rows) + "\n")
+    write_text(results / "rank_openers.md", "\n".join(rows) + "\n")
     print(f"wrote {results / 'rank_openers.md'}", file=sys.stderr)
 
 

@@ -16,6 +16,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from evo_wordle.files import atomic_write_text
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 REGISTRY = HERE / "figures.toml"
@@ -228,7 +230,7 @@ def render_docs(reg: Registry, root: Path = ROOT) -> list[Path]:
         old = path.read_text(encoding="utf-8")
         new = FIGURE_RE.sub(figure_text, TABLE_RE.sub(table_text, old))
         if new != old:
-            path.write_text(new, encoding="utf-8")
+            atomic_write_text(path, new)
             changed.append(path)
     return changed
 
@@ -248,7 +250,7 @@ def set_values(values: dict[str, float], path: Path = REGISTRY) -> None:
     missing = set(values) - done
     if missing:
         raise RegistryError(f"{path.name}: no 'value =' line for {sorted(missing)}")
-    path.write_text("".join(lines), encoding="utf-8")
+    atomic_write_text(path, "".join(lines))
 
 
 def numbers_differ(new: str, old: str, tol_units: float) -> str | None:

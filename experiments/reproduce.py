@@ -30,6 +30,8 @@ from pathlib import Path
 import registry as reg_mod
 from registry import ROOT, Registry, RegistryError, extract, numbers_differ
 
+from evo_wordle.files import atomic_write_bytes, atomic_write_text
+
 
 def git_status() -> str | None:
     try:
@@ -62,8 +64,8 @@ def do_run(run: reg_mod.Run, out: Path, log) -> dict:
         [str(ROOT / "experiments"), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
     proc = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=env)
     seconds = time.perf_counter() - start
-    (run_dir / "stdout.txt").write_text(proc.stdout)
-    (run_dir / "stderr.txt").write_text(proc.stderr)
+    atomic_write_text(run_dir / "stdout.txt", proc.stdout)
+    atomic_write_text(run_dir / "stderr.txt", proc.stderr)
     record = {"command": run.command, "argv": argv, "returncode": proc.returncode, "seconds": round(seconds, 1),
               "load_before": load_before, "load_after": os.getloadavg()[0]}
     if proc.returncode != 0:
@@ -126,7 +128,7 @@ def write_docs(reg: Registry, runs: list[reg_mod.Run], out: Path, values: dict, 
             produced = out / "runs" / run.id / src
             if produced.exists():
                 (ROOT / dst).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(produced, ROOT / dst)
+                atomic_write_bytes(ROOT / dst, produced.read_bytes())
                 print(f"wrote {dst}")
     for doc in reg_mod.render_docs(reg_mod.load(path)):
         print(f"wrote {doc.relative_to(ROOT)}")
@@ -199,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
                                          "command": reg.runs[reg.figures[fid].run].command}
                                    for fid, v in values.items()},
                        "runs": records}
-            (out / "figures.json").write_text(json.dumps(summary, indent=1) + "\n")
+            atomic_write_text(out / "figures.json", json.dumps(summary, indent=1) + "\n")
             if tmp is None:
                 print(f"wrote {out / 'figures.json'}", file=sys.stderr)
     after = git_status()

@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from evo_wordle.bench import derived_seeds
+from evo_wordle.files import atomic_write_text
 from evo_wordle.game import Settings
 from evo_wordle.stats import paired
 from evo_wordle.tune import TuneSpec, games_played, open_study, optimize, parse_space, play_scores, training_plan
@@ -85,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
             scores = np.concatenate([play_scores(ctx, base, {"population": pop, "mutation": mut}, a, s)
                                      for a, s in plan])
             grid[key] = float(scores.mean())
-            grid_file.write_text(json.dumps(grid, indent=1))
+            atomic_write_text(grid_file, json.dumps(grid, indent=1))
             print(f"grid population {pop} mutation {mut}: {grid[key]:.4f}", file=sys.stderr, flush=True)
     best_key = min(grid, key=grid.get)
     best = grid[best_key]
@@ -104,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         key = f"{pop},{mut}"
         if key not in hgrid:
             hgrid[key] = float(heldout_scores({"population": pop, "mutation": mut}).mean())
-            hgrid_file.write_text(json.dumps(hgrid, indent=1))
+            atomic_write_text(hgrid_file, json.dumps(hgrid, indent=1))
     pop, mut = best_key.split(",")
     grid_choice = heldout_scores({"population": int(pop), "mutation": float(mut)})
     budget = args.budget * len(grid) * n_train
@@ -150,7 +151,7 @@ def main(argv: list[str] | None = None) -> int:
                            "grid_choice_mean": float(grid_choice.mean()),
                            "grid_best_point": min(hgrid, key=hgrid.get), "grid_best_value": min(hgrid.values())},
                "studies": rows, "seconds": time.perf_counter() - t0}
-    (args.out / "summary.json").write_text(json.dumps(summary, indent=2))
+    atomic_write_text(args.out / "summary.json", json.dumps(summary, indent=2))
     print(f"grid: {len(grid)} points, {grid_games} games; best population,mutation = {best_key}: {best:.4f}")
     med = summary["median_share_to_reach"]
     print(f"tune ({args.space}, {args.pruner} pruning): {summary['reached_within_budget']} of {len(rows)} studies "
@@ -183,7 +184,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"wrote {args.out / 'summary.json'}", file=sys.stderr)
     if args.write_docs:
         tracked = Path(__file__).resolve().parent / "results" / "tune-vs-grid.json"
-        tracked.write_text(json.dumps(summary, indent=2) + "\n")
+        atomic_write_text(tracked, json.dumps(summary, indent=2) + "\n")
         print(f"wrote {tracked}", file=sys.stderr)
     return 0
 

@@ -216,19 +216,39 @@ def test_bad_multi_board_searches_are_one_line(capsys, cache_dir, extra, message
     assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
 
 
-def test_from_python_the_search_is_a_parameter_of_the_policy(ctx):
-    """run_bench names the route in one line when asked for ga-search on several boards, and the
-    policy with ``search`` set plays what the command line's ga-search plays."""
-    from evo_wordle.bench import run_bench
-    from evo_wordle.boards import POLICY_NAME
+def test_from_python_ga_search_on_boards_is_the_policy_with_its_search(ctx):
+    """run_bench routes ga-search on several boards as the command line does: the summed-entropy
+    policy with its decision search (the default search unless given), labelled ga-search;
+    a one-board solver is still refused in one line."""
+    from evo_wordle.bench import make_engine, run_bench
 
     sets = draw_answers(ctx, 2, 2, 1)
-    with pytest.raises(EvoWordleError, match=r"is the summed-entropy solver with its decision search: give that "
-                                             r"solver params=\{'search': 60\}"):
-        run_bench(ctx, "ga-search", KNOWN2, sets, 0)
     with pytest.raises(EvoWordleError, match="greedy plays one board; --boards 2 needs the summed-entropy solver"):
         run_bench(ctx, "greedy", KNOWN2, sets, 0)
-    result = run_bench(ctx, POLICY_NAME, KNOWN2, sets, 0, {"search": 4})
+    engine = make_engine(ctx, "ga-search", KNOWN2, {})
+    assert (engine.search, engine.search_generations) == boards_mod.BOARD_SEARCH_DEFAULTS
+    result = run_bench(ctx, "ga-search", KNOWN2, sets, 0, {"search": 4})
+    assert result.solver == "ga-search" and result.params["search"] == 4
     policy = SummedEntropy(ctx, KNOWN2, search=4)
     policy.choose([policy.full_board()], 0)
     assert [r.guesses for r in result.records] == [play_boards(policy, row, 7).guesses for row in sets]
+    given = draw_answers(ctx, 2, 5, 2)  # games samples given board sets as it samples one board's answers
+    sample = run_bench(ctx, boards_mod.POLICY_NAME, KNOWN2, given, 0, games=2)
+    assert sample.games == 2 and {r.answers for r in sample.records} <= {tuple(row) for row in given.tolist()}
+
+
+def test_run_bench_ga_search_on_boards_gives_the_command_line_figures(ctx, capsys, cache_dir):
+    """The same seed and games give the same games from run_bench and from bench --boards 2
+    (``games`` draws that many board sets in both)."""
+    from evo_wordle.bench import run_bench
+
+    assert main(["bench", "--solver", "ga-search", "--boards", "2", "--games", "2", "--seed", "1",
+                 "--candidates", "answers", "--guess-from", "allowed", "--search-population", "4",
+                 "--quiet", "--json"]) == 0
+    cli = json.loads(capsys.readouterr().out)
+    result = run_bench(ctx, "ga-search", KNOWN2, seed=1, games=2, solver_params={"search": 4})
+    api = result.summary()
+    assert [r.answer for r in result.records] == [tuple(row) for row in draw_answers(ctx, 2, 2, 1).tolist()]
+    for key in ("solver", "games", "mean_guesses", "histogram", "worst_guesses", "win_rate"):
+        assert api[key] == cli[key], key
+    assert api["settings"]["search"] == cli["settings"]["search"] == 4

@@ -70,3 +70,12 @@ def test_bench_help_lists_every_solver_from_the_registry(capsys):
         rows = [ln for ln in lines if ln.split()[:1] == [name]]
         assert len(rows) == 1, name
         assert len(rows[0]) <= 120 and len(rows[0].split()) > 3, rows[0]
+
+
+def test_the_program_name_alone_prints_the_help_and_succeeds(capsys):
+    """Typing ``evo-wordle`` alone asks for help: the help on stdout, nothing on stderr, exit 0."""
+    from evo_wordle.cli import main
+
+    assert main([]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("usage: evo-wordle") and "examples:" in out and err == ""

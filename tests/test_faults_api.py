@@ -13,7 +13,7 @@ from evo_wordle.evolve.metaga import EvolveConfig
 from evo_wordle.executors import make_executor
 from evo_wordle.ga.config import GAConfig
 from evo_wordle.ga.toolbox import GAState, make_toolbox
-from evo_wordle.game import GameState, Settings
+from evo_wordle.game import GameState, Settings, hard_mode_mask, illegal_move
 from evo_wordle.params import as_bool, as_float, as_int, as_seed
 from evo_wordle.solvers import make_solver
 from evo_wordle.sweep import SweepSpec, run_sweep
@@ -90,6 +90,26 @@ BAD_CALLS = [
     ("enter, pattern 999", lambda ctx, tmp: _session(ctx).enter(_tales(ctx), 999), "pattern code 999 is outside"),
     ("fits_any_allowed, guess -1", lambda ctx, tmp: _session(ctx).fits_any_allowed(-1, 0), "guess index -1"),
     ("fits_any_allowed, pattern 999", lambda ctx, tmp: _session(ctx).fits_any_allowed(0, 999), "pattern code 999"),
+    # the rules: illegal_move and hard_mode_mask check every index and code they are given
+    ("illegal_move, guess -1", lambda ctx, tmp: illegal_move(ctx, Settings(hard=True), (), -1),
+     "guess index -1 is outside 0 … 12971"),
+    ("illegal_move, guess n", lambda ctx, tmp: illegal_move(ctx, Settings(), (), 12972), "guess index 12972"),
+    ("illegal_move, guess 2.0", lambda ctx, tmp: illegal_move(ctx, Settings(), (), 2.0), "not a whole-number"),
+    ("illegal_move, history guess -1", lambda ctx, tmp: illegal_move(ctx, Settings(hard=True), ((-1, 0),), 0),
+     "history move 1: guess index -1 is outside"),
+    ("illegal_move, history pattern 243", lambda ctx, tmp: illegal_move(ctx, Settings(), ((0, 243),), 0),
+     "pattern code 243 is outside 0 … 242"),
+    ("illegal_move, history not pairs", lambda ctx, tmp: illegal_move(ctx, Settings(), (5,), 0),
+     "history move 1 is 5, not a (guess, pattern) pair"),
+    ("hard_mode_mask, history guess -1", lambda ctx, tmp: hard_mode_mask(ctx, ((0, 0), (-1, 0))),
+     "history move 2: guess index -1 is outside"),
+    ("hard_mode_mask, history guess n", lambda ctx, tmp: hard_mode_mask(ctx, ((12972, 0),)), "index 12972"),
+    ("hard_mode_mask, history pattern -1", lambda ctx, tmp: hard_mode_mask(ctx, ((0, -1),)),
+     "pattern code -1 is outside"),
+    ("hard_mode_mask, words -1", lambda ctx, tmp: hard_mode_mask(ctx, ((0, 0),), np.array([3, -1])),
+     "word index -1 is outside 0 … 12971"),
+    ("hard_mode_mask, words n", lambda ctx, tmp: hard_mode_mask(ctx, (), [12972]), "word index 12972 is outside"),
+    ("hard_mode_mask, words 1.5", lambda ctx, tmp: hard_mode_mask(ctx, (), [1.5]), "neither a word nor"),
     # run_bench
     ("run_bench ctx=None", lambda ctx, tmp: run_bench(None, "greedy"), "ctx must be a Context"),
     ("run_bench solver=3", lambda ctx, tmp: run_bench(ctx, 3), "solver must be a solver name"),
@@ -238,6 +258,17 @@ def test_indices_and_codes_in_range_are_played_as_given(ctx):
     sess = _session(ctx)
     sess.enter(np.int64(tales), np.int64(ctx.words.solved))
     assert sess.solved and sess.state.candidates.tolist() == [tales]
+
+
+def test_rules_take_in_range_indices_as_given(ctx):
+    """illegal_move and hard_mode_mask refuse only what is outside: numpy integers and the last
+    word pass and mean the same words as plain ints."""
+    last, tales, crane = len(ctx.words) - 1, ctx.words.index("tales"), ctx.words.index("crane")
+    history = ((np.int64(tales), np.int32(ctx.table[tales, crane])),)  # A green, E yellow
+    assert hard_mode_mask(ctx, history, np.array([crane, last])).tolist() == [True, False]
+    hard = Settings(hard=True, guess_from="allowed")
+    assert illegal_move(ctx, hard, history, np.int64(crane)) is None
+    assert "ZYMIC breaks hard mode" in illegal_move(ctx, hard, history, last)
 
 
 def test_a_refused_entry_leaves_the_session_unchanged(ctx):

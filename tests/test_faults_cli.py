@@ -181,6 +181,11 @@ BAD_INPUT = [
     ("pattern roars eule", "5-letter"),
     ("assist --top 0", "must be at least 1"),
     ("frobnicate", "invalid choice"),
+    # an unknown argument is reported by the command it follows, not by the top parser
+    ("bench --bogus", "evo-wordle bench: error: unrecognized arguments: --bogus"),
+    ("bench --games 3 extra", "evo-wordle bench: error: unrecognized arguments: extra"),
+    ("plot heatmap {d} --out x.png --bogus", "evo-wordle plot heatmap: error: unrecognized arguments: --bogus"),
+    ("--bogus bench", "evo-wordle: error: unrecognized arguments: --bogus"),
 ]
 
 

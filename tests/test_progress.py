@@ -53,6 +53,17 @@ def test_compare_and_parallel_bench_lines(capsys, every_update):
     assert capsys.readouterr().err == ""
 
 
+def test_compare_labels_ga_search_on_boards_as_its_row(capsys, every_update):
+    """ga-search on several boards plays the summed-entropy policy with its search: its lines
+    carry the row's name, not the policy's."""
+    assert main(["compare", "--solvers", "summed-entropy,ga-search", "--boards", "2", "--games", "2", "--seed", "1",
+                 "--candidates", "answers", "--guess-from", "allowed", "--search-population", "4"]) == 0
+    out, err = capsys.readouterr()
+    labels = [line.split(":")[0] for line in progress_lines(err)]
+    assert set(labels) == {"bench summed-entropy", "bench ga-search"}
+    assert labels[-1] == "bench ga-search" and " ga-search " in out  # the second row, as the table names it
+
+
 def test_sweep_lines(capsys, tmp_path, every_update):
     args = ["sweep", "--solver", "greedy", "--candidates", "answers",
             "--set", "max_guesses=6,9", "--seeds", "1", "--games", "10", "--out", str(tmp_path / "s"), "--jobs", "1"]

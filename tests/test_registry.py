@@ -202,3 +202,21 @@ def _env() -> dict:
     import os
 
     return {**os.environ, "MPLBACKEND": "Agg"}
+
+
+@pytest.mark.parametrize("kind", ["to-a-file", "dangling"])
+def test_an_output_that_is_a_symlink_is_replaced_not_written_through(tmp_path, kind):
+    """The scripts write through the package's atomic writers (experiments/_study.py): a symlink
+    at an output path becomes a regular file holding the output, its target left alone."""
+    victim = tmp_path / "victim.json"
+    if kind == "to-a-file":
+        victim.write_text("precious\n")
+    out = tmp_path / "out"
+    out.mkdir()
+    link = out / "multiboard.json"
+    link.symlink_to(victim)
+    proc = subprocess.run([sys.executable, str(EXPERIMENTS / "multiboard.py"), *TINY["multiboard.py"],
+                           "--out", str(out)], cwd=ROOT, capture_output=True, text=True, env=_env())
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert not link.is_symlink() and json.loads(link.read_text())  # the script's rows
+    assert (victim.read_text() == "precious\n") if kind == "to-a-file" else not victim.exists()

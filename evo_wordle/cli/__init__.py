@@ -47,6 +47,17 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
+class _CommandParser(_Parser):
+    """A sub-command's parser: it reports its own unknown arguments (``evo-wordle bench: error:
+    unrecognized arguments: --bogus``) instead of passing them up to the top parser."""
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="evo-wordle",
@@ -57,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     from .. import __version__
 
     parser.add_argument("--version", action="version", version=f"evo-wordle {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser)
     for module in COMMAND_MODULES:
         module.register(sub)
     return parser
@@ -73,8 +84,8 @@ def main(argv: list[str] | None = None) -> int:
         parser = build_parser()
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):
-            parser.print_help()
-            return 2
+            parser.print_help()  # the program name alone asks for help
+            return 0
         if getattr(args, "quiet", True) is False:
             progress_interval()  # a bad $EVO_WORDLE_PROGRESS_SECONDS fails before any work
         code = int(args.func(args) or 0)

@@ -207,11 +207,12 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
     board or N (one engine, :func:`run_bench`); ``seed`` drives the games (solver randomness,
     daily order)."""
     params = bench_params(name, args, check=False)  # flags were checked by the command
+    player = name if board_search(name, args) else engine(name, args)  # run_bench routes ga-search on boards
     result = run_bench(
-        ctx, engine(name, args), settings, answers, seed, params, jobs=args.jobs, progress=not args.quiet,
+        ctx, player, settings, answers, seed, params, jobs=args.jobs, progress=not args.quiet,
         daily_rule=args.daily_rule or DAILY_RULES[0],
     )
-    if result.solver != name:  # a multi-board policy named by --strategy: the row says so
+    if engine(name, args) != name:  # the policy (a --strategy file's, or ga-search's): the row says so
         result.solver, result.params = name, {**result.params, "strategy": board_policy_file(args)}
     return result
 
@@ -234,9 +235,8 @@ def engine(name: str, args: argparse.Namespace) -> str:
 def board_search_params(args: argparse.Namespace) -> dict:
     """``ga-search --boards N``: the base policy (the file ``--strategy`` names, else plain summed
     entropy, ``--opener`` on top) with the decision search of ``--search-population`` and
-    ``--search-generations``; flags the multi-board search cannot honour are refused."""
-    from ..boards import BOARD_SEARCH_DEFAULTS
-
+    ``--search-generations`` (left out: the defaults of :func:`evo_wordle.bench.board_route`);
+    flags the multi-board search cannot honour are refused."""
     if getattr(args, "strategy", None) and not board_policy_file(args):
         raise EvoWordleError(f"ga-search on several boards builds on a multi-board policy file; {args.strategy} is "
                              "a one-board strategy")
@@ -253,8 +253,8 @@ def board_search_params(args: argparse.Namespace) -> dict:
     generations = getattr(args, "search_generations", None)
     if (population is not None and population < 1) or (generations is not None and generations < 0):
         raise EvoWordleError("--search-population must be ≥ 1 and --search-generations ≥ 0")
-    return {**base, "search": BOARD_SEARCH_DEFAULTS[0] if population is None else population,
-            "search_generations": BOARD_SEARCH_DEFAULTS[1] if generations is None else generations}
+    search = {"search": population, "search_generations": generations}
+    return {**base, **{key: value for key, value in search.items() if value is not None}}
 
 
 def bench_params(name: str, args: argparse.Namespace, check: bool = True) -> dict:
