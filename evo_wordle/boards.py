@@ -214,8 +214,6 @@ class SummedEntropy:
         self.cache_size = cache_size
         # a board's bits do not depend on the genes: genomes evolved together may share one cache
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict() if cache is None else cache
-        self.hits = 0
-        self.misses = 0
         self.rollout = as_int("rollout", rollout, 0, ROLLOUT_MAX)
         self._values: dict[tuple, float] = {}
         self.search = as_int("search", search, 0, SEARCH_MAX)
@@ -246,9 +244,7 @@ class SummedEntropy:
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)
-            self.hits += 1
             return hit
-        self.misses += 1
         rows = self.rows[board] if k <= COUNT_MAX else None
         if k <= PAIR_MAX:
             bits = _entropy_pairwise(rows, self._log2)

@@ -177,7 +177,8 @@ MODULES: dict[str, dict] = {
                       "test_bad_settings_are_one_line_errors", "test_board_sets_need_one_answer_per_board")),
                   *(f"tests/test_boards_lookahead.py::{name}" for name in (
                       "test_rollout_off_is_the_one_step_policy", "test_expected_guesses_by_hand",
-                      "test_expected_guesses_equal_brute_force", "test_lookahead_tries_the_best_eight_and_every_candidate",
+                      "test_expected_guesses_equal_brute_force",
+                      "test_lookahead_tries_the_best_eight_and_every_candidate",
                       "test_lookahead_never_picks_a_worse_guess_and_sometimes_a_better_one",
                       "test_rollout_is_checked")),
                   "tests/test_board_search.py::test_search_off_by_default_and_its_place_in_the_policy",

@@ -4,6 +4,8 @@ last board (the cap when one is left), and the policy's scores are the sums the 
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 
@@ -62,3 +64,245 @@ def test_score_is_the_guesses_used_or_the_cap():
     won = BoardsRecord((1, 2), [5, 1, 2], True, (2, 3))
     lost = BoardsRecord((1, 2), [5, 1], False, (2, None))
     assert won.score(7) == 3 and lost.score(7) == 7 and won.answer == (1, 2)
+
+
+# -- the policy's score, rules and limits, by their documented formulas --------------------------
+
+KNOWN2 = KNOWN.with_(boards=2, max_guesses=7)
+FIRST = ["crane", "crate", "grace", "brace", "trace", "grade", "brave"]
+SECOND = ["spill", "still", "skill", "shall", "spell", "swill"]
+THIRD = ["fight", "night"]
+
+
+def _boards(ctx, policy, *groups):
+    return [policy.board_of(ctx.words.indices(g)) for g in groups]
+
+
+def reference_bits(ctx, policy, board) -> np.ndarray:
+    """Bits of every allowed guess over the board's candidates (equally likely), by counting."""
+    words = policy.words_of(board)
+    out = np.zeros(len(ctx.words))
+    for g in range(len(ctx.words)):
+        _, counts = np.unique(ctx.table[g, words], return_counts=True)
+        p = counts / len(words)
+        out[g] = -(p * np.log2(p)).sum()
+    return out
+
+
+@pytest.mark.parametrize("weight, bonus", [(0.0, 0.0), (-0.7, 0.0), (1.3, 2.5), (0.0, 1.5)])
+def test_scores_are_weighted_bits_plus_a_bonus_per_board_the_guess_may_solve(ctx, weight, bonus):
+    """score(g) = Σ_b (n_b / max n)^weight · H_b(g) + bonus · Σ_b [g ∈ C_b] / n_b (module docs)."""
+    policy = SummedEntropy(ctx, KNOWN.with_(boards=3, max_guesses=8), weight=weight, bonus=bonus)
+    state = _boards(ctx, policy, FIRST, SECOND, THIRD)
+    largest = max(len(b) for b in state)
+    want = np.zeros(len(ctx.words))
+    for board in state:
+        want += (len(board) / largest) ** weight * reference_bits(ctx, policy, board)
+        for w in policy.words_of(board):
+            want[w] += bonus / len(board)
+    np.testing.assert_allclose(policy.scores(state), want, atol=1e-9)
+
+
+def test_board_entropy_at_every_routine_threshold(ctx):
+    """Each size at and just past the routine switches (pairwise, sorting, counting, the
+    foundation) gives the counted bits; a board of one word or none gives zero bits everywhere."""
+    from evo_wordle.boards import COUNT_MAX, PAIR_MAX, SORT_MAX
+
+    policy = SummedEntropy(ctx, KNOWN2.with_(candidates="allowed"))
+    rng = np.random.default_rng(8)
+    for k in (2, 3, PAIR_MAX, PAIR_MAX + 1, SORT_MAX, SORT_MAX + 1, COUNT_MAX, COUNT_MAX + 1):
+        board = np.sort(rng.choice(len(policy.universe), size=k, replace=False)).astype(np.int32)
+        got = policy.board_entropy(board)
+        if k <= SORT_MAX + 1:
+            np.testing.assert_allclose(got, reference_bits(ctx, policy, board), atol=1e-9)
+        else:  # counting 12,972 guesses by hand is slow: check a sample of them
+            cols = rng.choice(len(ctx.words), 40, replace=False)
+            want = [-(p * np.log2(p)).sum() for p in
+                    (np.unique(ctx.table[g, policy.words_of(board)], return_counts=True)[1] / k for g in cols)]
+            np.testing.assert_allclose(got[cols], want, atol=1e-9)
+        np.testing.assert_array_equal(policy.board_entropy(board), got)  # the memo gives the same
+    for k in (0, 1):
+        zero = policy.board_entropy(np.arange(k, dtype=np.int32))
+        assert zero.shape == (len(ctx.words),) and not zero.any()
+
+
+def test_the_memo_keeps_the_most_recent_boards(ctx):
+    policy = SummedEntropy(ctx, KNOWN2, cache_size=2)
+    a, b, c = _boards(ctx, policy, FIRST, SECOND, ["spill", "still", "skill"])
+    for board in (a, b, a, c):  # a is used again, so b is the oldest when c comes
+        policy.board_entropy(board)
+    assert list(policy._cache) == [a.tobytes(), c.tobytes()]
+
+
+@pytest.mark.parametrize("late", [0.0, 0.4, 0.6, 1.0, 1.5, 2.0, 3.7])
+def test_late_rule_is_guesses_left_minus_unsolved_boards_below_late(ctx, late):
+    policy = SummedEntropy(ctx, KNOWN.with_(boards=3, max_guesses=8), late=late)
+    full = policy.full_board()
+    for turn in range(8):
+        for n in (1, 2, 3):
+            want = late > 0 and 8 - turn - n < round(late)
+            assert policy.late_rule([full] * n, turn) == want, (turn, n)
+
+
+def test_late_rule_keeps_guesses_to_the_boards_words(ctx):
+    policy = SummedEntropy(ctx, KNOWN2, late=4.0)
+    state = _boards(ctx, policy, FIRST, SECOND)
+    guess = policy.choose(state, 3)  # 7 - 3 - 2 = 2 < 4: only words still possible
+    assert ctx.words.allowed[guess] in FIRST + SECOND
+    free = SummedEntropy(ctx, KNOWN2).choose(state, 3)
+    assert ctx.words.allowed[free] not in FIRST + SECOND  # the plain policy plays an outside word here
+
+
+def test_defaults_are_plain_summed_entropy(ctx):
+    policy = SummedEntropy(ctx, KNOWN2)
+    assert (policy.weight, policy.bonus, policy.late, policy.rollout, policy.search,
+            policy.search_generations) == (0, 0, 0, 0, 0, 0)
+    assert set(policy.describe()) == {"solver", "opener", "ties"}
+
+
+@pytest.mark.parametrize("name, low, high", [("weight", -2.0, 2.0), ("bonus", 0.0, 8.0), ("late", 0.0, 4.0),
+                                             ("rollout", 0, 100_000), ("search", 0, 1000),
+                                             ("search_generations", 0, 50)])
+def test_parameter_limits(ctx, name, low, high):
+    """The documented limits: each end is accepted, one step beyond is refused."""
+    from evo_wordle.errors import EvoWordleError
+
+    step = 1 if isinstance(low, int) else 1e-6
+    for value in (low, high):
+        assert getattr(SummedEntropy(ctx, KNOWN2, **{name: value}), name) == value
+    for value in (low - step, high + step):
+        with pytest.raises(EvoWordleError):
+            SummedEntropy(ctx, KNOWN2, **{name: value})
+
+
+def test_a_board_down_to_one_word_is_played_before_any_lookahead_or_search(ctx, monkeypatch):
+    policy = SummedEntropy(ctx, KNOWN2, rollout=100_000, search=4)
+    monkeypatch.setattr(policy, "lookahead", lambda *a: pytest.fail("lookahead"))
+    monkeypatch.setattr(policy, "searched", lambda *a: pytest.fail("search"))
+    state = _boards(ctx, policy, FIRST, ["spill"])
+    assert ctx.words.allowed[policy.choose(state, 2)] == "spill"
+
+
+def test_the_opener_is_never_looked_ahead(ctx, monkeypatch):
+    """Turn 0 plays the opener, even where the lookahead or the search would apply (one board)."""
+    policy = SummedEntropy(ctx, KNOWN.with_(boards=1), opener="salet", rollout=100_000, search=4)
+    monkeypatch.setattr(policy, "lookahead", lambda *a: pytest.fail("lookahead"))
+    monkeypatch.setattr(policy, "searched", lambda *a: pytest.fail("search"))
+    assert ctx.words.allowed[policy.choose([policy.full_board()], 0)] == "salet"
+
+
+def _route(policy, state, turn, monkeypatch) -> str:
+    monkeypatch.setattr(policy, "lookahead", lambda *a: -1)
+    monkeypatch.setattr(policy, "searched", lambda *a: -2)
+    return {-1: "lookahead", -2: "search"}.get(policy.choose(state, turn), "base")
+
+
+def test_lookahead_applies_up_to_its_product_and_the_search_up_to_its_size(ctx, monkeypatch):
+    from evo_wordle.boards import BOARD_SEARCH_LARGEST
+
+    probe = SummedEntropy(ctx, KNOWN2)
+    state = _boards(ctx, probe, FIRST, SECOND)  # 7 × 6 = 42
+    assert _route(SummedEntropy(ctx, KNOWN2, rollout=42), state, 1, monkeypatch) == "lookahead"
+    assert _route(SummedEntropy(ctx, KNOWN2, rollout=41), state, 1, monkeypatch) == "base"
+    assert _route(SummedEntropy(ctx, KNOWN2, rollout=41, search=3), state, 1, monkeypatch) == "search"
+    assert BOARD_SEARCH_LARGEST == 1000  # the documented size: boards of at most 1,000 candidates
+    wide = SummedEntropy(ctx, KNOWN2.with_(candidates="allowed"), search=3)
+    rng = np.random.default_rng(2)
+    for size, route in ((1000, "search"), (1001, "base")):
+        big = np.sort(rng.choice(len(wide.universe), size, replace=False)).astype(np.int32)
+        assert _route(wide, [big, wide.board_of(ctx.words.indices(SECOND))], 1, monkeypatch) == route
+
+
+def test_a_tie_with_the_base_guess_keeps_the_base_guess(ctx, monkeypatch):
+    policy = SummedEntropy(ctx, KNOWN2, rollout=100)
+    state = _boards(ctx, policy, FIRST, SECOND)
+    base = policy.base_choice(state, 2)
+    monkeypatch.setattr(policy, "after", lambda boards, guess, turn: 2.0)
+    assert policy.lookahead(state, 2, base) == base
+    monkeypatch.setattr(policy, "after", lambda boards, guess, turn: 2.0 if guess == base else 2.0 - 1e-6)
+    assert policy.lookahead(state, 2, base) != base
+
+
+def test_expected_cost_of_two_pairs_by_hand(ctx):
+    """Two boards of two words each: the base policy plays a word of a board; counting every
+    answer combination by hand gives the expectation."""
+    policy = SummedEntropy(ctx, KNOWN2)
+    state = _boards(ctx, policy, THIRD, ["spill", "still"])
+    total = 0.0
+    for answers in itertools.product(ctx.words.indices(THIRD), ctx.words.indices(["spill", "still"])):
+        record = play_boards_from(policy, state, tuple(int(a) for a in answers), 3)
+        total += record
+    assert policy.expected_cost(state, 3) == pytest.approx(total / 4)
+    singles = _boards(ctx, policy, ["fight"], ["night"])
+    assert policy.expected_cost(singles, 3) == 2.0 and policy.expected_cost(singles, 6) == 1.0
+    assert policy.expected_cost(_boards(ctx, policy, ["fight"], ["fight"]), 3) == 1.0
+
+
+def play_boards_from(policy, state, answers, turn) -> int:
+    """Guesses the base policy plays from ``state`` (a failure counts the cap's remaining guesses)."""
+    table, cap = policy.ctx.table, policy.settings.max_guesses
+    live = dict(enumerate(state))
+    played = 0
+    while live and turn < cap:
+        guess = policy.base_choice(list(live.values()), turn)
+        played, turn = played + 1, turn + 1
+        for b in list(live):
+            if guess == answers[b]:
+                del live[b]
+            else:
+                live[b] = live[b][table[guess, policy.universe[live[b]]] == table[guess, answers[b]]]
+    return played
+
+
+def test_an_answer_outside_the_belief_ends_the_game_as_a_failure_at_once(ctx):
+    """The answer list is the belief; an allowed word that is not an answer empties its board."""
+    policy = SummedEntropy(ctx, KNOWN2, opener="salet")
+    outside = next(i for i in range(len(ctx.words)) if i not in set(ctx.words.answer_index.tolist()))
+    record = play_boards(policy, (outside, ctx.words.index("crane")), 7)
+    words = ctx.words.allowed
+    left = [words[a] for a in ctx.words.answer_index]
+    for turn, guess in enumerate(record.guesses, 1):  # the game ends the guess that empties the board
+        seen = reference_pattern(words[guess], words[outside])
+        left = [w for w in left if reference_pattern(words[guess], w) == seen]
+        assert bool(left) == (turn < len(record.guesses))
+    assert not record.solved and len(record.guesses) < 7 and record.score(7) == 7
+
+
+def test_draw_answers_needs_at_least_one_set(ctx):
+    from evo_wordle.errors import EvoWordleError
+
+    assert draw_answers(ctx, 2, 1, 0).shape == (1, 2)
+    for games in (0, -1):
+        with pytest.raises(EvoWordleError, match="at least 1"):
+            draw_answers(ctx, 2, games, 0)
+
+
+def test_ga_search_defaults_are_the_documented_ones():
+    from evo_wordle.boards import BOARD_SEARCH_DEFAULTS
+
+    assert BOARD_SEARCH_DEFAULTS == (60, 0)  # docs/evolve.md: population 60, no generations
+
+
+def test_the_search_plays_the_policys_game(ctx, monkeypatch):
+    """The decision search finishes boards with any allowed word only where the game allows it,
+    and keeps to the boards' words under ``--guess-from candidates`` or the late rule."""
+    asked = []
+    for settings, late, turn, allowed, only in ((KNOWN2, 0.0, 1, True, False),
+                                                 (KNOWN2.with_(guess_from="candidates"), 0.0, 1, False, True),
+                                                 (KNOWN2, 4.0, 3, True, True)):
+        policy = SummedEntropy(ctx, settings, late=late, search=4)
+        state = _boards(ctx, policy, FIRST, SECOND)
+        guess = policy.choose(state, turn)
+        assert policy._searcher.look.allowed_guesses is allowed
+        if only:
+            assert ctx.words.allowed[guess] in FIRST + SECOND
+        real = policy._searcher.choose
+
+        def spy(b, s, base, flag, real=real):
+            asked.append(flag)
+            return real(b, s, base, flag)
+
+        monkeypatch.setattr(policy._searcher, "choose", spy)
+        policy._searcher._memo.clear()
+        policy.choose(state, turn)
+    assert asked == [False, True, True]
