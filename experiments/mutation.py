@@ -182,7 +182,7 @@ MODULES: dict[str, dict] = {
                       "test_lookahead_never_picks_a_worse_guess_and_sometimes_a_better_one",
                       "test_rollout_is_checked")),
                   "tests/test_board_search.py::test_search_off_by_default_and_its_place_in_the_policy",
-                  "tests/test_board_search.py::test_from_python_the_search_is_a_parameter_of_the_policy"],
+                  "tests/test_board_search.py::test_from_python_ga_search_on_boards_is_the_policy_with_its_search"],
         "pristine_table": True,
     },
     "evo_wordle/ga/fitness.py": {
