@@ -3,18 +3,22 @@ dynamic and static ``H·g(r) + ε``, the ``expected`` cost model and the thesis'
 
 from __future__ import annotations
 
+import hashlib
 import math
 from collections import Counter, defaultdict
 
 import numpy as np
 import pytest
 
+from evo_wordle import Context
+from evo_wordle.evolve.strategy import load_strategy
 from evo_wordle.frequency import priority_paper
 from evo_wordle.ga import fitness
 from evo_wordle.ga.fitness import (
     EPS,
     EXPECTED_MODEL,
     FirstKnowledge,
+    _xlogx,
     answer_weights,
     dynamic_fitness,
     expected_cost,
@@ -23,6 +27,7 @@ from evo_wordle.ga.fitness import (
     static_entropy,
     static_fitness,
 )
+from evo_wordle.words import WordSet
 from tests.reference import reference_pattern
 
 
@@ -58,8 +63,45 @@ def test_dynamic_fitness_is_bits_times_priority_plus_eps(ctx, sample, monkeypatc
 def test_dynamic_fitness_of_one_candidate_is_eps_times_nothing(ctx, sample):
     words, candidates = sample
     got = dynamic_fitness(ctx, words, candidates[:1])
-    np.testing.assert_allclose(got, EPS, rtol=0, atol=1e-15)
-    assert (got > 0).all()
+    np.testing.assert_array_equal(got, 1e-6)  # ε = 1e-6 (docs/ga.md): 0 bits · g + ε
+    assert EPS == 1e-6 and (got > 0).all()
+
+
+@pytest.mark.parametrize("n", [10, 48, 89])
+def test_a_guess_with_one_feedback_is_worth_exactly_eps(ctx, n):
+    """'fuzzy' shares no letter with these candidates: all grey, 0 bits, so exactly ε, never less.
+    (For these counts log2(n) − n·log2(n)/n rounds below zero: the 0-bit floor must hold.)"""
+    guess = ctx.words.index("fuzzy")
+    grey = [int(a) for a in ctx.words.answer_index if not set(ctx.words.allowed[a]) & set("fuzy")]
+    candidates = np.array(grey[:n], dtype=np.int64)
+    assert entropy_of(ctx, guess, candidates) == 0.0
+    got = dynamic_fitness(ctx, np.array([guess, guess]), candidates)
+    np.testing.assert_array_equal(got, 1e-6)
+
+
+@pytest.mark.parametrize("words", [("crane",), ("crane", "pious"), ("crane", "pious", "salet")])
+def test_dynamic_fitness_on_tiny_word_lists(words):
+    """Lists of one to three words, every word a candidate: the counts reach the number of words
+    (one word: its only pattern holds them all) and the x·log2(x) table must cover them."""
+    tiny = Context(words=WordSet(words, words, label=f"test-fitness-{len(words)}"))
+    every = np.arange(len(words), dtype=np.int64)
+    got = dynamic_fitness(tiny, every, every)
+    want = [entropy_of(tiny, int(w), every) * tiny.priority[w] + EPS for w in every]
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=0)
+    assert len(_xlogx(tiny)) >= len(words) + 1
+
+
+def test_the_distinct_flag_is_keyword_only(ctx, sample):
+    words, candidates = sample
+    weights = answer_weights(ctx, "answers")
+    named = dynamic_fitness(ctx=ctx, words=words, candidates=candidates, distinct=True)
+    np.testing.assert_array_equal(named, dynamic_fitness(ctx, words, candidates))
+    named = expected_fitness(ctx=ctx, words=words, candidates=candidates, weights=weights, distinct=True)
+    np.testing.assert_array_equal(named, expected_fitness(ctx, words, candidates, weights))
+    with pytest.raises(TypeError):
+        dynamic_fitness(ctx, words, candidates, True)
+    with pytest.raises(TypeError):
+        expected_fitness(ctx, words, candidates, weights, True)
 
 
 def test_static_fitness_is_the_dynamic_one_over_the_starting_candidates(ctx, sample):
@@ -72,6 +114,7 @@ def test_static_fitness_is_the_dynamic_one_over_the_starting_candidates(ctx, sam
         np.testing.assert_allclose(h[check], [entropy_of(ctx, int(w), full) for w in check], rtol=1e-9)
         f = static_fitness(ctx, cand)
         np.testing.assert_allclose(f, h * ctx.priority + EPS, rtol=1e-15)
+        assert not f.flags.writeable
         np.testing.assert_allclose(f[check], dynamic_fitness(ctx, check, full), rtol=1e-9)
         assert static_fitness(ctx, cand) is f and static_entropy(ctx, cand) is h
 
@@ -88,6 +131,25 @@ def test_static_entropy_is_read_back_from_the_cache_folder(ctx, sample, tmp_path
     np.testing.assert_array_equal(static_entropy(second, candidates), values)
     other = candidates[::2]
     assert fitness._cache_file(first, other) != path
+    # docs/foundation.md: ga-static-entropy-<sha16>-<cand12>.cache
+    cand12 = hashlib.sha256(candidates.astype(np.int64).tobytes()).hexdigest()[:12]
+    assert path.name == f"ga-static-entropy-{first.words.digest[:16]}-{cand12}.cache"
+
+
+def test_static_values_are_kept_per_candidate_set(ctx, sample):
+    """Two different starting sets on one fresh context: each gets its own entropies and fitness."""
+    words, candidates = sample
+    fresh = Context(cache_dir=ctx.cache_dir)
+    sets = (candidates[:20], candidates[20:], candidates[::3])
+    check = words[:4]
+    for cand in sets:
+        h, f = static_entropy(fresh, cand), static_fitness(fresh, cand)
+        np.testing.assert_allclose(h[check], [entropy_of(ctx, int(w), cand) for w in check], rtol=1e-9)
+        np.testing.assert_allclose(f[check], [entropy_of(ctx, int(w), cand) * ctx.priority[w] + EPS for w in check],
+                                   rtol=1e-9)
+    for cand in sets[::-1]:  # and read back from the context's memo
+        np.testing.assert_allclose(static_entropy(fresh, cand)[check], [entropy_of(ctx, int(w), cand) for w in check],
+                                   rtol=1e-9)
 
 
 def reference_cost(ctx, word: int, candidates, weights) -> float:
@@ -106,6 +168,12 @@ def reference_cost(ctx, word: int, candidates, weights) -> float:
     return 1 + (1 - min(1.0, m["bonus"] * p)) * (1 + m["k1"] * rem + m["k2"] * math.log2(1 + rem))
 
 
+#: Small candidate sets every member of which splits them (almost) completely: rem is 0 or under 1 bit,
+#: and for the first word of each h_now − h rounds below zero (the floor at 0 bits must hold).
+SPLIT = {"answers": ["agile", "freer", "guppy", "juice", "logic", "penal", "plait", "sight", "stint", "vegan", "wrath"],
+         "allowed": ["nymph", "panel", "slang", "thing"]}
+
+
 @pytest.mark.parametrize("rule", ["allowed", "answers"])
 def test_expected_cost_is_the_documented_model(ctx, sample, rule):
     words, candidates = sample
@@ -113,10 +181,14 @@ def test_expected_cost_is_the_documented_model(ctx, sample, rule):
     got = expected_cost(ctx, words, candidates, weights)
     want = [reference_cost(ctx, int(w), candidates, weights) for w in words]
     np.testing.assert_allclose(got, want, rtol=1e-9)
+    split = np.array(sorted(ctx.words.index(t) for t in SPLIT[rule]), dtype=np.int64)
+    probe = np.concatenate([split, words[:3]])
+    np.testing.assert_allclose(expected_cost(ctx, probe, split, weights),
+                               [reference_cost(ctx, int(w), split, weights) for w in probe], rtol=1e-9)
     np.testing.assert_allclose(expected_fitness(ctx, np.concatenate([words, words[:2]]), candidates, weights),
                                np.exp(-np.array(want + want[:2])), rtol=1e-9)
-    np.testing.assert_allclose(expected_fitness(ctx, words, candidates, weights, distinct=True), np.exp(-np.array(want)),
-                               rtol=1e-9)
+    np.testing.assert_allclose(expected_fitness(ctx, words, candidates, weights, distinct=True),
+                               np.exp(-np.array(want)), rtol=1e-9)
 
 
 def test_a_likely_answer_costs_one_guess(ctx):
@@ -127,6 +199,28 @@ def test_a_likely_answer_costs_one_guess(ctx):
     cost = expected_cost(ctx, np.array([a, b]), np.array(sorted([a, b])), weights)
     assert cost[0] == pytest.approx(1.0, abs=1e-6)
     assert cost[1] > 1.9
+
+
+@pytest.mark.parametrize("rule", ["allowed", "answers"])
+def test_a_complete_split_leaves_no_bits(ctx, rule):
+    """rem, the bits left after the feedback, is never below 0: a guess that tells every candidate
+    apart costs exactly 1 + (1 − min(1, bonus·p)), and no guess costs less than that floor."""
+    weights = answer_weights(ctx, rule)
+    split = np.array(sorted(ctx.words.index(t) for t in SPLIT[rule]), dtype=np.int64)
+    w = weights[split] / weights[split].sum()
+    floor = 1.0 + (1.0 - np.minimum(1.0, EXPECTED_MODEL["bonus"] * w))
+    cost = expected_cost(ctx, split, split, weights)
+    assert (cost >= floor).all()
+    first = int(np.flatnonzero(split == ctx.words.index(SPLIT[rule][0]))[0])
+    assert cost[first] == floor[first]
+
+
+def test_expected_model_is_the_p0_genes_rounded():
+    """EXPECTED_MODEL holds the genes of data/strategies/p0-ga-genes.json to two significant digits."""
+    genes = load_strategy("p0-ga-genes")
+    assert set(EXPECTED_MODEL) == {"steepness", "midpoint", "k1", "k2", "bonus"}
+    for name, value in EXPECTED_MODEL.items():
+        assert value == float(f"{getattr(genes, name):.2g}"), name
 
 
 def test_answer_weights_are_the_paper_curve_or_uniform(ctx):
@@ -159,13 +253,16 @@ def reference_first(word: str, entropy: float, colors, letters, grey) -> float:
 
 
 def reference_weak(word: str, colors, letters) -> bool:
-    return all((colors[i] != 2 or word[i] == letters[i]) and (colors[i] != 1 or (word[i] != letters[i] and letters[i] in word))
-               for i in range(5))
+    return all((colors[i] != 2 or word[i] == letters[i])
+               and (colors[i] != 1 or (word[i] != letters[i] and letters[i] in word)) for i in range(5))
 
 
 @pytest.mark.parametrize("answer, guesses", [("crane", ["salet", "crony"]), ("pious", ["lilos", "opium"]),
-                                             ("eerie", ["geese", "eerie"])])
+                                             ("eerie", ["geese", "eerie"]), ("pious", ["fuzzy"]),
+                                             ("crane", ["zesty", "nacre"])])
 def test_first_ga_knowledge_mask_and_fitness(ctx, answer, guesses):
+    """Against every allowed word: the yellows decide for the words that keep the greens, and a grey
+    'z' (the last letter) counts too."""
     history = [(g, reference_pattern(g, answer)) for g in guesses]
     knowledge = FirstKnowledge(5)
     for g, code in history:
@@ -173,19 +270,26 @@ def test_first_ga_knowledge_mask_and_fitness(ctx, answer, guesses):
     colors, letters, grey = reference_knowledge(history)
     alphabet = "abcdefghijklmnopqrstuvwxyz"
     assert knowledge.colors.tolist() == colors
-    assert [alphabet[i] if i >= 0 else None for i in knowledge.letters.tolist()] == letters
+    assert knowledge.letters.tolist() == [-1 if ch is None else alphabet.index(ch) for ch in letters]  # -1: unknown
+    assert knowledge.gray.shape == (26,)  # one flag per letter a–z
     assert {alphabet[i] for i in np.flatnonzero(knowledge.gray)} == grey
-    rng = np.random.default_rng(len(answer) + len(guesses[0]))
-    words = np.concatenate([[ctx.words.index(answer)], rng.choice(len(ctx.words), 300, replace=False)])
-    texts = [ctx.words.allowed[w] for w in words]
+    words = np.arange(len(ctx.words), dtype=np.int64)
+    texts = ctx.words.allowed
     want = [reference_weak(t, colors, letters) for t in texts]
     all_letters = ctx.words.letters[words]
     assert knowledge.weak_mask(all_letters).tolist() == want
     counts = np.stack([np.bincount(row, minlength=26) for row in all_letters])
     assert knowledge.weak_mask(all_letters, counts).tolist() == want
-    assert want[0]  # the answer always passes
+    assert want[ctx.words.index(answer)]  # the answer always passes
+    assert 0 < sum(want) < len(want)
     entropy = np.linspace(0.0, 6.0, len(ctx.words))
     got = first_fitness(ctx, words, knowledge, entropy)
-    np.testing.assert_allclose(got, [reference_first(t, entropy[w], colors, letters, grey) for t, w in zip(texts, words)],
-                               rtol=1e-12)
+    want_fitness = [reference_first(t, entropy[w], colors, letters, grey) for t, w in zip(texts, words)]
+    np.testing.assert_allclose(got, want_fitness, rtol=1e-12)
     assert (got > 0).all()
+
+
+def test_first_knowledge_starts_empty():
+    knowledge = FirstKnowledge(5)
+    assert knowledge.colors.tolist() == [0] * 5 and knowledge.letters.tolist() == [-1] * 5
+    assert knowledge.gray.shape == (26,) and not knowledge.gray.any()

@@ -156,7 +156,8 @@ def expected_fitness(
 
 class FirstKnowledge:
     """What the thesis's first GA remembers: per position the strongest colour seen and the
-    letter that earned it, plus the set of letters ever marked grey."""
+    letter that earned it (``colors`` 0/1/2, ``letters`` 0–25, -1 while nothing is known there),
+    plus the set of letters ever marked grey (``gray``, one flag per letter a–z)."""
 
     def __init__(self, length: int) -> None:
         self.colors = np.zeros(length, dtype=np.int8)
