@@ -181,6 +181,11 @@ MODULES: dict[str, dict] = {
                       "test_lookahead_tries_the_best_eight_and_every_candidate",
                       "test_lookahead_never_picks_a_worse_guess_and_sometimes_a_better_one",
                       "test_rollout_is_checked")),
+                  *(f"tests/test_evolve_boards.py::{name}" for name in (
+                      "test_zero_genes_are_the_plain_policy", "test_every_guess_is_scored_as_the_formula_says",
+                      "test_weight_scales_each_board_by_its_share_of_candidates",
+                      "test_bonus_rewards_guesses_that_may_solve_a_board_now",
+                      "test_late_keeps_to_candidates_when_every_guess_must_solve_a_board", "test_genes_are_checked")),
                   "tests/test_board_search.py::test_search_off_by_default_and_its_place_in_the_policy",
                   "tests/test_board_search.py::test_from_python_ga_search_on_boards_is_the_policy_with_its_search"],
         "pristine_table": True,

@@ -22,7 +22,8 @@ def test_every_module_and_target_exists():
     assert set(mod.MODULES) == {"evo_wordle/patterns.py", "evo_wordle/entropy.py", "evo_wordle/table.py",
                                 "evo_wordle/ga/operators.py", "evo_wordle/game.py", "evo_wordle/evolve/exact.py",
                                 "evo_wordle/evolve/openings.py", "evo_wordle/evolve/bnb.py", "evo_wordle/artefacts.py",
-                                "evo_wordle/evolve/endgame.py", "evo_wordle/split.py"}
+                                "evo_wordle/evolve/endgame.py", "evo_wordle/split.py", "evo_wordle/boards.py",
+                                "evo_wordle/ga/fitness.py"}
     for module, cfg in mod.MODULES.items():
         assert (ROOT / module).is_file()
         for target in cfg["tests"]:

@@ -89,20 +89,6 @@ def reference_bits(ctx, policy, board) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize("weight, bonus", [(0.0, 0.0), (-0.7, 0.0), (1.3, 2.5), (0.0, 1.5)])
-def test_scores_are_weighted_bits_plus_a_bonus_per_board_the_guess_may_solve(ctx, weight, bonus):
-    """score(g) = Σ_b (n_b / max n)^weight · H_b(g) + bonus · Σ_b [g ∈ C_b] / n_b (module docs)."""
-    policy = SummedEntropy(ctx, KNOWN.with_(boards=3, max_guesses=8), weight=weight, bonus=bonus)
-    state = _boards(ctx, policy, FIRST, SECOND, THIRD)
-    largest = max(len(b) for b in state)
-    want = np.zeros(len(ctx.words))
-    for board in state:
-        want += (len(board) / largest) ** weight * reference_bits(ctx, policy, board)
-        for w in policy.words_of(board):
-            want[w] += bonus / len(board)
-    np.testing.assert_allclose(policy.scores(state), want, atol=1e-9)
-
-
 def test_board_entropy_at_every_routine_threshold(ctx):
     """Each size at and just past the routine switches (pairwise, sorting, counting, the
     foundation) gives the counted bits; a board of one word or none gives zero bits everywhere."""
@@ -142,15 +128,6 @@ def test_late_rule_is_guesses_left_minus_unsolved_boards_below_late(ctx, late):
         for n in (1, 2, 3):
             want = late > 0 and 8 - turn - n < round(late)
             assert policy.late_rule([full] * n, turn) == want, (turn, n)
-
-
-def test_late_rule_keeps_guesses_to_the_boards_words(ctx):
-    policy = SummedEntropy(ctx, KNOWN2, late=4.0)
-    state = _boards(ctx, policy, FIRST, SECOND)
-    guess = policy.choose(state, 3)  # 7 - 3 - 2 = 2 < 4: only words still possible
-    assert ctx.words.allowed[guess] in FIRST + SECOND
-    free = SummedEntropy(ctx, KNOWN2).choose(state, 3)
-    assert ctx.words.allowed[free] not in FIRST + SECOND  # the plain policy plays an outside word here
 
 
 def test_defaults_are_plain_summed_entropy(ctx):
