@@ -31,15 +31,16 @@ P1A = Settings(candidates="answers", guess_from="allowed")
 
 
 class Budget:
-    """Each hostile input must be refused within 1 s and without growing memory by 200 MB."""
+    """Each hostile input must be refused within 1 s of CPU and without growing memory by 200 MB
+    (CPU time, not wall time: other work on a shared machine does not count against it)."""
 
     def __enter__(self):
-        self.t = time.perf_counter()
+        self.t = time.process_time()
         self.rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
         return self
 
     def __exit__(self, *exc):
-        assert time.perf_counter() - self.t < 1.0 + 2.0 * (os.getloadavg()[0] > 4)  # 1 s, slack when loaded
+        assert time.process_time() - self.t < 1.0
         assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - self.rss < 200_000  # KB
         return False
 
