@@ -107,8 +107,9 @@ def test_board_entropy_at_every_routine_threshold(ctx):
                     (np.unique(ctx.table[g, policy.words_of(board)], return_counts=True)[1] / k for g in cols)]
             np.testing.assert_allclose(got[cols], want, atol=1e-9)
         np.testing.assert_array_equal(policy.board_entropy(board), got)  # the memo gives the same
+    known = SummedEntropy(ctx, KNOWN2)  # a universe smaller than the guesses: one bit count per guess
     for k in (0, 1):
-        zero = policy.board_entropy(np.arange(k, dtype=np.int32))
+        zero = known.board_entropy(np.arange(k, dtype=np.int32))
         assert zero.shape == (len(ctx.words),) and not zero.any()
 
 
@@ -182,6 +183,8 @@ def test_lookahead_applies_up_to_its_product_and_the_search_up_to_its_size(ctx, 
     assert _route(SummedEntropy(ctx, KNOWN2, rollout=42), state, 1, monkeypatch) == "lookahead"
     assert _route(SummedEntropy(ctx, KNOWN2, rollout=41), state, 1, monkeypatch) == "base"
     assert _route(SummedEntropy(ctx, KNOWN2, rollout=41, search=3), state, 1, monkeypatch) == "search"
+    pair = _boards(ctx, probe, FIRST, THIRD)  # the smallest board has two words: still undecided
+    assert _route(SummedEntropy(ctx, KNOWN2, rollout=14), pair, 1, monkeypatch) == "lookahead"
     assert BOARD_SEARCH_LARGEST == 1000  # the documented size: boards of at most 1,000 candidates
     wide = SummedEntropy(ctx, KNOWN2.with_(candidates="allowed"), search=3)
     rng = np.random.default_rng(2)
@@ -283,3 +286,17 @@ def test_the_search_plays_the_policys_game(ctx, monkeypatch):
         policy._searcher._memo.clear()
         policy.choose(state, turn)
     assert asked == [False, True, True]
+
+
+def test_a_tie_of_two_goes_to_the_word_on_more_boards(ctx, monkeypatch):
+    """Exactly two words share the best score: the later one is a candidate, the earlier is not."""
+    policy = SummedEntropy(ctx, KNOWN2)
+    state = _boards(ctx, policy, FIRST, SECOND)
+    outside, inside = ctx.words.index("aahed"), ctx.words.index("crane")
+    scores = np.zeros(len(ctx.words))
+    scores[[outside, inside]] = 5.0
+    monkeypatch.setattr(policy, "scores", lambda boards: scores)
+    assert policy._best(state) == inside
+    alphabetical = SummedEntropy(ctx, KNOWN2, ties="alphabetical")
+    monkeypatch.setattr(alphabetical, "scores", lambda boards: scores)
+    assert alphabetical._best(state) == outside
