@@ -6,6 +6,7 @@ letter is used again at least as often as it was revealed; a yellow may be reuse
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import numpy as np
@@ -326,3 +327,20 @@ def test_hard_and_daily_must_be_true_or_false():
             Settings(**{name: 1})
         value = getattr(Settings(**{name: np.bool_(True)}), name)
         assert value is True
+
+
+@pytest.mark.parametrize("history, message", [
+    (((0, 0), (1, 2, 3)), "history move 2 is (1, 2, 3), not a (guess, pattern) pair"),
+    ((7,), "history move 1 is 7, not a (guess, pattern) pair"),
+    (((-1, 0),), "history move 1: guess"),
+    (((0, 0), (0, 3 ** 5)), "pattern"),
+])
+def test_a_bad_history_is_refused_by_the_rules_naming_its_move(ctx, history, message):
+    from evo_wordle.game import check_history, illegal_move
+
+    for call in (lambda: check_history(ctx, history), lambda: hard_mode_mask(ctx, history),
+                 lambda: illegal_move(ctx, Settings(hard=True), history, 0)):
+        with pytest.raises(EvoWordleError, match=re.escape(message)):
+            call()
+    good = ((ctx.words.index("salet"), 5), (ctx.words.index("crane"), 0))
+    assert check_history(ctx, good) == good and all(type(v) is int for move in check_history(ctx, good) for v in move)
