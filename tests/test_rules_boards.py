@@ -12,6 +12,7 @@ import pytest
 from evo_wordle.boards import BoardsRecord, SummedEntropy, draw_answers, play_boards
 from evo_wordle.game import Settings
 from tests.reference import reference_pattern
+from tests.test_boards_lookahead import play_from
 
 KNOWN = Settings(candidates="answers", guess_from="allowed")
 
@@ -210,28 +211,12 @@ def test_expected_cost_of_two_pairs_by_hand(ctx):
     state = _boards(ctx, policy, THIRD, ["spill", "still"])
     total = 0.0
     for answers in itertools.product(ctx.words.indices(THIRD), ctx.words.indices(["spill", "still"])):
-        record = play_boards_from(policy, state, tuple(int(a) for a in answers), 3)
+        record = play_from(policy, state, tuple(int(a) for a in answers), 3)
         total += record
     assert policy.expected_cost(state, 3) == pytest.approx(total / 4)
     singles = _boards(ctx, policy, ["fight"], ["night"])
     assert policy.expected_cost(singles, 3) == 2.0 and policy.expected_cost(singles, 6) == 1.0
     assert policy.expected_cost(_boards(ctx, policy, ["fight"], ["fight"]), 3) == 1.0
-
-
-def play_boards_from(policy, state, answers, turn) -> int:
-    """Guesses the base policy plays from ``state`` (a failure counts the cap's remaining guesses)."""
-    table, cap = policy.ctx.table, policy.settings.max_guesses
-    live = dict(enumerate(state))
-    played = 0
-    while live and turn < cap:
-        guess = policy.base_choice(list(live.values()), turn)
-        played, turn = played + 1, turn + 1
-        for b in list(live):
-            if guess == answers[b]:
-                del live[b]
-            else:
-                live[b] = live[b][table[guess, policy.universe[live[b]]] == table[guess, answers[b]]]
-    return played
 
 
 def test_an_answer_outside_the_belief_ends_the_game_as_a_failure_at_once(ctx):
