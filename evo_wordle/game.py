@@ -150,13 +150,16 @@ def hard_mode_mask(ctx: Context, history: tuple[tuple[int, int], ...], words: np
     """Allowed words (or just ``words``) legal in hard mode: every revealed green in place, every
     revealed yellow (and green) letter used at least as often as it was revealed.  A bad index
     or code in ``history`` or ``words`` is refused (EvoWordleError), never wrapped."""
+    return _hard_mask(ctx, check_history(ctx, history), None if words is None else ctx.word_indices(words, "word"))
+
+
+def _hard_mask(ctx: Context, history: tuple[tuple[int, int], ...], words: np.ndarray | None) -> np.ndarray:
+    """:func:`hard_mode_mask` on a history and words already checked."""
     from .patterns import decode
 
-    history = check_history(ctx, history)
     letters = ctx.words.letters
     counts = letter_counts(ctx)
     if words is not None:
-        words = ctx.word_indices(words, "word")
         letters, counts = letters[words], counts[words]
     ok = np.ones(len(letters), dtype=bool)
     for guess, pattern in history:
@@ -179,7 +182,7 @@ def illegal_move(ctx: Context, settings: Settings, history: tuple[tuple[int, int
     refused (EvoWordleError), never wrapped."""
     guess, history = ctx.words.check_index(guess, "guess"), check_history(ctx, history)
     word = ctx.words.allowed[guess].upper()
-    if settings.hard and history and not hard_mode_mask(ctx, history, np.array([guess]))[0]:
+    if settings.hard and history and not _hard_mask(ctx, history, np.array([guess]))[0]:
         return f"{word} breaks hard mode (a revealed hint is not reused)"
     if settings.guess_from == "candidates":
         cand = ctx.candidates(settings.candidates)  # sorted

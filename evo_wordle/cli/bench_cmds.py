@@ -207,12 +207,13 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
     board or N (one engine, :func:`run_bench`); ``seed`` drives the games (solver randomness,
     daily order)."""
     params = bench_params(name, args, check=False)  # flags were checked by the command
-    player = name if board_search(name, args) else engine(name, args)  # run_bench routes ga-search on boards
+    policy = engine(name, args)
+    player = name if board_search(name, args) else policy  # run_bench routes ga-search on boards
     result = run_bench(
         ctx, player, settings, answers, seed, params, jobs=args.jobs, progress=not args.quiet,
         daily_rule=args.daily_rule or DAILY_RULES[0],
     )
-    if engine(name, args) != name:  # the policy (a --strategy file's, or ga-search's): the row says so
+    if policy != name:  # the policy (a --strategy file's, or ga-search's): the row says so
         result.solver, result.params = name, {**result.params, "strategy": board_policy_file(args)}
     return result
 
