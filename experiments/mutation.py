@@ -200,6 +200,22 @@ MODULES: dict[str, dict] = {
         "tests": ["tests/test_openings_game.py"],
         "pristine_table": True,
     },
+    "evo_wordle/stats.py": {
+        # the 95 % intervals and paired differences beside every repeated or compared figure
+        "tests": ["tests/test_rules_stats.py"],
+        "pristine_table": True,
+    },
+    "evo_wordle/frequency.py": {
+        # word frequencies, their rank and the priority curves of greedy, the GA fitness and priors
+        "tests": ["tests/test_rules_frequency.py"],
+        "pristine_table": True,
+    },
+    "evo_wordle/solvers/base.py": {
+        # the scoring solvers' decision rule (pool, ties, memo, opener): greedy, the baseline
+        "tests": ["tests/test_rules_solvers.py", "tests/test_entropy_solvers.py", "tests/test_solvers.py",
+                  "tests/test_baseline_opener.py"],
+        "pristine_table": True,
+    },
 }
 
 #: The operator set.  cosmic-ray replaces each binary operator by all 11 others and each comparison
