@@ -65,6 +65,11 @@ def test_paper_curve_on_rank_over_n_minus_one(steepness, midpoint):
     np.testing.assert_allclose(got, plain_paper(freqs, steepness, midpoint), rtol=1e-13)
 
 
+def test_paper_curve_of_two_words_spans_rank_zero_to_one():
+    got = frequency.priority_paper(np.array([0.5, 0.1]), 4.0, 0.25)
+    np.testing.assert_allclose(got, [1.0 / (1.0 + math.exp(-3.0)), 1.0 / (1.0 + math.exp(1.0))], rtol=1e-13)
+
+
 def test_paper_curve_of_one_word_is_defined():
     # one word: rank 0 over max(n - 1, 1) = 1, so r = 0 and no division by zero
     got = frequency.priority_paper(np.array([0.3]), 4.0, 0.25)

@@ -8,6 +8,7 @@ operator in stats.py fails a test.
 from __future__ import annotations
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -67,11 +68,18 @@ def test_mean_ci_is_the_t_interval_written_out():
 
 
 def test_mean_ci_of_one_value_has_no_interval_and_of_none_no_mean():
-    mean, half = mean_ci([6.0])
-    assert mean == 6.0 and math.isnan(half)
-    assert isinstance(mean, float)
-    mean, half = mean_ci([])
-    assert math.isnan(mean) and math.isnan(half)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy warning on the way (a mean of nothing warns)
+        mean, half = mean_ci([6.0])
+        assert mean == 6.0 and math.isnan(half)
+        assert isinstance(mean, float)
+        mean, half = mean_ci([])
+        assert math.isnan(mean) and math.isnan(half)
+
+
+def test_mean_ci_of_two_values_has_an_interval():
+    mean, half = mean_ci([3.0, 5.0])
+    assert mean == 4.0 and half == pytest.approx(12.706 * math.sqrt(2.0) / math.sqrt(2.0), rel=1e-12)
 
 
 def test_paired_differences_game_by_game():
@@ -98,14 +106,20 @@ def test_significance_needs_the_interval_to_miss_zero_on_either_side():
     better = base - np.array([1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0])
     assert paired(better, base)["significant"] is True and paired(better, base)["high"] < 0
     assert paired(base, better)["significant"] is True and paired(base, better)["low"] > 0
-    # the mean exactly at the interval's edge is not significant (|mean| > half is required)
-    edge = paired(np.array([1.0, 0.0]), np.array([0.0, 0.0]))
-    assert edge["mean"] == 0.5
-    assert edge["significant"] is (0.5 > edge["ci95"])
+    # identical runs: mean 0 and interval 0 wide, which is no difference (|mean| > half is required)
+    same = paired(base, base.copy())
+    assert (same["mean"], same["ci95"], same["significant"]) == (0.0, 0.0, False)
+    # two pairs are enough for an interval and a detectable difference
+    two = paired(np.array([1.0, 0.0]), np.array([0.0, 0.0]))
+    sd = math.sqrt(0.5)
+    assert two["mean"] == 0.5 and two["ci95"] == pytest.approx(12.706 * sd / math.sqrt(2), rel=1e-12)
+    assert two["detectable"] == pytest.approx((12.706 + 0.8416) * sd / math.sqrt(2), rel=1e-12)
 
 
 def test_one_pair_has_a_mean_and_nothing_else():
-    res = paired(np.array([5.0]), np.array([3.0]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy warning (a spread of one value warns)
+        res = paired(np.array([5.0]), np.array([3.0]))
     assert res["mean"] == 2.0 and res["games"] == 1
     for key in ("ci95", "low", "high", "detectable"):
         assert math.isnan(res[key])
