@@ -94,7 +94,9 @@ class Strategy:
     def __post_init__(self) -> None:
         for name, (lo, hi) in REAL_GENES.items():
             value = getattr(self, name)
-            if not isinstance(value, (int, float)) or isinstance(value, bool) or not math.isfinite(value):
+            # ints are finite (math.isfinite would overflow on one past 1e308, read from a file)
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or (
+                    isinstance(value, float) and not math.isfinite(value)):
                 raise EvoWordleError(f"strategy gene {name} must be a number, not {value!r}")
             if not lo <= value <= hi:
                 raise EvoWordleError(f"strategy gene {name}={value} is outside [{lo}, {hi}]")
@@ -240,10 +242,8 @@ def read_strategy_file(name: str | Path) -> StrategyFile:
         raise EvoWordleError(f"{path} is not an evo-wordle strategy file (no \"format\": \"{FORMAT}\")")
     if doc.get("version") != VERSION:
         raise EvoWordleError(f"strategy file {path} has unsupported version {doc.get('version')!r}")
-    try:
+    try:  # JSON keys are strings and every gene is checked: a bad genome is an EvoWordleError
         strategy = Strategy.from_dict(doc.get("genome"))
-    except TypeError as exc:
-        raise EvoWordleError(f"strategy file {path}: bad genome ({exc})") from None
     except EvoWordleError as exc:
         raise EvoWordleError(f"strategy file {path}: {exc}") from None
     tree = doc.get("tree") or {}
@@ -396,8 +396,11 @@ def weighted_entropies(ctx: Context, guesses: np.ndarray | None, candidates: np.
         return mass_entropy(pattern_mass(ctx, guesses, candidates, weights), ctx.words.n_patterns)
     tt = transposed_table(ctx)
     block = tt[candidates] if guesses is None else tt[candidates][:, guesses]  # (n, G) patterns
-    keys = block.T.astype(np.uint16) << 8
-    keys |= np.arange(n, dtype=np.uint16)[None, :]
+    # key = pattern << 8 | candidate's position (n ≤ SORT_LIMIT < 256): 16 bits hold codes below 256
+    # (words of up to 5 letters); longer words' codes (3^6 = 729 and up) need 32
+    wide = np.uint16 if ctx.words.n_patterns <= 256 else np.uint32
+    keys = block.T.astype(wide) << 8
+    keys |= np.arange(n, dtype=wide)[None, :]
     keys.sort(axis=1)
     pats = keys >> 8
     ws = weights[keys & 0xFF]
@@ -492,6 +495,15 @@ class StrategyPolicy:
         return hit
 
     def _score(self, state: GameState, guess_from: str) -> int:
+        cand = state.candidates
+        if len(cand) == 2:  # guessing the likelier one is optimal
+            return int(cand[np.argmax(self.weights(cand))])
+        guesses, cost = self.costs(state, guess_from)
+        return int(guesses[np.argmin(cost)])  # ties: first = alphabetical
+
+    def costs(self, state: GameState, guess_from: str = "allowed") -> tuple[np.ndarray, np.ndarray]:
+        """(guesses, estimated cost of each) in ``state``: the words the explore/candidates switch
+        lets the genome consider (sorted), each scored by its cost model (the module docstring)."""
         s = self.strategy
         cand = state.candidates
         w = self.weights(cand)
@@ -502,8 +514,6 @@ class StrategyPolicy:
             or state.turn + 1 >= round(s.switch_turn)
             or (state.hard and s.hard_candidates)
         )
-        if len(cand) == 2:  # guessing the likelier one is optimal
-            return int(cand[np.argmax(w)])
         if only_cand:
             guesses = cand
         elif self.pool:
@@ -520,7 +530,7 @@ class StrategyPolicy:
         cost = 1.0 + (1.0 - np.minimum(1.0, s.bonus * p)) * future
         if s.w_freq:
             cost -= s.w_freq * self.bonus_priority[guesses] * (p > 0)
-        return int(guesses[np.argmin(cost)])  # ties: first = alphabetical
+        return guesses, cost
 
     def _answer_chance(self, guesses: np.ndarray, cand: np.ndarray, w: np.ndarray) -> np.ndarray:
         """The weight of each guess as a candidate (0 for words already ruled out)."""
