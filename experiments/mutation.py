@@ -216,6 +216,25 @@ MODULES: dict[str, dict] = {
                   "tests/test_baseline_opener.py"],
         "pristine_table": True,
     },
+    "evo_wordle/evolve/strategy.py": {
+        # the strategy genome and its policy (prior, multipliers, cost model, explore/candidates switch,
+        # explore pool, memo, describe, strategy files): the P0 strategies' figures
+        "tests": ["tests/test_rules_strategy.py",
+                  *(f"tests/test_strategy_genes.py::{name}" for name in (
+                      "test_inflection_weights_follow_the_word_endings",
+                      "test_the_dictionary_tells_names_and_unlisted_words",
+                      "test_prior_multipliers_multiply_every_class_a_word_is_in",
+                      "test_default_genes_leave_the_prior_alone", "test_multipliers_scale_each_candidates_odds",
+                      "test_candidates_that_are_all_plurals_keep_their_relative_weights",
+                      "test_inflection_genes_outside_their_bounds_are_refused",
+                      "test_inflection_genes_accept_their_bounds",
+                      "test_a_file_without_the_new_genes_reads_them_as_one",
+                      "test_genes_survive_the_individual_round_trip",
+                      "test_inflection_genes_mutate_in_decades_within_their_bounds",
+                      "test_inflection_genes_stay_within_their_bounds_under_wide_steps",
+                      "test_describe_says_what_the_genome_does_in_its_game"))],
+        "pristine_table": True,
+    },
 }
 
 #: The operator set.  cosmic-ray replaces each binary operator by all 11 others and each comparison
