@@ -8,6 +8,7 @@ here in plain Python (or numpy), independent of the code under test."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -258,6 +259,18 @@ def test_a_genome_from_a_dict_names_its_unknown_genes_and_fills_the_rest():
         with pytest.raises(EvoWordleError) as err:
             Strategy.from_dict(bad)
         assert str(err.value) == "strategy genome must be a JSON object"
+
+
+def test_a_checked_genome_stays_as_checked():
+    """Genomes and loaded files are frozen: genes checked once cannot be changed past the checks,
+    and equal genomes hash alike (usable as keys)."""
+    s = Strategy()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        s.k1 = 99.0
+    assert hash(s) == hash(Strategy()) and len({s, Strategy(), Strategy(k1=0.5)}) == 2
+    f = StrategyFile("p.json", s, {}, {}, None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        f.strategy = Strategy(k1=0.5)
 
 
 # ---------------------------------------------------------------------------------- describe
