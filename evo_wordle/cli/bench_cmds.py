@@ -211,7 +211,7 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
     player = name if board_search(name, args) else policy  # run_bench routes ga-search on boards
     result = run_bench(
         ctx, player, settings, answers, seed, params, jobs=args.jobs, progress=not args.quiet,
-        daily_rule=args.daily_rule or DAILY_RULES[0],
+        daily_rule=args.daily_rule or DAILY_RULES[0], label=name,
     )
     if policy != name:  # the policy (a --strategy file's, or ga-search's): the row says so
         result.solver, result.params = name, {**result.params, "strategy": board_policy_file(args)}
