@@ -286,7 +286,10 @@ sys.exit(console.run())
 def test_a_ctrl_c_lost_in_a_callback_is_raised_again():
     """A Ctrl-C landing in a callback (the import lock's, while the modules load) was printed as
     "Exception ignored ... Traceback" and lost: the command ran on and exited 0."""
-    result = subprocess.run([sys.executable, "-c", LOST_CTRL_C], capture_output=True, text=True, timeout=60)
+    # Ctrl-C as in a terminal: a test run started in the background inherits SIGINT ignored, and
+    # Python then installs no handler of its own (nor does run())
+    result = subprocess.run([sys.executable, "-c", LOST_CTRL_C], capture_output=True, text=True, timeout=60,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert (result.returncode, result.stdout, result.stderr) == (130, "", "evo-wordle: interrupted\n")
 
 
