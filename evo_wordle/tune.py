@@ -202,7 +202,7 @@ class TuneSpec:
     steps: tuple[int, ...] = DEFAULT_STEPS
     pruner: str = "median"
     allowed: str | None = None
-    answers: str = "nyt"
+    answers: str | None = "nyt"  # None: every allowed word (the default with a custom allowed list)
 
     def __post_init__(self) -> None:
         if self.pruner not in PRUNERS:

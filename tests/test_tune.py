@@ -473,3 +473,19 @@ def test_figures_show_every_trial_in_the_house_style(lists, tmp_path):
     assert land["x"] == [t.params["population"] for t in done] and land["value"] == [t.value for t in done]
     for name in ("history.png", "importance.png", "contour.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_custom_allowed_list_alone_is_its_own_answer_list(tmp_path, cache_dir, capsys):
+    """`tune --allowed six.txt` (no --answers) tunes on the six-letter list, as every other command
+    does, instead of failing on the bundled five-letter answers."""
+    six = ["planet", "plants", "stripe", "string", "strong", "plains", "travel", "trails", "master",
+           "mister", "sister", "silver", "golden", "garden", "harden", "border", "burden", "carpet",
+           "carton", "cotton", "button", "mutton", "lesson", "person", "reason", "season", "prison",
+           "poison", "listen", "silent", "tinsel", "result", "rescue", "secure", "senior"]
+    (tmp_path / "six.txt").write_text("\n".join(dict.fromkeys(six)) + "\n")
+    out = tmp_path / "t"
+    assert main(["tune", "--solver", "naive", "--space", "opener=planet|senior", "--trials", "2",
+                 "--steps", "5", "--top", "1", "--repeats", "1", "--allowed", str(tmp_path / "six.txt"),
+                 "--out", str(out), "--no-plots"]) == 0
+    report = json.loads((out / "tune.json").read_text())
+    assert report["split"]["train"] + report["split"]["validation"] + report["split"]["test"] == len(set(six))
