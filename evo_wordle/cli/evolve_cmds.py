@@ -436,7 +436,10 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
     if args.json:  # the result first: a late write failure cannot lose it
         print_json(summary)
     else:
-        print(f"{result.games} answers: total {summary['total_guesses']}, mean {result.mean_guesses:.4f}, "
+        opener = ctx.words.allowed[next(iter(paths.values()))[0]].upper()  # the figures depend on it
+        sample = f" (a sample, seed {args.seed})" if args.games else ""
+        print(f"{result.games} answers{sample}, opener {opener}: total {summary['total_guesses']}, "
+              f"mean {result.mean_guesses:.4f}, "
               f"worst {result.worst_guesses}, histogram {result.histogram}; built in {seconds:.1f} s"
               + (f" by branch and bound ({_exact_words(args)})" if args.exact else ""))
         if args.exact and args.objective != "mean":
