@@ -419,6 +419,10 @@ def optimize(spec_dict: dict, storage: str, name: str, trials: int, sampler_seed
     spec = TuneSpec.from_dict(spec_dict)
     ctx = spec.context()
     study = open_study(spec, storage, name, sampler_seed)
+    done = len(study.get_trials(deepcopy=False))
+    if done:  # resumed: a sampler seeded as at the start would propose the study's first points again
+        seed = int(np.random.SeedSequence([sampler_seed, _SALT, done]).generate_state(1)[0])
+        study.sampler = optuna.samplers.TPESampler(seed=seed)
     states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
     stop = optuna.study.MaxTrialsCallback(trials, states=states)
     if counted(study) < trials:

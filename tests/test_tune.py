@@ -489,3 +489,16 @@ def test_a_custom_allowed_list_alone_is_its_own_answer_list(tmp_path, cache_dir,
                  "--out", str(out), "--no-plots"]) == 0
     report = json.loads((out / "tune.json").read_text())
     assert report["split"]["train"] + report["split"]["validation"] + report["split"]["test"] == len(set(six))
+
+
+def test_a_resumed_study_samples_new_points_not_its_first_ones_again(lists, tmp_path):
+    """After Ctrl-C (or a smaller --trials), running the command again with more trials went on
+    with a sampler seeded as at the start, which proposed the study's first points again: the
+    'new' trials were repeats that played no game.  The resumed run now samples new points."""
+    out = tmp_path / "resumed"
+    assert main(_cli(lists, out, "--trials", "3")) == 0
+    assert main(_cli(lists, out, "--trials", "6")) == 0
+    study = open_study(_spec(lists), f"sqlite:///{out.resolve() / 'study.db'}", "evo-wordle")
+    points = [tuple(sorted(t.params.items())) for t in study.trials]
+    assert len(points) == 6 and len(set(points)) == 6
+    assert not any("same_as" in t.user_attrs for t in study.trials)
