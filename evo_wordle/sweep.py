@@ -573,7 +573,7 @@ def run_sweep(
     for many workers); the rows are the same, a bench's row is written when its last chunk is
     in, and chunks of an unfinished bench are lost on interruption (only whole rows are kept).
     """
-    from .executors import check_executor, make_executor, terminate
+    from .executors import check_executor, local_workers, make_executor, terminate
     from .folder_lock import LOCK_FILE, folder_lock
     from .outputs import check_folder
 
@@ -594,7 +594,8 @@ def run_sweep(
             return outcome
         units = [(t, part, n) for t in todo for parts in [_split(t, chunks)] for part in parts
                  for n in [len(parts)]]
-        ex = make_executor(executor, jobs=min(jobs, len(units)) if executor == "local" else jobs, scheduler=scheduler)
+        workers = min(local_workers(jobs), len(units)) if executor == "local" else jobs  # the cap says --jobs as given
+        ex = make_executor(executor, jobs=workers, scheduler=scheduler)
         assembler = _Assembler()
         try:
             futures = {ex.submit(_work, part): (t, n) for t, part, n in units}
