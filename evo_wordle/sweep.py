@@ -751,9 +751,10 @@ def format_report(spec: SweepSpec, summary: list[dict], fmt: str = "text", total
     """The report table as text, Markdown, CSV or JSON."""
     keys = spec.keys
     best = best_config(summary)
-    if fmt == "json":
-        return json.dumps({"spec": spec.as_dict(), "summary": summary,
-                           "best": best}, indent=2)
+    if fmt == "json":  # strict JSON: an interval that one seed or one game cannot give is null, never NaN
+        strict = [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in s.items()} for s in summary]
+        return json.dumps({"spec": spec.as_dict(), "summary": strict,
+                           "best": None if best is None else strict[summary.index(best)]}, indent=2)
     header = [*keys, "seeds", "games", "mean", "ci95", "fail %", "win %", "worst", "s/bench"]
 
     def cells(s: dict) -> list[str]:

@@ -258,3 +258,16 @@ def test_a_word_parameter_outside_the_list_is_refused_before_the_folder_exists(t
                  "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'qqqqq' is not an allowed word" in err and not out.exists()
+
+
+def test_report_json_of_a_one_seed_sweep_is_strict_json(tmp_path, capsys, cache_dir):
+    """`report --format json` printed `"fail_ci95": NaN` for a configuration with one seed (no
+    interval over seeds), which strict parsers (jq, JSON.parse) refuse; it is null now."""
+    out = tmp_path / "one"
+    assert main(["sweep", "--solver", "naive", "--set", "opener=tares,slate", "--seeds", "1", "--games", "5",
+                 "--out", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(out), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"{c} in report JSON"))
+    assert all(s["fail_ci95"] is None and s["ci_basis"] == "games" for s in report["summary"])
+    assert report["best"] in report["summary"]
