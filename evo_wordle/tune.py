@@ -255,6 +255,10 @@ class TuneSpec:
         settings = self.game_settings()
         if settings.daily:
             raise EvoWordleError("tune plays independent games; daily mode (P2/P3) is not supported")
+        test = len(self.split(ctx).test)
+        if test < 2:  # one game has no interval: the report would say [nan, nan]
+            raise EvoWordleError(f"the test part of the split holds {test} answer: tune compares the winner with "
+                                 "the defaults there game by game and needs at least 2 (a longer answer list)")
         low = {p.name: p.corner() for p in self.space.values()}
         high = {p.name: p.extremes()[-1] for p in self.space.values()}
         # the low ends, then every other bound and choice beside them, then all high ends: a value

@@ -502,3 +502,15 @@ def test_a_resumed_study_samples_new_points_not_its_first_ones_again(lists, tmp_
     points = [tuple(sorted(t.params.items())) for t in study.trials]
     assert len(points) == 6 and len(set(points)) == 6
     assert not any("same_as" in t.user_attrs for t in study.trials)
+
+
+def test_a_split_with_one_test_answer_is_refused_before_any_trial(tmp_path, cache_dir, capsys):
+    """Four answers split 2/1/1: the report said 'winner − defaults +1.0000 [+nan, +nan] ... detects
+    nan' and wrote NaN into tune.json and best-params.json; now refused in one line, nothing written."""
+    (tmp_path / "four.txt").write_text("planet\nsecond\nsenior\nstring\n")
+    out = tmp_path / "t"
+    code = main(["tune", "--solver", "naive", "--space", "opener=planet|senior", "--trials", "2", "--steps", "1",
+                 "--allowed", str(tmp_path / "four.txt"), "--out", str(out), "--no-plots"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "test part of the split holds 1 answer" in err
+    assert not (out / "tune.json").exists()
