@@ -444,6 +444,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if mixed and not args.mixed:
         raise EvoWordleError("the rows do not play the same game (" + "; ".join(f"{n}: {g}" for n, g in games.items())
                              + "): give the settings as flags so every row plays them, or --mixed")
+    boards = {name: s.boards for name, s in row_settings.items()}
+    if len(set(boards.values())) > 1:  # a board set is not a puzzle of a one-board row, nor the reverse
+        raise EvoWordleError("the rows play different numbers of boards (" + ", ".join(
+            f"{n}: {b}" for n, b in boards.items()) + "), so they cannot play the same puzzles, even with --mixed")
     puzzles = Puzzles(ctx, args, names, game)
     answers = puzzles.answers(args.seed)  # every row plays the same puzzles
     puzzles.warn_seen(answers)
