@@ -514,3 +514,20 @@ def test_a_split_with_one_test_answer_is_refused_before_any_trial(tmp_path, cach
     err = capsys.readouterr().err
     assert code == 2 and err.count("\n") == 1 and "test part of the split holds 1 answer" in err
     assert not (out / "tune.json").exists()
+
+
+def test_a_study_is_not_resumed_over_an_edited_list_file(lists, tmp_path, capsys):
+    """A study over --allowed/--answers FILE, resumed after a file was edited, went on mixing
+    trials of two lists; the study records the lists' sha256 and refuses such a resume."""
+    allowed = tmp_path / "allowed.txt"
+    allowed.write_text(Path(lists[0]).read_text())
+    mine = (str(allowed), lists[1])
+    out = tmp_path / "edited"
+    assert main(_cli(mine, out, "--trials", "2")) == 0
+    assert main(_cli(mine, out, "--trials", "3")) == 0  # the same lists resume
+    capsys.readouterr()
+    extra = next(w for w in Context().words.allowed if w not in allowed.read_text().split())
+    allowed.write_text(allowed.read_text() + extra + "\n")
+    assert main(_cli(mine, out, "--trials", "4")) == 2
+    err = capsys.readouterr().err.splitlines()  # the split line, then the error
+    assert err[-1].startswith("evo-wordle: error: ") and "made with other word lists" in err[-1]
