@@ -122,6 +122,8 @@ def test_solve_with_an_evolved_board_policy_names_it_and_logs_its_genes(ctx, tmp
         (["solve", "crane", "--solver", "nosuch"], "unknown solver"),
         (["solve", "crane", "spill", "--boards", "3"], "--boards 3 needs 3 answers"),
         (["solve", "crane", "spill", "--solver", "greedy"], "drop --solver"),
+        # no --solver was typed: the message speaks of the file (it said "drop --solver strategy")
+        (["solve", "crane", "spill", "--strategy", "p0-evolved"], "p0-evolved is a one-board strategy file"),
         (["solve", "crane", "spill", "--hard"], "hard mode"),
         (["solve", "crane", "--log", "/nonexistent/dir/x.json"], "does not exist"),
         (["solve", "crane", "--max-guesses", "0"], "must be at least 1"),

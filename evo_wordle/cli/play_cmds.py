@@ -182,6 +182,9 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
     the game of a multi-board policy file, if ``--strategy`` names one)."""
     params = board_policy_params(args) if args.solver == "strategy" else None
     file = board_policy_file(args) if params is not None else None
+    if args.solver == "strategy" and params is None and getattr(args, "strategy", None):
+        raise EvoWordleError(f"several boards are played by the {POLICY_NAME} policy; {args.strategy} is a one-board "
+                             "strategy file (a multi-board policy is written by evolve-strategy --boards N)")
     if args.solver not in (None, POLICY_NAME) and params is None:
         raise EvoWordleError(f"several boards are played by the {POLICY_NAME} policy; drop --solver {args.solver}")
     if (args.boards or 1) > 1 and args.boards != len(answers):
