@@ -252,6 +252,7 @@ def run_bench(
     daily_rule: str = "remove",
     on_game: Callable[[int], None] | None = None,
     games: int | None = None,
+    label: str | None = None,
 ) -> BenchResult:
     """Play ``solver`` on every answer in ``answers``: word indices for one board (default:
     the answer list, or the ``games`` of them that ``seed`` picks, :func:`game_plan`), a
@@ -269,7 +270,8 @@ def run_bench(
 
     Each game gets its own generator from :func:`game_seeds`, indexed by its
     position in ``answers``, so results do not depend on ``jobs`` or on chunking.
-    ``progress`` shows progress with an ETA on stderr (:mod:`evo_wordle.progress`).
+    ``progress`` shows progress with an ETA on stderr (:mod:`evo_wordle.progress`), labelled
+    ``label`` (default: the solver's name; a compare row gives its own).
     In daily mode games run sequentially in a seeded random order; ``daily_rule`` says what
     past answers do to later games (see :data:`DAILY_RULES`).
     """
@@ -297,7 +299,7 @@ def run_bench(
     records: list[GameRecord | BoardsRecord | None] = [None] * len(answers)
     start = time.perf_counter()
     unit = "games" if settings.boards == 1 else "sets"
-    with progress_bar(len(answers), f"bench {name}", unit, progress) as bar:
+    with progress_bar(len(answers), f"bench {label or name}", unit, progress) as bar:
         if not parallel:
             order = _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_rule, bar, on_game)
             extra = engine.describe()
@@ -305,6 +307,8 @@ def run_bench(
             order = None
             extra = _run_parallel(ctx, packed, settings, params, answers, seeds, records, jobs, bar, on_game)
     seconds = time.perf_counter() - start
+    if name != engine.name:  # ga-search on boards: the policy's details, under the solver asked for
+        extra = {**extra, "solver": name}
     if settings.daily:
         extra = {**extra, "daily_rule": daily_rule}
     return BenchResult(name, settings, records, seconds, extra, order if settings.daily else None)

@@ -523,6 +523,21 @@ def mutant_source(source: str, module: str, m: dict) -> str | None:
     return mutated
 
 
+def made_mutant(source: str, module: str, m: dict) -> str | None:
+    """:func:`mutant_source`, or None with ``m`` marked incompetent when cosmic-ray finds nothing to
+    mutate or its operator fails on the node (ExceptionReplacer on a dotted name inside an except
+    tuple raises AttributeError): cosmic-ray's own route counts both incompetent, and one such
+    mutant must not end the run."""
+    try:
+        mutated = mutant_source(source, module, m)
+    except Exception as e:  # noqa: BLE001 - any failure of cosmic-ray's operator on this node
+        m.update(outcome="incompetent", why=f"cosmic-ray could not make this mutant ({type(e).__name__}: {e})")
+        return None
+    if mutated is None:
+        m.update(outcome="incompetent", why="cosmic-ray found nothing to mutate there")
+    return mutated
+
+
 class WorkerPool:
     """One _mutation_worker.py process per scratch copy; ``run`` hands mutants to whichever is free."""
 
@@ -647,9 +662,9 @@ def run_worker(module: str, jobs: int, timeout: float, workdir: Path, tests: lis
         for m in mutants:
             if "outcome" in m:
                 continue
-            mutated = mutant_source(source, module, m)
+            mutated = made_mutant(source, module, m)
             if mutated is None:
-                m["outcome"] = "incompetent"  # cosmic-ray found nothing to mutate there
+                pass  # incompetent: made_mutant says why
             elif mw.annotation_only(source, mutated):
                 m.update(outcome="survived",
                          why="annotation only: never evaluated (`from __future__ import annotations`)")

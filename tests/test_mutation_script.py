@@ -87,3 +87,26 @@ def test_config_writer_round_trips():
     data = {"cosmic-ray": {"module-path": "m.py", "timeout": 5.0, "excluded-modules": [],
                            "distributor": {"name": "http", "http": {"worker-urls": ["http://127.0.0.1:1"]}}}}
     assert tomllib.loads(_script()._toml(data)) == data
+
+
+def test_a_mutant_cosmic_ray_cannot_make_is_incompetent_and_the_run_goes_on(monkeypatch):
+    # cosmic-ray's ExceptionReplacer raises AttributeError on a dotted name inside an except tuple
+    # (solvers/base.py has one); the worker route must count such a mutant incompetent, as
+    # cosmic-ray's own route does, and go on (cosmic-ray itself is not installed in CI: its
+    # mutate_code is played here by a function that fails as it does)
+    mod = _script()
+
+    def failing(source, module, m):
+        raise AttributeError("'PythonNode' object has no attribute 'value'")
+
+    monkeypatch.setattr(mod, "mutant_source", failing)
+    m = {"operator": "core/ExceptionReplacer", "occurrence": 1}
+    assert mod.made_mutant("x = 1\n", "m.py", m) is None
+    assert m["outcome"] == "incompetent" and "could not make" in m["why"] and "PythonNode" in m["why"]
+    monkeypatch.setattr(mod, "mutant_source", lambda source, module, m: None)
+    m = {"operator": "core/NumberReplacer", "occurrence": 0}
+    assert mod.made_mutant("x = 1\n", "m.py", m) is None
+    assert m["outcome"] == "incompetent" and "nothing to mutate" in m["why"]
+    monkeypatch.setattr(mod, "mutant_source", lambda source, module, m: "x = 2\n")
+    m = {"operator": "core/NumberReplacer", "occurrence": 0}
+    assert mod.made_mutant("x = 1\n", "m.py", m) == "x = 2\n" and "outcome" not in m

@@ -64,6 +64,16 @@ def test_compare_labels_ga_search_on_boards_as_its_row(capsys, every_update):
     assert labels[-1] == "bench ga-search" and " ga-search " in out  # the second row, as the table names it
 
 
+def test_compare_labels_a_multi_board_strategy_file_as_its_row(capsys, every_update):
+    """A ``strategy`` row replaying a multi-board file plays the summed-entropy policy: its lines
+    carry the row's name, so two rows of that policy are told apart."""
+    assert main(["compare", "--solvers", "strategy,summed-entropy", "--strategy", "dordle-evolved",
+                 "--boards", "2", "--candidates", "answers", "--guess-from", "allowed", "--max-guesses", "7",
+                 "--split", "test", "--games", "2", "--seed", "1"]) == 0
+    labels = [line.split(":")[0] for line in progress_lines(capsys.readouterr().err)]
+    assert labels[0] == "bench strategy" and set(labels) == {"bench strategy", "bench summed-entropy"}
+
+
 def test_sweep_lines(capsys, tmp_path, every_update):
     args = ["sweep", "--solver", "greedy", "--candidates", "answers",
             "--set", "max_guesses=6,9", "--seeds", "1", "--games", "10", "--out", str(tmp_path / "s"), "--jobs", "1"]

@@ -292,3 +292,67 @@ def test_packing_keeps_names_and_round_trips_objects(ctx):
     assert isinstance(packed, bytes) and unpack_solver(packed) is labelled
     with pytest.raises(EvoWordleError, match="cannot send solver"):
         pack_solver(lambda c, s: None)
+
+
+class Default(ScoringSolver):
+    """A scoring solver that keeps every class default (no near-tie rule unless it asks)."""
+
+    def __init__(self, ctx, settings, table):
+        super().__init__(ctx, settings)
+        self.table = table
+
+    def scores(self, guesses, state):
+        out = np.zeros(len(guesses))
+        for word, value in self.table.items():
+            out[guesses == word] = value
+        return out
+
+
+def test_a_scoring_solver_has_no_near_tie_rule_unless_it_asks(ctx, mid):
+    top, cand = outsider(ctx, mid, 5), int(mid.candidates[-1])
+    assert ScoringSolver.prefer_candidates is False
+    assert Default(ctx, ANY, {top: 3.0, cand: 3.0 - 5e-10}).pick(mid) == top
+
+
+def test_two_candidates_are_scored_like_any_other_state(ctx):
+    start = GameState.start(ctx, ANY)
+    g = ctx.words.index("salet")
+    codes, sizes = np.unique(ctx.table[g, start.candidates], return_counts=True)
+    state = start.after(g, int(codes[np.flatnonzero(sizes == 2)[0]]))
+    first, second = (int(c) for c in state.candidates)
+    assert Scripted(ctx, ANY, table={second: 1.0}).pick(state) == second
+    assert Scripted(ctx, ANY, table={first: 1.0}).pick(state) == first
+
+
+def test_a_solver_used_before_any_reset_draws_from_seed_zero(ctx):
+    a, b = Scripted(ctx, ANY).rng.random(3), np.random.default_rng(0).random(3)
+    assert a.tolist() == b.tolist()
+
+
+def test_an_unknown_parameter_is_named_first_alphabetically_and_a_bare_solver_takes_none(ctx, monkeypatch):
+    with pytest.raises(EvoWordleError, match="no parameter 'alpha'"):
+        make_solver("naive", ctx, ANY, zeta=1, alpha=2)
+    monkeypatch.setattr(base, "SOLVERS", dict(SOLVERS))
+
+    @register("rule-bare")
+    class Bare(Solver):
+        def __init__(self, ctx, settings):
+            super().__init__(ctx, settings)
+
+    with pytest.raises(EvoWordleError, match=r"no parameter 'depth' \(it takes: none\)"):
+        make_solver("rule-bare", ctx, ANY, depth=1)
+
+
+def test_an_identity_depends_on_what_describe_says_not_on_its_key_order(ctx):
+    class Ordered(Scripted):
+        def __init__(self, ctx, settings, order):
+            super().__init__(ctx, settings)
+            self.order = order
+
+        def describe(self):
+            items = {"solver": "x", "depth": 2, "width": 3}
+            return {k: items[k] for k in self.order}
+
+    one = solver_identity(Ordered(ctx, ANY, ["solver", "depth", "width"]))
+    two = solver_identity(Ordered(ctx, ANY, ["width", "solver", "depth"]))
+    assert one == two
