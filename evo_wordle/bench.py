@@ -307,6 +307,8 @@ def run_bench(
             order = None
             extra = _run_parallel(ctx, packed, settings, params, answers, seeds, records, jobs, bar, on_game)
     seconds = time.perf_counter() - start
+    if name != engine.name:  # ga-search on boards: the policy's details, under the solver asked for
+        extra = {**extra, "solver": name}
     if settings.daily:
         extra = {**extra, "daily_rule": daily_rule}
     return BenchResult(name, settings, records, seconds, extra, order if settings.daily else None)

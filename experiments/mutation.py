@@ -200,6 +200,22 @@ MODULES: dict[str, dict] = {
         "tests": ["tests/test_openings_game.py"],
         "pristine_table": True,
     },
+    "evo_wordle/stats.py": {
+        # the 95 % intervals and paired differences beside every repeated or compared figure
+        "tests": ["tests/test_rules_stats.py"],
+        "pristine_table": True,
+    },
+    "evo_wordle/frequency.py": {
+        # word frequencies, their rank and the priority curves of greedy, the GA fitness and priors
+        "tests": ["tests/test_rules_frequency.py"],
+        "pristine_table": True,
+    },
+    "evo_wordle/solvers/base.py": {
+        # the scoring solvers' decision rule (pool, ties, memo, opener): greedy, the baseline
+        "tests": ["tests/test_rules_solvers.py", "tests/test_entropy_solvers.py", "tests/test_solvers.py",
+                  "tests/test_baseline_opener.py"],
+        "pristine_table": True,
+    },
 }
 
 #: The operator set.  cosmic-ray replaces each binary operator by all 11 others and each comparison
@@ -488,6 +504,21 @@ def mutant_source(source: str, module: str, m: dict) -> str | None:
     return mutated
 
 
+def made_mutant(source: str, module: str, m: dict) -> str | None:
+    """:func:`mutant_source`, or None with ``m`` marked incompetent when cosmic-ray finds nothing to
+    mutate or its operator fails on the node (ExceptionReplacer on a dotted name inside an except
+    tuple raises AttributeError): cosmic-ray's own route counts both incompetent, and one such
+    mutant must not end the run."""
+    try:
+        mutated = mutant_source(source, module, m)
+    except Exception as e:  # noqa: BLE001 - any failure of cosmic-ray's operator on this node
+        m.update(outcome="incompetent", why=f"cosmic-ray could not make this mutant ({type(e).__name__}: {e})")
+        return None
+    if mutated is None:
+        m.update(outcome="incompetent", why="cosmic-ray found nothing to mutate there")
+    return mutated
+
+
 class WorkerPool:
     """One _mutation_worker.py process per scratch copy; ``run`` hands mutants to whichever is free."""
 
@@ -612,9 +643,9 @@ def run_worker(module: str, jobs: int, timeout: float, workdir: Path, tests: lis
         for m in mutants:
             if "outcome" in m:
                 continue
-            mutated = mutant_source(source, module, m)
+            mutated = made_mutant(source, module, m)
             if mutated is None:
-                m["outcome"] = "incompetent"  # cosmic-ray found nothing to mutate there
+                pass  # incompetent: made_mutant says why
             elif mw.annotation_only(source, mutated):
                 m.update(outcome="survived",
                          why="annotation only: never evaluated (`from __future__ import annotations`)")

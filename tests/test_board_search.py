@@ -201,6 +201,22 @@ def test_cli_bench_and_compare_label_and_record_the_search(capsys, cache_dir):
     assert rows["ga-search"]["settings"]["bonus"] == rows["strategy"]["settings"]["bonus"]  # the file's genes
 
 
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_bench_json_records_ga_search_as_the_solver_asked_for(ctx, capsys, jobs):
+    """settings.solver names ga-search, as the row does, not the summed-entropy policy it plays;
+    the policy's details (opener, ties, search) are still recorded beside it."""
+    assert main(["bench", "--solver", "ga-search", "--boards", "2", "--games", "2", "--seed", "1",
+                 "--candidates", "answers", "--guess-from", "allowed", "--search-population", "4",
+                 "--jobs", jobs, "--quiet", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["solver"] == doc["settings"]["solver"] == "ga-search"
+    policy = SummedEntropy(ctx, KNOWN2, search=4)
+    policy.choose([policy.full_board()], 0)
+    details = {key: value for key, value in policy.describe().items() if key != "solver"}
+    assert details["search"] == 4 and details["opener"]
+    assert {key: doc["settings"][key] for key in details} == details
+
+
 @pytest.mark.parametrize("extra, message", [
     (["--boards", "2", "--exact-limit", "3"], "takes no --exact-limit"),
     (["--boards", "2", "--tree", "x.tree"], "takes no --tree"),

@@ -23,7 +23,8 @@ def test_every_module_and_target_exists():
                                 "evo_wordle/ga/operators.py", "evo_wordle/game.py", "evo_wordle/evolve/exact.py",
                                 "evo_wordle/evolve/openings.py", "evo_wordle/evolve/bnb.py", "evo_wordle/artefacts.py",
                                 "evo_wordle/evolve/endgame.py", "evo_wordle/split.py", "evo_wordle/boards.py",
-                                "evo_wordle/ga/fitness.py"}
+                                "evo_wordle/ga/fitness.py", "evo_wordle/stats.py", "evo_wordle/frequency.py",
+                                "evo_wordle/solvers/base.py"}
     for module, cfg in mod.MODULES.items():
         assert (ROOT / module).is_file()
         for target in cfg["tests"]:
@@ -86,3 +87,23 @@ def test_config_writer_round_trips():
     data = {"cosmic-ray": {"module-path": "m.py", "timeout": 5.0, "excluded-modules": [],
                            "distributor": {"name": "http", "http": {"worker-urls": ["http://127.0.0.1:1"]}}}}
     assert tomllib.loads(_script()._toml(data)) == data
+
+
+def test_a_mutant_cosmic_ray_cannot_make_is_incompetent_and_the_run_goes_on(tmp_path):
+    # cosmic-ray's ExceptionReplacer fails on a dotted name inside an except tuple (solvers/base.py
+    # has one); the worker route must count it incompetent, as cosmic-ray's own route does
+    mod = _script()
+    source = "import pickle\n\ntry:\n    pass\nexcept (pickle.PicklingError, TypeError):\n    pass\n"
+    (tmp_path / "m.py").write_text(source)
+    mutants = [m for m in mod.enumerate_mutants(tmp_path, "m.py") if m["operator"] == "core/ExceptionReplacer"]
+    assert len(mutants) == 2
+    outcomes = []
+    for m in mutants:
+        mutated = mod.made_mutant(source, "m.py", m)
+        outcomes.append((mutated is None, m.get("outcome")))
+        if mutated is not None:
+            assert "CosmicRayTestingException" in mutated and "outcome" not in m
+    assert (True, "incompetent") in outcomes  # the dotted name: cosmic-ray's operator fails
+    assert (False, None) in outcomes  # the plain name: a real mutant
+    failed = next(m for m in mutants if m.get("outcome"))
+    assert "could not make" in failed["why"]

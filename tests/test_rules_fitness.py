@@ -67,6 +67,27 @@ def test_dynamic_fitness_of_one_candidate_is_eps_times_nothing(ctx, sample):
     assert EPS == 1e-6 and (got > 0).all()
 
 
+@pytest.mark.filterwarnings("error")
+@pytest.mark.parametrize("block, route", [(None, "pattern_counts"), (-1, "entropies")])
+def test_no_candidates_is_zero_bits_so_exactly_eps_on_both_routes(ctx, sample, monkeypatch, block, route):
+    """An empty candidate set (a game never reaches one) holds 0 bits, as entropies() says, so
+    every word is worth exactly ε on the counting route and the blockwise one alike: no NaN, no warning."""
+    if block is not None:  # 0 cells > -1: the blockwise routine even for no candidates
+        monkeypatch.setattr(fitness, "BLOCK_CELLS", block)
+    called = []
+
+    def spy(name: str):
+        real = getattr(fitness, name)
+        return lambda *a, **k: called.append(name) or real(*a, **k)
+
+    for name in ("entropies", "pattern_counts"):
+        monkeypatch.setattr(fitness, name, spy(name))
+    words, _ = sample
+    got = dynamic_fitness(ctx, words, np.array([], dtype=np.int64))
+    assert called == [route]
+    np.testing.assert_array_equal(got, np.full(len(words), 1e-6))
+
+
 @pytest.mark.parametrize("n", [10, 48, 89])
 def test_a_guess_with_one_feedback_is_worth_exactly_eps(ctx, n):
     """'fuzzy' shares no letter with these candidates: all grey, 0 bits, so exactly ε, never less.

@@ -79,8 +79,8 @@ def _xlogx(ctx: Context) -> np.ndarray:
 
 
 def dynamic_fitness(ctx: Context, words: np.ndarray, candidates: np.ndarray, *, distinct: bool = False) -> np.ndarray:
-    """``H(X_w | candidates)·g(r_w) + ε`` for each word of a population (one entropy call);
-    ``distinct=True`` promises no repeated word (skips the deduplication)."""
+    """``H(X_w | candidates)·g(r_w) + ε`` for each word of a population (one entropy call; no
+    candidates: 0 bits, so ε); ``distinct=True`` promises no repeated word (skips the deduplication)."""
     words = np.asarray(words, dtype=np.int64)
     if distinct:
         uniq, inverse = words, slice(None)
@@ -92,7 +92,7 @@ def dynamic_fitness(ctx: Context, words: np.ndarray, candidates: np.ndarray, *, 
         bits = entropies(ctx.table, uniq, candidates, n_patterns=n_pat)
     else:
         counts = pattern_counts(ctx.table, uniq, candidates, n_patterns=n_pat)
-        total = len(candidates)
+        total = max(len(candidates), 1)  # no candidates: 0 bits, as entropies() gives, not NaN
         bits = np.log2(total) - _xlogx(ctx)[counts].sum(axis=1) / total
         bits = np.maximum(bits, 0.0)
     return (bits * ctx.priority[uniq] + EPS)[inverse]

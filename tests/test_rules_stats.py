@@ -1,0 +1,126 @@
+"""Rule tests of evo_wordle/stats.py: the 95 % intervals beside repeated and compared figures.
+
+The references are computed here independently (Student's t quantile by numerical integration
+of its density, the interval and the power formula written out), so a changed constant or
+operator in stats.py fails a test.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+from evo_wordle.stats import mean_ci, paired, t975
+
+
+def t_quantile(df: int, p: float = 0.975) -> float:
+    """Student's t quantile: Simpson's rule on the density from 0, then bisection."""
+    log_c = math.lgamma((df + 1) / 2) - math.lgamma(df / 2) - 0.5 * math.log(df * math.pi)
+
+    def cdf(q: float) -> float:
+        x = np.linspace(0.0, q, 20_001)
+        y = np.exp(log_c - (df + 1) / 2 * np.log1p(x * x / df))
+        h = x[1] - x[0]
+        return 0.5 + h / 3 * (y[0] + y[-1] + 4 * y[1:-1:2].sum() + 2 * y[2:-1:2].sum())
+
+    lo, hi = 0.0, 20.0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if cdf(mid) < p else (lo, mid)
+    return (lo + hi) / 2
+
+
+@pytest.mark.parametrize("df", range(1, 31))
+def test_the_table_holds_the_quantiles_to_three_decimals(df):
+    assert abs(t975(df) - t_quantile(df)) < 0.0005 + 1e-6
+
+
+@pytest.mark.parametrize("df", [31, 32, 40, 60, 100, 1000])
+def test_beyond_the_table_the_expansion_is_within_a_thousandth(df):
+    assert abs(t975(df) - t_quantile(df)) < 0.001
+
+
+def test_the_expansion_takes_over_right_after_the_table():
+    # 31 is the first degree of freedom the table does not hold: its value is the expansion's
+    z = 1.959964
+    expansion = z + (z**3 + z) / (4 * 31) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * 31**2)
+    assert t975(31) == pytest.approx(expansion, rel=1e-12)
+    assert t975(30) == 2.042
+    assert t975(31) < t975(30)
+
+
+@pytest.mark.parametrize("df", [0, -1])
+def test_no_degrees_of_freedom_is_nan(df):
+    assert math.isnan(t975(df))
+
+
+def test_mean_ci_is_the_t_interval_written_out():
+    x = [3.0, 5.0, 4.0, 7.0]
+    mean, half = mean_ci(x)
+    sd = math.sqrt(sum((v - 4.75) ** 2 for v in x) / 3)
+    assert mean == 4.75
+    assert half == pytest.approx(3.182 * sd / 2, rel=1e-12)
+    mean, half = mean_ci(np.array([2, 2, 2, 2, 2]))
+    assert (mean, half) == (2.0, 0.0)
+
+
+def test_mean_ci_of_one_value_has_no_interval_and_of_none_no_mean():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy warning on the way (a mean of nothing warns)
+        mean, half = mean_ci([6.0])
+        assert mean == 6.0 and math.isnan(half)
+        assert isinstance(mean, float)
+        mean, half = mean_ci([])
+        assert math.isnan(mean) and math.isnan(half)
+
+
+def test_mean_ci_of_two_values_has_an_interval():
+    mean, half = mean_ci([3.0, 5.0])
+    assert mean == 4.0 and half == pytest.approx(12.706 * math.sqrt(2.0) / math.sqrt(2.0), rel=1e-12)
+
+
+def test_paired_differences_game_by_game():
+    a = np.array([4, 3, 5, 4, 6, 3], float)
+    b = np.array([4, 4, 4, 5, 5, 4], float)
+    d = a - b
+    res = paired(a, b)
+    sd = float(np.std(d, ddof=1))
+    half = 2.571 * sd / math.sqrt(6)
+    assert res["games"] == 6
+    assert res["mean"] == pytest.approx(d.mean(), rel=1e-12)
+    assert res["ci95"] == pytest.approx(half, rel=1e-12)
+    assert res["low"] == pytest.approx(d.mean() - half, rel=1e-12)
+    assert res["high"] == pytest.approx(d.mean() + half, rel=1e-12)
+    assert res["detectable"] == pytest.approx((2.571 + 0.8416) * sd / math.sqrt(6), rel=1e-12)
+    assert res["significant"] is False
+    # the sign is a - b: swapping the arguments swaps the interval
+    swapped = paired(b, a)
+    assert swapped["mean"] == pytest.approx(-res["mean"]) and swapped["low"] == pytest.approx(-res["high"])
+
+
+def test_significance_needs_the_interval_to_miss_zero_on_either_side():
+    base = np.array([4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0])
+    better = base - np.array([1.0, 1.0, 1.0, 0.0, 1.0, 1.0, 1.0, 1.0])
+    assert paired(better, base)["significant"] is True and paired(better, base)["high"] < 0
+    assert paired(base, better)["significant"] is True and paired(base, better)["low"] > 0
+    # identical runs: mean 0 and interval 0 wide, which is no difference (|mean| > half is required)
+    same = paired(base, base.copy())
+    assert (same["mean"], same["ci95"], same["significant"]) == (0.0, 0.0, False)
+    # two pairs are enough for an interval and a detectable difference
+    two = paired(np.array([1.0, 0.0]), np.array([0.0, 0.0]))
+    sd = math.sqrt(0.5)
+    assert two["mean"] == 0.5 and two["ci95"] == pytest.approx(12.706 * sd / math.sqrt(2), rel=1e-12)
+    assert two["detectable"] == pytest.approx((12.706 + 0.8416) * sd / math.sqrt(2), rel=1e-12)
+
+
+def test_one_pair_has_a_mean_and_nothing_else():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no numpy warning (a spread of one value warns)
+        res = paired(np.array([5.0]), np.array([3.0]))
+    assert res["mean"] == 2.0 and res["games"] == 1
+    for key in ("ci95", "low", "high", "detectable"):
+        assert math.isnan(res[key])
+    assert res["significant"] is False
