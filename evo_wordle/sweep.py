@@ -45,6 +45,7 @@ from .game import PROBLEMS, Settings
 from .params import as_int, as_seed
 from .solvers.base import SolverSpec, build_solver, pack_solver, solver_identity, solver_label, unpack_solver
 from .stats import mean_ci, t975
+from .words import BUNDLED_ANSWERS
 
 SPEC_FILE = "sweep.json"
 RESULTS_FILE = "results.csv"
@@ -138,7 +139,7 @@ class SweepSpec:
         if not isinstance(data, dict):
             raise EvoWordleError("not a sweep specification: not a JSON object")
         try:
-            spec = cls(**data)
+            spec = cls(**{k: v for k, v in data.items() if k != LISTS_KEY})
         except TypeError as exc:
             raise EvoWordleError(f"not a sweep specification: {exc}") from None
         spec.check_shape()
@@ -277,6 +278,9 @@ class SweepSpec:
             for word in sorted(named):
                 words.index(word)
 
+
+#: Key of ``sweep.json`` recording the sha256 of list files (not a field of the specification).
+LISTS_KEY = "lists_sha256"
 
 #: Solver parameters that name a word.
 WORD_PARAMS = ("opener", "second")
@@ -520,6 +524,14 @@ def _check_spec(out: Path, spec: SweepSpec) -> None:
     """Save the specification, or refuse if the folder holds a different one."""
     path = out / SPEC_FILE
     mine = spec.as_dict()
+    if spec.allowed is not None or (spec.answers is not None and spec.answers not in BUNDLED_ANSWERS):
+        # a list file is named by its path: what it held is recorded too, so a resume over an
+        # edited file (rows of two lists averaged in one report) is refused
+        from .artefacts import answers_digest
+        from .words import load_words
+
+        words = load_words(spec.allowed, spec.answers)
+        mine[LISTS_KEY] = {"allowed_sha256": words.digest, "answers_sha256": answers_digest(words)}
     if os.path.lexists(path):
         theirs = read_json(path, MAX_SPEC_BYTES, "sweep specification")
         if theirs != mine and _no_rows(out):
@@ -527,7 +539,8 @@ def _check_spec(out: Path, spec: SweepSpec) -> None:
             # first row): a new one replaces it instead of blocking the folder for ever.
             (out / RESULTS_FILE).unlink(missing_ok=True)
         elif theirs != mine:
-            diff = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
+            diff = sorted("the word lists' content" if k == LISTS_KEY else k
+                          for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
             raise EvoWordleError(
                 f"{out} holds a different sweep (differs in {', '.join(diff)}); "
                 "repeat its options to resume or choose another --out"
@@ -573,7 +586,7 @@ def run_sweep(
     for many workers); the rows are the same, a bench's row is written when its last chunk is
     in, and chunks of an unfinished bench are lost on interruption (only whole rows are kept).
     """
-    from .executors import check_executor, make_executor, terminate
+    from .executors import check_executor, local_workers, make_executor, terminate
     from .folder_lock import LOCK_FILE, folder_lock
     from .outputs import check_folder
 
@@ -594,7 +607,8 @@ def run_sweep(
             return outcome
         units = [(t, part, n) for t in todo for parts in [_split(t, chunks)] for part in parts
                  for n in [len(parts)]]
-        ex = make_executor(executor, jobs=min(jobs, len(units)) if executor == "local" else jobs, scheduler=scheduler)
+        workers = min(local_workers(jobs), len(units)) if executor == "local" else jobs  # the cap says --jobs as given
+        ex = make_executor(executor, jobs=workers, scheduler=scheduler)
         assembler = _Assembler()
         try:
             futures = {ex.submit(_work, part): (t, n) for t, part, n in units}
@@ -750,9 +764,10 @@ def format_report(spec: SweepSpec, summary: list[dict], fmt: str = "text", total
     """The report table as text, Markdown, CSV or JSON."""
     keys = spec.keys
     best = best_config(summary)
-    if fmt == "json":
-        return json.dumps({"spec": spec.as_dict(), "summary": summary,
-                           "best": best}, indent=2)
+    if fmt == "json":  # strict JSON: an interval that one seed or one game cannot give is null, never NaN
+        strict = [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in s.items()} for s in summary]
+        return json.dumps({"spec": spec.as_dict(), "summary": strict,
+                           "best": None if best is None else strict[summary.index(best)]}, indent=2)
     header = [*keys, "seeds", "games", "mean", "ci95", "fail %", "win %", "worst", "s/bench"]
 
     def cells(s: dict) -> list[str]:

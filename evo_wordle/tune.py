@@ -33,6 +33,7 @@ from .files import check_value, decode_utf8, parse_json, read_capped, read_json
 from .game import Settings
 from .split import Split, split_answers
 from .stats import mean_ci, paired, t975  # noqa: F401 - paired is part of tune's API
+from .words import BUNDLED_ANSWERS
 
 PRUNERS = ("median", "halving", "none")
 #: The study name ``tune`` uses without ``--study`` (its flag default, kept literal there so the
@@ -202,7 +203,7 @@ class TuneSpec:
     steps: tuple[int, ...] = DEFAULT_STEPS
     pruner: str = "median"
     allowed: str | None = None
-    answers: str = "nyt"
+    answers: str | None = "nyt"  # None: every allowed word (the default with a custom allowed list)
 
     def __post_init__(self) -> None:
         if self.pruner not in PRUNERS:
@@ -255,6 +256,10 @@ class TuneSpec:
         settings = self.game_settings()
         if settings.daily:
             raise EvoWordleError("tune plays independent games; daily mode (P2/P3) is not supported")
+        test = len(self.split(ctx).test)
+        if test < 2:  # one game has no interval: the report would say [nan, nan]
+            raise EvoWordleError(f"the test part of the split holds {test} answer: tune compares the winner with "
+                                 "the defaults there game by game and needs at least 2 (a longer answer list)")
         low = {p.name: p.corner() for p in self.space.values()}
         high = {p.name: p.extremes()[-1] for p in self.space.values()}
         # the low ends, then every other bound and choice beside them, then all high ends: a value
@@ -399,10 +404,24 @@ def open_study(spec: TuneSpec, storage: str, name: str, sampler_seed: int | None
         pruner=_pruner(spec.pruner, spec.steps[0]), load_if_exists=True,
     )
     stored = study.user_attrs.get("spec")
+    lists = None
+    if spec.allowed is not None or (spec.answers is not None and spec.answers not in BUNDLED_ANSWERS):
+        # list files are named by path in the spec: what they held is recorded too (an edited
+        # file would mix trials of two lists in one study)
+        from .artefacts import answers_digest
+        from .words import load_words
+
+        words = load_words(spec.allowed, spec.answers)
+        lists = {"allowed_sha256": words.digest, "answers_sha256": answers_digest(words)}
     if stored is None:
         study.set_user_attr("spec", spec.as_dict())
+        if lists is not None:
+            study.set_user_attr("lists_sha256", lists)
     elif stored != spec.as_dict():
         raise EvoWordleError(f"study {name!r} in {storage} was made with other settings; use another --study name")
+    elif lists is not None and study.user_attrs.get("lists_sha256", lists) != lists:
+        raise EvoWordleError(f"study {name!r} in {storage} was made with other word lists (their content "
+                             "differs); use another --study name")
     return study
 
 
@@ -419,6 +438,10 @@ def optimize(spec_dict: dict, storage: str, name: str, trials: int, sampler_seed
     spec = TuneSpec.from_dict(spec_dict)
     ctx = spec.context()
     study = open_study(spec, storage, name, sampler_seed)
+    done = len(study.get_trials(deepcopy=False))
+    if done:  # resumed: a sampler seeded as at the start would propose the study's first points again
+        seed = int(np.random.SeedSequence([sampler_seed, _SALT, done]).generate_state(1)[0])
+        study.sampler = optuna.samplers.TPESampler(seed=seed)
     states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
     stop = optuna.study.MaxTrialsCallback(trials, states=states)
     if counted(study) < trials:

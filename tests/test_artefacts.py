@@ -238,6 +238,16 @@ def test_compare_refuses_rows_of_different_games_unless_mixed(capsys):
     assert rows["strategy"]["game"] != rows["greedy"]["game"]
 
 
+def test_compare_mixed_rows_of_different_board_counts_are_refused_in_plain_words(capsys):
+    """`compare --solvers greedy,strategy --strategy quordle-evolved --mixed` handed Quordle board
+    sets to greedy and failed with "answer array([10540, 12029, 56, 3768]) is neither a word nor a
+    whole-number index"; rows of different board counts are now refused, saying so."""
+    argv = ["compare", "--solvers", "greedy,strategy", "--strategy", "quordle-evolved", "--games", "5", "--mixed"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert "different numbers of boards (greedy: 1, strategy: 4)" in err[-1] and "array" not in err[-1]
+
+
 def test_compare_rows_print_their_game(capsys):
     assert main(["compare", "--solvers", "strategy,greedy", "--strategy", "answers-known-salet", "--games", "30",
                  "--candidates", "answers", "--guess-from", "allowed"]) == 0

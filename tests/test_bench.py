@@ -328,3 +328,15 @@ def test_jobs_far_beyond_the_cpus_are_capped_and_said_once(capsys, monkeypatch) 
     code1, out1, _ = run_cli(capsys, "bench", "--games", "12", "--jobs", "1", "--json")
     assert code == code1 == 0 and "using 4" in err
     assert capped["mean_guesses"] == json.loads(out1)["mean_guesses"]
+
+
+def test_the_jobs_cap_warning_names_the_jobs_the_user_gave(capsys, monkeypatch, tmp_path) -> None:
+    """`sweep --jobs 50` with 30 benches warned '--jobs 30 is more than ...': the number it named
+    was the sweep's own cut to its work units, not the user's."""
+    import evo_wordle.executors as executors
+
+    monkeypatch.setattr(executors.os, "sched_getaffinity", lambda pid: {0}, raising=False)
+    monkeypatch.setattr(executors, "_warned_jobs", set())
+    code, _, err = run_cli(capsys, "sweep", "--solver", "naive", "--set", "opener=tares,slate,crane,raise,arise,irate",
+                           "--seeds", "1", "--games", "3", "--jobs", "50", "--out", str(tmp_path / "s"), "--quiet")
+    assert code == 0 and "--jobs 50 is more than 4 workers" in err and "--jobs 6 " not in err

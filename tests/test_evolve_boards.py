@@ -225,3 +225,13 @@ def test_bad_multi_board_evolutions_are_one_line(capsys, cache_dir, extra, messa
                  "--validation", "20", *extra])
     err = capsys.readouterr().err
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_one_test_set_is_refused_it_has_no_interval(capsys, cache_dir):
+    """--test-sets 1 printed "[+nan, +nan]" and wrote NaN into --json and the parameter file (the
+    paired difference of one set has no interval); it is refused before anything runs."""
+    with pytest.raises(SystemExit) as exc:
+        main(["evolve-strategy", "--boards", "2", "--generations", "0", "--mu", "2", "--lambda", "1",
+              "--train", "20", "--validation", "20", "--test-sets", "1"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and "--test-sets: must be at least 2, not 1" in err and "Traceback" not in err

@@ -222,7 +222,8 @@ def test_ga_tree_objective_cli(small, tmp_path, capsys, hard):
     # a sample of the answers is shown, the objective's line still speaks of the whole tree
     assert main(["ga-tree", *common, "--exact", "--objective", "max", "--games", "3", "--tree", str(tree)]) == 0
     text = capsys.readouterr().out
-    assert text.startswith("3 answers: ") and f"least total within {want['max'][0]}: {want['max'][1]} " in text
+    assert text.startswith("3 answers (a sample, seed 0), opener ")
+    assert f"least total within {want['max'][0]}: {want['max'][1]} " in text
 
 
 def test_ga_tree_cap_follows_max_guesses(small, tmp_path, capsys):

@@ -90,6 +90,9 @@ def test_rank_by_tree_cli(small, lists, tmp_path, capsys):
     assert main(["rank", "--by", "tree", *lists, "--top", "3"]) == 0
     table = capsys.readouterr().out
     assert "exhaustive" in table and best.upper() in table
+    # the totals and means are over a stated set: the table says which (not only --json)
+    assert table.splitlines()[0] == (f"trees over {len(small.words.answer_index)} candidates (answers list), "
+                                     "guesses from allowed, within 6 guesses")
     assert main(["rank", *lists, "--width", "3"]) == 2
     assert "--by tree" in capsys.readouterr().err
     assert main(["rank", "--by", "tree", *lists, "--top", "5", "--screen", "2"]) == 2

@@ -103,6 +103,18 @@ def test_solve_several_boards(ctx, capsys):
     assert out[-2].rstrip().endswith("left 0 0 0 0")
 
 
+def test_solve_with_an_evolved_board_policy_names_it_and_logs_its_genes(ctx, tmp_path, capsys):
+    """`solve shiny crane --strategy dordle-evolved` ended 'summed-entropy: solved ...' and logged
+    no parameters, as if plain summed entropy had played; it names the file and logs the genes now."""
+    log = tmp_path / "game.json"
+    assert main(["solve", "shiny", "crane", "--strategy", "dordle-evolved", "--log", str(log)]) == 0
+    last = capsys.readouterr().out.rstrip().splitlines()[-2]  # then 'wrote FILE'
+    assert last.startswith("summed-entropy (dordle-evolved): solved 2 boards (SHINY CRANE) in ")
+    game = json.loads(log.read_text())
+    assert game["params"]["opener"] == "slane" and game["params"]["rollout"] == 200 and "weight" in game["params"]
+    assert game["strategy"].endswith("dordle-evolved.json")
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
@@ -110,6 +122,8 @@ def test_solve_several_boards(ctx, capsys):
         (["solve", "crane", "--solver", "nosuch"], "unknown solver"),
         (["solve", "crane", "spill", "--boards", "3"], "--boards 3 needs 3 answers"),
         (["solve", "crane", "spill", "--solver", "greedy"], "drop --solver"),
+        # no --solver was typed: the message speaks of the file (it said "drop --solver strategy")
+        (["solve", "crane", "spill", "--strategy", "p0-evolved"], "p0-evolved is a one-board strategy file"),
         (["solve", "crane", "spill", "--hard"], "hard mode"),
         (["solve", "crane", "--log", "/nonexistent/dir/x.json"], "does not exist"),
         (["solve", "crane", "--max-guesses", "0"], "must be at least 1"),

@@ -132,3 +132,35 @@ def test_several_boards_replay_the_files_own_sets_of_that_part(ctx, capsys, tmp_
 def test_split_without_a_recorded_split_is_refused_in_one_line(capsys, argv, why):
     code, out, err = run(capsys, "bench", *argv, "--split", "test", "--games", "3", "--quiet")
     assert code == 2 and out == "" and err.count("\n") == 1 and why in err
+
+
+def _tuned_file(ctx, tmp_path) -> Path:
+    """A parameter file as ``tune`` writes it: its split recorded as a seed and part sizes of the NYT answers."""
+    from evo_wordle.artefacts import PARAMS_FORMAT, made_for
+    from evo_wordle.game import Settings
+
+    path = tmp_path / "best-params.json"
+    path.write_text(json.dumps({
+        "format": PARAMS_FORMAT, "version": 1, "solver": "naive", "params": {"opener": "tares"},
+        "settings": {k: v for k, v in made_for(Settings(), ctx.words).items() if k in Settings().as_dict()},
+        "made_for": made_for(Settings(), ctx.words),
+        "provenance": {"split": {"seed": 0, "train": 924, "validation": 577, "test": 808}}}))
+    return path
+
+
+def test_split_on_other_answers_than_the_files_is_refused_not_rebuilt(ctx, capsys, tmp_path):
+    """A seed-and-sizes split rebuilt on the 2,315 original answers is another split (most of its
+    'test' answers were trained on): --split with other lists is refused, and a plain replay on them
+    neither fails on the split nor counts 'seen' answers from a split that is not the file's."""
+    path = _tuned_file(ctx, tmp_path)
+    code, _, err = run(capsys, "bench", "--params", str(path), "--split", "test", "--games", "5", "--quiet")
+    assert code == 0 and err == ""
+    code, out, err = run(capsys, "bench", "--params", str(path), "--answers", "original", "--split", "test",
+                         "--games", "5", "--quiet")
+    assert code == 2 and out == "" and "--split" in err.splitlines()[-1] and "original" in err.splitlines()[-1]
+    code, out, err = run(capsys, "bench", "--params", str(path), "--answers", "original", "--games", "5", "--quiet")
+    assert code == 0 and "trained or selected" not in err and "differs" in err and err.count("\n") == 1
+    small = tmp_path / "small.txt"
+    small.write_text("\n".join(ctx.words.answers[:50]) + "\n")
+    code, out, err = run(capsys, "bench", "--params", str(path), "--answers", str(small), "--games", "5", "--quiet")
+    assert code == 0 and "mean guesses" in out and "unusable" not in err

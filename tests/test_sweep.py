@@ -258,3 +258,39 @@ def test_a_word_parameter_outside_the_list_is_refused_before_the_folder_exists(t
                  "--out", str(out)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'qqqqq' is not an allowed word" in err and not out.exists()
+
+
+def test_report_json_of_a_one_seed_sweep_is_strict_json(tmp_path, capsys, cache_dir):
+    """`report --format json` printed `"fail_ci95": NaN` for a configuration with one seed (no
+    interval over seeds), which strict parsers (jq, JSON.parse) refuse; it is null now."""
+    out = tmp_path / "one"
+    assert main(["sweep", "--solver", "naive", "--set", "opener=tares,slate", "--seeds", "1", "--games", "5",
+                 "--out", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(out), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out, parse_constant=lambda c: pytest.fail(f"{c} in report JSON"))
+    assert all(s["fail_ci95"] is None and s["ci_basis"] == "games" for s in report["summary"])
+    assert report["best"] in report["summary"]
+
+
+def test_a_list_file_edited_between_runs_is_not_resumed_over(tmp_path, capsys, cache_dir):
+    """A sweep over --allowed FILE, stopped, then resumed after FILE was edited, mixed rows of
+    both lists (500 games beside 300) in one report; the folder records what the file held and
+    the resume is refused in one line."""
+    from wordfreq import top_n_list
+
+    words = [w for w in top_n_list("en", 50_000) if len(w) == 6 and w.isascii() and w.isalpha()][:60]
+    lst = tmp_path / "six.txt"
+    lst.write_text("\n".join(words) + "\n")
+    out = tmp_path / "s"
+    argv = ["sweep", "--solver", "naive", "--set", "opener=" + words[0], "--seeds", "1", "--allowed", str(lst),
+            "--out", str(out), "--quiet"]
+    assert main(argv) == 0
+    assert main(argv) == 0  # the same lists: a no-op resume
+    capsys.readouterr()
+    lst.write_text("\n".join(words[:40]) + "\n")
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "differs in the word lists' content" in err
+    spec, rows = load_sweep(out)  # the folder still reads as a sweep
+    assert spec.allowed == str(lst) and len(rows) == 1

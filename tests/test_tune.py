@@ -473,3 +473,61 @@ def test_figures_show_every_trial_in_the_house_style(lists, tmp_path):
     assert land["x"] == [t.params["population"] for t in done] and land["value"] == [t.value for t in done]
     for name in ("history.png", "importance.png", "contour.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_custom_allowed_list_alone_is_its_own_answer_list(tmp_path, cache_dir, capsys):
+    """`tune --allowed six.txt` (no --answers) tunes on the six-letter list, as every other command
+    does, instead of failing on the bundled five-letter answers."""
+    six = ["planet", "plants", "stripe", "string", "strong", "plains", "travel", "trails", "master",
+           "mister", "sister", "silver", "golden", "garden", "harden", "border", "burden", "carpet",
+           "carton", "cotton", "button", "mutton", "lesson", "person", "reason", "season", "prison",
+           "poison", "listen", "silent", "tinsel", "result", "rescue", "secure", "senior"]
+    (tmp_path / "six.txt").write_text("\n".join(dict.fromkeys(six)) + "\n")
+    out = tmp_path / "t"
+    assert main(["tune", "--solver", "naive", "--space", "opener=planet|senior", "--trials", "2",
+                 "--steps", "5", "--top", "1", "--repeats", "1", "--allowed", str(tmp_path / "six.txt"),
+                 "--out", str(out), "--no-plots"]) == 0
+    report = json.loads((out / "tune.json").read_text())
+    assert report["split"]["train"] + report["split"]["validation"] + report["split"]["test"] == len(set(six))
+
+
+def test_a_resumed_study_samples_new_points_not_its_first_ones_again(lists, tmp_path):
+    """After Ctrl-C (or a smaller --trials), running the command again with more trials went on
+    with a sampler seeded as at the start, which proposed the study's first points again: the
+    'new' trials were repeats that played no game.  The resumed run now samples new points."""
+    out = tmp_path / "resumed"
+    assert main(_cli(lists, out, "--trials", "3")) == 0
+    assert main(_cli(lists, out, "--trials", "6")) == 0
+    study = open_study(_spec(lists), f"sqlite:///{out.resolve() / 'study.db'}", "evo-wordle")
+    points = [tuple(sorted(t.params.items())) for t in study.trials]
+    assert len(points) == 6 and len(set(points)) == 6
+    assert not any("same_as" in t.user_attrs for t in study.trials)
+
+
+def test_a_split_with_one_test_answer_is_refused_before_any_trial(tmp_path, cache_dir, capsys):
+    """Four answers split 2/1/1: the report said 'winner − defaults +1.0000 [+nan, +nan] ... detects
+    nan' and wrote NaN into tune.json and best-params.json; now refused in one line, nothing written."""
+    (tmp_path / "four.txt").write_text("planet\nsecond\nsenior\nstring\n")
+    out = tmp_path / "t"
+    code = main(["tune", "--solver", "naive", "--space", "opener=planet|senior", "--trials", "2", "--steps", "1",
+                 "--allowed", str(tmp_path / "four.txt"), "--out", str(out), "--no-plots"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "test part of the split holds 1 answer" in err
+    assert not (out / "tune.json").exists()
+
+
+def test_a_study_is_not_resumed_over_an_edited_list_file(lists, tmp_path, capsys):
+    """A study over --allowed/--answers FILE, resumed after a file was edited, went on mixing
+    trials of two lists; the study records the lists' sha256 and refuses such a resume."""
+    allowed = tmp_path / "allowed.txt"
+    allowed.write_text(Path(lists[0]).read_text())
+    mine = (str(allowed), lists[1])
+    out = tmp_path / "edited"
+    assert main(_cli(mine, out, "--trials", "2")) == 0
+    assert main(_cli(mine, out, "--trials", "3")) == 0  # the same lists resume
+    capsys.readouterr()
+    extra = next(w for w in Context().words.allowed if w not in allowed.read_text().split())
+    allowed.write_text(allowed.read_text() + extra + "\n")
+    assert main(_cli(mine, out, "--trials", "4")) == 2
+    err = capsys.readouterr().err.splitlines()  # the split line, then the error
+    assert err[-1].startswith("evo-wordle: error: ") and "made with other word lists" in err[-1]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..artefacts import list_mismatch
 from ..bench import DAILY_RULES, BenchResult, check_boards, derived_seeds, run_bench, sample_answers
 from ..boards import POLICY_NAME, draw_answers
 from ..context import Context
@@ -146,7 +147,14 @@ class Puzzles:
         self.ctx, self.args, self.settings = ctx, args, settings
         self.artefact: Artefact | None = artefact_of(args, names)
         record = self.artefact.provenance.get("split") if self.artefact else None
-        self.split: Split | None = recorded_split(record, ctx.words)
+        # A split is of the answers the file was made for: on other lists its parts (or, for a
+        # seed and sizes, a split rebuilt on these answers) are not the answers it saw or not.
+        self.other_lists = list_mismatch(self.artefact.made_for, ctx.words) \
+            if record is not None and isinstance(self.artefact.made_for, dict) else None
+        if self.other_lists and args.split:
+            raise EvoWordleError(f"--split plays part of the split of the word lists {self.artefact.label} was "
+                                 f"made for, but {self.other_lists}: drop --split or use those lists")
+        self.split: Split | None = None if self.other_lists else recorded_split(record, ctx.words)
         if args.split and self.artefact is None:
             raise EvoWordleError("--split plays part of a replayed file's train/validation/test split: give the "
                                  "file with --strategy (or --params)")
@@ -180,6 +188,8 @@ class Puzzles:
         if self.args.split or self.artefact is None:
             return
         label = self.artefact.label
+        if self.other_lists:  # said already (the lists differ); which answers it saw is unknown here
+            return
         if self.split is None:
             if "logbook" in self.artefact.provenance:  # evolved, but on answers it does not list
                 warn(f"{label} records no train/validation/test split: these figures may include the answers "
@@ -435,6 +445,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     if mixed and not args.mixed:
         raise EvoWordleError("the rows do not play the same game (" + "; ".join(f"{n}: {g}" for n, g in games.items())
                              + "): give the settings as flags so every row plays them, or --mixed")
+    boards = {name: s.boards for name, s in row_settings.items()}
+    if len(set(boards.values())) > 1:  # a board set is not a puzzle of a one-board row, nor the reverse
+        raise EvoWordleError("the rows play different numbers of boards (" + ", ".join(
+            f"{n}: {b}" for n, b in boards.items()) + "), so they cannot play the same puzzles, even with --mixed")
     puzzles = Puzzles(ctx, args, names, game)
     answers = puzzles.answers(args.seed)  # every row plays the same puzzles
     puzzles.warn_seen(answers)

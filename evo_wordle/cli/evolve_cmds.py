@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..errors import EvoWordleError
 from ..outputs import writing
+from ..params import arg_type, as_int
 from ..progress import progress_bar
 from .common import (
     add_command,
@@ -77,9 +78,9 @@ def register(sub) -> None:
                    help="with --boards N: board sets drawn from the training answers (default: 400)")
     g.add_argument("--validation-sets", type=positive_int, default=None, metavar="N",
                    help="with --boards N: board sets drawn from the validation answers (default: 400)")
-    g.add_argument("--test-sets", type=positive_int, default=None, metavar="N",
+    g.add_argument("--test-sets", type=arg_type(as_int, 2, None), default=None, metavar="N",
                    help="with --boards N: board sets drawn from the test answers, played once by the winner "
-                   "and by plain summed entropy (default: 2000)")
+                   "and by plain summed entropy, at least 2 for the interval of their difference (default: 2000)")
     g.add_argument("--rollout", type=nonnegative_int, default=0, metavar="N",
                    help="with --boards N: the winner looks one guess ahead (exact expected guesses, the "
                    "evolved policy playing on) in states whose candidate counts multiply to at most N; "
@@ -436,7 +437,10 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
     if args.json:  # the result first: a late write failure cannot lose it
         print_json(summary)
     else:
-        print(f"{result.games} answers: total {summary['total_guesses']}, mean {result.mean_guesses:.4f}, "
+        opener = ctx.words.allowed[next(iter(paths.values()))[0]].upper()  # the figures depend on it
+        sample = f" (a sample, seed {args.seed})" if args.games else ""
+        print(f"{result.games} answers{sample}, opener {opener}: total {summary['total_guesses']}, "
+              f"mean {result.mean_guesses:.4f}, "
               f"worst {result.worst_guesses}, histogram {result.histogram}; built in {seconds:.1f} s"
               + (f" by branch and bound ({_exact_words(args)})" if args.exact else ""))
         if args.exact and args.objective != "mean":

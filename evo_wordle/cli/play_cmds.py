@@ -29,7 +29,7 @@ from .common import (
     solver_params,
     wrote,
 )
-from .settings_args import add_settings_args, board_policy_params, run_context, settings_from_args
+from .settings_args import add_settings_args, board_policy_file, board_policy_params, run_context, settings_from_args
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -181,6 +181,10 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
     """Several answers: one board each, guesses by the summed-entropy policy (with the genes and
     the game of a multi-board policy file, if ``--strategy`` names one)."""
     params = board_policy_params(args) if args.solver == "strategy" else None
+    file = board_policy_file(args) if params is not None else None
+    if args.solver == "strategy" and params is None and getattr(args, "strategy", None):
+        raise EvoWordleError(f"several boards are played by the {POLICY_NAME} policy; {args.strategy} is a one-board "
+                             "strategy file (a multi-board policy is written by evolve-strategy --boards N)")
     if args.solver not in (None, POLICY_NAME) and params is None:
         raise EvoWordleError(f"several boards are played by the {POLICY_NAME} policy; drop --solver {args.solver}")
     if (args.boards or 1) > 1 and args.boards != len(answers):
@@ -222,14 +226,17 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
         print(f"{turn:>2}  " + "  ".join(cells) + "   left " + " ".join(str(k) for k in lefts))
     count = len(record.guesses)
     names = " ".join(ctx.words.allowed[a].upper() for a in answers)
+    label = POLICY_NAME if file is None else f"{POLICY_NAME} ({args.strategy})"  # not the plain policy
     if record.solved:
-        print(f"{POLICY_NAME}: solved {len(answers)} boards ({names}) in {count} guesses")
+        print(f"{label}: solved {len(answers)} boards ({names}) in {count} guesses")
     else:
-        print(f"{POLICY_NAME}: not solved within {settings.max_guesses} guesses: {names}")
+        print(f"{label}: not solved within {settings.max_guesses} guesses: {names}")
     if args.log:
         _write_log(args.log, {
             "answers": [ctx.words.allowed[a] for a in answers],
             "solver": POLICY_NAME,
+            "strategy": file,
+            "params": policy.describe(),
             "settings": settings.as_dict(),
             "solved": record.solved,
             "guesses": count,

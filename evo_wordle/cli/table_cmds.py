@@ -203,6 +203,9 @@ def cmd_rank_trees(args: argparse.Namespace) -> int:
     quick = (f"the {len(result['screened'])} with the best quick trees among the {len(result['prescreen'])} "
              "best by the partition bound" if result["prescreen"] else
              f"the best {len(result['screened'])} by the partition bound")
+    limit = f"within {depth} guesses" if depth else "no depth limit"
+    print(f"trees over {len(ctx.candidates(settings.candidates))} candidates ({settings.candidates} list), guesses "
+          f"from {settings.guess_from}{', hard mode' if settings.hard else ''}, {limit}")  # what the totals count
     print(f"openers screened: {quick}; {result['built']} built, {result['reused']} reused ({how})")
     print(f"{'rank':>4}  {'word':<8}{'total':>7}{'mean':>9}{'max':>5}{'bound':>7}")
     for r in result["ranking"]:

@@ -145,9 +145,9 @@ def convergence_data(
             for r in range(runs)
         ]
         if parallel:
-            from ..executors import make_executor
+            from ..executors import local_workers, make_executor
 
-            with make_executor("local", jobs=min(jobs, runs)) as ex:
+            with make_executor("local", jobs=min(local_workers(jobs), runs)) as ex:
                 results = list(ex.map(_run_all, payloads))
         else:
             results = [_summarise_run(ctx, settings, play_games(ctx, solver, settings, params, answers, p["seed"]))
