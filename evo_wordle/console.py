@@ -106,20 +106,44 @@ def unexpected(exc: BaseException) -> int:
 _interrupted = False
 
 
+#: How long a Ctrl-C lost in a callback waits before it is raised again (seconds).
+RETRY_SECONDS = 0.005
+
+
 def _on_sigint(signum, frame) -> None:
     global _interrupted
     _interrupted = True
     raise KeyboardInterrupt
 
 
+def _on_lost_interrupt(unraisable) -> None:
+    """``sys.unraisablehook``: a Ctrl-C that landed in a callback Python cannot raise from (the
+    import lock's weakref callback while the modules load, a ``__del__``) would be printed as
+    "Exception ignored … Traceback" and lost, the command running on to exit 0.  It is raised
+    again a moment later, in ordinary code (SIGALRM, one shot); anything else goes to the default hook."""
+    if _interrupted and isinstance(unraisable.exc_value, KeyboardInterrupt):
+        import _signal
+
+        if hasattr(_signal, "setitimer"):
+            _signal.signal(_signal.SIGALRM, _on_sigint)
+            _signal.setitimer(_signal.ITIMER_REAL, RETRY_SECONDS)
+            return
+    _other_hook(unraisable)
+
+
+_other_hook = sys.__unraisablehook__  # the hook in place before run() installed ours
+
+
 def run() -> int:
     """The ``evo-wordle`` console script: Ctrl-C even while the modules load exits 130 in one line."""
+    global _other_hook
     try:
         # the builtin _signal, loaded with the interpreter: importing `signal` first (and enum with
         # it) took milliseconds in which a Ctrl-C still ended in a traceback
         import _signal
 
         if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:
+            _other_hook, sys.unraisablehook = sys.unraisablehook, _on_lost_interrupt
             _signal.signal(_signal.SIGINT, _on_sigint)
         from .cli import main
     except KeyboardInterrupt:
@@ -142,3 +166,6 @@ def _ignore_late_ctrl_c(_signal) -> None:
     is ignored from here on (only if the handler is still ours)."""
     if _signal.getsignal(_signal.SIGINT) is _on_sigint:
         _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
+    if hasattr(_signal, "setitimer") and _signal.getsignal(_signal.SIGALRM) is _on_sigint:
+        _signal.setitimer(_signal.ITIMER_REAL, 0)  # a lost Ctrl-C's retry, not yet raised
+        _signal.signal(_signal.SIGALRM, _signal.SIG_DFL)

@@ -256,6 +256,43 @@ def test_ctrl_c_at_a_real_moment_of_start_up():
         proc.stderr.close()
 
 
+LOST_CTRL_C = """
+import sys, time, weakref, _signal
+import evo_wordle.cli
+from evo_wordle import console
+
+def main():
+    class Thing:
+        pass
+
+    def callback(ref):  # as the import lock's weakref callback: Python cannot raise from here
+        _signal.raise_signal(_signal.SIGINT)
+        for _ in range(10_000):
+            pass
+
+    thing = Thing()
+    ref = weakref.ref(thing, callback)
+    del thing
+    for _ in range(400):
+        time.sleep(0.001)
+    print("ran on", ref)
+    return 0
+
+evo_wordle.cli.main = main
+sys.exit(console.run())
+"""
+
+
+def test_a_ctrl_c_lost_in_a_callback_is_raised_again():
+    """A Ctrl-C landing in a callback (the import lock's, while the modules load) was printed as
+    "Exception ignored ... Traceback" and lost: the command ran on and exited 0."""
+    # Ctrl-C as in a terminal: a test run started in the background inherits SIGINT ignored, and
+    # Python then installs no handler of its own (nor does run())
+    result = subprocess.run([sys.executable, "-c", LOST_CTRL_C], capture_output=True, text=True, timeout=60,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert (result.returncode, result.stdout, result.stderr) == (130, "", "evo-wordle: interrupted\n")
+
+
 def test_stdout_to_dev_full_is_one_line_exit_1(cache_dir):
     with open("/dev/full", "w") as full:
         result = subprocess.run([*PY, "pattern", "roars", "euler"], stdout=full, stderr=subprocess.PIPE,
