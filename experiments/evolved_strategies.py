@@ -126,6 +126,9 @@ def main() -> None:
     rows.append(bench(ctx, "ga (tuned, TALES)", "ga", P0, {}, "P0 strict", test, "test"))
     rows.append(bench(ctx, "evolved strategy p0-strict.json", "strategy", P0, {"strategy": strict},
                       "P0 strict", test, "test"))
+    # the same test answers for a player who knows the answer list: are they harder, or only harder to guess?
+    rows.append(bench(ctx, "ga-search tree, answer list known (answers-known-salet.json)", "strategy", KNOWN,
+                      {"strategy": STRATS / "answers-known-salet.json"}, "known", test, "test"))
     # every answer (includes the answers the strategies trained and were validated on)
     rows.append(bench(ctx, "greedy (TALES, candidates only)", "greedy", P0, {"opener": "tales"}, "P0 strict"))
     rows.append(bench(ctx, "evolved strategy p0-strict.json (incl. its training answers)", "strategy", P0,

@@ -73,7 +73,7 @@ def test_replay_by_path_plays_the_files_game_without_flags_deterministically(cap
     s = first["settings"]
     assert (s["boards"], s["candidates"], s["guess_from"], s["max_guesses"]) == (2, "answers", "allowed", 7)
     params = load_params(tiny)["params"]
-    assert first["solver"] == "strategy" and s["strategy"] == str(tiny)
+    assert first["solver"] == s["solver"] == "strategy" and s["strategy"] == str(tiny)  # as for one board
     assert {k: s.get(k, 0.0) for k in params} == params  # the evolved genes (0 ones unlisted), not plain
     assert any(params[k] != 0 for k in ("weight", "bonus", "late"))
     again, _ = bench(capsys, "--strategy", str(tiny), "--games", "15", "--split", "test", "--boards", "2")  # fine

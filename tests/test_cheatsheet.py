@@ -133,3 +133,18 @@ def test_bad_tree_files_exit_2(tree_file, tmp_path, capsys):
     args = _args(tree_file)
     args[2] = str(tmp_path / "missing.tree")
     assert main(args) == 2 and "missing.tree" in capsys.readouterr().err
+
+
+def test_the_strategy_file_beside_a_tree_is_named_for_what_it_is(tree_file, tmp_path, capsys):
+    """`cheatsheet --tree t.json` (the strategy file `ga-tree --out` writes) warned that the file
+    'records no settings (an old file)' and then failed on 'line 1: missing ':''; it now says the
+    file is JSON, not a tree file, with no warning."""
+    path, _ = tree_file
+    strategy = tmp_path / "t.json"
+    strategy.write_text(json.dumps({"format": "evo-wordle-strategy", "version": 1, "genome": {"opener": "tight"},
+                                    "tree": {"": "tight"}}, indent=2))
+    args = _args(tree_file)
+    args[2] = str(strategy)
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is JSON, not a tree file" in err and "--strategy" in err

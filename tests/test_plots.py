@@ -65,6 +65,26 @@ def test_heatmap_matches_csv(sweep_dir, tmp_path):
     assert f"{mean:.3f}\n{100 * fail:.1f} %" in texts
 
 
+def test_figures_of_an_unfinished_sweep_do_not_claim_every_seed(sweep_dir, tmp_path):
+    """A heatmap of a sweep stopped part-way said "2 seeds × 20 games" in its title and caption while
+    a cell held one seed (and a population had no cell at all); it now says 1-2 of 2, unfinished.
+    Its long title, cut at both ends on a one-column heatmap, is wrapped to the figure's width."""
+    spec, rows = load_sweep(sweep_dir)
+    summary = summarize(spec, rows)
+    full = plot_heatmap(spec, summary, tmp_path / "full.png")
+    assert "2 seeds × 20 games" in full.figure.axes[0].get_title().replace("\n", " ")
+    assert "unfinished" not in full.data["caption"]
+    part = [r for r in rows if r["population"] == 20][:3]  # population 5 missing, one cell with one seed
+    plotted = plot_heatmap(spec, summarize(spec, part), tmp_path / "part.png")
+    title = plotted.figure.axes[0].get_title().replace("\n", " ")
+    assert "1-2 of 2 (unfinished sweep) seeds" in title and "2 seeds ×" not in title
+    assert "N = 1-2 of 2 (unfinished sweep) seeds" in plotted.data["caption"]
+    width = plotted.figure.get_figwidth() * 72 / 6  # characters of a 12 pt title that fit, roughly
+    assert all(len(line) <= width for line in plotted.figure.axes[0].get_title().splitlines())
+    lines = plot_lines(spec, summarize(spec, part), tmp_path / "lines.png", hue="mutation")
+    assert "unfinished sweep" in lines.data["caption"]
+
+
 def test_lines_match_csv(sweep_dir, tmp_path):
     out = tmp_path / "lines.svg"
     assert main(["plot", "lines", str(sweep_dir), "--out", str(out)]) == 0

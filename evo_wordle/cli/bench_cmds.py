@@ -224,7 +224,8 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
         daily_rule=args.daily_rule or DAILY_RULES[0], label=name,
     )
     if policy != name:  # the policy (a --strategy file's, or ga-search's): the row says so
-        result.solver, result.params = name, {**result.params, "strategy": board_policy_file(args)}
+        # as run_bench does for ga-search: settings.solver is the solver asked for, not the policy's
+        result.solver, result.params = name, {**result.params, "solver": name, "strategy": board_policy_file(args)}
     return result
 
 

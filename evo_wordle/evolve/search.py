@@ -352,7 +352,11 @@ MAX_TREE_GUESSES = 24
 
 
 def _read_tree_text(path: Path) -> str:
-    return decode_utf8(read_capped(path, MAX_TREE_BYTES, "tree file"), path, "tree file")
+    text = decode_utf8(read_capped(path, MAX_TREE_BYTES, "tree file"), path, "tree file")
+    if text.lstrip().startswith("{"):  # the strategy file `ga-tree --out` writes beside the tree
+        raise EvoWordleError(f"tree file {path} is JSON, not a tree file (one line per answer): give the file "
+                             "ga-tree wrote with --tree, or replay a strategy file with --strategy")
+    return text
 
 
 def tree_made_for(path: str | Path) -> dict | None:

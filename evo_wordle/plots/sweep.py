@@ -33,19 +33,35 @@ def _check_other_keys(spec: SweepSpec, keys: tuple[str, ...]) -> None:
         )
 
 
+def _seed_count(spec: SweepSpec, summary: list[dict]) -> str:
+    """Seeds per configuration as drawn: "2", or "1-2 of 2 (unfinished sweep)" when the folder
+    holds fewer benches than the grid (a figure must not claim seeds its cells do not have)."""
+    counts = [s["seeds"] for s in summary] or [0]
+    lo, hi = min(counts), max(counts)
+    text = str(hi) if lo == hi else f"{lo}-{hi}"
+    if lo < spec.seeds or len(summary) < len(spec.configs()):
+        text += f" of {spec.seeds} (unfinished sweep)"
+    return text
+
+
 def _caption(spec: SweepSpec, summary: list[dict]) -> str:
-    seeds = max((s["seeds"] for s in summary), default=0)
-    n = f"{seeds} seeds x {spec.games or 'all'} answers per configuration"
+    n = f"{_seed_count(spec, summary)} seeds x {spec.games or 'all'} answers per configuration"
     return caption_text(solver=spec.solver, seed=f"{spec.base_seed} (SeedSequence base)", n=n, settings=spec.settings,
                         opener=(spec.grid.get("opener") or [None])[0] if len(spec.grid.get("opener", [])) == 1
                         else None)
 
 
 def _describe(spec: SweepSpec, summary: list[dict]) -> str:
-    seeds = max((s["seeds"] for s in summary), default=0)
     games = spec.games or "all"
     fixed = ", ".join(f"{k}={format_value(v[0])}" for k, v in spec.grid.items() if len(v) == 1)
-    return f"{spec.solver}, {seeds} seeds × {games} games" + (f", {fixed}" if fixed else "")
+    return f"{spec.solver}, {_seed_count(spec, summary)} seeds × {games} games" + (f", {fixed}" if fixed else "")
+
+
+def _title(ax, text: str, width_inches: float) -> None:
+    """A title wrapped to the figure's width (a one-column heatmap cut the long one at both ends)."""
+    import textwrap
+
+    ax.set_title("\n".join(textwrap.wrap(text, width=max(30, int(width_inches * 11)))))
 
 
 def heatmap_data(spec: SweepSpec, summary: list[dict], x: str = "population", y: str = "mutation") -> dict:
@@ -70,7 +86,8 @@ def plot_heatmap(
     """Colour = mean guesses (darker is better), each cell annotated with mean and % over 6."""
     data = heatmap_data(spec, summary, x, y)
     mean, fail = data["mean"], data["fail_rate"]
-    fig, (ax,) = new_figure(1.2 * len(data["x_values"]) + 2.8, 0.75 * len(data["y_values"]) + 1.8)
+    width = 1.2 * len(data["x_values"]) + 2.8
+    fig, (ax,) = new_figure(width, 0.75 * len(data["y_values"]) + 1.8)
     image = ax.imshow(np.ma.masked_invalid(mean), cmap="cividis", aspect="auto", origin="lower")
     ax.grid(False)
     finite = mean[np.isfinite(mean)]
@@ -85,7 +102,7 @@ def plot_heatmap(
     ax.set_yticks(range(len(data["y_values"])), [format_value(v) for v in data["y_values"]])
     ax.set_xlabel(x.replace("_", " "))
     ax.set_ylabel(y.replace("_", " "))
-    ax.set_title(f"Mean guesses (and % over 6): {_describe(spec, summary)}")
+    _title(ax, f"Mean guesses (and % over 6): {_describe(spec, summary)}", width)
     fig.colorbar(image, ax=ax, label="mean guesses (darker is better)")
     return save(fig, path, data, _caption(spec, summary))
 
