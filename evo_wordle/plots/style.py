@@ -152,6 +152,14 @@ def add_caption(fig, text: str) -> None:
     fig.text(0.005, 0.008, "\n".join(lines), ha="left", va="bottom", fontsize=7.5, color="#444444")
 
 
+def wrapped_title(ax, text: str) -> None:
+    """``text`` as the axes' title, wrapped to the figure's width (a narrow figure, e.g. a
+    one-column heatmap, would cut a long title off at both ends)."""
+    import textwrap
+
+    ax.set_title("\n".join(textwrap.wrap(text, width=max(30, int(ax.figure.get_figwidth() * 11)))))
+
+
 def legend_below(ax, ncol: int = 2) -> None:
     """A legend under the axes, so long labels are never cut off or drawn over data."""
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=ncol, frameon=False)

@@ -11,7 +11,7 @@ import numpy as np
 from ..errors import EvoWordleError
 from ..sweep import SweepSpec, format_value
 from .common import Plotted, new_figure, save
-from .style import HUES, MARKERS, caption_text, styled
+from .style import HUES, MARKERS, caption_text, styled, wrapped_title
 
 
 def _axis_values(spec: SweepSpec, summary: list[dict], key: str) -> list:
@@ -57,13 +57,6 @@ def _describe(spec: SweepSpec, summary: list[dict]) -> str:
     return f"{spec.solver}, {_seed_count(spec, summary)} seeds × {games} games" + (f", {fixed}" if fixed else "")
 
 
-def _title(ax, text: str, width_inches: float) -> None:
-    """A title wrapped to the figure's width (a one-column heatmap cut the long one at both ends)."""
-    import textwrap
-
-    ax.set_title("\n".join(textwrap.wrap(text, width=max(30, int(width_inches * 11)))))
-
-
 def heatmap_data(spec: SweepSpec, summary: list[dict], x: str = "population", y: str = "mutation") -> dict:
     """Matrices (rows: y values, columns: x values) of mean guesses and fail rate; NaN where missing."""
     xs, ys = _axis_values(spec, summary, x), _axis_values(spec, summary, y)
@@ -86,8 +79,7 @@ def plot_heatmap(
     """Colour = mean guesses (darker is better), each cell annotated with mean and % over 6."""
     data = heatmap_data(spec, summary, x, y)
     mean, fail = data["mean"], data["fail_rate"]
-    width = 1.2 * len(data["x_values"]) + 2.8
-    fig, (ax,) = new_figure(width, 0.75 * len(data["y_values"]) + 1.8)
+    fig, (ax,) = new_figure(1.2 * len(data["x_values"]) + 2.8, 0.75 * len(data["y_values"]) + 1.8)
     image = ax.imshow(np.ma.masked_invalid(mean), cmap="cividis", aspect="auto", origin="lower")
     ax.grid(False)
     finite = mean[np.isfinite(mean)]
@@ -102,7 +94,7 @@ def plot_heatmap(
     ax.set_yticks(range(len(data["y_values"])), [format_value(v) for v in data["y_values"]])
     ax.set_xlabel(x.replace("_", " "))
     ax.set_ylabel(y.replace("_", " "))
-    _title(ax, f"Mean guesses (and % over 6): {_describe(spec, summary)}", width)
+    wrapped_title(ax, f"Mean guesses (and % over 6): {_describe(spec, summary)}")
     fig.colorbar(image, ax=ax, label="mean guesses (darker is better)")
     return save(fig, path, data, _caption(spec, summary))
 
