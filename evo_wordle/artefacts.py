@@ -20,7 +20,7 @@ from pathlib import Path
 from .errors import EvoWordleError
 from .files import read_json
 from .game import Settings
-from .words import BUNDLED_ANSWERS, WordSet
+from .words import BUNDLED_ANSWERS, WordSet, load_words
 
 #: The ``format`` of a strategy file (a one-board genome, maybe a tree) and of a parameter file.
 STRATEGY_FORMAT = "evo-wordle-strategy"
@@ -39,10 +39,22 @@ def answers_digest(words: WordSet) -> str:
     return hashlib.sha256(("\n".join(words.answers) + "\n").encode()).hexdigest()
 
 
+def list_digests(words: WordSet) -> dict:
+    """The sha256 of both lists, as files, checkpoints, sweeps and studies record them."""
+    return {"allowed_sha256": words.digest, "answers_sha256": answers_digest(words)}
+
+
+def list_file_digests(allowed: str | None, answers: str | None) -> dict | None:
+    """:func:`list_digests` of the lists a run names, when one is a file (named by its path,
+    its content may change between a run and its resume); None for the bundled lists."""
+    if allowed is None and (answers is None or answers in BUNDLED_ANSWERS):
+        return None
+    return list_digests(load_words(allowed, answers))
+
+
 def made_for(settings: Settings, words: WordSet) -> dict:
     """The JSON block a strategy or tree file stores: settings, answer list name, list hashes."""
-    return {**{k: getattr(settings, k) for k in SETTING_KEYS}, "answers": words.label,
-            "allowed_sha256": words.digest, "answers_sha256": answers_digest(words)}
+    return {**{k: getattr(settings, k) for k in SETTING_KEYS}, "answers": words.label, **list_digests(words)}
 
 
 def settings_of(record: dict, where: str) -> Settings:

@@ -45,7 +45,6 @@ from .game import PROBLEMS, Settings
 from .params import as_int, as_seed
 from .solvers.base import SolverSpec, build_solver, pack_solver, solver_identity, solver_label, unpack_solver
 from .stats import mean_ci, t975
-from .words import BUNDLED_ANSWERS
 
 SPEC_FILE = "sweep.json"
 RESULTS_FILE = "results.csv"
@@ -524,14 +523,13 @@ def _check_spec(out: Path, spec: SweepSpec) -> None:
     """Save the specification, or refuse if the folder holds a different one."""
     path = out / SPEC_FILE
     mine = spec.as_dict()
-    if spec.allowed is not None or (spec.answers is not None and spec.answers not in BUNDLED_ANSWERS):
-        # a list file is named by its path: what it held is recorded too, so a resume over an
-        # edited file (rows of two lists averaged in one report) is refused
-        from .artefacts import answers_digest
-        from .words import load_words
+    # a list file is named by its path: what it held is recorded too, so a resume over an edited
+    # file (rows of two lists averaged in one report) is refused
+    from .artefacts import list_file_digests
 
-        words = load_words(spec.allowed, spec.answers)
-        mine[LISTS_KEY] = {"allowed_sha256": words.digest, "answers_sha256": answers_digest(words)}
+    lists = list_file_digests(spec.allowed, spec.answers)
+    if lists is not None:
+        mine[LISTS_KEY] = lists
     if os.path.lexists(path):
         theirs = read_json(path, MAX_SPEC_BYTES, "sweep specification")
         if theirs != mine and _no_rows(out):

@@ -33,7 +33,6 @@ from .files import check_value, decode_utf8, parse_json, read_capped, read_json
 from .game import Settings
 from .split import Split, split_answers
 from .stats import mean_ci, paired, t975  # noqa: F401 - paired is part of tune's API
-from .words import BUNDLED_ANSWERS
 
 PRUNERS = ("median", "halving", "none")
 #: The study name ``tune`` uses without ``--study`` (its flag default, kept literal there so the
@@ -404,15 +403,11 @@ def open_study(spec: TuneSpec, storage: str, name: str, sampler_seed: int | None
         pruner=_pruner(spec.pruner, spec.steps[0]), load_if_exists=True,
     )
     stored = study.user_attrs.get("spec")
-    lists = None
-    if spec.allowed is not None or (spec.answers is not None and spec.answers not in BUNDLED_ANSWERS):
-        # list files are named by path in the spec: what they held is recorded too (an edited
-        # file would mix trials of two lists in one study)
-        from .artefacts import answers_digest
-        from .words import load_words
+    # list files are named by path in the spec: what they held is recorded too (an edited file
+    # would mix trials of two lists in one study)
+    from .artefacts import list_file_digests
 
-        words = load_words(spec.allowed, spec.answers)
-        lists = {"allowed_sha256": words.digest, "answers_sha256": answers_digest(words)}
+    lists = list_file_digests(spec.allowed, spec.answers)
     if stored is None:
         study.set_user_attr("spec", spec.as_dict())
         if lists is not None:

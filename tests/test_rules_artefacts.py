@@ -104,3 +104,22 @@ def test_a_replayable_file_is_read_up_to_16_mib_and_not_a_byte_more(tmp_path):
     (tmp_path / "other.json").write_text('{"format": "something-else"}')
     with pytest.raises(EvoWordleError, match="not an evo-wordle strategy file"):
         replay_kind(tmp_path / "other.json")
+
+
+def test_list_file_digests_are_recorded_only_when_a_list_is_a_file(tmp_path):
+    from evo_wordle.artefacts import list_digests, list_file_digests
+    from evo_wordle.words import load_words
+
+    for answers in (None, "nyt", "original"):
+        assert list_file_digests(None, answers) is None  # bundled lists cannot change under a run
+    bundled = load_words()
+    assert list_digests(bundled) == {"allowed_sha256": bundled.digest, "answers_sha256": answers_digest(bundled)}
+    path = tmp_path / "answers.txt"
+    path.write_text("cigar\nrebut\n")
+    got = list_file_digests(None, str(path))
+    assert got == list_digests(load_words(None, str(path)))
+    allowed = tmp_path / "allowed.txt"
+    allowed.write_text("cigar\nrebut\nsissy\n")
+    assert list_file_digests(str(allowed), None) == list_digests(load_words(str(allowed), None))
+    path.write_text("cigar\nsissy\n")  # the file edited: another record
+    assert list_file_digests(None, str(path)) != got

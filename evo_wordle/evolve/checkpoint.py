@@ -14,7 +14,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from ..artefacts import answers_digest
+from ..artefacts import list_digests
 from ..errors import EvoWordleError
 from ..files import atomic_write_text, read_json
 
@@ -117,8 +117,8 @@ def read_checkpoint(path: str | Path, fingerprint: dict, words, gene_names: list
     if theirs != mine:
         diff = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
         raise EvoWordleError(f"checkpoint {path} was made with different settings ({', '.join(diff)})")
-    lists = {"allowed_sha256": words.digest, "answers_sha256": answers_digest(words)}
-    if "lists" in doc and doc["lists"] != lists:  # (checkpoints from before lists were recorded resume as before)
+    # (checkpoints from before the lists were recorded resume as before)
+    if "lists" in doc and doc["lists"] != list_digests(words):
         raise EvoWordleError(f"checkpoint {path} was made with other word lists (their content differs): "
                              "resume it with the lists it was made with")
     try:

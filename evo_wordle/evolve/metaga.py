@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 from deap import base, creator, tools
 
-from ..artefacts import answers_digest
+from ..artefacts import list_digests
 from ..boards import GENES as BOARD_GENES
 from ..boards import SummedEntropy, draw_answers, play_boards
 from ..context import Context
@@ -535,7 +535,7 @@ class MetaGA:
         version, internal, gauss = self.py_rng.getstate()
         return {
             "config": self.cfg.fingerprint(), "generation": self.generation,
-            "lists": {"allowed_sha256": self.ctx.words.digest, "answers_sha256": answers_digest(self.ctx.words)},
+            "lists": list_digests(self.ctx.words),
             "population": [[list(ind), list(ind.fitness.values)] for ind in self.population],
             "hof": [[list(ind), list(ind.fitness.values)] for ind in self.hof.items],
             "logbook": list(self.logbook),
