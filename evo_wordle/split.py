@@ -93,26 +93,48 @@ def split_answers(
     return Split(int(seed), *(np.sort(p) for p in parts))
 
 
-def recorded_split(record: object, words) -> Split | None:
+def _recorded_count(record: dict, key: str, lo: int, where: str) -> int:
+    """``record[key]`` as a whole number ≥ ``lo`` (``2.5``, ``"3"``, ``True`` refused: no rounding)."""
+    if key not in record:
+        raise EvoWordleError(f"provenance.split of {where} lacks {key}")
+    value = record[key]
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
+        raise EvoWordleError(f"provenance.split.{key} of {where} must be a whole number ≥ {lo}, not {value!r}")
+    return int(value)
+
+
+def recorded_split(record: object, words, where: str = "the file") -> Split | None:
     """The split a file's ``provenance.split`` records, rebuilt on ``words`` (a
     :class:`~evo_wordle.words.WordSet`), or None if it records none.
 
     ``evolve-strategy`` lists each part's words; ``tune`` records the seed and part sizes
-    (its split of the answer list), which rebuild the same parts.
+    (its split of the answer list), which rebuild the same parts.  Anything else (not an
+    object, a seed or size that is not a whole number, a part that is not a list of allowed
+    words, parts that overlap) is a one-line EvoWordleError naming the field and ``where``.
     """
     if record is None:
         return None
     parts = ("train", "validation", "test")
-    try:
-        if not isinstance(record, dict):
-            raise TypeError("not an object")
-        seed = record["seed"]
-        if all(isinstance(record.get(p), list) for p in parts):
-            split = Split(int(seed), *(np.sort(words.indices(record[p])) for p in parts))
-        else:
-            split = split_answers(words.answer_index, seed, *(int(record[p]) for p in parts))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise EvoWordleError(f"the file's provenance.split is unusable ({exc})") from None
+    if not isinstance(record, dict):
+        raise EvoWordleError(f"provenance.split of {where} must be an object (seed, train, validation, test), "
+                             f"not {type(record).__name__}")
+    seed = _recorded_count(record, "seed", 0, where)
+    if any(isinstance(record.get(p), list) for p in parts):  # the words of each part
+        lists = []
+        for p in parts:
+            if not isinstance(record.get(p), list) or not record[p]:
+                raise EvoWordleError(f"provenance.split.{p} of {where} must be a non-empty list of words")
+            try:
+                lists.append(np.sort(words.indices(record[p])))
+            except EvoWordleError as exc:
+                raise EvoWordleError(f"provenance.split.{p} of {where}: {exc}") from None
+        split = Split(seed, *lists)
+    else:  # the seed and the sizes of the parts
+        sizes = [_recorded_count(record, p, 1, where) for p in parts]
+        try:
+            split = split_answers(words.answer_index, seed, *sizes)
+        except EvoWordleError as exc:
+            raise EvoWordleError(f"provenance.split of {where}: {exc}") from None
     if len(np.unique(np.concatenate([split.train, split.validation, split.test]))) != sum(split.sizes().values()):
-        raise EvoWordleError("the file's provenance.split has parts that overlap")
+        raise EvoWordleError(f"provenance.split of {where} has parts that overlap")
     return split

@@ -618,6 +618,8 @@ def load_params(path: str | Path) -> dict:
             raise EvoWordleError(f"parameter file {path}: bad parameter {key!r}")
     if not isinstance(data.get("settings", {}), dict):
         raise EvoWordleError(f"parameter file {path}: settings must be an object")
+    if not isinstance(data.get("provenance", {}), dict):
+        raise EvoWordleError(f"parameter file {path}: provenance must be an object")
     return data
 
 

@@ -160,7 +160,8 @@ MODULES: dict[str, dict] = {
         # --split (test_split_replay.py's bench runs, 1-8 s each) are left to the full suite
         "tests": ["tests/test_split.py",
                   "tests/test_split_replay.py::test_a_recorded_split_is_rebuilt_from_its_words_or_from_its_seed_and_sizes",
-                  "tests/test_split_replay.py::test_a_bad_recorded_split_is_a_clear_error"],
+                  "tests/test_split_replay.py::test_a_bad_recorded_split_is_a_clear_error",
+                  "tests/test_split_replay.py::test_a_recorded_split_of_numpy_numbers_is_read"],
         "pristine_table": True,
     },
     "evo_wordle/boards.py": {
@@ -228,11 +229,13 @@ MODULES: dict[str, dict] = {
                       "test_candidates_that_are_all_plurals_keep_their_relative_weights",
                       "test_inflection_genes_outside_their_bounds_are_refused",
                       "test_inflection_genes_accept_their_bounds",
-                      "test_a_file_without_the_new_genes_reads_them_as_one",
+                      "test_a_file_without_the_new_genes_is_refused_naming_them",
                       "test_genes_survive_the_individual_round_trip",
                       "test_inflection_genes_mutate_in_decades_within_their_bounds",
                       "test_inflection_genes_stay_within_their_bounds_under_wide_steps",
-                      "test_describe_says_what_the_genome_does_in_its_game"))],
+                      "test_describe_says_what_the_genome_does_in_its_game")),
+                  "tests/test_faults_provenance.py::"
+                  "test_every_shipped_strategy_file_gives_every_gene_and_an_object_provenance"],
         "pristine_table": True,
     },
 }

@@ -63,7 +63,7 @@ def test_tiny_file_round_trips_to_its_own_test_figure(ctx, tiny):
     result = run_bench(ctx, POLICY_NAME, settings_of(doc["made_for"], "tiny"), sets, 0, doc["params"])
     assert result.mean_guesses == doc["provenance"]["evolved"]["test_mean"]
     broken = {**doc, "provenance": {**doc["provenance"], "sets": {}}}
-    with pytest.raises(EvoWordleError, match="no usable split"):
+    with pytest.raises(EvoWordleError, match="^provenance.sets.train_sets of the file must be a whole number"):
         file_test_sets(ctx, broken)
 
 

@@ -68,9 +68,14 @@ def test_strategy_file_round_trip(tmp_path, ctx):
     [
         ("{not json", "not valid JSON"),
         ('{"format": "something-else"}', "not an evo-wordle strategy file"),
-        ('{"format": "evo-wordle-strategy", "version": 1, "genome": {"opener": "salet", "k1": "x"}}', "k1"),
+        (json.dumps({"format": "evo-wordle-strategy", "version": 1, "genome": {**Strategy().as_dict(), "k1": "x"}}),
+         "k1 must be a number"),
         ('{"format": "evo-wordle-strategy", "version": 1, "genome": {"zzz": 1}}', "unknown strategy gene"),
-        ('{"format": "evo-wordle-strategy", "version": 1, "genome": {"steepness": 99}}', "outside"),
+        (json.dumps({"format": "evo-wordle-strategy", "version": 1,
+                     "genome": {**Strategy().as_dict(), "steepness": 99}}), "outside"),
+        ('{"format": "evo-wordle-strategy", "version": 1, "genome": {"opener": "salet"}}', "lacks gene"),
+        (json.dumps({"format": "evo-wordle-strategy", "version": 1, "genome": Strategy().as_dict(), "provenance": []}),
+         "provenance must be a JSON object"),
     ],
 )
 def test_corrupt_strategy_file_one_line_error(tmp_path, ctx, capsys, text, fragment):

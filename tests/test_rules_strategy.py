@@ -63,6 +63,9 @@ HARD = ANY.with_(hard=True)
 DEFAULTS = {"opener": "salet", "steepness": 10.0, "midpoint": 0.5, "mix": 0.0, "k1": 0.25, "k2": 0.6, "bonus": 1.0,
             "w_freq": 0.0, "switch_eff": 2.0, "switch_turn": 6.0, "hard_candidates": False, "w_plural": 1.0,
             "w_past": 1.0, "w_proper": 1.0, "w_unlisted": 1.0}
+#: Every gene but the opener, in the order a missing-gene message names them.
+BUT_OPENER = ("steepness, midpoint, mix, k1, k2, bonus, w_freq, switch_eff, switch_turn, hard_candidates, w_plural, "
+              "w_past, w_proper, w_unlisted")
 
 
 # ------------------------------------------------------------------------- plain references
@@ -247,14 +250,29 @@ def test_hard_candidates_must_be_true_or_false(value):
     assert Strategy(hard_candidates=True).hard_candidates is True
 
 
-def test_a_genome_from_a_dict_names_its_unknown_genes_and_fills_the_rest():
-    assert Strategy.from_dict({"k1": 0.5, "opener": "crane"}) == Strategy(opener="crane", k1=0.5)
-    assert Strategy.from_dict({}) == Strategy()
+def test_a_genome_from_a_dict_names_its_unknown_genes_then_its_missing_ones():
+    """Every gene must be given: a missing one would play today's default, whatever the file
+    was made with (genes are added over time), so it is named, never filled in."""
     s = Strategy(opener="crane", steepness=3.0, hard_candidates=True, w_proper=0.5)
     assert Strategy.from_dict(s.as_dict()) == s
+    assert Strategy.from_dict(dict(reversed(list(DEFAULTS.items())))) == Strategy()  # any order
     with pytest.raises(EvoWordleError) as err:
         Strategy.from_dict({"zz": 1, "k1": 0.5, "aa": 2})
     assert str(err.value) == "unknown strategy gene(s): aa, zz"
+    with pytest.raises(EvoWordleError) as err:
+        Strategy.from_dict({"k1": 0.5, "opener": "crane"})
+    assert str(err.value) == ("strategy genome lacks gene(s): steepness, midpoint, mix, k2, bonus, w_freq, switch_eff, "
+                              "switch_turn, hard_candidates, w_plural, w_past, w_proper, w_unlisted")
+    with pytest.raises(EvoWordleError) as err:
+        Strategy.from_dict({})
+    assert str(err.value) == f"strategy genome lacks gene(s): opener, {BUT_OPENER}"
+    for name in DEFAULTS:  # each gene alone is missed and named
+        with pytest.raises(EvoWordleError) as err:
+            Strategy.from_dict({k: v for k, v in DEFAULTS.items() if k != name})
+        assert str(err.value) == f"strategy genome lacks gene(s): {name}"
+    with pytest.raises(EvoWordleError) as err:  # unknown genes are named first, even with missing ones
+        Strategy.from_dict({"opener": "crane", "w_plurals": 0.5})
+    assert str(err.value) == "unknown strategy gene(s): w_plurals"
     for bad in (None, [], "salet", 3):
         with pytest.raises(EvoWordleError) as err:
             Strategy.from_dict(bad)
@@ -417,7 +435,7 @@ def _write(tmp_path, doc, name="bad.json") -> Path:
     return path
 
 
-GOOD = {"format": "evo-wordle-strategy", "version": 1, "genome": {"opener": "crane"}}
+GOOD = {"format": "evo-wordle-strategy", "version": 1, "genome": {**DEFAULTS, "opener": "crane"}}
 
 
 @pytest.mark.parametrize(("doc", "message"), [
@@ -427,8 +445,15 @@ GOOD = {"format": "evo-wordle-strategy", "version": 1, "genome": {"opener": "cra
     ({**GOOD, "format": "other"}, "{path} is not an evo-wordle strategy file (no \"format\": \"evo-wordle-strategy\")"),
     ([GOOD], "{path} is not an evo-wordle strategy file (no \"format\": \"evo-wordle-strategy\")"),
     ({**GOOD, "genome": None}, "strategy file {path}: strategy genome must be a JSON object"),
-    ({**GOOD, "genome": {"opener": "crane", "zz": 1}}, "strategy file {path}: unknown strategy gene(s): zz"),
-    ({**GOOD, "genome": {"k1": 9}}, "strategy file {path}: strategy gene k1=9 is outside [0.0, 1.5]"),
+    ({**GOOD, "genome": {**GOOD["genome"], "zz": 1}}, "strategy file {path}: unknown strategy gene(s): zz"),
+    ({**GOOD, "genome": {**GOOD["genome"], "k1": 9}}, "strategy file {path}: strategy gene k1=9 is outside [0.0, 1.5]"),
+    ({**GOOD, "genome": {"opener": "crane"}}, "strategy file {path}: strategy genome lacks gene(s): " + BUT_OPENER),
+    ({**GOOD, "genome": {k: v for k, v in DEFAULTS.items() if k not in ("w_past", "k2")}},
+     "strategy file {path}: strategy genome lacks gene(s): k2, w_past"),
+    ({**GOOD, "provenance": []}, "strategy file {path}: provenance must be a JSON object"),
+    ({**GOOD, "provenance": None}, "strategy file {path}: provenance must be a JSON object"),
+    ({**GOOD, "provenance": "seed 3"}, "strategy file {path}: provenance must be a JSON object"),
+    ({**GOOD, "provenance": 3}, "strategy file {path}: provenance must be a JSON object"),
     ({**GOOD, "tree": ["salet"]}, "strategy file {path}: tree must map history strings to words"),
     ({**GOOD, "tree": {"": 5}}, "strategy file {path}: tree must map history strings to words"),
     ({**GOOD, "tree": "salet"}, "strategy file {path}: tree must map history strings to words"),
@@ -458,8 +483,10 @@ def test_an_unusable_strategy_file_is_a_one_line_error(tmp_path, doc, message):
 def test_what_a_strategy_file_may_leave_out(tmp_path):
     f = read_strategy_file(_write(tmp_path, GOOD))
     assert f.strategy == Strategy(opener="crane") and f.tree == {} and f.provenance == {} and f.made_for is None
-    for prov in ("x", [], ["a"], 3, None):
-        assert read_strategy_file(_write(tmp_path, {**GOOD, "provenance": prov})).provenance == {}
+    for prov in ("x", [], ["a"], 3, None, False):  # provenance may be left out, but not be anything but an object
+        with pytest.raises(EvoWordleError, match="^strategy file .*: provenance must be a JSON object$"):
+            read_strategy_file(_write(tmp_path, {**GOOD, "provenance": prov}))
+    assert read_strategy_file(_write(tmp_path, {**GOOD, "provenance": {}})).provenance == {}
     assert read_strategy_file(_write(tmp_path, {**GOOD, "provenance": {"a": 1}})).provenance == {"a": 1}
     for tree in ([], {}, None, ""):
         assert read_strategy_file(_write(tmp_path, {**GOOD, "tree": tree})).tree == {}

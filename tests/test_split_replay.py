@@ -51,15 +51,53 @@ def test_a_recorded_split_is_rebuilt_from_its_words_or_from_its_seed_and_sizes(c
     assert recorded_split(None, ctx.words) is None
 
 
-@pytest.mark.parametrize("record, why", [
-    ({"seed": 1, "train": ["cigar"], "validation": ["cigar"], "test": ["rebut"]}, "overlap"),
-    ({"seed": 1, "train": ["cigar"], "validation": ["zzzzz"], "test": ["rebut"]}, "zzzzz"),
-    ({"train": 10, "validation": 10, "test": 10}, "unusable"),
-    ("3", "unusable"),
+@pytest.mark.parametrize("record, message", [
+    ({"seed": 1, "train": ["cigar"], "validation": ["cigar"], "test": ["rebut"]},
+     "provenance.split of the file has parts that overlap"),
+    ({"seed": 1, "train": ["cigar"], "validation": ["zzzzz"], "test": ["rebut"]},
+     "provenance.split.validation of the file: 'zzzzz' is not an allowed word"),
+    ({"seed": 1, "train": ["cigar"], "validation": [5], "test": ["rebut"]},
+     "provenance.split.validation of the file: 5 is not a word (a string of 5 letters)"),
+    ({"train": 10, "validation": 10, "test": 10}, "provenance.split of the file lacks seed"),
+    ({"seed": 1, "train": 10, "validation": 10}, "provenance.split of the file lacks test"),
+    ({"seed": [1], "train": ["cigar"], "validation": ["rebut"], "test": ["sissy"]},  # was int()'s own message
+     "provenance.split.seed of the file must be a whole number ≥ 0, not [1]"),
+    ({"seed": "1", "train": ["cigar"], "validation": ["rebut"], "test": ["sissy"]},
+     "provenance.split.seed of the file must be a whole number ≥ 0, not '1'"),
+    ({"seed": 1.5, "train": ["cigar"], "validation": ["rebut"], "test": ["sissy"]},  # was rounded down
+     "provenance.split.seed of the file must be a whole number ≥ 0, not 1.5"),
+    ({"seed": -1, "train": ["cigar"], "validation": ["rebut"], "test": ["sissy"]},
+     "provenance.split.seed of the file must be a whole number ≥ 0, not -1"),
+    ({"seed": True, "train": 10, "validation": 10, "test": 10},
+     "provenance.split.seed of the file must be a whole number ≥ 0, not True"),
+    ({"seed": 1, "train": "x", "validation": 10, "test": 10},  # was int()'s own message
+     "provenance.split.train of the file must be a whole number ≥ 1, not 'x'"),
+    ({"seed": 1, "train": 10.5, "validation": 10, "test": 10},
+     "provenance.split.train of the file must be a whole number ≥ 1, not 10.5"),
+    ({"seed": 1, "train": 10, "validation": 0, "test": 10},
+     "provenance.split.validation of the file must be a whole number ≥ 1, not 0"),
+    ({"seed": 1, "train": 10, "validation": 10, "test": 5000},
+     "provenance.split of the file: train 10 + validation 10 + test 5000 exceed the 2309 answers"),
+    ({"seed": 1, "train": ["cigar"], "validation": 10, "test": ["rebut"]},  # words and sizes mixed
+     "provenance.split.validation of the file must be a non-empty list of words"),
+    ({"seed": 1, "train": ["cigar"], "validation": [], "test": ["rebut"]},
+     "provenance.split.validation of the file must be a non-empty list of words"),
+    ("3", "provenance.split of the file must be an object (seed, train, validation, test), not str"),
+    ([], "provenance.split of the file must be an object (seed, train, validation, test), not list"),
 ])
-def test_a_bad_recorded_split_is_a_clear_error(ctx, record, why):
-    with pytest.raises(EvoWordleError, match=why):
+def test_a_bad_recorded_split_is_a_clear_error(ctx, record, message):
+    with pytest.raises(EvoWordleError) as err:
         recorded_split(record, ctx.words)
+    assert str(err.value) == message
+    with pytest.raises(EvoWordleError) as err:
+        recorded_split(record, ctx.words, "strategy file s.json")
+    assert str(err.value) == message.replace("the file", "strategy file s.json")
+
+
+def test_a_recorded_split_of_numpy_numbers_is_read(ctx):
+    """JSON gives ints; a split built in Python may hold numpy integers, which are whole numbers too."""
+    got = recorded_split({"seed": np.int64(5), "train": np.int32(924), "validation": 577, "test": 808}, ctx.words)
+    assert got.seed == 5 and type(got.seed) is int and got.sizes() == {"train": 924, "validation": 577, "test": 808}
 
 
 def test_split_test_plays_only_answers_the_strategy_never_saw(ctx, capsys, tmp_path):

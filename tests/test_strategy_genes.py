@@ -86,15 +86,19 @@ def test_inflection_genes_accept_their_bounds():
     assert LOG_GENES == set(MULTIPLIERS) == {"w_plural", "w_past", "w_proper", "w_unlisted"}
 
 
-def test_a_file_without_the_new_genes_reads_them_as_one(tmp_path, ctx):
+def test_a_file_without_the_new_genes_is_refused_naming_them(tmp_path, ctx):
+    """A file from before the multipliers is not read with today's defaults: every gene must be
+    written out (the shipped ones are: test_every_shipped_strategy_file_gives_every_gene)."""
     path = tmp_path / "old.json"
     save_strategy(path, Strategy(opener="crane"), {})
     doc = json.loads(path.read_text())
     for name in MULTIPLIERS:
         del doc["genome"][name]
     path.write_text(json.dumps(doc))
-    s = read_strategy_file(path).strategy
-    assert [getattr(s, name) for name in MULTIPLIERS] == [1.0] * 4 and s.opener == "crane"
+    with pytest.raises(EvoWordleError) as err:
+        read_strategy_file(path)
+    assert str(err.value) == (f"strategy file {path}: strategy genome lacks gene(s): "
+                              "w_plural, w_past, w_proper, w_unlisted")
 
 
 def test_genes_survive_the_individual_round_trip():

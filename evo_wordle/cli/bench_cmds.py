@@ -154,7 +154,8 @@ class Puzzles:
         if self.other_lists and args.split:
             raise EvoWordleError(f"--split plays part of the split of the word lists {self.artefact.label} was "
                                  f"made for, but {self.other_lists}: drop --split or use those lists")
-        self.split: Split | None = None if self.other_lists else recorded_split(record, ctx.words)
+        self.split: Split | None = None if self.other_lists or record is None else recorded_split(
+            record, ctx.words, self.artefact.label)
         if args.split and self.artefact is None:
             raise EvoWordleError("--split plays part of a replayed file's train/validation/test split: give the "
                                  "file with --strategy (or --params)")
@@ -178,7 +179,7 @@ class Puzzles:
             from ..evolve.metaga import file_sets
 
             record = {"provenance": self.artefact.provenance, "made_for": self.artefact.made_for}
-            return file_sets(self.ctx, record, args.split)
+            return file_sets(self.ctx, record, args.split, self.artefact.label)
         if self.settings.boards > 1:
             return draw_answers(self.ctx, self.settings.boards, args.games or 1000, seed, pool=part)
         return sample_answers(self.ctx.words.answer_index if part is None else part, args.games, args.seed)

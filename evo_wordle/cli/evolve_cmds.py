@@ -25,7 +25,7 @@ from .common import (
     seed_int,
     wrote,
 )
-from .settings_args import add_settings_args, settings_from_args
+from .settings_args import add_settings_args, policy_genes, settings_from_args
 
 
 def command_line(args: argparse.Namespace) -> str:
@@ -263,6 +263,7 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
         data = load_params(args.init)
         if data["solver"] != POLICY_NAME:
             raise EvoWordleError(f"--init {args.init} holds parameters for {data['solver']!r}, not {POLICY_NAME}")
+        policy_genes(data["params"], args.init)
         init = {k: v for k, v in data["params"].items() if k in BOARD_GENE_NAMES}
         if "opener" in init:
             ctx.words.index(init["opener"])

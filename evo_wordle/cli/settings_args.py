@@ -142,7 +142,18 @@ def board_policy_params(args: argparse.Namespace) -> dict | None:
                              f"with --solver {data['solver']} (--strategy replays strategies and {POLICY_NAME} "
                              "policies)")
     params = dict(data["params"])
+    policy_genes(params, board)
     return with_opener(params, args)
+
+
+def policy_genes(params: dict, path: str) -> None:
+    """Refuse a multi-board policy file that lacks one of the policy's genes (its opener and
+    ``boards.GENES``): the missing gene would silently play its default, the plain policy's."""
+    from ..boards import GENES
+
+    missing = [name for name in ("opener", *GENES) if name not in params]
+    if missing:
+        raise EvoWordleError(f"{path} lacks the multi-board policy gene(s) {', '.join(missing)}")
 
 
 class Artefact(NamedTuple):
@@ -184,8 +195,7 @@ def artefact_of(args: argparse.Namespace, solvers: list[str]) -> Artefact | None
 
 def _params_artefact(label: str, data: dict) -> Artefact:
     """The artefact of a loaded parameter file (read once by the caller)."""
-    prov = data.get("provenance")
-    return Artefact(label, data.get("made_for"), False, prov if isinstance(prov, dict) else {})
+    return Artefact(label, data.get("made_for"), False, data.get("provenance", {}))  # load_params checked it
 
 
 def game_label(settings: Settings) -> str:

@@ -85,7 +85,7 @@ class EvolveConfig:
     pool: int = DEFAULT_POOL
     openers: int = 40  # high-entropy words a word gene may jump to
     hof_size: int = 5
-    init: dict | None = None  # genome the first individual starts from (default: Strategy())
+    init: dict | None = None  # genes the first individual starts from (the rest: Strategy()'s, or 0 on boards)
     train_sets: int = 400  # several boards: board sets drawn from the training answers
     holdout_sets: int = 400  # … and from the validation answers
 
@@ -218,19 +218,31 @@ def file_test_sets(ctx: Context, doc: dict) -> np.ndarray:
     return file_sets(ctx, doc, "test")
 
 
-def file_sets(ctx: Context, doc: dict, part: str) -> np.ndarray:
+def file_sets(ctx: Context, doc: dict, part: str, where: str = "the file") -> np.ndarray:
     """The board sets of one part (train, validation or test) of a multi-board parameter file's
-    evolution: the sets it trained on, selected on or was reported on."""
-    try:
-        prov, boards = doc["provenance"], int(doc["made_for"]["boards"])
-        split = recorded_split(prov["split"] or {}, ctx.words)  # None, an empty record: unusable
-        sets = prov["sets"]
-        cfg = EvolveConfig(settings=Settings(candidates=doc["made_for"]["candidates"], boards=boards),
-                           seed=split.seed, train_sets=int(sets["train_sets"]),
-                           holdout_sets=int(sets["validation_sets"]))
-        return split_sets(cfg, split, int(sets["test_sets"]))[part]
-    except (KeyError, TypeError, ValueError) as exc:
-        raise EvoWordleError(f"the file records no usable split and {part} sets ({exc!r})") from None
+    evolution: the sets it trained on, selected on or was reported on.  A file that records no
+    usable split, set counts or game is a one-line EvoWordleError naming the field."""
+    from ..artefacts import settings_of
+
+    prov = doc.get("provenance") if isinstance(doc, dict) else None
+    if not isinstance(prov, dict):
+        raise EvoWordleError(f"{where} records no provenance object, so no split and {part} sets")
+    stored = settings_of(doc.get("made_for"), where)
+    split = recorded_split(prov.get("split"), ctx.words, where)
+    if split is None:
+        raise EvoWordleError(f"{where} records no provenance.split, so no {part} sets")
+    sets = prov.get("sets")
+    if not isinstance(sets, dict):
+        raise EvoWordleError(f"provenance.sets of {where} must be an object (train_sets, validation_sets, test_sets)")
+    counts = {}
+    for key in ("train_sets", "validation_sets", "test_sets"):
+        value = sets.get(key)
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise EvoWordleError(f"provenance.sets.{key} of {where} must be a whole number ≥ 1, not {value!r}")
+        counts[key] = value
+    cfg = EvolveConfig(settings=stored, seed=split.seed, train_sets=counts["train_sets"],
+                       holdout_sets=counts["validation_sets"])
+    return split_sets(cfg, split, counts["test_sets"])[part]
 
 
 def test_board_genome(ctx: Context, genes, settings: Settings, sets: np.ndarray, rollout: int = 0) -> dict:
@@ -454,7 +466,8 @@ class MetaGA:
                 policy = board_policy(self.ctx, [None, 0.0, 0.0, 0.0], self.cfg.settings)
                 opener = self.ctx.words.allowed[policy.choose([policy.full_board()], 0)]
             return [opener, *(float(init.get(name, 0.0)) for name in BOARD_GENES)]
-        base_genome = Strategy.from_dict(self.cfg.init) if self.cfg.init else Strategy()
+        # genes init leaves out start at the default genome's, as missing multi-board genes start at 0
+        base_genome = Strategy.from_dict({**Strategy().as_dict(), **self.cfg.init}) if self.cfg.init else Strategy()
         if not self.cfg.init and not self.ctx.words.contains(base_genome.opener):
             # another list (or word length): start from its word of most entropy, not SALET
             best = self.ctx.words.allowed[int(self.opener_pool()[0])]

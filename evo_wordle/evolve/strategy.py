@@ -86,7 +86,7 @@ class Strategy:
     switch_eff: float = 2.0
     switch_turn: float = 6.0
     hard_candidates: bool = False
-    w_plural: float = 1.0  # genes added later come last, so older files read with their defaults
+    w_plural: float = 1.0  # genes added later come last (a file must still give every gene)
     w_past: float = 1.0
     w_proper: float = 1.0
     w_unlisted: float = 1.0
@@ -111,13 +111,17 @@ class Strategy:
 
     @classmethod
     def from_dict(cls, data: dict) -> Strategy:
-        """A genome from a strategy file's ``genome`` object, each gene checked."""
+        """A genome from a strategy file's ``genome`` object: every gene given (a file never plays
+        a default it does not state: defaults change as genes are added), none unknown, each checked."""
         if not isinstance(data, dict):
             raise EvoWordleError("strategy genome must be a JSON object")
-        known = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - known)
+        names = [f.name for f in fields(cls)]
+        unknown = sorted(set(data) - set(names))
         if unknown:
             raise EvoWordleError(f"unknown strategy gene(s): {', '.join(unknown)}")
+        missing = [name for name in names if name not in data]
+        if missing:
+            raise EvoWordleError(f"strategy genome lacks gene(s): {', '.join(missing)}")
         return cls(**data)
 
     def describe(self, settings: Settings | None = None) -> str:
@@ -254,8 +258,10 @@ def read_strategy_file(name: str | Path) -> StrategyFile:
         from ..artefacts import settings_of
 
         settings_of(record, f"strategy file {path}")  # validates the block
-    prov = doc.get("provenance") or {}
-    return StrategyFile(str(path), strategy, prov if isinstance(prov, dict) else {}, tree, record)
+    prov = doc.get("provenance", {})
+    if not isinstance(prov, dict):
+        raise EvoWordleError(f"strategy file {path}: provenance must be a JSON object")
+    return StrategyFile(str(path), strategy, prov, tree, record)
 
 
 def load_strategy_file(path: str | Path, settings: Settings | None = None) -> tuple[Strategy, dict, dict[str, str]]:
