@@ -25,7 +25,7 @@ from .errors import EvoWordleError
 from .game import GameRecord, GameState, Settings, play
 from .params import as_choice, as_int, as_seed
 from .progress import progress_bar
-from .solvers.base import SolverSpec, build_solver, pack_solver, solver_label, unpack_solver
+from .solvers.base import SolverSpec, accepted_params, build_solver, pack_solver, solver_label, unpack_solver
 
 #: How past answers affect later games in daily mode (P2/P3).
 #: ``remove``: they leave later games' candidates (the issue's definition, default).
@@ -183,6 +183,10 @@ def make_engine(ctx: Context, solver: SolverSpec, settings: Settings, params: di
     if not isinstance(solver, str):
         return build_solver(solver, ctx, settings, **params)
     if solver == POLICY_NAME:
+        takes = sorted(accepted_params(SummedEntropy) - {"cache"})  # cache: shared by the meta-GA, not a setting
+        unknown = sorted(set(params) - set(takes))
+        if unknown:  # as make_solver says it: a misspelt gene in a policy file is not a TypeError
+            raise EvoWordleError(f"solver {POLICY_NAME} has no parameter {unknown[0]!r} (it takes: {', '.join(takes)})")
         policy = SummedEntropy(ctx, settings, **params)
         policy.choose([policy.full_board()], 0)
         return policy

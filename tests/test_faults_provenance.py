@@ -9,9 +9,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 
-from evo_wordle.artefacts import PARAMS_FORMAT, made_for
+from evo_wordle.artefacts import PARAMS_FORMAT, made_for, settings_of
+from evo_wordle.bench import run_bench
 from evo_wordle.boards import GENES
 from evo_wordle.cli import main
 from evo_wordle.errors import EvoWordleError
@@ -161,6 +163,20 @@ def test_a_board_policy_missing_every_gene_names_them_all(tmp_path, capsys):
     path = edited(tmp_path, DORDLE, lambda d: d.update(params={"rollout": 0}))
     assert main(["bench", "--strategy", str(path), "--games", "3", "--quiet"]) == 2
     assert error_line(capsys) == f"{path} lacks the multi-board policy gene(s) opener, {', '.join(GENES)}"
+
+
+@pytest.mark.parametrize("name", ["wieght", "cache"])
+def test_a_board_policy_with_an_unknown_parameter_is_refused_in_one_line(ctx, tmp_path, capsys, name):
+    """A misspelt gene was a TypeError from the policy's constructor: an internal error, exit 1."""
+    path = edited(tmp_path, DORDLE, lambda d: d["params"].update({name: 0.5}))
+    message = (f"solver summed-entropy has no parameter {name!r} (it takes: bonus, cache_size, late, opener, rollout, "
+               "search, search_generations, ties, weight)")
+    assert main(["bench", "--strategy", str(path), "--games", "3", "--quiet"]) == 2
+    assert error_line(capsys) == message
+    settings = settings_of(load_params(DORDLE)["made_for"], "dordle")
+    with pytest.raises(EvoWordleError) as err:
+        run_bench(ctx, "summed-entropy", settings, np.array([[0, 1]]), 0, {**load_params(DORDLE)["params"], name: 0.5})
+    assert str(err.value) == message
 
 
 @pytest.mark.parametrize(("change", "message"), [
