@@ -9,7 +9,7 @@ import pytest
 
 from evo_wordle.cli import main
 from evo_wordle.errors import EvoWordleError
-from evo_wordle.evolve.metaga import EvolveConfig, MetaGA, genome_key, play_genome
+from evo_wordle.evolve.metaga import EvolveConfig, MetaGA, genome_key, play_genome, to_strategy
 from evo_wordle.evolve.strategy import (
     Strategy,
     StrategySolver,
@@ -236,3 +236,12 @@ def test_evolution_commands_work_on_any_word_length(tmp_path, capsys, length):
     assert main(["openers", *lists, "--pool", "40", "--scan", "--json"]) == 0
     pair = json.loads(capsys.readouterr().out)
     assert pair["ga_found_best"] and all(len(w) == length for w in pair["ga"]["words"])
+
+
+def test_init_from_python_starts_from_its_genes_and_the_default_genome_for_the_rest(ctx):
+    """EvolveConfig.init is a starting point given in Python, not a file: genes it leaves out start
+    at Strategy()'s (as a multi-board init's start at 0); an unknown gene is still refused."""
+    base = MetaGA(ctx, tiny_config(init={"opener": "crane", "k1": 0.5})).base_genes()
+    assert to_strategy(base) == Strategy(opener="crane", k1=0.5)
+    with pytest.raises(EvoWordleError, match=r"^unknown strategy gene\(s\): kone$"):
+        MetaGA(ctx, tiny_config(init={"kone": 0.5})).base_genes()
