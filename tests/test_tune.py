@@ -585,3 +585,18 @@ def test_a_study_is_not_resumed_over_an_edited_list_file(lists, tmp_path, capsys
     assert main(_cli(mine, out, "--trials", "4")) == 2
     err = capsys.readouterr().err.splitlines()  # the split line, then the error
     assert err[-1].startswith("evo-wordle: error: ") and "made with other word lists" in err[-1]
+
+
+def test_counts_of_one_are_singular(lists, tmp_path, capsys):
+    """The summary said "1 trials repeated an earlier point" (and "1 trials" after --trials 1)."""
+    out = tmp_path / "one"
+    assert main(_cli(lists, out, "--trials", "1")) == 0
+    text = capsys.readouterr()
+    assert "study evo-wordle: 1 trial, " in text.err and "; 1 trial, " in text.out
+    study = open_study(_spec(lists), f"sqlite:///{out.resolve() / 'study.db'}", "evo-wordle")
+    study.enqueue_trial(study.trials[0].params)  # the next trial repeats trial 0: exactly one repeat
+    assert main(_cli(lists, out, "--trials", "2")) == 0
+    err = capsys.readouterr().err
+    assert "2 trials, " in err and "(1 trial repeated an earlier point: its games were not played again)" in err
+    assert main(["report", str(out)]) == 0
+    assert "(1 trial repeated an earlier point)" in capsys.readouterr().out
