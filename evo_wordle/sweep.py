@@ -810,5 +810,5 @@ def format_report(spec: SweepSpec, summary: list[dict], fmt: str = "text", total
         ci = "" if math.isnan(best["ci95"]) else f" ± {best['ci95']:.3f}"
         lines.append("")
         lines.append(f"best: {cfg}: mean {best['mean']:.3f}{ci} guesses (95 % interval over {best['ci_basis']}), "
-                     f"{100 * best['fail_rate']:.2f} % over 6")
+                     f"{100 * best['fail_rate']:.2f} % {spec.settings_for({k: best[k] for k in keys}).fail_text()}")
     return "\n".join(lines)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..wording import count
 from .common import Plotted, new_figure, save
-from .style import FAILED, caption_text, styled
+from .style import FAILED, caption_text, styled, won_within
 
 
 def guess_colours(counts: list[int], win_limit: int) -> dict[int, str]:
@@ -34,7 +34,7 @@ def plot_cheat_sheet(sheet: dict, path: str | Path, settings: dict | None = None
     rows = sheet["rows"][:top] if top else sheet["rows"]
     rest = sheet["rows"][len(rows):]
     settings = settings or {}
-    win_limit = 6 if int(settings.get("boards", 1) or 1) == 1 else int(settings["boards"]) + 5
+    win_limit = won_within(settings)[0]
     counts = sorted({int(k) for r in rows for k in r["histogram"]})
     colours = guess_colours(counts, win_limit)
     opener = sheet["opener"].upper()

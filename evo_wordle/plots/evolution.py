@@ -13,7 +13,7 @@ from ..game import Settings
 from ..wording import count
 from .common import Plotted, new_figure, save
 from .convergence import play_games
-from .style import FAILED, SOLVED, STUDIED, caption_text, styled
+from .style import FAILED, SOLVED, STUDIED, caption_text, styled, won_within
 
 
 def evolution_data(
@@ -49,7 +49,7 @@ def evolution_data(
         "endings": endings,
         "mean": float(np.mean(scores)),
         "solved": sum(rec.solved for rec, _ in played),
-        "win_limit": settings.win_limit,
+        "win_limit": settings.won_within,
         "seed": seed,
         "settings": settings.as_dict(),
         "opener": (params or {}).get("opener"),
@@ -73,8 +73,8 @@ def plot_evolution(data: dict, path: str | Path, top: int = 10) -> Plotted:
     left.set_xlabel("guesses (fewer is better; failures count as the cap)")
     left.set_ylabel("runs")
     left.yaxis.set_major_locator(MaxNLocator(integer=True))
-    left.legend(handles=[Patch(color=SOLVED, label=f"solved within {limit}"),
-                         Patch(color=FAILED, label=f"over {limit} (or not solved)")], loc="upper left")
+    _, won, failed = won_within(data["settings"])
+    left.legend(handles=[Patch(color=SOLVED, label=won), Patch(color=FAILED, label=failed)], loc="upper left")
     left.set_title(f"{data['solver']} on {data['answer'].upper()}: {count(data['runs'], 'seed')}, "
                    f"mean {data['mean']:.3f}")
     labels = [("" if full or len(seq) < 3 else "... > ") + " > ".join(seq) for seq, _ in shown][::-1]

@@ -120,6 +120,17 @@ def setting_text(settings: dict) -> str:
     return ", ".join([name, *extra])
 
 
+def won_within(settings: dict) -> tuple[int, str, str]:
+    """The guesses within which a game is won under ``settings`` (a settings dict: the win limit,
+    6 or boards + 5, or the ``max_guesses`` cap when lower) and the legend labels of the games
+    won and failed."""
+    win = 6 if int(settings.get("boards", 1) or 1) == 1 else int(settings["boards"]) + 5
+    cap = settings.get("max_guesses")
+    if cap is not None and int(cap) < win:
+        return int(cap), f"solved within {cap} (the cap)", f"not solved within {cap}"
+    return win, f"solved within {win}", f"over {win} (or not solved)"
+
+
 def caption_text(*, solver: str | None = None, seed=None, n: str | None = None, settings: dict | None = None,
                  opener: str | None = None, extra: str | None = None) -> str:
     """``solver · opener · seed · N · setting`` for the foot of a figure (parts left out when None)."""

@@ -81,7 +81,8 @@ def heatmap_data(spec: SweepSpec, summary: list[dict], x: str = "population", y:
 def plot_heatmap(
     spec: SweepSpec, summary: list[dict], path: str | Path, x: str = "population", y: str = "mutation"
 ) -> Plotted:
-    """Colour = mean guesses (darker is better), each cell annotated with mean and % over 6."""
+    """Colour = mean guesses (darker is better), each cell annotated with mean and % over 6 (or
+    not solved within the cap, when --max-guesses is below the win limit)."""
     data = heatmap_data(spec, summary, x, y)
     mean, fail = data["mean"], data["fail_rate"]
     fig, (ax,) = new_figure(1.2 * len(data["x_values"]) + 2.8, 0.75 * len(data["y_values"]) + 1.8)
@@ -99,7 +100,9 @@ def plot_heatmap(
     ax.set_yticks(range(len(data["y_values"])), [format_value(v) for v in data["y_values"]])
     ax.set_xlabel(x.replace("_", " "))
     ax.set_ylabel(y.replace("_", " "))
-    wrapped_title(ax, f"Mean guesses (and % over 6): {_describe(spec, summary)}")
+    fails = {spec.settings_for({k: s[k] for k in spec.keys}).fail_text() for s in summary}
+    failed = fails.pop() if len(fails) == 1 else "failed"  # cells with different caps or boards
+    wrapped_title(ax, f"Mean guesses (and % {failed.split(' (')[0]}): {_describe(spec, summary)}")
     fig.colorbar(image, ax=ax, label="mean guesses (darker is better)")
     return save(fig, path, data, _caption(spec, summary))
 
