@@ -347,9 +347,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         wrote(args.csv, args.json)
     if args.plot:
         from ..plots.histogram import plot_histogram
+        from ..plots.style import lists_text
 
         with writing(args.plot):
-            plot_histogram(summary, args.plot)
+            plot_histogram(summary, args.plot, lists=lists_text(ctx.words, args.allowed, args.answers))
         wrote(args.plot, args.json)
     return 0
 

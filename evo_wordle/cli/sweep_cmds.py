@@ -302,7 +302,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
             from ..plots.evolution import evolution_data, plot_evolution
 
             data = evolution_data(ctx, args.solver, settings, solver_params(args.solver, args), args.answer,
-                                  runs=args.runs, seed=args.seed)
+                                  runs=args.runs, seed=args.seed, lists=(args.allowed, args.answers))
             draw = partial(plot_evolution, data, out, top=args.top)
     with writing(out, printed=False):  # the figure is the result: nothing was printed before it
         draw()

@@ -25,7 +25,7 @@ def guess_colours(counts: list[int], win_limit: int) -> dict[int, str]:
 
 @styled
 def plot_cheat_sheet(sheet: dict, path: str | Path, settings: dict | None = None, top: int = 30,
-                     source: str | None = None) -> Plotted:
+                     source: str | None = None, lists: str | None = None) -> Plotted:
     """Save the first ``top`` rows of ``sheet`` (:func:`evo_wordle.evolve.cheatsheet.cheat_sheet`)
     as stacked horizontal bars.  ``data`` holds the rows drawn (``labels``, ``answers``,
     ``segments``: guesses → answers per row) and the rows left out (``rest_rows``, ``rest_answers``)."""
@@ -65,7 +65,8 @@ def plot_cheat_sheet(sheet: dict, path: str | Path, settings: dict | None = None
              + (f"; {count(len(rest), 'smaller feedback')} ({count(left_out, 'answer')}) not shown" if rest else "")
 )
     caption = caption_text(solver=f"tree {Path(source).name}" if source else "decision tree", opener=opener,
-                           n=count(sheet["answers"], "answer", fmt=","), settings=settings, extra=extra)
+                           n=count(sheet["answers"], "answer", fmt=","), settings=settings, extra=extra,
+                           lists=lists)
     data = {"labels": labels, "answers": [r["answers"] for r in rows],
             "segments": [{int(k): v for k, v in r["histogram"].items()} for r in rows],
             "rest_rows": len(rest), "rest_answers": sum(r["answers"] for r in rest)}

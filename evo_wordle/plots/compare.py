@@ -13,7 +13,7 @@ from ..game import Settings
 from ..solvers.base import SolverSpec, pack_solver, solver_label, unpack_solver
 from ..wording import count
 from .common import Plotted, new_figure, save
-from .style import MARKERS, caption_text, solver_colours, styled, won_within
+from .style import MARKERS, caption_text, lists_text, solver_colours, styled, won_within
 from .style import legend_below as style_legend_below
 
 
@@ -84,7 +84,7 @@ def compare_data(
     kmax = max(max(r["scores"]) for r in results)
     ks = np.arange(1, kmax + 1)
     data: dict = {"k": ks.tolist(), "solvers": labels, "win_limit": settings.won_within, "seed": seed,
-                  "settings": settings.as_dict()}
+                  "settings": settings.as_dict(), "lists": lists_text(ctx.words, *(lists or (None, None)))}
     for r in results:
         scores = np.asarray(r["scores"])
         solved = np.asarray(r["solved_in"], dtype=int)
@@ -133,6 +133,7 @@ def plot_histograms(data: dict, path: str | Path) -> Plotted:
     right.legend(loc="lower right")
     openers = {name: (data[name].get("opener") or "per game") for name in data["solvers"]}
     caption = caption_text(seed=data.get("seed"), n=count(games, "puzzle", fmt=","), settings=data.get("settings"),
+                           lists=data.get("lists"),
                            extra="openers: " + ", ".join(f"{k} {v.upper() if v != 'per game' else v}"
                                                           for k, v in openers.items()))
     return save(fig, path, data, caption)

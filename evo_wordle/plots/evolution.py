@@ -13,7 +13,7 @@ from ..game import Settings
 from ..wording import count
 from .common import Plotted, new_figure, save
 from .convergence import play_games
-from .style import FAILED, SOLVED, STUDIED, caption_text, styled, won_within
+from .style import FAILED, SOLVED, STUDIED, caption_text, lists_text, styled, won_within
 
 
 def evolution_data(
@@ -24,6 +24,7 @@ def evolution_data(
     answer: str,
     runs: int = 200,
     seed: int = 0,
+    lists: tuple[str | None, str | None] = (None, None),
 ) -> dict:
     """Keys: ``answer``, ``runs``, ``scores`` (one per run), ``k`` / ``counts`` (runs per guess
     count), ``sequences`` (every run's guesses, upper case), ``top`` ((sequence, runs) most
@@ -52,6 +53,7 @@ def evolution_data(
         "win_limit": settings.won_within,
         "seed": seed,
         "settings": settings.as_dict(),
+        "lists": lists_text(ctx.words, *lists),  # the caption names word lists other than the default
         "opener": (params or {}).get("opener"),
     }
 
@@ -91,5 +93,5 @@ def plot_evolution(data: dict, path: str | Path, top: int = 10) -> Plotted:
     right.xaxis.set_major_locator(MaxNLocator(integer=True))
     caption = caption_text(solver=data["solver"], opener=data.get("opener") or "chosen per run",
                            seed=data.get("seed"), n=f"{count(data['runs'], 'run')} on {data['answer'].upper()}",
-                           settings=data.get("settings"))
+                           settings=data.get("settings"), lists=data.get("lists"))
     return save(fig, path, {**data, "shown": shown, "shown_kind": "sequences" if full else "endings"}, caption)

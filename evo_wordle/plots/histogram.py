@@ -11,7 +11,7 @@ from .style import FAILED, SOLVED, caption_text, styled, won_within
 
 
 @styled
-def plot_histogram(summary: dict, path: str | Path, title: str | None = None) -> Path:
+def plot_histogram(summary: dict, path: str | Path, title: str | None = None, lists: str | None = None) -> Path:
     """Save a bar chart of ``summary["histogram"]`` (a ``BenchResult.summary()``) to ``path``.
 
     Bars within the win limit are bluish green, bars beyond it (failures count as the cap)
@@ -38,11 +38,11 @@ def plot_histogram(summary: dict, path: str | Path, title: str | None = None) ->
     ax.set_xticks(xs)
     ax.set_xlabel("guesses (failures count as the cap; fewer is better)")
     ax.set_ylabel("games")
-    ax.legend(handles=[Patch(color=SOLVED, label=won), Patch(color=FAILED, label=failed)], loc="upper left")
+    ax.legend(handles=[Patch(color=SOLVED, label=won), Patch(color=FAILED, label=failed)], loc="best")
     opener = settings.get("opener")
     head = title or f"{summary['solver']}" + (f" ({opener.upper()})" if opener else "")
     ax.set_title(f"{head}: mean {summary['mean_guesses']:.3f}, "
                  f"fail {100 * summary['fail_rate']:.2f} % {failed.split(' (')[0]}, {count(summary['games'], 'game')}")
     caption = caption_text(solver=summary["solver"], opener=opener or "chosen per game", seed=settings.get("seed"),
-                           n=count(summary["games"], "game", fmt=","), settings=settings)
+                           n=count(summary["games"], "game", fmt=","), settings=settings, lists=lists)
     return save(fig, path, {"histogram": hist}, caption).path

@@ -12,7 +12,7 @@ from ..errors import EvoWordleError
 from ..sweep import SweepSpec, format_value
 from ..wording import count, plural
 from .common import Plotted, new_figure, save
-from .style import HUES, MARKERS, caption_text, styled, wrapped_title
+from .style import HUES, MARKERS, caption_text, lists_text, styled, wrapped_title
 
 
 def _axis_values(spec: SweepSpec, summary: list[dict], key: str) -> list:
@@ -52,9 +52,12 @@ def _games(spec: SweepSpec, noun: str) -> str:
 
 def _caption(spec: SweepSpec, summary: list[dict]) -> str:
     n = f"{_seed_count(spec, summary)} x {_games(spec, 'answer')} per configuration"
+    from ..executors import worker_context
+
+    lists = lists_text(worker_context(spec.allowed, spec.answers).words, spec.allowed, spec.answers)
     return caption_text(solver=spec.solver, seed=f"{spec.base_seed} (SeedSequence base)", n=n, settings=spec.settings,
                         opener=(spec.grid.get("opener") or [None])[0] if len(spec.grid.get("opener", [])) == 1
-                        else None)
+                        else None, lists=lists)
 
 
 def _describe(spec: SweepSpec, summary: list[dict]) -> str:
