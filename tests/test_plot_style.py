@@ -129,3 +129,23 @@ def test_a_caption_names_word_lists_other_than_the_default(ctx, tmp_path):
     data = evolution_data(small, "ga-thesis", Settings(candidates="answers"), {"population": 5}, answers[0], runs=3,
                           lists=lists)
     assert f"answers picked.txt (sha256 {picked})" in _caption(plot_evolution(data, tmp_path / "e.png").figure)
+
+
+def test_histogram_with_a_cap_below_the_win_limit_draws_its_failures_as_failures(tmp_path, monkeypatch):
+    """With --max-guesses 4 the games not solved score 4, the cap, and were drawn in the solved
+    colour inside the cap's bar under a "solved within 6" legend."""
+    import evo_wordle.plots.histogram as histogram
+
+    drawn = []
+    real = histogram.save
+    monkeypatch.setattr(histogram, "save", lambda fig, *a, **k: drawn.append(fig) or real(fig, *a, **k))
+    summary = {"solver": "greedy", "games": 50, "mean_guesses": 3.7, "fail_rate": 0.18, "histogram": {"3": 15, "4": 35},
+               "settings": {"max_guesses": 4, "boards": 1, "candidates": "allowed"}}
+    histogram.plot_histogram(summary, tmp_path / "h.png")
+    ax = drawn[0].axes[0]
+    bars = {(round(p.get_x() + p.get_width() / 2), mcolors.to_hex(p.get_facecolor())): p.get_height()
+            for p in ax.patches if p.get_height()}
+    green, red = mcolors.to_hex(style.SOLVED), mcolors.to_hex(style.FAILED)
+    assert bars == {(3, green): 15, (4, green): 26, (4, red): 9}
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["solved within 4 (the cap)", "not solved within 4"]
+    assert "fail 18.00 % not solved within 4" in ax.get_title()
