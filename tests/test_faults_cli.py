@@ -122,6 +122,11 @@ BAD_INPUT = [
     ("sweep --population 5 --scheduler tcp://127.0.0.1:1 --out {d}/s", "only applies to --executor dask"),
     ("sweep --solver greedy --set problem=P9 --out {d}/s", "unknown problem"),
     ("sweep --population 5 --set population=10 --out {d}/s", "given twice"),
+    ("sweep --solver greedy --set problem=P1,P0 --guess-from allowed --out {d}/s",
+     "--set problem=... would replace --guess-from allowed in every cell"),
+    ("sweep --solver greedy --set problem=P1,P0 --problem P2 --out {d}/s", "both give problem"),
+    ("sweep --solver greedy --set max_guesses=4,5 --max-guesses 3 --out {d}/s", "both give max_guesses"),
+    ("sweep --solver greedy --set hard=true,false --hard --out {d}/s", "both give hard"),
     ("sweep --solver ga --set mutation=0.1,0.1 --out {d}/s", "repeated value"),
     ("sweep --solver greedy --out {d}/s", "nothing to sweep"),
     # report / plot
