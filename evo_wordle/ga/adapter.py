@@ -129,7 +129,8 @@ def _checked_fitness(out, n: int) -> np.ndarray:
     try:
         values = np.asarray(out, dtype=np.float64)
     except (TypeError, ValueError):
-        raise EvoWordleError(f"a vectorised evaluate must return an array of numbers, got {type(out).__name__}") from None
+        raise EvoWordleError(
+            f"a vectorised evaluate must return an array of numbers, got {type(out).__name__}") from None
     if values.shape != (n,):
         raise EvoWordleError(f"a vectorised evaluate returned {values.size} fitness values of shape "
                              f"{values.shape} for {n} words")
