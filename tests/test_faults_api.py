@@ -139,6 +139,9 @@ BAD_CALLS = [
     # make_solver and GA parameters
     ("make_solver ctx='x'", lambda ctx, tmp: make_solver("greedy", "x", Settings()), "ctx must be a Context"),
     ("make_solver settings=None", lambda ctx, tmp: make_solver("greedy", ctx, None), "settings must be a Settings"),
+    # a population below ga's default elite blamed --elite, which nobody had typed
+    ("make_solver ga population=2", lambda ctx, tmp: make_solver("ga", ctx, Settings(), population=2),
+     "--population 2 is smaller than ga's default --elite 10 (parents carried over): give --elite 0 to 2 too"),
     ("make_solver unknown kwarg", lambda ctx, tmp: make_solver("random", ctx, Settings(), foo=1), "no parameter 'foo'"),
     ("make_solver ga population=-1", lambda ctx, tmp: make_solver("ga", ctx, Settings(), population=-1),
      "--population must be between 1"),

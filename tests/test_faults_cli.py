@@ -65,6 +65,8 @@ BAD_INPUT = [
     ("bench --solver ga --pressure inf --games 3", "finite number"),
     ("bench --solver ga --population 0 --games 3", "--population must be between 1"),
     ("bench --solver ga --elite 500 --games 3", "--elite must be between 0 and 300"),
+    ("bench --solver ga --population 2 --games 3", "--population 2 is smaller than ga's default --elite 10"),
+    ("sweep --solver ga --population 2,300 --out {d}/s", "--population 2 is smaller than ga's default --elite 10"),
     ("bench --solver ga --tournament-size -1 --games 3", "--tournament-size must be between 1"),
     ("bench --boards 2 --solver greedy", "needs the summed-entropy solver"),
     ("bench --solver nope", "unknown solver 'nope'"),
