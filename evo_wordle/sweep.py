@@ -45,6 +45,7 @@ from .game import PROBLEMS, Settings
 from .params import as_int, as_seed
 from .solvers.base import SolverSpec, build_solver, pack_solver, solver_identity, solver_label, unpack_solver
 from .stats import mean_ci, t975
+from .wording import count
 
 SPEC_FILE = "sweep.json"
 RESULTS_FILE = "results.csv"
@@ -792,7 +793,7 @@ def format_report(spec: SweepSpec, summary: list[dict], fmt: str = "text", total
             mark = " **best**" if s is best else ""
             lines.append("| " + " | ".join(r) + mark + " |")
     else:
-        title = f"sweep of {spec.solver}: {len(summary)} configurations"
+        title = f"sweep of {spec.solver}: {count(len(summary), 'configuration')}"
         if total is not None:
             title += f", {sum(s['seeds'] for s in summary)} of {total} benches done"
         lines.append(title)

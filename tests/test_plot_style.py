@@ -98,4 +98,4 @@ def test_lines_draw_no_error_bars_from_one_seed_and_dodge_series(one_seed_sweep,
     xs = [tuple(np.round(line.get_xdata(), 6)) for line in ax.get_lines()]
     assert len(xs) == 2 and xs[0] != xs[1]  # the two series sit side by side, not on top
     assert "lower is better" in ax.get_ylabel()
-    assert "1 seeds x 10 answers" in _caption(plotted.figure)
+    assert "1 seed x 10 answers" in _caption(plotted.figure)

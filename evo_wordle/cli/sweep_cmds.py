@@ -9,6 +9,7 @@ from pathlib import Path
 from ..errors import EvoWordleError
 from ..outputs import writing
 from ..progress import note, progress_bar
+from ..wording import count
 from .common import add_command, add_word_args, positive_int, seed_int
 from .settings_args import add_settings_args, settings_from_args
 
@@ -348,8 +349,8 @@ def _report_study(args: argparse.Namespace) -> int:
         return 0
     states = ", ".join(f"{n} {k}" for k, n in summary["states"].items() if n)
     print(f"study {summary['study']} in {summary['storage']}: {states or 'no trials'}; "
-          f"{summary['games_played']} training games"
-          + (f" ({summary['repeated']} trials repeated an earlier point)" if summary["repeated"] else ""))
+          f"{count(summary['games_played'], 'training game')}"
+          + (f" ({count(summary['repeated'], 'trial')} repeated an earlier point)" if summary["repeated"] else ""))
     for b in summary["best"]:
         ps = " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in b["params"].items())
         print(f"  trial {b['trial']:>4}  train mean {b['train_mean']:.4f}  {ps}")

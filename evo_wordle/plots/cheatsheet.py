@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..wording import count
 from .common import Plotted, new_figure, save
 from .style import FAILED, caption_text, styled
 
@@ -57,14 +58,14 @@ def plot_cheat_sheet(sheet: dict, path: str | Path, settings: dict | None = None
     ax.set_title(f"{opener}: the second guess for each feedback ({len(rows)} of {sheet['feedbacks']})\n"
                  "feedback 0 grey, 1 yellow, 2 green; letters CAPITAL green, small yellow, . grey",
                  loc="left", fontsize=9)
-    fig.legend(handles=[Patch(color=colours[c], label=f"{c} guesses") for c in counts],
+    fig.legend(handles=[Patch(color=colours[c], label=count(c, "guess", "guesses")) for c in counts],
                loc="outside upper right", ncol=len(counts), frameon=False)
     left_out = sum(r["answers"] for r in rest)
     extra = (f"total {sheet['total_guesses']}, mean {sheet['mean_guesses']:.4f}, worst {sheet['max_guesses']}"
-             + (f"; {len(rest)} smaller feedbacks ({left_out} answers) not shown" if rest else "")
+             + (f"; {count(len(rest), 'smaller feedback')} ({count(left_out, 'answer')}) not shown" if rest else "")
 )
     caption = caption_text(solver=f"tree {Path(source).name}" if source else "decision tree", opener=opener,
-                           n=f"{sheet['answers']:,} answers", settings=settings, extra=extra)
+                           n=count(sheet["answers"], "answer", fmt=","), settings=settings, extra=extra)
     data = {"labels": labels, "answers": [r["answers"] for r in rows],
             "segments": [{int(k): v for k, v in r["histogram"].items()} for r in rows],
             "rest_rows": len(rest), "rest_answers": sum(r["answers"] for r in rest)}

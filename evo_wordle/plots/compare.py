@@ -11,6 +11,7 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..game import Settings
 from ..solvers.base import SolverSpec, pack_solver, solver_label, unpack_solver
+from ..wording import count
 from .common import Plotted, new_figure, save
 from .style import MARKERS, caption_text, solver_colours, styled
 from .style import legend_below as style_legend_below
@@ -118,7 +119,7 @@ def plot_histograms(data: dict, path: str | Path) -> Plotted:
     left.set_xticks(ks)
     left.set_xlabel("guesses (failures count as the cap; fewer is better)")
     left.set_ylabel("% of games")
-    left.set_title(f"Guess counts over {games:,} puzzles")
+    left.set_title(f"Guess counts over {count(games, 'puzzle', fmt=',')}")
     style_legend_below(left)
     right.axvline(data["win_limit"], color="grey", linestyle=":", linewidth=1, label=f"win limit {data['win_limit']}")
     right.set_xticks(ks)
@@ -128,7 +129,7 @@ def plot_histograms(data: dict, path: str | Path) -> Plotted:
     right.set_title("Cumulative share solved")
     right.legend(loc="lower right")
     openers = {name: (data[name].get("opener") or "per game") for name in data["solvers"]}
-    caption = caption_text(seed=data.get("seed"), n=f"{games:,} puzzles", settings=data.get("settings"),
+    caption = caption_text(seed=data.get("seed"), n=count(games, "puzzle", fmt=","), settings=data.get("settings"),
                            extra="openers: " + ", ".join(f"{k} {v.upper() if v != 'per game' else v}"
                                                           for k, v in openers.items()))
     return save(fig, path, data, caption)

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..context import Context
 from ..game import Settings
+from ..wording import count
 from .common import Plotted, new_figure, save
 from .convergence import play_games
 from .style import FAILED, SOLVED, STUDIED, caption_text, styled
@@ -74,7 +75,8 @@ def plot_evolution(data: dict, path: str | Path, top: int = 10) -> Plotted:
     left.yaxis.set_major_locator(MaxNLocator(integer=True))
     left.legend(handles=[Patch(color=SOLVED, label=f"solved within {limit}"),
                          Patch(color=FAILED, label=f"over {limit} (or not solved)")], loc="upper left")
-    left.set_title(f"{data['solver']} on {data['answer'].upper()}: {data['runs']} seeds, mean {data['mean']:.3f}")
+    left.set_title(f"{data['solver']} on {data['answer'].upper()}: {count(data['runs'], 'seed')}, "
+                   f"mean {data['mean']:.3f}")
     labels = [("" if full or len(seq) < 3 else "... > ") + " > ".join(seq) for seq, _ in shown][::-1]
     values = [n for _, n in shown][::-1]
     right.barh(range(len(values)), values, color=STUDIED)
@@ -88,6 +90,6 @@ def plot_evolution(data: dict, path: str | Path, top: int = 10) -> Plotted:
     right.set_title(title)
     right.xaxis.set_major_locator(MaxNLocator(integer=True))
     caption = caption_text(solver=data["solver"], opener=data.get("opener") or "chosen per run",
-                           seed=data.get("seed"), n=f"{data['runs']} runs on {data['answer'].upper()}",
+                           seed=data.get("seed"), n=f"{count(data['runs'], 'run')} on {data['answer'].upper()}",
                            settings=data.get("settings"))
     return save(fig, path, {**data, "shown": shown, "shown_kind": "sequences" if full else "endings"}, caption)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..wording import count
 from .common import new_figure, save
 from .style import FAILED, SOLVED, caption_text, styled
 
@@ -36,7 +37,7 @@ def plot_histogram(summary: dict, path: str | Path, title: str | None = None) ->
     opener = settings.get("opener")
     head = title or f"{summary['solver']}" + (f" ({opener.upper()})" if opener else "")
     ax.set_title(f"{head}: mean {summary['mean_guesses']:.3f}, "
-                 f"fail {100 * summary['fail_rate']:.2f} % over {win_limit}, {summary['games']} games")
+                 f"fail {100 * summary['fail_rate']:.2f} % over {win_limit}, {count(summary['games'], 'game')}")
     caption = caption_text(solver=summary["solver"], opener=opener or "chosen per game", seed=settings.get("seed"),
-                           n=f"{summary['games']:,} games", settings=settings)
+                           n=count(summary["games"], "game", fmt=","), settings=settings)
     return save(fig, path, {"histogram": hist}, caption).path

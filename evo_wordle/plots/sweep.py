@@ -10,6 +10,7 @@ import numpy as np
 
 from ..errors import EvoWordleError
 from ..sweep import SweepSpec, format_value
+from ..wording import count, plural
 from .common import Plotted, new_figure, save
 from .style import HUES, MARKERS, caption_text, styled, wrapped_title
 
@@ -34,27 +35,31 @@ def _check_other_keys(spec: SweepSpec, keys: tuple[str, ...]) -> None:
 
 
 def _seed_count(spec: SweepSpec, summary: list[dict]) -> str:
-    """Seeds per configuration as drawn: "2", or "1-2 of 2 (unfinished sweep)" when the folder
-    holds fewer benches than the grid (a figure must not claim seeds its cells do not have)."""
+    """Seeds per configuration as drawn: "2 seeds", "1 seed", or "1-2 of 2 seeds (unfinished
+    sweep)" when the folder holds fewer benches than the grid (a figure must not claim seeds its
+    cells do not have)."""
     counts = [s["seeds"] for s in summary] or [0]
     lo, hi = min(counts), max(counts)
     text = str(hi) if lo == hi else f"{lo}-{hi}"
     if lo < spec.seeds or len(summary) < len(spec.configs()):
-        text += f" of {spec.seeds} (unfinished sweep)"
-    return text
+        return f"{text} of {count(spec.seeds, 'seed')} (unfinished sweep)"
+    return f"{text} {plural(hi if lo == hi else 2, 'seed')}"
+
+
+def _games(spec: SweepSpec, noun: str) -> str:
+    return count(spec.games, noun) if spec.games else f"all {noun}s"
 
 
 def _caption(spec: SweepSpec, summary: list[dict]) -> str:
-    n = f"{_seed_count(spec, summary)} seeds x {spec.games or 'all'} answers per configuration"
+    n = f"{_seed_count(spec, summary)} x {_games(spec, 'answer')} per configuration"
     return caption_text(solver=spec.solver, seed=f"{spec.base_seed} (SeedSequence base)", n=n, settings=spec.settings,
                         opener=(spec.grid.get("opener") or [None])[0] if len(spec.grid.get("opener", [])) == 1
                         else None)
 
 
 def _describe(spec: SweepSpec, summary: list[dict]) -> str:
-    games = spec.games or "all"
     fixed = ", ".join(f"{k}={format_value(v[0])}" for k, v in spec.grid.items() if len(v) == 1)
-    return f"{spec.solver}, {_seed_count(spec, summary)} seeds × {games} games" + (f", {fixed}" if fixed else "")
+    return f"{spec.solver}, {_seed_count(spec, summary)} × {_games(spec, 'game')}" + (f", {fixed}" if fixed else "")
 
 
 def heatmap_data(spec: SweepSpec, summary: list[dict], x: str = "population", y: str = "mutation") -> dict:

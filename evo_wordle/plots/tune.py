@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..wording import count
 from .common import Plotted, new_figure, save
 from .style import BASELINE, MARKERS, NEUTRAL, STUDIED, caption_text, legend_below, styled
 
@@ -36,7 +37,7 @@ def baseline_mean(spec, ctx, solver: str = "greedy") -> float:
 def _caption(spec, study, extra: str | None = None) -> str:
     n = len(study.trials)
     tail = f"split seed {spec.split_seed}, training answers" + (f"; {extra}" if extra else "")
-    return caption_text(solver=spec.solver, seed=spec.seed, n=f"{n} trials", settings=spec.settings, extra=tail)
+    return caption_text(solver=spec.solver, seed=spec.seed, n=count(n, "trial"), settings=spec.settings, extra=tail)
 
 
 def history_data(study) -> dict:
