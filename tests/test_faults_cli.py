@@ -66,6 +66,11 @@ BAD_INPUT = [
     ("bench --solver ga --population 0 --games 3", "--population must be between 1"),
     ("bench --solver ga --elite 500 --games 3", "--elite must be between 0 and 300"),
     ("bench --solver ga --population 2 --games 3", "--population 2 is smaller than ga's default --elite 10"),
+    # two outputs naming one file: the later write silently replaced the other's result
+    ("bench --games 3 --csv {d}/same.png --plot {d}/same.png", "--csv and --plot both name"),
+    ("bench --games 3 --csv {d}/../same.png --plot {d}/adir/../../same.png", "--csv and --plot both name"),
+    ("evolve-strategy --generations 1 --out {d}/s.json --log {d}/s.json", "--out and --log both name"),
+    ("evolve-strategy --generations 1 --out {d}/s.json --checkpoint {d}/s.json", "--checkpoint and --out both name"),
     ("sweep --solver ga --population 2,300 --out {d}/s", "--population 2 is smaller than ga's default --elite 10"),
     ("bench --solver ga --tournament-size -1 --games 3", "--tournament-size must be between 1"),
     ("bench --boards 2 --solver greedy", "needs the summed-entropy solver"),
