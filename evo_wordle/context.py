@@ -121,5 +121,4 @@ class Context:
         """Bits for each guess (words or indices) against ``candidates`` (default: all allowed)."""
         idx = self.word_indices(guesses, "guess")
         cand = self.all_words if candidates is None else self.word_indices(candidates, "candidate")
-        # + 0.0: a guess that cannot split the candidates has -0.0 bits (−Σ 1·log 1), printed "-0.00000000"
-        return entropies(self.table, idx, cand, n_patterns=self.words.n_patterns) + 0.0
+        return entropies(self.table, idx, cand, n_patterns=self.words.n_patterns)

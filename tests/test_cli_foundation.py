@@ -39,6 +39,8 @@ def test_a_guess_that_cannot_split_has_zero_bits_not_minus_zero(capsys, tmp_path
     one.write_text("crane\n")
     code, out, _ = run(capsys, "entropy", "crane", "--allowed", str(one))
     assert code == 0 and out == "CRANE  0.00000000\n"
+    code, out, _ = run(capsys, "entropy", "crane", "--allowed", str(one), "--json")
+    assert code == 0 and out.split() == ["{", '"crane":', "0.0", "}"]
     code, out, _ = run(capsys, "rank", "--allowed", str(one))
     assert code == 0 and "-0" not in out
     assert out.splitlines()[1].split() == ["1", "CRANE", "0.00000", "0.1192", "0.00000"]
