@@ -16,7 +16,7 @@ from evo_wordle.ga.toolbox import GAState, make_toolbox
 from evo_wordle.game import GameState, Settings, hard_mode_mask, illegal_move
 from evo_wordle.params import as_bool, as_float, as_int, as_seed
 from evo_wordle.solvers import make_solver
-from evo_wordle.sweep import SweepSpec, run_sweep
+from evo_wordle.sweep import SweepSpec, format_report, run_sweep
 
 
 def test_the_package_error_is_a_value_error():
@@ -213,6 +213,8 @@ BAD_CALLS = [
     ("sweep executor", lambda ctx, tmp: run_sweep(SweepSpec("greedy", {"hard": [True]}), tmp / "s", executor="x"),
      "unknown executor"),
     ("sweep out ''", lambda ctx, tmp: run_sweep(SweepSpec("greedy", {"hard": [True]}), ""), "empty string"),
+    ("format_report fmt='xml'", lambda ctx, tmp: format_report(SweepSpec("greedy", {"hard": [True]}), [], "xml"),
+     "--format must be one of text, markdown, csv, json, not 'xml'"),
     ("make_executor kind", lambda ctx, tmp: make_executor("threads"), "unknown executor 'threads'"),
     # the one converter
     ("as_int True", lambda ctx, tmp: as_int("n", True), "--n must be a whole number, not True"),
