@@ -15,6 +15,9 @@ from evo_wordle.ga.config import GAConfig
 from evo_wordle.ga.toolbox import GAState, make_toolbox
 from evo_wordle.game import GameState, Settings, hard_mode_mask, illegal_move
 from evo_wordle.params import as_bool, as_float, as_int, as_seed
+from evo_wordle.plots.compare import compare_data
+from evo_wordle.plots.convergence import convergence_data
+from evo_wordle.plots.evolution import evolution_data
 from evo_wordle.solvers import make_solver
 from evo_wordle.sweep import SweepSpec, format_report, run_sweep
 
@@ -213,6 +216,22 @@ BAD_CALLS = [
     ("sweep executor", lambda ctx, tmp: run_sweep(SweepSpec("greedy", {"hard": [True]}), tmp / "s", executor="x"),
      "unknown executor"),
     ("sweep out ''", lambda ctx, tmp: run_sweep(SweepSpec("greedy", {"hard": [True]}), ""), "empty string"),
+    # plot data: raw TypeError / numpy messages for runs 0, a figure of 9s for an answer P1 rules out
+    ("convergence_data runs=0", lambda ctx, tmp: convergence_data(ctx, "greedy", Settings(), answer="merry", runs=0),
+     "--runs must be at least 1, not 0"),
+    ("convergence_data jobs=0", lambda ctx, tmp: convergence_data(ctx, "greedy", Settings(), answer="merry", runs=1,
+                                                                  jobs=0), "--jobs must be at least 1, not 0"),
+    ("evolution_data runs=-2", lambda ctx, tmp: evolution_data(ctx, "greedy", Settings(), None, "merry", runs=-2),
+     "--runs must be at least 1, not -2"),
+    ("evolution_data seed=-1", lambda ctx, tmp: evolution_data(ctx, "greedy", Settings(), None, "merry", 2, seed=-1),
+     "--seed must be a whole number from 0"),
+    ("evolution_data P1 answer outside the answer list",
+     lambda ctx, tmp: evolution_data(ctx, "greedy", Settings(candidates="answers"), None, "aahed", runs=2),
+     "AAHED is not in the answer list the solver assumes"),
+    ("compare_data solvers=[]", lambda ctx, tmp: compare_data(ctx, [], Settings(), games=3),
+     "solvers must be a non-empty list of solvers, not []"),
+    ("compare_data solvers='greedy'", lambda ctx, tmp: compare_data(ctx, "greedy", Settings(), games=3),
+     "solvers must be a non-empty list of solvers, not 'greedy'"),
     ("format_report fmt='xml'", lambda ctx, tmp: format_report(SweepSpec("greedy", {"hard": [True]}), [], "xml"),
      "--format must be one of text, markdown, csv, json, not 'xml'"),
     ("make_executor kind", lambda ctx, tmp: make_executor("threads"), "unknown executor 'threads'"),
