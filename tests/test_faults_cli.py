@@ -177,6 +177,9 @@ BAD_INPUT = [
     ("tune --solver ga --space population=10:50 --out ", "empty string"),
     ("tune --solver ga --space population=10:50 --seed -1 --out {d}/t", "from 0 to 2**63"),
     ("tune --solver ga --space population=10:50 --trials 0 --out {d}/t", "must be at least 1"),
+    # a bad --fix was blamed on the space: "the solver refuses population=10: unknown GA parameter 'foo'"
+    ("tune --solver ga --space population=10:50 --fix foo=1 --out {d}/t",
+     "--fix: the solver refuses foo=1: unknown GA parameter 'foo'"),
     # solve
     ("solve fibre --problem P1", "'fibre' is not in the answer list"),
     ("solve fibre spill --candidates answers", "'fibre' is not in the answer list"),
