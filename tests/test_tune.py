@@ -519,6 +519,11 @@ def test_figures_show_every_trial_in_the_house_style(lists, tmp_path):
     assert [line.get_color() for line in ax.lines[:2]] == [STUDIED, STUDIED]
     assert any(line.get_color() == BASELINE and list(line.get_ydata()) == [4.25, 4.25] for line in ax.lines)
     assert "seed 3" in plotted.data["caption"] and "16 trials" not in plotted.data["caption"]
+    from evo_wordle.artefacts import list_digests
+
+    digests = list_digests(spec.context().words)  # the lists fixture's files, named in the caption
+    assert (f"word lists: allowed allowed.txt (sha256 {digests['allowed_sha256'][:8]}), answers answers.txt "
+            f"(sha256 {digests['answers_sha256'][:8]})") in plotted.data["caption"]
     imp = plot_importance(study, spec, tmp_path / "importance.png").data["importance"]
     assert set(imp) == {"population", "mutation"} and sum(imp.values()) == pytest.approx(1.0)
     land = plot_landscape(study, spec, "population", "mutation", tmp_path / "contour.png").data

@@ -347,9 +347,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         wrote(args.csv, args.json)
     if args.plot:
         from ..plots.histogram import plot_histogram
+        from ..plots.style import lists_text
 
         with writing(args.plot):
-            plot_histogram(summary, args.plot)
+            plot_histogram(summary, args.plot, lists=lists_text(ctx.words, args.allowed, args.answers))
         wrote(args.plot, args.json)
     return 0
 
@@ -379,7 +380,9 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
             "split_sizes", "split_recorded_sets")
     shown = ", ".join(f"{k}={v}" for k, v in s.items() if k not in hide)
     games = summary["games"]
-    limit = 6 if s.get("boards", 1) == 1 else s["boards"] + 5
+    win, cap = 6 if s.get("boards", 1) == 1 else s["boards"] + 5, s["max_guesses"]
+    # below the win limit the cap is what a game is won within (nothing goes on to the limit)
+    within = f"{win}" if cap >= win else f"{cap}, the --max-guesses cap; the win limit is {win}"
     print(f"solver:       {summary['solver']}, opener {_opener(summary)}")
     print(f"settings:     {shown}")
     if "split" in s:
@@ -392,9 +395,8 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
         print(f"mean guesses: {mean:.4f} ± {half:.4f} (95 % interval over runs)")
     else:
         print(f"mean guesses: {summary['mean_guesses']:.4f}")
-    print(f"win rate:     {100 * summary['win_rate']:.2f} % (solved within {limit})")
+    print(f"win rate:     {100 * summary['win_rate']:.2f} % (solved within {within})")
     print(f"fail rate:    {100 * summary['fail_rate']:.2f} %")
-    cap = s["max_guesses"]
     print(f"worst game:   {count(summary['worst_guesses'], 'guess', 'guesses')} (worst_guesses; a failure counts "
           f"as the cap, max_guesses={cap})")
     width = max(summary["histogram"].values())

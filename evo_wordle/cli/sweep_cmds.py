@@ -235,7 +235,7 @@ def _refuse_overridden_flags(args: argparse.Namespace, grid: dict) -> None:
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from ..sweep import SweepSpec, run_sweep
+    from ..sweep import SweepSpec, format_value, run_sweep
 
     spec = SweepSpec(
         solver=args.solver,
@@ -249,16 +249,21 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     )
 
     bars: list = []  # the ETA bar, made at the first finished bench (when the total is known)
+    fails: dict = {}  # "over 6", or below the win limit the cap, per configuration (as the rows name it)
 
     def progress(done: int, total: int, row: dict) -> None:
         if args.quiet:
             return
+        if not fails:
+            fails.update({tuple(format_value(c[k]) for k in spec.keys): spec.settings_for(c).fail_text()
+                          for c in spec.configs()})
         if not bars:
             bars.append(progress_bar(total, "sweep", "benches", initial=done - 1))
         bar = bars[0]
         cfg = " ".join(f"{k}={row[k]}" for k in spec.keys)
+        fail = fails[tuple(row[k] for k in spec.keys)]
         note(bar, f"[{done}/{total}] {cfg} seed={row['seed']}: mean {float(row['mean']):.3f}, "
-                  f"{100 * float(row['fail_rate']):.2f} % over 6, {row['seconds']} s")
+                  f"{100 * float(row['fail_rate']):.2f} % {fail}, {row['seconds']} s")
         bar.update(1)
 
     try:
@@ -329,7 +334,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
             from ..plots.evolution import evolution_data, plot_evolution
 
             data = evolution_data(ctx, args.solver, settings, solver_params(args.solver, args), args.answer,
-                                  runs=args.runs, seed=args.seed)
+                                  runs=args.runs, seed=args.seed, lists=(args.allowed, args.answers))
             draw = partial(plot_evolution, data, out, top=args.top)
     with writing(out, printed=False):  # the figure is the result: nothing was printed before it
         draw()

@@ -20,7 +20,7 @@ from ..params import as_int, as_seed
 from ..solvers.base import SolverSpec, build_solver, pack_solver, solver_label, unpack_solver
 from ..wording import count
 from .common import Plotted, new_figure, save
-from .style import BASELINE, SERIES, STUDIED, caption_text, styled
+from .style import BASELINE, SERIES, STUDIED, caption_text, lists_text, styled
 
 
 def play_games(
@@ -182,6 +182,7 @@ def convergence_data(
         "fitness": _fitness_bands(fitness),
         "seed": seed,
         "settings": settings.as_dict(),
+        "lists": lists_text(ctx.words, *(lists or (None, None))),
         "baseline_opener": base_opener,
         "opener": (params or {}).get("opener"),
     }
@@ -261,5 +262,5 @@ def plot_convergence(data: dict, path: str | Path) -> Plotted:
     games = "1 puzzle" if data["answer"] else count(data["games"], "puzzle", fmt=",")
     caption = caption_text(solver=f"{data['solver']} against {base_label}", seed=data.get("seed"),
                            n=f"{count(n, 'run')} x {games}", settings=data.get("settings"),
-                           opener=data.get("opener"))
+                           opener=data.get("opener"), lists=data.get("lists"))
     return save(fig, path, data, caption)

@@ -12,7 +12,7 @@ from ..errors import EvoWordleError
 from ..sweep import SweepSpec, format_value
 from ..wording import count, plural
 from .common import Plotted, new_figure, save
-from .style import HUES, MARKERS, caption_text, styled, wrapped_title
+from .style import HUES, MARKERS, caption_text, lists_text, styled, wrapped_title
 
 
 def _axis_values(spec: SweepSpec, summary: list[dict], key: str) -> list:
@@ -52,9 +52,12 @@ def _games(spec: SweepSpec, noun: str) -> str:
 
 def _caption(spec: SweepSpec, summary: list[dict]) -> str:
     n = f"{_seed_count(spec, summary)} x {_games(spec, 'answer')} per configuration"
+    from ..executors import worker_context
+
+    lists = lists_text(worker_context(spec.allowed, spec.answers).words, spec.allowed, spec.answers)
     return caption_text(solver=spec.solver, seed=f"{spec.base_seed} (SeedSequence base)", n=n, settings=spec.settings,
                         opener=(spec.grid.get("opener") or [None])[0] if len(spec.grid.get("opener", [])) == 1
-                        else None)
+                        else None, lists=lists)
 
 
 def _describe(spec: SweepSpec, summary: list[dict]) -> str:
@@ -81,7 +84,8 @@ def heatmap_data(spec: SweepSpec, summary: list[dict], x: str = "population", y:
 def plot_heatmap(
     spec: SweepSpec, summary: list[dict], path: str | Path, x: str = "population", y: str = "mutation"
 ) -> Plotted:
-    """Colour = mean guesses (darker is better), each cell annotated with mean and % over 6."""
+    """Colour = mean guesses (darker is better), each cell annotated with mean and % over 6 (or
+    not solved within the cap, when --max-guesses is below the win limit)."""
     data = heatmap_data(spec, summary, x, y)
     mean, fail = data["mean"], data["fail_rate"]
     fig, (ax,) = new_figure(1.2 * len(data["x_values"]) + 2.8, 0.75 * len(data["y_values"]) + 1.8)
@@ -99,7 +103,9 @@ def plot_heatmap(
     ax.set_yticks(range(len(data["y_values"])), [format_value(v) for v in data["y_values"]])
     ax.set_xlabel(x.replace("_", " "))
     ax.set_ylabel(y.replace("_", " "))
-    wrapped_title(ax, f"Mean guesses (and % over 6): {_describe(spec, summary)}")
+    fails = {spec.settings_for({k: s[k] for k in spec.keys}).fail_text() for s in summary}
+    failed = fails.pop() if len(fails) == 1 else "failed"  # cells with different caps or boards
+    wrapped_title(ax, f"Mean guesses (and % {failed.split(' (')[0]}): {_describe(spec, summary)}")
     fig.colorbar(image, ax=ax, label="mean guesses (darker is better)")
     return save(fig, path, data, _caption(spec, summary))
 
