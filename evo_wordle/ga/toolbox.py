@@ -219,10 +219,6 @@ def select(population, k: int, fitness=None, *, state: GAState, method: str, pre
         fitness = np.array([ind.fitness.values[0] for ind in population])
     fitness = np.asarray(fitness, dtype=np.float64)
     if method == "roulette":
-        if not (fitness >= 0).all() or not fitness.max(initial=0.0) > 0:
-            raise EvoWordleError(
-                f"roulette needs fitness values of at least 0, one of them above 0 (evaluate gave {fitness.min():g} "
-                f"to {fitness.max():g}); shift the fitness, or select and choose by tournament or best")
         pos = ops.roulette(fitness, k, state.rng, pressure)
     elif method == "tournament":
         pos = ops.tournament(fitness, k, state.rng, size)
