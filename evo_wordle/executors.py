@@ -86,8 +86,12 @@ class _Pool(cf.ProcessPoolExecutor):
     fork would otherwise interrupt the half-made child and be lost to the parent."""
 
     def _spawn_process(self) -> None:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        # The mask is read before it changes, and SIGINT blocked inside the ``try``: a Ctrl-C
+        # already pending is raised by ``pthread_sigmask`` itself once the mask is set (it runs
+        # the Python handlers before returning), and must not leave SIGINT blocked for good.
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, ())
         try:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             super()._spawn_process()
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)

@@ -7,6 +7,8 @@ import math
 
 import numpy as np
 
+from .errors import EvoWordleError
+
 #: Student's t 97.5 % quantiles for 1 … 30 degrees of freedom.
 _T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145,
          2.131, 2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
@@ -25,10 +27,12 @@ def t975(df: int) -> float:
 
 
 def mean_ci(values) -> tuple[float, float]:
-    """(mean, half-width of the 95 % t interval); the half-width is nan for one value."""
-    x = np.asarray(values, dtype=float)
+    """(mean, half-width of the 95 % t interval).  One value has a mean but no interval: the
+    half-width is nan, which callers take as "no interval" (a sweep cell or bench run of one
+    seed prints none); no values at all is an EvoWordleError (there is no mean to report)."""
+    x = np.asarray(values, dtype=float).ravel()
     if len(x) == 0:
-        return float("nan"), float("nan")
+        raise EvoWordleError("a mean and its 95 % interval need at least one value, not none")
     if len(x) == 1:
         return float(x[0]), float("nan")
     return float(x.mean()), float(t975(len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x)))
@@ -36,10 +40,19 @@ def mean_ci(values) -> tuple[float, float]:
 
 def paired(a: np.ndarray, b: np.ndarray) -> dict:
     """Mean of ``a - b`` (game by game) with its 95 % interval and the smallest difference a
-    test of this size would detect with 80 % power at the 5 % level."""
-    d = np.asarray(a, float) - np.asarray(b, float)
+    test of this size would detect with 80 % power at the 5 % level.  ``a`` and ``b`` must be
+    the scores of the same games (two 1-D arrays of equal length), at least 2 of them: one
+    difference has no spread, so no interval or significance (EvoWordleError, as the CLI
+    routes refuse it)."""
+    a, b = np.asarray(a, float), np.asarray(b, float)
+    if a.ndim != 1 or a.shape != b.shape:  # numpy would broadcast a single score over every game
+        raise EvoWordleError("a paired difference needs one score per game for the same games on both sides, "
+                             f"not shapes {a.shape} and {b.shape}")
+    if len(a) < 2:
+        raise EvoWordleError(f"a paired difference needs at least 2 games for its 95 % interval, not {len(a)}")
+    d = a - b
     mean, half = mean_ci(d)
-    sd = float(d.std(ddof=1)) if len(d) > 1 else float("nan")
-    detectable = (t975(len(d) - 1) + 0.8416) * sd / math.sqrt(len(d)) if len(d) > 1 else float("nan")
+    sd = float(d.std(ddof=1))
+    detectable = (t975(len(d) - 1) + 0.8416) * sd / math.sqrt(len(d))
     return {"mean": mean, "ci95": half, "low": mean - half, "high": mean + half,
             "significant": bool(abs(mean) > half), "detectable": detectable, "games": int(len(d))}

@@ -340,3 +340,23 @@ def test_the_jobs_cap_warning_names_the_jobs_the_user_gave(capsys, monkeypatch, 
     code, _, err = run_cli(capsys, "sweep", "--solver", "naive", "--set", "opener=tares,slate,crane,raise,arise,irate",
                            "--seeds", "1", "--games", "3", "--jobs", "50", "--out", str(tmp_path / "s"), "--quiet")
     assert code == 0 and "--jobs 50 is more than 4 workers" in err and "--jobs 6 " not in err
+
+
+def test_a_cap_below_the_win_limit_is_the_limit_stated(capsys, tmp_path) -> None:
+    """With --max-guesses 4 the win-rate line said "solved within 6" (the Wordle win limit), and
+    the sweep report "% over 6", though no game goes past 4 guesses: both state the cap in use."""
+    from evo_wordle.game import Settings
+
+    assert Settings(max_guesses=4).won_within == 4 and Settings().won_within == 6
+    assert Settings(max_guesses=4).fail_text().startswith("not solved within 4")
+    assert Settings().fail_text() == "over 6" and Settings(boards=2, max_guesses=7).fail_text() == "over 7"
+    code, out, _ = run_cli(capsys, "bench", "--solver", "greedy", "--games", "30", "--max-guesses", "4")
+    assert code == 0
+    assert "(solved within 4, the --max-guesses cap; the win limit is 6)" in out
+    code, out, _ = run_cli(capsys, "bench", "--solver", "greedy", "--games", "30")
+    assert code == 0 and "% (solved within 6)\n" in out
+    folder = tmp_path / "capped"
+    code, _, _ = run_cli(capsys, "sweep", "--solver", "greedy", "--set", "max_guesses=4", "--seeds", "1",
+                         "--games", "10", "--out", str(folder), "--quiet")
+    code, out, _ = run_cli(capsys, "report", str(folder))
+    assert code == 0 and out.rstrip().endswith("% not solved within 4 (the --max-guesses cap)")

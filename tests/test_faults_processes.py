@@ -198,6 +198,36 @@ def test_ctrl_c_during_bench_jobs_2_is_one_line_exit_130(cache_dir):
         cleanup(proc)
 
 
+def test_a_ctrl_c_pending_when_the_pool_forks_a_worker_leaves_sigint_unblocked(monkeypatch):
+    """``signal.pthread_sigmask`` runs the pending Python signal handlers once it has set the
+    mask: a Ctrl-C that arrived just before the pool blocked SIGINT to fork a worker was raised
+    by that call, after SIGINT was blocked and before the ``try`` that unblocks it, and the
+    command never saw Ctrl-C again.  (Simulated: the handler's KeyboardInterrupt is raised from
+    the call once the real mask is set, as CPython's own pthread_sigmask does.)"""
+    from evo_wordle.executors import process_pool
+
+    real = signal.pthread_sigmask
+
+    def with_pending_ctrl_c(how, mask):
+        old = real(how, mask)
+        if how == signal.SIG_BLOCK and signal.SIGINT in set(mask):
+            raise KeyboardInterrupt
+        return old
+
+    pool = process_pool(1)
+    before = real(signal.SIG_BLOCK, ())
+    assert signal.SIGINT not in before
+    monkeypatch.setattr(signal, "pthread_sigmask", with_pending_ctrl_c)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pool._spawn_process()
+    finally:
+        monkeypatch.undo()
+        left = real(signal.SIG_SETMASK, before)  # the mask the pool left, put right for the next tests
+        pool.shutdown()
+    assert left == before
+
+
 CTRL_C_IN_IMPORT = """
 import builtins, sys
 real = builtins.__import__

@@ -77,8 +77,8 @@ def test_figures_of_an_unfinished_sweep_do_not_claim_every_seed(sweep_dir, tmp_p
     part = [r for r in rows if r["population"] == 20][:3]  # population 5 missing, one cell with one seed
     plotted = plot_heatmap(spec, summarize(spec, part), tmp_path / "part.png")
     title = plotted.figure.axes[0].get_title().replace("\n", " ")
-    assert "1-2 of 2 (unfinished sweep) seeds" in title and "2 seeds ×" not in title
-    assert "N = 1-2 of 2 (unfinished sweep) seeds" in plotted.data["caption"]
+    assert "1-2 of 2 seeds (unfinished sweep)" in title and "2 seeds ×" not in title
+    assert "N = 1-2 of 2 seeds (unfinished sweep)" in plotted.data["caption"]
     width = plotted.figure.get_figwidth() * 72 / 6  # characters of a 12 pt title that fit, roughly
     assert all(len(line) <= width for line in plotted.figure.axes[0].get_title().splitlines())
     lines = plot_lines(spec, summarize(spec, part), tmp_path / "lines.png", hue="mutation")

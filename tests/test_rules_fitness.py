@@ -236,6 +236,20 @@ def test_a_complete_split_leaves_no_bits(ctx, rule):
     assert cost[first] == floor[first]
 
 
+@pytest.mark.parametrize("distinct", [False, True])
+def test_expected_fitness_of_no_candidates_is_eps_as_dynamic_gives(ctx, sample, distinct):
+    """No candidates left (feedback no answer gives): no cost to estimate, so every word is worth
+    ε, the same strictly positive floor dynamic_fitness gives, never an IndexError."""
+    words, _ = sample
+    none = np.array([], dtype=np.int64)
+    for rule in ("allowed", "answers"):
+        got = expected_fitness(ctx, words, none, answer_weights(ctx, rule), distinct=distinct)
+        assert got.shape == (len(words),) and (got > 0).all()
+        np.testing.assert_array_equal(got, np.full(len(words), EPS))
+        np.testing.assert_array_equal(got, dynamic_fitness(ctx, words, none, distinct=distinct))
+    assert expected_fitness(ctx, words[:0], none, answer_weights(ctx, "answers")).shape == (0,)
+
+
 def test_expected_model_is_the_p0_genes_rounded():
     """EXPECTED_MODEL holds the genes of data/strategies/p0-ga-genes.json to two significant digits."""
     genes = load_strategy("p0-ga-genes")

@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 import pytest
 
+from evo_wordle.errors import EvoWordleError
 from evo_wordle.stats import mean_ci, paired, t975
 
 
@@ -67,14 +68,25 @@ def test_mean_ci_is_the_t_interval_written_out():
     assert (mean, half) == (2.0, 0.0)
 
 
-def test_mean_ci_of_one_value_has_no_interval_and_of_none_no_mean():
+def test_mean_ci_of_one_value_has_no_interval_and_of_none_is_an_error():
+    """One value: its mean and a nan half-width, which sweeps and bench read as "no interval"
+    (a documented value, not an error); no values: no mean either, so a one-line error."""
     with warnings.catch_warnings():
-        warnings.simplefilter("error")  # no numpy warning on the way (a mean of nothing warns)
+        warnings.simplefilter("error")  # no numpy warning on the way (a spread of one value warns)
         mean, half = mean_ci([6.0])
         assert mean == 6.0 and math.isnan(half)
         assert isinstance(mean, float)
-        mean, half = mean_ci([])
-        assert math.isnan(mean) and math.isnan(half)
+        assert mean_ci(np.array([[6.0]]))[0] == 6.0 and math.isnan(mean_ci(6.0)[1])
+    for empty in ([], np.array([]), np.zeros((0, 3))):
+        with pytest.raises(EvoWordleError) as err:
+            mean_ci(empty)
+        assert str(err.value) == "a mean and its 95 % interval need at least one value, not none"
+
+
+def test_mean_ci_of_a_table_is_that_of_all_its_values():
+    """A 2-D input is one sample of all its values (its mean and n agree), not rows of it."""
+    mean, half = mean_ci(np.array([[3.0, 5.0], [4.0, 7.0]]))
+    assert (mean, half) == mean_ci([3.0, 5.0, 4.0, 7.0])
 
 
 def test_mean_ci_of_two_values_has_an_interval():
@@ -116,11 +128,31 @@ def test_significance_needs_the_interval_to_miss_zero_on_either_side():
     assert two["detectable"] == pytest.approx((12.706 + 0.8416) * sd / math.sqrt(2), rel=1e-12)
 
 
-def test_one_pair_has_a_mean_and_nothing_else():
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # no numpy warning (a spread of one value warns)
-        res = paired(np.array([5.0]), np.array([3.0]))
-    assert res["mean"] == 2.0 and res["games"] == 1
-    for key in ("ci95", "low", "high", "detectable"):
-        assert math.isnan(res[key])
-    assert res["significant"] is False
+@pytest.mark.parametrize("n", [0, 1])
+def test_fewer_than_two_pairs_is_an_error_not_a_nan_interval(n):
+    """One difference has no spread (the CLI routes refuse it too): a clear error from Python,
+    never an interval of nan that reads as "not significant"."""
+    with pytest.raises(EvoWordleError) as err:
+        paired(np.full(n, 5.0), np.full(n, 3.0))
+    assert str(err.value) == f"a paired difference needs at least 2 games for its 95 % interval, not {n}"
+    assert isinstance(err.value, ValueError)
+
+
+@pytest.mark.parametrize(("a", "b"), [
+    ([4.0, 5.0, 3.0], [4.0]),  # numpy would broadcast the one score over every game
+    ([4.0], [4.0, 5.0, 3.0]),
+    ([4.0, 5.0, 3.0], [4.0, 5.0]),
+    ([[4.0, 5.0], [3.0, 4.0]], [[4.0, 5.0], [3.0, 4.0]]),
+    ([[4.0], [5.0]], [4.0, 5.0]),
+    (4.0, 3.0),
+])
+def test_paired_needs_one_score_per_game_on_both_sides(a, b):
+    with pytest.raises(EvoWordleError) as err:
+        paired(a, b)
+    shapes = f"{np.asarray(a).shape} and {np.asarray(b).shape}"
+    assert str(err.value) == ("a paired difference needs one score per game for the same games on both sides, "
+                              f"not shapes {shapes}")
+
+
+def test_paired_takes_lists_as_arrays():
+    assert paired([4, 3, 5], [3, 3, 3]) == paired(np.array([4.0, 3.0, 5.0]), np.array([3.0, 3.0, 3.0]))

@@ -18,6 +18,7 @@ from ..game import Settings
 from ..outputs import IMAGE_FORMATS, writing
 from ..split import Split, recorded_split
 from ..stats import mean_ci
+from ..wording import count
 from .common import (
     add_command,
     add_solver_options,
@@ -201,7 +202,7 @@ class Puzzles:
             seen, what = seen.any(axis=1), "board sets"
         if seen.any():
             warn(f"{label} was trained or selected on answers in {int(seen.sum())} of these {len(seen)} {what}, so "
-                 f"they flatter it; --split test plays only the {len(self.split.test)} answers it never saw")
+                 f"they flatter it; --split test plays only the {count(len(self.split.test), 'answer')} it never saw")
 
     def describe(self) -> dict:
         """What the JSON summary records of the split (nothing without --split)."""
@@ -346,9 +347,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         wrote(args.csv, args.json)
     if args.plot:
         from ..plots.histogram import plot_histogram
+        from ..plots.style import lists_text
 
         with writing(args.plot):
-            plot_histogram(summary, args.plot)
+            plot_histogram(summary, args.plot, lists=lists_text(ctx.words, args.allowed, args.answers))
         wrote(args.plot, args.json)
     return 0
 
@@ -378,24 +380,25 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
             "split_sizes", "split_recorded_sets")
     shown = ", ".join(f"{k}={v}" for k, v in s.items() if k not in hide)
     games = summary["games"]
-    limit = 6 if s.get("boards", 1) == 1 else s["boards"] + 5
+    win, cap = 6 if s.get("boards", 1) == 1 else s["boards"] + 5, s["max_guesses"]
+    # below the win limit the cap is what a game is won within (nothing goes on to the limit)
+    within = f"{win}" if cap >= win else f"{cap}, the --max-guesses cap; the win limit is {win}"
     print(f"solver:       {summary['solver']}, opener {_opener(summary)}")
     print(f"settings:     {shown}")
     if "split" in s:
         sets = "; its own recorded board sets" if s["split_recorded_sets"] else ""
-        print(f"answers:      the {s['split']} part ({s['split_sizes'][s['split']]} answers) of the file's split, "
-              f"seed {s['split_seed']}{sets}")
+        part = count(s["split_sizes"][s["split"]], "answer")
+        print(f"answers:      the {s['split']} part ({part}) of the file's split, seed {s['split_seed']}{sets}")
     note = f" ({runs} runs)" if runs > 1 else (" (deterministic: one run)" if s.get("repeat_asked", 1) > 1 else "")
     print(f"games:        {games}{note}")
     if runs > 1:
         print(f"mean guesses: {mean:.4f} ± {half:.4f} (95 % interval over runs)")
     else:
         print(f"mean guesses: {summary['mean_guesses']:.4f}")
-    print(f"win rate:     {100 * summary['win_rate']:.2f} % (solved within {limit})")
+    print(f"win rate:     {100 * summary['win_rate']:.2f} % (solved within {within})")
     print(f"fail rate:    {100 * summary['fail_rate']:.2f} %")
-    cap = s["max_guesses"]
-    print(f"worst game:   {summary['worst_guesses']} guesses (worst_guesses; a failure counts as the cap, "
-          f"max_guesses={cap})")
+    print(f"worst game:   {count(summary['worst_guesses'], 'guess', 'guesses')} (worst_guesses; a failure counts "
+          f"as the cap, max_guesses={cap})")
     width = max(summary["histogram"].values())
     for k, v in summary["histogram"].items():
         bar = "#" * max(1, round(40 * v / width)) if v else ""
@@ -474,7 +477,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print_json([rows[i] for i in order])
         return 0
     part = f" ({args.split} part of the file's split)" if args.split else ""
-    print(f"{rows[0]['games']} games, seed {args.seed}, answers {ctx.words.label}{part}"
+    print(f"{count(rows[0]['games'], 'game')}, seed {args.seed}, answers {ctx.words.label}{part}"
           + ("" if mixed else f", {games[names[0]]}"))
     if mixed:
         print("!! MIXED GAMES: the rows below play different games; their figures are NOT comparable !!")

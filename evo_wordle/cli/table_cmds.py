@@ -11,6 +11,7 @@ import numpy as np
 from .. import patterns
 from ..errors import EvoWordleError
 from ..table import cache_paths, load_table
+from ..wording import count
 from .common import (
     add_candidates_arg,
     add_command,
@@ -203,7 +204,7 @@ def cmd_rank_trees(args: argparse.Namespace) -> int:
     quick = (f"the {len(result['screened'])} with the best quick trees among the {len(result['prescreen'])} "
              "best by the partition bound" if result["prescreen"] else
              f"the best {len(result['screened'])} by the partition bound")
-    limit = f"within {depth} guesses" if depth else "no depth limit"
+    limit = f"within {count(depth, 'guess', 'guesses')}" if depth else "no depth limit"
     print(f"trees over {len(ctx.candidates(settings.candidates))} candidates ({settings.candidates} list), guesses "
           f"from {settings.guess_from}{', hard mode' if settings.hard else ''}, {limit}")  # what the totals count
     print(f"openers screened: {quick}; {result['built']} built, {result['reused']} reused ({how})")

@@ -146,8 +146,12 @@ def expected_fitness(
 ) -> np.ndarray:
     """``exp(−expected_cost)`` for each word: strictly positive, and roulette with pressure X
     then weighs words by ``exp(−X·cost)`` (Boltzmann selection at temperature 1/X guesses);
-    ``distinct=True`` promises no repeated word (skips the deduplication)."""
+    no candidates: ε for every word, as :func:`dynamic_fitness` gives (there is no cost to
+    estimate, and roulette still needs positive weights); ``distinct=True`` promises no
+    repeated word (skips the deduplication)."""
     words = np.asarray(words, dtype=np.int64)
+    if len(candidates) == 0:
+        return np.full(len(words), EPS)
     if distinct:
         return np.exp(-expected_cost(ctx, words, candidates, weights))
     uniq, inverse = np.unique(words, return_inverse=True)

@@ -16,8 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
+from ..wording import count
 from .common import Plotted, new_figure, save
-from .style import BASELINE, MARKERS, NEUTRAL, STUDIED, caption_text, legend_below, styled
+from .style import BASELINE, MARKERS, NEUTRAL, STUDIED, caption_text, legend_below, lists_text, styled
 
 #: Fewest distinct trials for contour lines between them (fewer: points only).
 CONTOUR_MIN_POINTS = 6
@@ -36,7 +37,9 @@ def baseline_mean(spec, ctx, solver: str = "greedy") -> float:
 def _caption(spec, study, extra: str | None = None) -> str:
     n = len(study.trials)
     tail = f"split seed {spec.split_seed}, training answers" + (f"; {extra}" if extra else "")
-    return caption_text(solver=spec.solver, seed=spec.seed, n=f"{n} trials", settings=spec.settings, extra=tail)
+    lists = lists_text(spec.context().words, spec.allowed, spec.answers)
+    return caption_text(solver=spec.solver, seed=spec.seed, n=count(n, "trial"), settings=spec.settings, extra=tail,
+                        lists=lists)
 
 
 def history_data(study) -> dict:
