@@ -247,5 +247,7 @@ def make_executor(kind: str = "local", jobs: int = 2, scheduler: str | None = No
     cluster = distributed.LocalCluster(
         n_workers=local_workers(jobs or 1), threads_per_worker=1, processes=True, dashboard_address=None,
         protocol="tls://", security=security,
+        # no dashboard; its HTTP routes on a free local port, not 8787 (a second run warned it was taken)
+        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
     )
     return DaskExecutor(distributed.Client(cluster, security=security), cluster)

@@ -264,6 +264,12 @@ class TuneSpec:
         high = {p.name: p.extremes()[-1] for p in self.space.values()}
         # the low ends, then every other bound and choice beside them, then all high ends: a value
         # no trial could play is refused now, not in the middle of the study
+        if self.fixed:  # blamed on the space's first values before ("refuses mutation=0.0: unknown … 'foo'")
+            try:
+                make_solver(self.solver, ctx, settings, **self.fixed)
+            except EvoWordleError as exc:
+                values = ", ".join(f"{k}={v}" for k, v in self.fixed.items())
+                raise EvoWordleError(f"--fix: the solver refuses {values}: {exc}") from None
         tried = [(low, list(low)), *(({**low, p.name: v}, [p.name]) for p in self.space.values()
                                      for v in p.extremes()[1:]), (high, list(high))]
         for params, named in tried:

@@ -146,3 +146,18 @@ def test_plain_blocks_hold_no_runnable_command():
             text = line.strip().removeprefix("$ ")
             if text.startswith("evo-wordle ") and "[" not in text and "|" not in text and "…" not in text:
                 raise AssertionError(f"{b['file']}:{b['line']}: {text!r} in a plain block; use ```console")
+
+
+def test_ci_runs_the_readme_test_command_with_what_the_test_extra_installs():
+    """CI (.ci/run) runs the quickstart's command 2, and that command's plugins come with the
+    `test` extra it installs (pytest-xdist for ``-n 2``)."""
+    import tomllib
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"^python3 -m venv .*pip install -e '\.\[test\]' && (python -m pytest[^\n]*)$", readme, re.M)
+    assert command, "README's quickstart has no test command"
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert command.group(1) in ci
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    if " -n " in command.group(1):
+        assert any(req.startswith("pytest-xdist") for req in extra)

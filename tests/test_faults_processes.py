@@ -374,6 +374,24 @@ def test_missing_dask_is_one_line_before_any_folder(tmp_path):
     assert not out.exists()
 
 
+def test_two_local_dask_clusters_at_once_take_no_fixed_port_and_stay_local():
+    """The scheduler's HTTP routes (dashboard off) listen on a free port on this machine only: a
+    second local run beside the first printed "Port 8787 is already in use" on stderr."""
+    import warnings
+
+    from evo_wordle.executors import make_executor
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with make_executor("dask", jobs=1) as one, make_executor("dask", jobs=1) as two:
+            servers = [ex.client.run_on_scheduler(
+                lambda dask_scheduler: (dask_scheduler.http_server.address, dask_scheduler.http_server.port))
+                for ex in (one, two)]
+            assert list(two.map(abs, [-3])) == [3]
+    assert all(host == "127.0.0.1" for host, _ in servers)
+    assert servers[0][1] != servers[1][1] and 8787 not in {port for _, port in servers}
+
+
 def test_local_dask_cluster_speaks_tls_and_refuses_plain_clients():
     import distributed
 

@@ -534,6 +534,30 @@ def test_figures_show_every_trial_in_the_house_style(lists, tmp_path):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_captions_count_the_trials_drawn_and_name_the_others(lists, tmp_path):
+    """A run killed mid-trial leaves FAIL trials (re-queued by the next run): the captions said
+    "N = 9 trials" under a history of 7 points; N now counts what each figure draws."""
+    import optuna
+
+    from evo_wordle.plots.tune import plot_history, plot_importance, plot_landscape
+
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    spec = _spec(lists, pruner="halving")
+    optimize(spec.as_dict(), url, "k", 6, 3)
+    study = open_study(spec, url, "k")
+    for _ in range(2):
+        study.add_trial(optuna.trial.create_trial(state=optuna.trial.TrialState.FAIL))
+    states = [t.state.name for t in study.trials]
+    done, pruned = states.count("COMPLETE"), states.count("PRUNED")
+    history = plot_history(study, spec, None, tmp_path / "h.png").data["caption"]
+    assert f"N = {done + pruned} trials" in history and "not drawn: 2 failed" in history
+    for plotted in (plot_importance(study, spec, tmp_path / "i.png"),
+                    plot_landscape(study, spec, "population", "mutation", tmp_path / "c.png")):
+        caption = plotted.data["caption"]
+        assert f"N = {done} trial" in caption and "2 failed" in caption
+        assert ("pruned" in caption) == (pruned > 0)
+
+
 def test_a_custom_allowed_list_alone_is_its_own_answer_list(tmp_path, cache_dir, capsys):
     """`tune --allowed six.txt` (no --answers) tunes on the six-letter list, as every other command
     does, instead of failing on the bundled five-letter answers."""
