@@ -86,8 +86,12 @@ class _Pool(cf.ProcessPoolExecutor):
     fork would otherwise interrupt the half-made child and be lost to the parent."""
 
     def _spawn_process(self) -> None:
-        old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        # The mask is read before it changes, and SIGINT blocked inside the ``try``: a Ctrl-C
+        # already pending is raised by ``pthread_sigmask`` itself once the mask is set (it runs
+        # the Python handlers before returning), and must not leave SIGINT blocked for good.
+        old = signal.pthread_sigmask(signal.SIG_BLOCK, ())
         try:
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
             super()._spawn_process()
         finally:
             signal.pthread_sigmask(signal.SIG_SETMASK, old)
@@ -243,5 +247,7 @@ def make_executor(kind: str = "local", jobs: int = 2, scheduler: str | None = No
     cluster = distributed.LocalCluster(
         n_workers=local_workers(jobs or 1), threads_per_worker=1, processes=True, dashboard_address=None,
         protocol="tls://", security=security,
+        # no dashboard; its HTTP routes on a free local port, not 8787 (a second run warned it was taken)
+        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
     )
     return DaskExecutor(distributed.Client(cluster, security=security), cluster)

@@ -67,6 +67,19 @@ class Settings:
         """Guesses within which a game counts as won: 6 for Wordle, N + 5 for N boards."""
         return 6 if self.boards == 1 else self.boards + 5
 
+    @property
+    def won_within(self) -> int:
+        """Guesses within which a game is won here: the win limit, or ``max_guesses`` when that
+        cap is lower (no game then goes on to the win limit)."""
+        return min(self.win_limit, self.max_guesses)
+
+    def fail_text(self) -> str:
+        """What a failure is here, for "fail rate … %": "over 6", or "not solved within 4 (the
+        --max-guesses cap)" when the cap is below the win limit."""
+        if self.max_guesses < self.win_limit:
+            return f"not solved within {self.max_guesses} (the --max-guesses cap)"
+        return f"over {self.win_limit}"
+
 
 @dataclass(frozen=True)
 class GameState:

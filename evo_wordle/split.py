@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .errors import EvoWordleError
+from .wording import plural
 
 #: Default shares of the answers for training and validation; the test part takes the rest (35 %):
 #: 2,309 NYT answers give 924 / 577 / 808.
@@ -40,7 +41,8 @@ class Split:
     def describe(self) -> str:
         """The line commands print so a reader can rebuild the split."""
         s = self.sizes()
-        return f"split seed {self.seed}: train {s['train']}, validation {s['validation']}, test {s['test']} answers"
+        return (f"split seed {self.seed}: train {s['train']}, validation {s['validation']}, test {s['test']} "
+                f"{plural(s['test'], 'answer')}")
 
     def as_dict(self, words) -> dict:
         """JSON form listing the words of each part (``words[i]`` maps an index to its word)."""

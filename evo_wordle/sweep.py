@@ -42,9 +42,10 @@ from .files import (
     read_json,
 )
 from .game import PROBLEMS, Settings
-from .params import as_int, as_seed
+from .params import as_choice, as_int, as_seed
 from .solvers.base import SolverSpec, build_solver, pack_solver, solver_identity, solver_label, unpack_solver
 from .stats import mean_ci, t975
+from .wording import count
 
 SPEC_FILE = "sweep.json"
 RESULTS_FILE = "results.csv"
@@ -720,7 +721,8 @@ def summarize(spec: SweepSpec, rows: list[dict]) -> list[dict]:
     """One entry per configuration (grid order) with at least one row.
 
     ``ci95`` is the half-width of the 95 % t interval over seeds; with a single seed it is
-    computed from that bench's games instead (``ci_basis`` says which).
+    computed from that bench's games instead (``ci_basis`` says which: ``"seeds"`` or
+    ``"games"``; a partial sweep can hold both, and every output names it beside ``ci95``).
     """
     groups: dict[tuple, list[dict]] = {}
     for row in rows:
@@ -758,29 +760,36 @@ def best_config(summary: list[dict]) -> dict | None:
     return min(summary, key=lambda s: (s["mean"], s["fail_rate"]), default=None)
 
 
+#: What :func:`format_report` writes (``report --format``).
+REPORT_FORMATS = ("text", "markdown", "csv", "json")
+
+
 def format_report(spec: SweepSpec, summary: list[dict], fmt: str = "text", total: int | None = None) -> str:
     """The report table as text, Markdown, CSV or JSON."""
+    as_choice("format", fmt, REPORT_FORMATS)  # an unknown one ("xml") was printed as text
     keys = spec.keys
     best = best_config(summary)
     if fmt == "json":  # strict JSON: an interval that one seed or one game cannot give is null, never NaN
         strict = [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in s.items()} for s in summary]
         return json.dumps({"spec": spec.as_dict(), "summary": strict,
                            "best": None if best is None else strict[summary.index(best)]}, indent=2)
-    header = [*keys, "seeds", "games", "mean", "ci95", "fail %", "win %", "worst", "s/bench"]
+    # "ci over": whether a row's interval is over its seeds or, with one seed, over its games
+    header = [*keys, "seeds", "games", "mean", "ci95", "ci over", "fail %", "win %", "worst", "s/bench"]
 
     def cells(s: dict) -> list[str]:
         ci = "n/a" if math.isnan(s["ci95"]) else f"{s['ci95']:.3f}"
         return [*(format_value(s[k]) for k in keys), str(s["seeds"]), str(s["games"]), f"{s['mean']:.3f}", ci,
-                f"{100 * s['fail_rate']:.2f}", f"{100 * s['win_rate']:.2f}", str(s["worst_guesses"]),
+                s["ci_basis"], f"{100 * s['fail_rate']:.2f}", f"{100 * s['win_rate']:.2f}", str(s["worst_guesses"]),
                 f"{s['seconds']:.1f}"]
 
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow([*keys, "seeds", "games", "mean", "ci95", "fail_rate", "win_rate", "worst_guesses", "seconds"])
+        w.writerow([*keys, "seeds", "games", "mean", "ci95", "ci_basis", "fail_rate", "win_rate", "worst_guesses",
+                    "seconds"])
         for s in summary:
             w.writerow([*(format_value(s[k]) for k in keys), s["seeds"], s["games"], repr(s["mean"]),
-                        repr(s["ci95"]), repr(s["fail_rate"]), repr(s["win_rate"]), s["worst_guesses"],
+                        repr(s["ci95"]), s["ci_basis"], repr(s["fail_rate"]), repr(s["win_rate"]), s["worst_guesses"],
                         repr(s["seconds"])])
         return buf.getvalue().rstrip("\n")
     rows = [cells(s) for s in summary]
@@ -792,7 +801,7 @@ def format_report(spec: SweepSpec, summary: list[dict], fmt: str = "text", total
             mark = " **best**" if s is best else ""
             lines.append("| " + " | ".join(r) + mark + " |")
     else:
-        title = f"sweep of {spec.solver}: {len(summary)} configurations"
+        title = f"sweep of {spec.solver}: {count(len(summary), 'configuration')}"
         if total is not None:
             title += f", {sum(s['seeds'] for s in summary)} of {total} benches done"
         lines.append(title)
@@ -806,5 +815,5 @@ def format_report(spec: SweepSpec, summary: list[dict], fmt: str = "text", total
         ci = "" if math.isnan(best["ci95"]) else f" ± {best['ci95']:.3f}"
         lines.append("")
         lines.append(f"best: {cfg}: mean {best['mean']:.3f}{ci} guesses (95 % interval over {best['ci_basis']}), "
-                     f"{100 * best['fail_rate']:.2f} % over 6")
+                     f"{100 * best['fail_rate']:.2f} % {spec.settings_for({k: best[k] for k in keys}).fail_text()}")
     return "\n".join(lines)

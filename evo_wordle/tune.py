@@ -18,6 +18,7 @@ import json
 import logging
 import math
 import re
+import uuid
 import warnings
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -263,6 +264,12 @@ class TuneSpec:
         high = {p.name: p.extremes()[-1] for p in self.space.values()}
         # the low ends, then every other bound and choice beside them, then all high ends: a value
         # no trial could play is refused now, not in the middle of the study
+        if self.fixed:  # blamed on the space's first values before ("refuses mutation=0.0: unknown … 'foo'")
+            try:
+                make_solver(self.solver, ctx, settings, **self.fixed)
+            except EvoWordleError as exc:
+                values = ", ".join(f"{k}={v}" for k, v in self.fixed.items())
+                raise EvoWordleError(f"--fix: the solver refuses {values}: {exc}") from None
         tried = [(low, list(low)), *(({**low, p.name: v}, [p.name]) for p in self.space.values()
                                      for v in p.extremes()[1:]), (high, list(high))]
         for params, named in tried:
@@ -427,8 +434,14 @@ def counted(study) -> int:
     return len(study.get_trials(deepcopy=False, states=states))
 
 
-def optimize(spec_dict: dict, storage: str, name: str, trials: int, sampler_seed: int) -> int:
-    """Run trials until the study holds ``trials`` counted ones (one process; picklable)."""
+def optimize(spec_dict: dict, storage: str, name: str, trials: int, sampler_seed: int,
+             run: str | None = None) -> int:
+    """Run trials until the study holds ``trials`` counted ones (one process; picklable).
+
+    ``run`` tags each trial this process starts (``user_attrs["run"]``), so the process that
+    started a pool of these can queue again the trials its workers were playing when Ctrl-C
+    stopped them (:func:`requeue_running`).  A Ctrl-C here queues the trial it interrupted again
+    (:func:`requeue`): a resumed study plays it with the same parameters."""
     optuna = _optuna()
     spec = TuneSpec.from_dict(spec_dict)
     ctx = spec.context()
@@ -440,19 +453,64 @@ def optimize(spec_dict: dict, storage: str, name: str, trials: int, sampler_seed
     states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
     stop = optuna.study.MaxTrialsCallback(trials, states=states)
     if counted(study) < trials:
+        objective, current = make_objective(spec, ctx), []
+
+        def tracked(trial) -> float:
+            current[:] = [trial.number]
+            if run is not None:
+                trial.set_user_attr("run", run)
+            return objective(trial)
+
         quiet = _QuietOwnErrors()
         log = logging.getLogger("optuna.study._optimize")  # where Optuna reports failed trials
         log.addFilter(quiet)
         try:
-            study.optimize(make_objective(spec, ctx), callbacks=[stop], catch=())
+            study.optimize(tracked, callbacks=[stop], catch=())
+        except KeyboardInterrupt:
+            requeue(study, current, set(spec.space))
+            raise
         finally:
             log.removeFilter(quiet)
     return counted(study)
 
 
+def requeue(study, numbers, names: set[str]) -> list[int]:
+    """Queue again, with the same parameters, the trials ``numbers`` that Ctrl-C interrupted:
+    one still ``RUNNING`` (the interrupt landed in Optuna's bookkeeping) is failed first; one
+    that finished or was pruned before the interrupt landed, that never got all its parameters
+    (no game played), or that is queued again already, is left alone.  Returns the numbers
+    queued again.  (A killed process's trial is queued again by the heartbeat callback of
+    :func:`_storage` instead.)"""
+    optuna = _optuna()
+    fail, waiting = optuna.trial.TrialState.FAIL, optuna.trial.TrialState.WAITING
+    for n in numbers:
+        study.tell(n, state=fail, skip_if_finished=True)
+    trials = study.get_trials(deepcopy=False)
+    queued = {n for t in trials for n in t.system_attrs.get("retry_history", ())}
+    out = []
+    for t in trials:
+        if t.number in numbers and t.state == fail and set(t.params) == names and t.number not in queued:
+            history = [*t.system_attrs.get("retry_history", ()), t.number]
+            study.add_trial(optuna.trial.create_trial(
+                state=waiting, params=t.params, distributions=t.distributions,
+                system_attrs={"failed_trial": history[0], "retry_history": history}))
+            out.append(t.number)
+    return out
+
+
+def requeue_running(study, run: str, names: set[str]) -> list[int]:
+    """:func:`requeue` the trials of ``run`` still ``RUNNING``: those of pool workers that were
+    stopped (call it once they are dead)."""
+    optuna = _optuna()
+    running = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.RUNNING,))
+    return requeue(study, [t.number for t in running if t.user_attrs.get("run") == run], names)
+
+
+
 class _QuietOwnErrors(logging.Filter):
     """Drop Optuna's "trial failed" reports (one with a traceback, one with the value) of a trial
-    that failed with the package's own error: the error itself ends the run as one line."""
+    that failed with the package's own error or Ctrl-C: the error itself ends the run as one line
+    ("interrupted" for Ctrl-C)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -460,7 +518,7 @@ class _QuietOwnErrors(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         number = re.match(r"Trial (\d+) failed", str(record.msg))
-        if record.exc_info and isinstance(record.exc_info[1], EvoWordleError):
+        if record.exc_info and isinstance(record.exc_info[1], EvoWordleError | KeyboardInterrupt):
             if number:
                 self.trials.add(number.group(1))
             return False
@@ -482,13 +540,18 @@ def run_study(spec: TuneSpec, storage: str, name: str, trials: int, *, jobs: int
 
     # Each worker has its own sampler stream; the per-game seeds never depend on the worker.
     seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence([spec.seed, _SALT, 2]).spawn(jobs)]
+    run = uuid.uuid4().hex
     pool = make_executor(executor, jobs, scheduler)
     try:
-        futures = [pool.submit(optimize, spec.as_dict(), storage, name, trials, s) for s in seeds]
+        futures = [pool.submit(optimize, spec.as_dict(), storage, name, trials, s, run) for s in seeds]
         for f in futures:
             f.result()
-    except BaseException:
+    except BaseException as exc:
         terminate(pool)
+        # Ctrl-C: the local workers ignore it and are now dead, their trials left RUNNING; queue
+        # them again now (a Dask worker's trial is queued again by its heartbeat going stale)
+        if isinstance(exc, KeyboardInterrupt) and executor == "local":
+            requeue_running(study, run, set(spec.space))
         raise
     pool.shutdown()
     del study

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from evo_wordle import Context
 from evo_wordle.bench import run_bench
 from evo_wordle.game import Settings
+from evo_wordle.wording import count
 
 
 def load_average() -> float:
@@ -78,7 +79,7 @@ def line(row: dict) -> str:
     ratio = (f"  {row['ratio']:7.2f}x ref ({row['ratio_min']:.2f}-{row['ratio_max']:.2f})"
              if "ratio" in row else "")
     return (f"{row['label']:64s} median {row['median']:8.3f} s  (min {row['min']:.3f}, max {row['max']:.3f}, "
-            f"{row['repeats']} runs){ratio}  load {row['load']:.1f}")
+            f"{count(row['repeats'], 'run')}){ratio}  load {row['load']:.1f}")
 
 
 def header(ctx: Context) -> dict:

@@ -88,6 +88,12 @@ MODULES: dict[str, dict] = {
         "tests": ["tests/test_rules_operators.py", "tests/test_ga_operators.py"],
         "pristine_table": True,
     },
+    "evo_wordle/ga/toolbox.py": {
+        # the GA's wiring of DEAP: evaluation, selection, mating, mutation, breeding, the first population
+        "tests": ["tests/test_rules_toolbox.py", "tests/test_ga_solvers.py", "tests/test_ga_adapter.py",
+                  "tests/test_ga_proposals.py"],
+        "pristine_table": True,
+    },
     "evo_wordle/game.py": {
         "tests": ["tests/test_rules_game.py",
                   "tests/test_properties.py::test_hard_mode_legality_is_closed_under_feedback"],

@@ -314,6 +314,17 @@ def test_compare_rank_does_not_depend_on_time(capsys, monkeypatch) -> None:
     assert code == 0 and [r["solver"] for r in rows][0] == min(rows, key=lambda r: r["mean_guesses"])["solver"]
 
 
+def test_compare_ties_share_a_rank_whatever_the_order_of_solvers(capsys) -> None:
+    """Equal fail rate and mean were ranked 1 and 2 in --solvers' order, so the order given
+    decided which solver 'won'; with --max-guesses 1 every solver fails every game: one tie."""
+    for solvers in ("greedy,naive,random", "random,naive,greedy"):
+        code, out, _ = run_cli(capsys, "compare", "--solvers", solvers, "--games", "3", "--max-guesses", "1", "--json")
+        assert code == 0 and [r["rank"] for r in json.loads(out)] == [1, 1, 1]
+    code, out, _ = run_cli(capsys, "compare", "--solvers", "greedy,random", "--games", "30", "--json")
+    rows = json.loads(out)
+    assert code == 0 and [r["rank"] for r in rows] == [1, 2] and rows[0]["mean_guesses"] < rows[1]["mean_guesses"]
+
+
 def test_jobs_far_beyond_the_cpus_are_capped_and_said_once(capsys, monkeypatch) -> None:
     import evo_wordle.executors as executors
 
@@ -340,3 +351,23 @@ def test_the_jobs_cap_warning_names_the_jobs_the_user_gave(capsys, monkeypatch, 
     code, _, err = run_cli(capsys, "sweep", "--solver", "naive", "--set", "opener=tares,slate,crane,raise,arise,irate",
                            "--seeds", "1", "--games", "3", "--jobs", "50", "--out", str(tmp_path / "s"), "--quiet")
     assert code == 0 and "--jobs 50 is more than 4 workers" in err and "--jobs 6 " not in err
+
+
+def test_a_cap_below_the_win_limit_is_the_limit_stated(capsys, tmp_path) -> None:
+    """With --max-guesses 4 the win-rate line said "solved within 6" (the Wordle win limit), and
+    the sweep report "% over 6", though no game goes past 4 guesses: both state the cap in use."""
+    from evo_wordle.game import Settings
+
+    assert Settings(max_guesses=4).won_within == 4 and Settings().won_within == 6
+    assert Settings(max_guesses=4).fail_text().startswith("not solved within 4")
+    assert Settings().fail_text() == "over 6" and Settings(boards=2, max_guesses=7).fail_text() == "over 7"
+    code, out, _ = run_cli(capsys, "bench", "--solver", "greedy", "--games", "30", "--max-guesses", "4")
+    assert code == 0
+    assert "(solved within 4, the --max-guesses cap; the win limit is 6)" in out
+    code, out, _ = run_cli(capsys, "bench", "--solver", "greedy", "--games", "30")
+    assert code == 0 and "% (solved within 6)\n" in out
+    folder = tmp_path / "capped"
+    code, _, _ = run_cli(capsys, "sweep", "--solver", "greedy", "--set", "max_guesses=4", "--seeds", "1",
+                         "--games", "10", "--out", str(folder), "--quiet")
+    code, out, _ = run_cli(capsys, "report", str(folder))
+    assert code == 0 and out.rstrip().endswith("% not solved within 4 (the --max-guesses cap)")

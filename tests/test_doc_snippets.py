@@ -108,7 +108,14 @@ def test_snippets_are_found_and_most_run():
 def test_snippet_runs(block, snippet_dir, capsys, monkeypatch):
     where = f"{block['file']}:{block['line']}"
     if block["lang"] == "python":
-        exec(compile(block["body"], where, "exec"), {"__name__": "__snippet__"})  # noqa: S102
+        from evo_wordle.solvers import SOLVERS
+
+        registered = dict(SOLVERS)
+        try:  # a snippet may register a solver (docs/recipes.md): later tests must not see it
+            exec(compile(block["body"], where, "exec"), {"__name__": "__snippet__"})  # noqa: S102
+        finally:
+            SOLVERS.clear()
+            SOLVERS.update(registered)
         return
     commands = _commands(block)
     assert commands, f"{where}: a shell block without an evo-wordle command"
@@ -139,3 +146,18 @@ def test_plain_blocks_hold_no_runnable_command():
             text = line.strip().removeprefix("$ ")
             if text.startswith("evo-wordle ") and "[" not in text and "|" not in text and "…" not in text:
                 raise AssertionError(f"{b['file']}:{b['line']}: {text!r} in a plain block; use ```console")
+
+
+def test_ci_runs_the_readme_test_command_with_what_the_test_extra_installs():
+    """CI (.ci/run) runs the quickstart's command 2, and that command's plugins come with the
+    `test` extra it installs (pytest-xdist for ``-n 2``)."""
+    import tomllib
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    command = re.search(r"^python3 -m venv .*pip install -e '\.\[test\]' && (python -m pytest[^\n]*)$", readme, re.M)
+    assert command, "README's quickstart has no test command"
+    ci = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert command.group(1) in ci
+    extra = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]["test"]
+    if " -n " in command.group(1):
+        assert any(req.startswith("pytest-xdist") for req in extra)

@@ -67,8 +67,15 @@ def sockets():
 
 
 def _socket(path: Path, sockets: list) -> None:
+    """Bind by a name relative to its folder: AF_UNIX paths are capped at 108 bytes, which a deep
+    temporary folder (pytest-xdist's popen-gwN, a long $TMPDIR) passes."""
     s = socket.socket(socket.AF_UNIX)
-    s.bind(str(path))
+    here = os.getcwd()
+    os.chdir(path.parent)
+    try:
+        s.bind(path.name)
+    finally:
+        os.chdir(here)
     sockets.append(s)
 
 

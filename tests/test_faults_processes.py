@@ -198,6 +198,36 @@ def test_ctrl_c_during_bench_jobs_2_is_one_line_exit_130(cache_dir):
         cleanup(proc)
 
 
+def test_a_ctrl_c_pending_when_the_pool_forks_a_worker_leaves_sigint_unblocked(monkeypatch):
+    """``signal.pthread_sigmask`` runs the pending Python signal handlers once it has set the
+    mask: a Ctrl-C that arrived just before the pool blocked SIGINT to fork a worker was raised
+    by that call, after SIGINT was blocked and before the ``try`` that unblocks it, and the
+    command never saw Ctrl-C again.  (Simulated: the handler's KeyboardInterrupt is raised from
+    the call once the real mask is set, as CPython's own pthread_sigmask does.)"""
+    from evo_wordle.executors import process_pool
+
+    real = signal.pthread_sigmask
+
+    def with_pending_ctrl_c(how, mask):
+        old = real(how, mask)
+        if how == signal.SIG_BLOCK and signal.SIGINT in set(mask):
+            raise KeyboardInterrupt
+        return old
+
+    pool = process_pool(1)
+    before = real(signal.SIG_BLOCK, ())
+    assert signal.SIGINT not in before
+    monkeypatch.setattr(signal, "pthread_sigmask", with_pending_ctrl_c)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            pool._spawn_process()
+    finally:
+        monkeypatch.undo()
+        left = real(signal.SIG_SETMASK, before)  # the mask the pool left, put right for the next tests
+        pool.shutdown()
+    assert left == before
+
+
 CTRL_C_IN_IMPORT = """
 import builtins, sys
 real = builtins.__import__
@@ -342,6 +372,24 @@ def test_missing_dask_is_one_line_before_any_folder(tmp_path):
     assert result.stderr == ("evo-wordle: error: --executor dask needs dask.distributed: "
                              "pip install 'evo-wordle[dask]'\n")
     assert not out.exists()
+
+
+def test_two_local_dask_clusters_at_once_take_no_fixed_port_and_stay_local():
+    """The scheduler's HTTP routes (dashboard off) listen on a free port on this machine only: a
+    second local run beside the first printed "Port 8787 is already in use" on stderr."""
+    import warnings
+
+    from evo_wordle.executors import make_executor
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with make_executor("dask", jobs=1) as one, make_executor("dask", jobs=1) as two:
+            servers = [ex.client.run_on_scheduler(
+                lambda dask_scheduler: (dask_scheduler.http_server.address, dask_scheduler.http_server.port))
+                for ex in (one, two)]
+            assert list(two.map(abs, [-3])) == [3]
+    assert all(host == "127.0.0.1" for host, _ in servers)
+    assert servers[0][1] != servers[1][1] and 8787 not in {port for _, port in servers}
 
 
 def test_local_dask_cluster_speaks_tls_and_refuses_plain_clients():

@@ -98,4 +98,70 @@ def test_lines_draw_no_error_bars_from_one_seed_and_dodge_series(one_seed_sweep,
     xs = [tuple(np.round(line.get_xdata(), 6)) for line in ax.get_lines()]
     assert len(xs) == 2 and xs[0] != xs[1]  # the two series sit side by side, not on top
     assert "lower is better" in ax.get_ylabel()
-    assert "1 seeds x 10 answers" in _caption(plotted.figure)
+    assert "1 seed x 10 answers" in _caption(plotted.figure)
+
+
+def test_a_caption_names_word_lists_other_than_the_default(ctx, tmp_path):
+    """Captions never named the word lists: a figure over a custom list read like one over the
+    bundled allowed list and NYT answers.  Other lists are now named, with a sha256 prefix."""
+    from evo_wordle import Context
+    from evo_wordle.artefacts import list_digests
+    from evo_wordle.words import load_words
+
+    assert style.lists_text(ctx.words) is None and style.lists_text(load_words(None, "nyt")) is None
+    original = load_words(None, "original")
+    assert style.lists_text(original, None, "original") == (
+        f"word lists: answers original (sha256 {list_digests(original)['answers_sha256'][:8]})")
+    answers = list(ctx.words.answers[:40])
+    allowed = sorted(set(answers) | set(ctx.words.allowed[:60]))
+    (tmp_path / "mine.txt").write_text("\n".join(allowed) + "\n")
+    (tmp_path / "picked.txt").write_text("\n".join(answers) + "\n")
+    alone = load_words(str(tmp_path / "mine.txt"))
+    digest = list_digests(alone)["allowed_sha256"][:8]
+    assert style.lists_text(alone, str(tmp_path / "mine.txt")) == (
+        f"word lists: allowed mine.txt (sha256 {digest}), answers: every allowed word")
+    small = Context(allowed=str(tmp_path / "mine.txt"), answers=str(tmp_path / "picked.txt"))
+    lists = (str(tmp_path / "mine.txt"), str(tmp_path / "picked.txt"))
+    data = compare_data(small, ["greedy", "naive"], Settings(candidates="answers"), games=20, seed=1, lists=lists)
+    caption = _caption(plot_histograms(data, tmp_path / "h.png").figure)
+    picked = list_digests(small.words)["answers_sha256"][:8]
+    assert f"word lists: allowed mine.txt (sha256 {digest}), answers picked.txt (sha256 {picked})" in caption
+    data = evolution_data(small, "ga-thesis", Settings(candidates="answers"), {"population": 5}, answers[0], runs=3,
+                          lists=lists)
+    assert f"answers picked.txt (sha256 {picked})" in _caption(plot_evolution(data, tmp_path / "e.png").figure)
+
+
+def test_histogram_with_a_cap_below_the_win_limit_draws_its_failures_as_failures(tmp_path, monkeypatch):
+    """With --max-guesses 4 the games not solved score 4, the cap, and were drawn in the solved
+    colour inside the cap's bar under a "solved within 6" legend."""
+    import evo_wordle.plots.histogram as histogram
+
+    drawn = []
+    real = histogram.save
+    monkeypatch.setattr(histogram, "save", lambda fig, *a, **k: drawn.append(fig) or real(fig, *a, **k))
+    summary = {"solver": "greedy", "games": 50, "mean_guesses": 3.7, "fail_rate": 0.18, "histogram": {"3": 15, "4": 35},
+               "settings": {"max_guesses": 4, "boards": 1, "candidates": "allowed"}}
+    histogram.plot_histogram(summary, tmp_path / "h.png")
+    ax = drawn[0].axes[0]
+    bars = {(round(p.get_x() + p.get_width() / 2), mcolors.to_hex(p.get_facecolor())): p.get_height()
+            for p in ax.patches if p.get_height()}
+    green, red = mcolors.to_hex(style.SOLVED), mcolors.to_hex(style.FAILED)
+    assert bars == {(3, green): 15, (4, green): 26, (4, red): 9}
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == ["solved within 4 (the cap)", "not solved within 4"]
+    assert "fail 18.00 % not solved within 4" in ax.get_title()
+
+
+def test_histogram_of_repeated_runs_says_runs_x_puzzles(tmp_path, monkeypatch, cache_dir):
+    """`bench --repeat 2 --games 5 --plot` captioned "N = 10 games": 5 puzzles played twice
+    read as 10 puzzles."""
+    import evo_wordle.plots.histogram as histogram
+    from evo_wordle.cli import main
+
+    captions = []
+    real = histogram.save
+    monkeypatch.setattr(histogram, "save", lambda fig, path, data, caption=None: captions.append(caption)
+                        or real(fig, path, data, caption))
+    bench = ["bench", "--solver", "random", "--games", "5", "--plot"]
+    assert main([*bench, str(tmp_path / "r.png"), "--repeat", "2"]) == 0
+    assert main([*bench, str(tmp_path / "o.png")]) == 0
+    assert "N = 2 runs x 5 puzzles" in captions[0] and "N = 5 games" in captions[1]

@@ -47,7 +47,7 @@ def test_solve_prints_each_guess_and_ends_with_the_answer(ctx, capsys):
 def test_solve_respects_opener_and_settings(ctx, capsys):
     assert main(["solve", "crane", "--solver", "naive", "--opener", "tares", "--max-guesses", "1"]) == 0
     out = capsys.readouterr().out.strip().splitlines()
-    assert out[1].startswith("TB AY RY EY SB") and out[-1].startswith("naive: not solved within 1 guesses")
+    assert out[1].startswith("TB AY RY EY SB") and out[-1].startswith("naive: not solved within 1 guess:")
 
 
 def test_solve_log_has_game_and_logbook(ctx, tmp_path, capsys, monkeypatch):

@@ -273,6 +273,38 @@ def test_report_json_of_a_one_seed_sweep_is_strict_json(tmp_path, capsys, cache_
     assert report["best"] in report["summary"]
 
 
+def test_report_of_a_partial_sweep_says_what_each_interval_is_over(tmp_path, capsys, cache_dir):
+    """A partial sweep holds configurations with several seeds (interval over the seeds) and
+    with one (interval over that bench's games): the ci95 column mixed both without saying which.
+    Each row now names it, in the table, Markdown, CSV and JSON."""
+    import io
+
+    out = tmp_path / "partial"
+    assert main(["sweep", "--solver", "naive", "--set", "opener=tares,slate", "--seeds", "2", "--games", "5",
+                 "--out", str(out), "--quiet"]) == 0
+    with open(out / "results.csv", newline="") as fh:
+        reader = csv.DictReader(fh)
+        fields, rows = reader.fieldnames, [r for r in reader if (r["opener"], r["seed"]) != ("slate", "1")]
+    with open(out / "results.csv", "w", newline="") as fh:  # as if stopped before slate's second seed
+        writer = csv.DictWriter(fh, fields)
+        writer.writeheader()
+        writer.writerows(rows)
+    capsys.readouterr()
+    want = {"tares": "seeds", "slate": "games"}
+    assert main(["report", str(out)]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[1].split()[:6] == ["opener", "seeds", "games", "mean", "ci95", "ci"]
+    assert {line.split()[0]: line.split()[5] for line in table[2:4]} == want
+    assert main(["report", str(out), "--format", "markdown"]) == 0
+    md = [[c.strip() for c in line.strip("|").split("|")] for line in capsys.readouterr().out.splitlines()
+          if line.startswith("|")]
+    assert {r[0]: r[md[0].index("ci over")] for r in md[2:]} == want
+    assert main(["report", str(out), "--format", "csv"]) == 0
+    assert {r["opener"]: r["ci_basis"] for r in csv.DictReader(io.StringIO(capsys.readouterr().out))} == want
+    assert main(["report", str(out), "--format", "json"]) == 0
+    assert {s["opener"]: s["ci_basis"] for s in json.loads(capsys.readouterr().out)["summary"]} == want
+
+
 def test_a_list_file_edited_between_runs_is_not_resumed_over(tmp_path, capsys, cache_dir):
     """A sweep over --allowed FILE, stopped, then resumed after FILE was edited, mixed rows of
     both lists (500 games beside 300) in one report; the folder records what the file held and

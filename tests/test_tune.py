@@ -410,6 +410,60 @@ def test_killed_tune_continues_the_same_study(lists, tmp_path):
     assert all(after[n] == p for n, p in before.items())  # nothing lost, nothing redone
 
 
+HELD_TUNE = """
+import os, sys, time
+import evo_wordle.tune as tune
+real, calls, folder = tune.play_scores, [], sys.argv[1]
+def held(*args, **kw):
+    calls.append(1)
+    if len(calls) == 2:  # this process's second bench: a trial past its first step, held until Ctrl-C
+        open(os.path.join(folder, f"held-{os.getpid()}"), "w").close()
+        time.sleep(120)
+    return real(*args, **kw)
+tune.play_scores = held
+from evo_wordle.console import run
+sys.argv = ["evo-wordle", *sys.argv[2:]]
+sys.exit(run())
+"""
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_stops_cleanly_and_the_resumed_study_plays_the_interrupted_trial_again(lists, tmp_path, jobs):
+    """A trial interrupted by Ctrl-C was marked failed, printed with a traceback and never played
+    again: the resumed study went on with other points.  Now Ctrl-C is one line, exit 130, and
+    the resumed study plays the interrupted trials first, with the same parameters, until
+    --trials are counted (jobs 2: the pool's workers, stopped by the parent, as well)."""
+    out, held = tmp_path / "t", tmp_path / "held"
+    held.mkdir()
+    cmd = [sys.executable, "-c", HELD_TUNE, str(held), *_cli(lists, out, "--trials", "2", "--jobs", str(jobs))]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and proc.poll() is None and len(list(held.iterdir())) < jobs:
+            time.sleep(0.05)
+        assert proc.poll() is None, proc.stderr.read()
+        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+        assert proc.wait(timeout=60) == 130
+        err = proc.stderr.read()
+        assert err.splitlines()[-1] == "evo-wordle: interrupted" and len(err.splitlines()) == 2, err
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        proc.stderr.close()
+    url = f"sqlite:///{out.resolve() / 'study.db'}"
+    failed = {t.number: t.params for t in open_study(_spec(lists), url, "evo-wordle").trials
+              if t.state.name == "FAIL"}
+    assert len(failed) == jobs
+    assert main(_cli(lists, out, "--trials", "2")) == 0
+    study = open_study(_spec(lists), url, "evo-wordle")
+    done = [t for t in study.trials if t.state.name in ("COMPLETE", "PRUNED")]
+    assert counted(study) == 2 and not [t for t in study.trials if t.state.name in ("RUNNING", "WAITING")]
+    again = {t.system_attrs.get("failed_trial"): t.params for t in done if "failed_trial" in t.system_attrs}
+    assert again == failed  # each interrupted trial played again, with its own parameters
+
+
 def test_two_processes_share_one_study(lists, tmp_path):
     url = f"sqlite:///{tmp_path / 'shared.db'}"
     open_study(_spec(lists), url, "shared")
@@ -465,6 +519,11 @@ def test_figures_show_every_trial_in_the_house_style(lists, tmp_path):
     assert [line.get_color() for line in ax.lines[:2]] == [STUDIED, STUDIED]
     assert any(line.get_color() == BASELINE and list(line.get_ydata()) == [4.25, 4.25] for line in ax.lines)
     assert "seed 3" in plotted.data["caption"] and "16 trials" not in plotted.data["caption"]
+    from evo_wordle.artefacts import list_digests
+
+    digests = list_digests(spec.context().words)  # the lists fixture's files, named in the caption
+    assert (f"word lists: allowed allowed.txt (sha256 {digests['allowed_sha256'][:8]}), answers answers.txt "
+            f"(sha256 {digests['answers_sha256'][:8]})") in plotted.data["caption"]
     imp = plot_importance(study, spec, tmp_path / "importance.png").data["importance"]
     assert set(imp) == {"population", "mutation"} and sum(imp.values()) == pytest.approx(1.0)
     land = plot_landscape(study, spec, "population", "mutation", tmp_path / "contour.png").data
@@ -473,6 +532,30 @@ def test_figures_show_every_trial_in_the_house_style(lists, tmp_path):
     assert land["x"] == [t.params["population"] for t in done] and land["value"] == [t.value for t in done]
     for name in ("history.png", "importance.png", "contour.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_captions_count_the_trials_drawn_and_name_the_others(lists, tmp_path):
+    """A run killed mid-trial leaves FAIL trials (re-queued by the next run): the captions said
+    "N = 9 trials" under a history of 7 points; N now counts what each figure draws."""
+    import optuna
+
+    from evo_wordle.plots.tune import plot_history, plot_importance, plot_landscape
+
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    spec = _spec(lists, pruner="halving")
+    optimize(spec.as_dict(), url, "k", 6, 3)
+    study = open_study(spec, url, "k")
+    for _ in range(2):
+        study.add_trial(optuna.trial.create_trial(state=optuna.trial.TrialState.FAIL))
+    states = [t.state.name for t in study.trials]
+    done, pruned = states.count("COMPLETE"), states.count("PRUNED")
+    history = plot_history(study, spec, None, tmp_path / "h.png").data["caption"]
+    assert f"N = {done + pruned} trials" in history and "not drawn: 2 failed" in history
+    for plotted in (plot_importance(study, spec, tmp_path / "i.png"),
+                    plot_landscape(study, spec, "population", "mutation", tmp_path / "c.png")):
+        caption = plotted.data["caption"]
+        assert f"N = {done} trial" in caption and "2 failed" in caption
+        assert ("pruned" in caption) == (pruned > 0)
 
 
 def test_a_custom_allowed_list_alone_is_its_own_answer_list(tmp_path, cache_dir, capsys):
@@ -531,3 +614,18 @@ def test_a_study_is_not_resumed_over_an_edited_list_file(lists, tmp_path, capsys
     assert main(_cli(mine, out, "--trials", "4")) == 2
     err = capsys.readouterr().err.splitlines()  # the split line, then the error
     assert err[-1].startswith("evo-wordle: error: ") and "made with other word lists" in err[-1]
+
+
+def test_counts_of_one_are_singular(lists, tmp_path, capsys):
+    """The summary said "1 trials repeated an earlier point" (and "1 trials" after --trials 1)."""
+    out = tmp_path / "one"
+    assert main(_cli(lists, out, "--trials", "1")) == 0
+    text = capsys.readouterr()
+    assert "study evo-wordle: 1 trial, " in text.err and "; 1 trial, " in text.out
+    study = open_study(_spec(lists), f"sqlite:///{out.resolve() / 'study.db'}", "evo-wordle")
+    study.enqueue_trial(study.trials[0].params)  # the next trial repeats trial 0: exactly one repeat
+    assert main(_cli(lists, out, "--trials", "2")) == 0
+    err = capsys.readouterr().err
+    assert "2 trials, " in err and "(1 trial repeated an earlier point: its games were not played again)" in err
+    assert main(["report", str(out)]) == 0
+    assert "(1 trial repeated an earlier point)" in capsys.readouterr().out

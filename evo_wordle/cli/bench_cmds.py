@@ -18,6 +18,7 @@ from ..game import Settings
 from ..outputs import IMAGE_FORMATS, writing
 from ..split import Split, recorded_split
 from ..stats import mean_ci
+from ..wording import count
 from .common import (
     add_command,
     add_solver_options,
@@ -202,7 +203,7 @@ class Puzzles:
             seen, what = seen.any(axis=1), "board sets"
         if seen.any():
             warn(f"{label} was trained or selected on answers in {int(seen.sum())} of these {len(seen)} {what}, so "
-                 f"they flatter it; --split test plays only the {len(self.split.test)} answers it never saw")
+                 f"they flatter it; --split test plays only the {count(len(self.split.test), 'answer')} it never saw")
 
     def describe(self) -> dict:
         """What the JSON summary records of the split (nothing without --split)."""
@@ -347,9 +348,10 @@ def cmd_bench(args: argparse.Namespace) -> int:
         wrote(args.csv, args.json)
     if args.plot:
         from ..plots.histogram import plot_histogram
+        from ..plots.style import lists_text
 
         with writing(args.plot):
-            plot_histogram(summary, args.plot)
+            plot_histogram(summary, args.plot, lists=lists_text(ctx.words, args.allowed, args.answers))
         wrote(args.plot, args.json)
     return 0
 
@@ -379,24 +381,25 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
             "split_sizes", "split_recorded_sets")
     shown = ", ".join(f"{k}={v}" for k, v in s.items() if k not in hide)
     games = summary["games"]
-    limit = 6 if s.get("boards", 1) == 1 else s["boards"] + 5
+    win, cap = 6 if s.get("boards", 1) == 1 else s["boards"] + 5, s["max_guesses"]
+    # below the win limit the cap is what a game is won within (nothing goes on to the limit)
+    within = f"{win}" if cap >= win else f"{cap}, the --max-guesses cap; the win limit is {win}"
     print(f"solver:       {summary['solver']}, opener {_opener(summary)}")
     print(f"settings:     {shown}")
     if "split" in s:
         sets = "; its own recorded board sets" if s["split_recorded_sets"] else ""
-        print(f"answers:      the {s['split']} part ({s['split_sizes'][s['split']]} answers) of the file's split, "
-              f"seed {s['split_seed']}{sets}")
+        part = count(s["split_sizes"][s["split"]], "answer")
+        print(f"answers:      the {s['split']} part ({part}) of the file's split, seed {s['split_seed']}{sets}")
     note = f" ({runs} runs)" if runs > 1 else (" (deterministic: one run)" if s.get("repeat_asked", 1) > 1 else "")
     print(f"games:        {games}{note}")
     if runs > 1:
         print(f"mean guesses: {mean:.4f} ± {half:.4f} (95 % interval over runs)")
     else:
         print(f"mean guesses: {summary['mean_guesses']:.4f}")
-    print(f"win rate:     {100 * summary['win_rate']:.2f} % (solved within {limit})")
+    print(f"win rate:     {100 * summary['win_rate']:.2f} % (solved within {within})")
     print(f"fail rate:    {100 * summary['fail_rate']:.2f} %")
-    cap = s["max_guesses"]
-    print(f"worst game:   {summary['worst_guesses']} guesses (worst_guesses; a failure counts as the cap, "
-          f"max_guesses={cap})")
+    print(f"worst game:   {count(summary['worst_guesses'], 'guess', 'guesses')} (worst_guesses; a failure counts "
+          f"as the cap, max_guesses={cap})")
     width = max(summary["histogram"].values())
     for k, v in summary["histogram"].items():
         bar = "#" * max(1, round(40 * v / width)) if v else ""
@@ -466,16 +469,19 @@ def cmd_compare(args: argparse.Namespace) -> int:
         row["score"] = score
     # rank by what the seed fixes (fail rate, then mean guesses), never by time: the paper's score
     # is shown beside it, but its time term varies with the machine's load
-    order = sorted(range(len(rows)), key=lambda i: (rows[i]["fail_rate"], rows[i]["mean_guesses"], i))
-    for rank, i in enumerate(order, 1):
-        rows[i]["rank"] = rank
+    def key(i: int) -> tuple:
+        return rows[i]["fail_rate"], rows[i]["mean_guesses"]
+
+    order = sorted(range(len(rows)), key=lambda i: (*key(i), i))
+    for place, i in enumerate(order, 1):  # ties share a rank (1, 1, 3): --solvers' order must not decide
+        rows[i]["rank"] = place if place == 1 or key(i) != key(order[place - 2]) else rows[order[place - 2]]["rank"]
     if mixed:
         warn("MIXED GAMES: these rows do not play the same game, so their figures are not comparable")
     if args.json:
         print_json([rows[i] for i in order])
         return 0
     part = f" ({args.split} part of the file's split)" if args.split else ""
-    print(f"{rows[0]['games']} games, seed {args.seed}, answers {ctx.words.label}{part}"
+    print(f"{count(rows[0]['games'], 'game')}, seed {args.seed}, answers {ctx.words.label}{part}"
           + ("" if mixed else f", {games[names[0]]}"))
     if mixed:
         print("!! MIXED GAMES: the rows below play different games; their figures are NOT comparable !!")
@@ -491,6 +497,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             f"{100 * r['fail_rate']:7.2f} {r['worst_guesses']:5d} {1000 * r['seconds_per_game']:9.3f} {r['score']:7.4f}"
             f"  {r['game']}"
         )
-    print("rank: by fail rate, then mean guesses (the seed fixes both); score: the paper's 0.70·fail/max + "
-          "0.25·mean/max + 0.05·time/max over the solvers above (lower is better; its time term varies with load)")
+    print("rank: by fail rate, then mean guesses (the seed fixes both; equal ones share a rank); score: the paper's "
+          "0.70·fail/max + 0.25·mean/max + 0.05·time/max over the solvers above (lower is better; its time term "
+          "varies with load)")
     return 0

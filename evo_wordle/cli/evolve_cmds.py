@@ -12,6 +12,7 @@ from ..errors import EvoWordleError
 from ..outputs import writing
 from ..params import arg_type, as_int
 from ..progress import progress_bar
+from ..wording import count
 from .common import (
     add_command,
     add_word_args,
@@ -440,7 +441,7 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
     else:
         opener = ctx.words.allowed[next(iter(paths.values()))[0]].upper()  # the figures depend on it
         sample = f" (a sample, seed {args.seed})" if args.games else ""
-        print(f"{result.games} answers{sample}, opener {opener}: total {summary['total_guesses']}, "
+        print(f"{count(result.games, 'answer')}{sample}, opener {opener}: total {summary['total_guesses']}, "
               f"mean {result.mean_guesses:.4f}, "
               f"worst {result.worst_guesses}, histogram {result.histogram}; built in {seconds:.1f} s"
               + (f" by branch and bound ({_exact_words(args)})" if args.exact else ""))
@@ -553,6 +554,6 @@ def _tree_bound(ctx, settings, args: argparse.Namespace, paths: dict[int, list[i
         note = f"exhaustive search of each part within {args.bound_seconds:g} s"
     limit = exact_info.get("depth_limit") if args.exact else None
     if limit:
-        note += f", trees within {limit} guesses"
+        note += f", trees within {count(limit, 'guess', 'guesses')}"
     return {"lower_bound": int(cert_total), "gap": int(total - cert_total), "parts": len(parts),
             "parts_settled": settled, "bound_seconds": seconds, "bound_note": note}

@@ -16,6 +16,7 @@ from ..files import atomic_write_text
 from ..game import GameState, Settings, play
 from ..outputs import writing
 from ..solvers import make_solver
+from ..wording import plural
 from .common import (
     add_command,
     add_solver_options,
@@ -155,7 +156,8 @@ def cmd_solve(args: argparse.Namespace) -> int:
         print(f"{name}: solved {ctx.words.allowed[answer].upper()} in {count} guess{'es' if count != 1 else ''}")
     else:
         why = "" if answer in state.candidates or len(state.candidates) else " (the answer is outside the candidates)"
-        print(f"{name}: not solved within {settings.max_guesses} guesses{why}: {ctx.words.allowed[answer].upper()}")
+        cap = f"{settings.max_guesses} {plural(settings.max_guesses, 'guess', 'guesses')}"
+        print(f"{name}: not solved within {cap}{why}: {ctx.words.allowed[answer].upper()}")
     if args.log:
         payload = {
             "answer": ctx.words.allowed[answer],
@@ -228,9 +230,10 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
     names = " ".join(ctx.words.allowed[a].upper() for a in answers)
     label = POLICY_NAME if file is None else f"{POLICY_NAME} ({args.strategy})"  # not the plain policy
     if record.solved:
-        print(f"{label}: solved {len(answers)} boards ({names}) in {count} guesses")
+        print(f"{label}: solved {len(answers)} boards ({names}) in {count} {plural(count, 'guess', 'guesses')}")
     else:
-        print(f"{label}: not solved within {settings.max_guesses} guesses: {names}")
+        cap = f"{settings.max_guesses} {plural(settings.max_guesses, 'guess', 'guesses')}"
+        print(f"{label}: not solved within {cap}: {names}")
     if args.log:
         _write_log(args.log, {
             "answers": [ctx.words.allowed[a] for a in answers],

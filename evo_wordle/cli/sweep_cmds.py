@@ -9,6 +9,7 @@ from pathlib import Path
 from ..errors import EvoWordleError
 from ..outputs import writing
 from ..progress import note, progress_bar
+from ..wording import count
 from .common import add_command, add_word_args, positive_int, seed_int
 from .settings_args import add_settings_args, settings_from_args
 
@@ -191,6 +192,7 @@ def _grid_from_args(args: argparse.Namespace) -> dict[str, list]:
         grid[key] = values
     if not grid:
         raise EvoWordleError("nothing to sweep: give --population, --mutation or --set KEY=V1,V2")
+    _refuse_overridden_flags(args, grid)
     if getattr(args, "params", None):
         from ..tune import load_params
 
@@ -201,8 +203,39 @@ def _grid_from_args(args: argparse.Namespace) -> dict[str, list]:
     return grid
 
 
+#: A grid's setting key -> the flags whose value every cell would silently replace (a grid's
+#: problem preset sets three axes, applied over the flags, unlike bench's explicit-axis-wins).
+_OVERRIDES = {
+    "problem": ("problem", "candidates", "guess_from", "daily"),
+    "candidates": ("candidates",),
+    "guess_from": ("guess_from",),
+    "hard": ("hard",),
+    "daily": ("daily",),
+    "max_guesses": ("max_guesses",),
+}
+
+
+def _refuse_overridden_flags(args: argparse.Namespace, grid: dict) -> None:
+    """A setting given both as a flag and by the grid is refused: the grid's value would win
+    in every cell while sweep.json recorded the flag's."""
+    for key, flags in _OVERRIDES.items():
+        if key not in grid:
+            continue
+        for flag in flags:
+            value = getattr(args, flag, None)
+            if value is None or value is False:
+                continue
+            option = "--" + flag.replace("_", "-")
+            shown = option if value is True else f"{option} {value}"
+            if flag == key:
+                raise EvoWordleError(f"--set {key}=... and {shown} both give {key}; give it once")
+            setting = "true" if value is True else value
+            raise EvoWordleError(f"--set problem=... would replace {shown} in every cell (a problem sets {flag} "
+                                 f"too); write --set {flag}={setting} instead")
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
-    from ..sweep import SweepSpec, run_sweep
+    from ..sweep import SweepSpec, format_value, run_sweep
 
     spec = SweepSpec(
         solver=args.solver,
@@ -216,16 +249,21 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     )
 
     bars: list = []  # the ETA bar, made at the first finished bench (when the total is known)
+    fails: dict = {}  # "over 6", or below the win limit the cap, per configuration (as the rows name it)
 
     def progress(done: int, total: int, row: dict) -> None:
         if args.quiet:
             return
+        if not fails:
+            fails.update({tuple(format_value(c[k]) for k in spec.keys): spec.settings_for(c).fail_text()
+                          for c in spec.configs()})
         if not bars:
             bars.append(progress_bar(total, "sweep", "benches", initial=done - 1))
         bar = bars[0]
         cfg = " ".join(f"{k}={row[k]}" for k in spec.keys)
+        fail = fails[tuple(row[k] for k in spec.keys)]
         note(bar, f"[{done}/{total}] {cfg} seed={row['seed']}: mean {float(row['mean']):.3f}, "
-                  f"{100 * float(row['fail_rate']):.2f} % over 6, {row['seconds']} s")
+                  f"{100 * float(row['fail_rate']):.2f} % {fail}, {row['seconds']} s")
         bar.update(1)
 
     try:
@@ -296,7 +334,7 @@ def cmd_plot(args: argparse.Namespace) -> int:
             from ..plots.evolution import evolution_data, plot_evolution
 
             data = evolution_data(ctx, args.solver, settings, solver_params(args.solver, args), args.answer,
-                                  runs=args.runs, seed=args.seed)
+                                  runs=args.runs, seed=args.seed, lists=(args.allowed, args.answers))
             draw = partial(plot_evolution, data, out, top=args.top)
     with writing(out, printed=False):  # the figure is the result: nothing was printed before it
         draw()
@@ -316,8 +354,8 @@ def _report_study(args: argparse.Namespace) -> int:
         return 0
     states = ", ".join(f"{n} {k}" for k, n in summary["states"].items() if n)
     print(f"study {summary['study']} in {summary['storage']}: {states or 'no trials'}; "
-          f"{summary['games_played']} training games"
-          + (f" ({summary['repeated']} trials repeated an earlier point)" if summary["repeated"] else ""))
+          f"{count(summary['games_played'], 'training game')}"
+          + (f" ({count(summary['repeated'], 'trial')} repeated an earlier point)" if summary["repeated"] else ""))
     for b in summary["best"]:
         ps = " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in b["params"].items())
         print(f"  trial {b['trial']:>4}  train mean {b['train_mean']:.4f}  {ps}")

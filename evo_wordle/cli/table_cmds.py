@@ -11,6 +11,7 @@ import numpy as np
 from .. import patterns
 from ..errors import EvoWordleError
 from ..table import cache_paths, load_table
+from ..wording import count
 from .common import (
     add_candidates_arg,
     add_command,
@@ -122,7 +123,7 @@ def cmd_table(args: argparse.Namespace) -> int:
 def cmd_entropy(args: argparse.Namespace) -> int:
     ctx = context_from_args(args)
     idx = ctx.words.indices(args.word)  # validate words before the table is loaded
-    bits = ctx.entropy(idx, ctx.candidates(args.candidates))
+    bits = ctx.entropy(idx, ctx.candidates(args.candidates)) + 0.0  # -0.0 bits (−Σ 1·log 1) print as 0
     result = {ctx.words.allowed[i]: float(b) for i, b in zip(idx, bits)}
     if args.json:
         print_json(result)
@@ -143,7 +144,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
     if given:
         raise EvoWordleError(f"--{given[0].replace('_', '-')} needs --by tree")
     ctx = context_from_args(args)
-    bits = ctx.entropy(ctx.all_words, ctx.candidates(args.candidates))
+    bits = ctx.entropy(ctx.all_words, ctx.candidates(args.candidates)) + 0.0  # as in cmd_entropy
     score = bits * ctx.priority if args.by == "priority" else bits
     order = np.lexsort((ctx.all_words, -score))[: args.top]
     rows = [
@@ -203,7 +204,7 @@ def cmd_rank_trees(args: argparse.Namespace) -> int:
     quick = (f"the {len(result['screened'])} with the best quick trees among the {len(result['prescreen'])} "
              "best by the partition bound" if result["prescreen"] else
              f"the best {len(result['screened'])} by the partition bound")
-    limit = f"within {depth} guesses" if depth else "no depth limit"
+    limit = f"within {count(depth, 'guess', 'guesses')}" if depth else "no depth limit"
     print(f"trees over {len(ctx.candidates(settings.candidates))} candidates ({settings.candidates} list), guesses "
           f"from {settings.guess_from}{', hard mode' if settings.hard else ''}, {limit}")  # what the totals count
     print(f"openers screened: {quick}; {result['built']} built, {result['reused']} reused ({how})")

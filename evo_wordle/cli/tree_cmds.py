@@ -64,9 +64,11 @@ def cmd_cheatsheet(args: argparse.Namespace) -> int:
         wrote(args.csv, args.json)
     if args.plot:
         from ..plots.cheatsheet import plot_cheat_sheet
+        from ..plots.style import lists_text
 
+        lists = lists_text(ctx.words, args.allowed, args.answers)
         with writing(args.plot):
-            plot_cheat_sheet(sheet, args.plot, sheet["settings"], args.top, str(args.tree))
+            plot_cheat_sheet(sheet, args.plot, sheet["settings"], args.top, str(args.tree), lists=lists)
         wrote(args.plot, args.json)
     if args.export:
         record = tree_made_for(args.tree) or made_for(settings, ctx.words)

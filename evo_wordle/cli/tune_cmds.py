@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import EvoWordleError
 from ..outputs import check_folder
+from ..wording import count
 from .common import add_command, add_word_args, positive_int, seed_int
 from .settings_args import add_settings_args, settings_from_args
 
@@ -124,8 +125,10 @@ def cmd_tune(args: argparse.Namespace) -> int:
     study = tune.run_study(spec, storage, args.study, args.trials, jobs=args.jobs, executor=args.executor,
                            scheduler=args.scheduler)
     again = tune.repeated(study)
-    note = f" ({again} trials repeated an earlier point: its games were not played again)" if again else ""
-    print(f"study {args.study}: {tune.counted(study)} trials, {tune.games_played(study)} training games{note}",
+    note = (f" ({count(again, 'trial')} repeated an earlier point: {'its' if again == 1 else 'their'} games were "
+            "not played again)") if again else ""
+    print(f"study {args.study}: {count(tune.counted(study), 'trial')}, "
+          f"{count(tune.games_played(study), 'training game')}{note}",
           file=sys.stderr)
     report = tune.honest_report(spec, study, top=args.top, repeats=args.repeats, jobs=args.jobs)
     from ..artefacts import made_for
@@ -158,8 +161,8 @@ def format_tune(report: dict) -> str:
     split = report["split"]
     lines = [
         f"tune {report['solver']} ({setting}); split seed {split['seed']}: train {split['train']}, "
-        f"validation {split['validation']}, test {split['test']}; {report['trials']} trials, "
-        f"{report['games_played']} training games",
+        f"validation {split['validation']}, test {split['test']}; {count(report['trials'], 'trial')}, "
+        f"{count(report['games_played'], 'training game')}",
         "finalists on validation (mean ± 95 % interval over repeats):",
     ]
     for f in report["finalists"]:

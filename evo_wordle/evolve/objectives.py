@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..errors import EvoWordleError
+from ..wording import count, plural
 from .bnb import INFEASIBLE, TreeSearch
 
 OBJECTIVES = ("mean", "max", "mean-then-max")
@@ -79,11 +80,12 @@ class ObjectiveResult:
                "worst_case_proven": self.exhaustive and self.objective in ("max", "mean-then-max")}
         if self.objective == "max":
             out["infeasible_depths"] = failed
+            always = f"{count(self.worst, 'guess', 'guesses')} always {plural(self.worst, 'suffices', 'suffice')}"
             if self.exhaustive:
-                note = f"{self.worst} guesses always suffice" + (f", {failed[-1]} do not" if failed else "")
+                note = always + (f", {failed[-1]} do not" if failed else "")
             else:
-                note = (f"{self.worst} guesses always suffice" + (
-                    f"; no tree within {failed[-1]} among the proposals (not a proof)" if failed else ""))
+                note = always + (
+                    f"; no tree within {failed[-1]} among the proposals (not a proof)" if failed else "")
             out["worst_case_note"] = note
         elif self.objective == "mean-then-max":
             out["worst_case_note"] = (

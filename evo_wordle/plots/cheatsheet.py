@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..wording import count
 from .common import Plotted, new_figure, save
-from .style import FAILED, caption_text, styled
+from .style import FAILED, caption_text, styled, won_within
 
 
 def guess_colours(counts: list[int], win_limit: int) -> dict[int, str]:
@@ -24,7 +25,7 @@ def guess_colours(counts: list[int], win_limit: int) -> dict[int, str]:
 
 @styled
 def plot_cheat_sheet(sheet: dict, path: str | Path, settings: dict | None = None, top: int = 30,
-                     source: str | None = None) -> Plotted:
+                     source: str | None = None, lists: str | None = None) -> Plotted:
     """Save the first ``top`` rows of ``sheet`` (:func:`evo_wordle.evolve.cheatsheet.cheat_sheet`)
     as stacked horizontal bars.  ``data`` holds the rows drawn (``labels``, ``answers``,
     ``segments``: guesses → answers per row) and the rows left out (``rest_rows``, ``rest_answers``)."""
@@ -33,7 +34,7 @@ def plot_cheat_sheet(sheet: dict, path: str | Path, settings: dict | None = None
     rows = sheet["rows"][:top] if top else sheet["rows"]
     rest = sheet["rows"][len(rows):]
     settings = settings or {}
-    win_limit = 6 if int(settings.get("boards", 1) or 1) == 1 else int(settings["boards"]) + 5
+    win_limit = won_within(settings)[0]
     counts = sorted({int(k) for r in rows for k in r["histogram"]})
     colours = guess_colours(counts, win_limit)
     opener = sheet["opener"].upper()
@@ -57,14 +58,15 @@ def plot_cheat_sheet(sheet: dict, path: str | Path, settings: dict | None = None
     ax.set_title(f"{opener}: the second guess for each feedback ({len(rows)} of {sheet['feedbacks']})\n"
                  "feedback 0 grey, 1 yellow, 2 green; letters CAPITAL green, small yellow, . grey",
                  loc="left", fontsize=9)
-    fig.legend(handles=[Patch(color=colours[c], label=f"{c} guesses") for c in counts],
+    fig.legend(handles=[Patch(color=colours[c], label=count(c, "guess", "guesses")) for c in counts],
                loc="outside upper right", ncol=len(counts), frameon=False)
     left_out = sum(r["answers"] for r in rest)
     extra = (f"total {sheet['total_guesses']}, mean {sheet['mean_guesses']:.4f}, worst {sheet['max_guesses']}"
-             + (f"; {len(rest)} smaller feedbacks ({left_out} answers) not shown" if rest else "")
+             + (f"; {count(len(rest), 'smaller feedback')} ({count(left_out, 'answer')}) not shown" if rest else "")
 )
     caption = caption_text(solver=f"tree {Path(source).name}" if source else "decision tree", opener=opener,
-                           n=f"{sheet['answers']:,} answers", settings=settings, extra=extra)
+                           n=count(sheet["answers"], "answer", fmt=","), settings=settings, extra=extra,
+                           lists=lists)
     data = {"labels": labels, "answers": [r["answers"] for r in rows],
             "segments": [{int(k): v for k, v in r["histogram"].items()} for r in rows],
             "rest_rows": len(rest), "rest_answers": sum(r["answers"] for r in rest)}

@@ -10,9 +10,11 @@ import numpy as np
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import Settings
+from ..params import as_int
 from ..solvers.base import SolverSpec, pack_solver, solver_label, unpack_solver
+from ..wording import count
 from .common import Plotted, new_figure, save
-from .style import MARKERS, caption_text, solver_colours, styled
+from .style import MARKERS, caption_text, lists_text, solver_colours, styled, won_within
 from .style import legend_below as style_legend_below
 
 
@@ -62,6 +64,10 @@ def compare_data(
     """
     from ..bench import game_plan
 
+    if isinstance(solvers, str) or not isinstance(solvers, list | tuple) or not solvers:
+        shown = repr(solvers) if isinstance(solvers, str | list | tuple) else type(solvers).__name__
+        raise EvoWordleError(f"solvers must be a non-empty list of solvers, not {shown}")
+    jobs = as_int("jobs", jobs, 1, None)
     labels = [solver_label(s) for s in solvers]
     if len(set(labels)) != len(labels):
         raise EvoWordleError(f"two solvers share a label ({', '.join(labels)}); give them a `label` attribute")
@@ -82,8 +88,8 @@ def compare_data(
         results = [_bench({**p, "ctx": ctx}) for p in payloads]
     kmax = max(max(r["scores"]) for r in results)
     ks = np.arange(1, kmax + 1)
-    data: dict = {"k": ks.tolist(), "solvers": labels, "win_limit": settings.win_limit, "seed": seed,
-                  "settings": settings.as_dict()}
+    data: dict = {"k": ks.tolist(), "solvers": labels, "win_limit": settings.won_within, "seed": seed,
+                  "settings": settings.as_dict(), "lists": lists_text(ctx.words, *(lists or (None, None)))}
     for r in results:
         scores = np.asarray(r["scores"])
         solved = np.asarray(r["solved_in"], dtype=int)
@@ -107,10 +113,12 @@ def plot_histograms(data: dict, path: str | Path) -> Plotted:
     n = len(data["solvers"])
     width = 0.8 / n
     colours = solver_colours(data["solvers"])
+    _, won, failed = won_within(data["settings"])
+    failed = failed.split(" (")[0]
     for i, name in enumerate(data["solvers"]):
         d = data[name]
         opener = f", {d['opener'].upper()}" if d.get("opener") else ""
-        label = f"{name}{opener}: mean {d['mean']:.3f}, {100 * d['fail_rate']:.2f} % over {data['win_limit']}"
+        label = f"{name}{opener}: mean {d['mean']:.3f}, {100 * d['fail_rate']:.2f} % {failed}"
         left.bar(ks + (i - (n - 1) / 2) * width, 100 * d["share"], width=width, color=colours[name], label=label)
         right.step(ks, 100 * d["within"], where="post", color=colours[name], marker=MARKERS[i % len(MARKERS)],
                    label=name)
@@ -118,9 +126,10 @@ def plot_histograms(data: dict, path: str | Path) -> Plotted:
     left.set_xticks(ks)
     left.set_xlabel("guesses (failures count as the cap; fewer is better)")
     left.set_ylabel("% of games")
-    left.set_title(f"Guess counts over {games:,} puzzles")
+    left.set_title(f"Guess counts over {count(games, 'puzzle', fmt=',')}")
     style_legend_below(left)
-    right.axvline(data["win_limit"], color="grey", linestyle=":", linewidth=1, label=f"win limit {data['win_limit']}")
+    limit = "cap" if won.endswith("(the cap)") else "win limit"
+    right.axvline(data["win_limit"], color="grey", linestyle=":", linewidth=1, label=f"{limit} {data['win_limit']}")
     right.set_xticks(ks)
     right.set_ylim(0, 101)
     right.set_xlabel("k guesses")
@@ -128,7 +137,8 @@ def plot_histograms(data: dict, path: str | Path) -> Plotted:
     right.set_title("Cumulative share solved")
     right.legend(loc="lower right")
     openers = {name: (data[name].get("opener") or "per game") for name in data["solvers"]}
-    caption = caption_text(seed=data.get("seed"), n=f"{games:,} puzzles", settings=data.get("settings"),
+    caption = caption_text(seed=data.get("seed"), n=count(games, "puzzle", fmt=","), settings=data.get("settings"),
+                           lists=data.get("lists"),
                            extra="openers: " + ", ".join(f"{k} {v.upper() if v != 'per game' else v}"
                                                           for k, v in openers.items()))
     return save(fig, path, data, caption)

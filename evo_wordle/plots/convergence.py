@@ -16,9 +16,11 @@ import numpy as np
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import GameRecord, GameState, Settings, play
+from ..params import as_int, as_seed
 from ..solvers.base import SolverSpec, build_solver, pack_solver, solver_label, unpack_solver
+from ..wording import count
 from .common import Plotted, new_figure, save
-from .style import BASELINE, SERIES, STUDIED, caption_text, styled
+from .style import BASELINE, SERIES, STUDIED, caption_text, lists_text, styled
 
 
 def play_games(
@@ -29,7 +31,13 @@ def play_games(
     name, a Solver object or a factory, as for ``run_bench``."""
     if settings.daily:
         raise EvoWordleError("this figure plays independent games; drop --daily / P2 / P3")
+    seed = as_seed("seed", seed)
     answers = np.asarray(answers, dtype=np.int64)
+    if len(answers) == 0:
+        raise EvoWordleError("no answers to play")
+    outside = answers[~np.isin(answers, ctx.words.answer_index)] if settings.candidates == "answers" else []
+    if len(outside):  # every run would fail at the cap: the solver rules the answer out
+        raise EvoWordleError(f"{ctx.words[int(outside[0])].upper()} is not in the answer list the solver assumes")
     engine = build_solver(solver, ctx, settings, **(params or {}))
     seeds = np.random.SeedSequence(seed).spawn(len(answers))
     base = GameState.start(engine.ctx, settings)
@@ -117,10 +125,10 @@ def convergence_data(
     """
     from ..bench import derived_seeds, game_plan
 
+    runs = as_int("runs", runs, 1, None)
+    jobs = as_int("jobs", jobs, 1, None)
     if answer is not None:
         idx = ctx.words.index(answer)
-        if settings.candidates == "answers" and idx not in set(ctx.words.answer_index.tolist()):
-            raise EvoWordleError(f"{answer.upper()} is not in the answer list the solver assumes")
         played = play_games(ctx, solver, settings, params, np.full(runs, idx), seed)
         traces = [trace(ctx, settings, rec) for rec, _ in played]
         base_record = play_games(ctx, baseline, settings, None, [idx], seed)[0][0]
@@ -174,6 +182,7 @@ def convergence_data(
         "fitness": _fitness_bands(fitness),
         "seed": seed,
         "settings": settings.as_dict(),
+        "lists": lists_text(ctx.words, *(lists or (None, None))),
         "baseline_opener": base_opener,
         "opener": (params or {}).get("opener"),
     }
@@ -215,19 +224,19 @@ def plot_convergence(data: dict, path: str | Path) -> Plotted:
     fig, axes = new_figure(5.0 * panels, 4.6, ncols=panels)
     x = data["guess"]
     n = len(data["runs"])
-    what = f"on {data['answer'].upper()}" if data["answer"] else f"over {data['games']:,} puzzles"
+    what = f"on {data['answer'].upper()}" if data["answer"] else f"over {count(data['games'], 'puzzle', fmt=',')}"
     base_label = f"{data['baseline']} ({data.get('baseline_opener', '?').upper()})"
     for ax, key, label in ((axes[0], "candidates", "candidates left"), (axes[1], "bits", "entropy left (bits)")):
         ga, base = data[f"ga_{key}"], data[f"baseline_{key}"]
         if n >= 5:
             ax.fill_between(x, ga["p10"], ga["p90"], color=STUDIED, alpha=0.3, linewidth=0,
-                            label=f"{data['solver']}: 10-90 % of {n} runs")
+                            label=f"{data['solver']}: 10-90 % of {count(n, 'run')}")
         else:
             runs = np.asarray(data["runs"]) if key == "bits" else 2.0 ** np.asarray(data["runs"])
             for r, curve in enumerate(runs):
                 ax.plot(x, curve, color=STUDIED, linewidth=0.8, alpha=0.6,
-                        label=f"{data['solver']}: each of {n} runs" if r == 0 else None)
-        ax.plot(x, ga["median"], color=STUDIED, marker="o", label=f"{data['solver']}: median of {n} runs")
+                        label=f"{data['solver']}: each of {count(n, 'run')}" if r == 0 else None)
+        ax.plot(x, ga["median"], color=STUDIED, marker="o", label=f"{data['solver']}: median of {count(n, 'run')}")
         ax.plot(x, base, color=BASELINE, marker="s", linestyle="--", label=base_label)
         ax.set_xlabel("guesses made")
         mean = "" if data["answer"] else " (mean over puzzles)" if key == "bits" else " (geometric mean)"
@@ -250,8 +259,8 @@ def plot_convergence(data: dict, path: str | Path) -> Plotted:
         ax.set_ylabel("fitness (higher is better within a generation)")
         ax.set_title(f"{data['solver']}: fitness per generation (Logbook)")
         ax.legend(loc="upper right")
-    games = "1 puzzle" if data["answer"] else f"{data['games']:,} puzzles"
+    games = "1 puzzle" if data["answer"] else count(data["games"], "puzzle", fmt=",")
     caption = caption_text(solver=f"{data['solver']} against {base_label}", seed=data.get("seed"),
-                           n=f"{n} runs x {games}", settings=data.get("settings"),
-                           opener=data.get("opener"))
+                           n=f"{count(n, 'run')} x {games}", settings=data.get("settings"),
+                           opener=data.get("opener"), lists=data.get("lists"))
     return save(fig, path, data, caption)

@@ -10,9 +10,11 @@ import numpy as np
 
 from ..context import Context
 from ..game import Settings
+from ..params import as_int
+from ..wording import count
 from .common import Plotted, new_figure, save
 from .convergence import play_games
-from .style import FAILED, SOLVED, STUDIED, caption_text, styled
+from .style import FAILED, SOLVED, STUDIED, caption_text, lists_text, styled, won_within
 
 
 def evolution_data(
@@ -23,11 +25,13 @@ def evolution_data(
     answer: str,
     runs: int = 200,
     seed: int = 0,
+    lists: tuple[str | None, str | None] = (None, None),
 ) -> dict:
     """Keys: ``answer``, ``runs``, ``scores`` (one per run), ``k`` / ``counts`` (runs per guess
     count), ``sequences`` (every run's guesses, upper case), ``top`` ((sequence, runs) most
     frequent first, ties alphabetical), ``endings`` (the same for the last three guesses:
     with random openers every full sequence may be unique), ``mean``, ``solved``."""
+    runs = as_int("runs", runs, 1, None)
     idx = ctx.words.index(answer)
     played = play_games(ctx, solver, settings, params, np.full(runs, idx), seed)
     scores = [rec.score(settings.max_guesses) for rec, _ in played]
@@ -48,9 +52,10 @@ def evolution_data(
         "endings": endings,
         "mean": float(np.mean(scores)),
         "solved": sum(rec.solved for rec, _ in played),
-        "win_limit": settings.win_limit,
+        "win_limit": settings.won_within,
         "seed": seed,
         "settings": settings.as_dict(),
+        "lists": lists_text(ctx.words, *lists),  # the caption names word lists other than the default
         "opener": (params or {}).get("opener"),
     }
 
@@ -72,9 +77,10 @@ def plot_evolution(data: dict, path: str | Path, top: int = 10) -> Plotted:
     left.set_xlabel("guesses (fewer is better; failures count as the cap)")
     left.set_ylabel("runs")
     left.yaxis.set_major_locator(MaxNLocator(integer=True))
-    left.legend(handles=[Patch(color=SOLVED, label=f"solved within {limit}"),
-                         Patch(color=FAILED, label=f"over {limit} (or not solved)")], loc="upper left")
-    left.set_title(f"{data['solver']} on {data['answer'].upper()}: {data['runs']} seeds, mean {data['mean']:.3f}")
+    _, won, failed = won_within(data["settings"])
+    left.legend(handles=[Patch(color=SOLVED, label=won), Patch(color=FAILED, label=failed)], loc="upper left")
+    left.set_title(f"{data['solver']} on {data['answer'].upper()}: {count(data['runs'], 'seed')}, "
+                   f"mean {data['mean']:.3f}")
     labels = [("" if full or len(seq) < 3 else "... > ") + " > ".join(seq) for seq, _ in shown][::-1]
     values = [n for _, n in shown][::-1]
     right.barh(range(len(values)), values, color=STUDIED)
@@ -88,6 +94,6 @@ def plot_evolution(data: dict, path: str | Path, top: int = 10) -> Plotted:
     right.set_title(title)
     right.xaxis.set_major_locator(MaxNLocator(integer=True))
     caption = caption_text(solver=data["solver"], opener=data.get("opener") or "chosen per run",
-                           seed=data.get("seed"), n=f"{data['runs']} runs on {data['answer'].upper()}",
-                           settings=data.get("settings"))
+                           seed=data.get("seed"), n=f"{count(data['runs'], 'run')} on {data['answer'].upper()}",
+                           settings=data.get("settings"), lists=data.get("lists"))
     return save(fig, path, {**data, "shown": shown, "shown_kind": "sequences" if full else "endings"}, caption)

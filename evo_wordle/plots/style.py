@@ -120,9 +120,56 @@ def setting_text(settings: dict) -> str:
     return ", ".join([name, *extra])
 
 
+def won_within(settings: dict) -> tuple[int, str, str]:
+    """The guesses within which a game is won under ``settings`` (a settings dict: the win limit,
+    6 or boards + 5, or the ``max_guesses`` cap when lower) and the legend labels of the games
+    won and failed."""
+    win = 6 if int(settings.get("boards", 1) or 1) == 1 else int(settings["boards"]) + 5
+    cap = settings.get("max_guesses")
+    if cap is not None and int(cap) < win:
+        return int(cap), f"solved within {cap} (the cap)", f"not solved within {cap}"
+    return win, f"solved within {win}", f"over {win} (or not solved)"
+
+
+@functools.lru_cache(maxsize=1)
+def _default_digests() -> dict:
+    from ..artefacts import list_digests
+    from ..words import load_words
+
+    return list_digests(load_words())
+
+
+def lists_text(words, allowed=None, answers=None) -> str | None:
+    """The word lists of a figure when they are not the default ones (the bundled allowed list,
+    the NYT answers), for its caption: each other list by name (``allowed`` / ``answers`` as
+    given: a file's name, a bundled list's name) and the first 8 hex digits of its sha256
+    (:func:`evo_wordle.artefacts.list_digests`, what files, sweeps and studies record); None for
+    the default lists.  A figure over another list is otherwise indistinguishable from one over
+    the default lists."""
+    from pathlib import Path
+
+    from ..artefacts import list_digests
+
+    def name(source, fallback: str) -> str:
+        return Path(source).name if isinstance(source, str | Path) and str(source) else fallback
+
+    digests, default = list_digests(words), _default_digests()
+    parts = []
+    if digests["allowed_sha256"] != default["allowed_sha256"]:
+        parts.append(f"allowed {name(allowed, 'list')} (sha256 {digests['allowed_sha256'][:8]})")
+    if digests["answers_sha256"] != default["answers_sha256"]:
+        if words.label == "allowed":  # a custom allowed list alone: every allowed word may be the answer
+            parts.append("answers: every allowed word")
+        else:
+            given = answers if answers is not None else words.label
+            parts.append(f"answers {name(given, 'list')} (sha256 {digests['answers_sha256'][:8]})")
+    return "word lists: " + ", ".join(parts) if parts else None
+
+
 def caption_text(*, solver: str | None = None, seed=None, n: str | None = None, settings: dict | None = None,
-                 opener: str | None = None, extra: str | None = None) -> str:
-    """``solver · opener · seed · N · setting`` for the foot of a figure (parts left out when None)."""
+                 opener: str | None = None, extra: str | None = None, lists: str | None = None) -> str:
+    """``solver · opener · seed · N · setting · word lists`` for the foot of a figure (parts left
+    out when None; ``lists``: :func:`lists_text`, None for the default lists)."""
     parts = []
     if solver:
         parts.append(solver)
@@ -134,6 +181,8 @@ def caption_text(*, solver: str | None = None, seed=None, n: str | None = None, 
         parts.append(f"N = {n}")
     if settings is not None:
         parts.append(setting_text(settings))
+    if lists:
+        parts.append(lists)
     if extra:
         parts.append(extra)
     return " · ".join(parts)

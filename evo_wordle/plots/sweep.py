@@ -10,8 +10,9 @@ import numpy as np
 
 from ..errors import EvoWordleError
 from ..sweep import SweepSpec, format_value
+from ..wording import count, plural
 from .common import Plotted, new_figure, save
-from .style import HUES, MARKERS, caption_text, styled, wrapped_title
+from .style import HUES, MARKERS, caption_text, lists_text, styled, wrapped_title
 
 
 def _axis_values(spec: SweepSpec, summary: list[dict], key: str) -> list:
@@ -34,27 +35,34 @@ def _check_other_keys(spec: SweepSpec, keys: tuple[str, ...]) -> None:
 
 
 def _seed_count(spec: SweepSpec, summary: list[dict]) -> str:
-    """Seeds per configuration as drawn: "2", or "1-2 of 2 (unfinished sweep)" when the folder
-    holds fewer benches than the grid (a figure must not claim seeds its cells do not have)."""
+    """Seeds per configuration as drawn: "2 seeds", "1 seed", or "1-2 of 2 seeds (unfinished
+    sweep)" when the folder holds fewer benches than the grid (a figure must not claim seeds its
+    cells do not have)."""
     counts = [s["seeds"] for s in summary] or [0]
     lo, hi = min(counts), max(counts)
     text = str(hi) if lo == hi else f"{lo}-{hi}"
     if lo < spec.seeds or len(summary) < len(spec.configs()):
-        text += f" of {spec.seeds} (unfinished sweep)"
-    return text
+        return f"{text} of {count(spec.seeds, 'seed')} (unfinished sweep)"
+    return f"{text} {plural(hi if lo == hi else 2, 'seed')}"
+
+
+def _games(spec: SweepSpec, noun: str) -> str:
+    return count(spec.games, noun) if spec.games else f"all {noun}s"
 
 
 def _caption(spec: SweepSpec, summary: list[dict]) -> str:
-    n = f"{_seed_count(spec, summary)} seeds x {spec.games or 'all'} answers per configuration"
+    n = f"{_seed_count(spec, summary)} x {_games(spec, 'answer')} per configuration"
+    from ..executors import worker_context
+
+    lists = lists_text(worker_context(spec.allowed, spec.answers).words, spec.allowed, spec.answers)
     return caption_text(solver=spec.solver, seed=f"{spec.base_seed} (SeedSequence base)", n=n, settings=spec.settings,
                         opener=(spec.grid.get("opener") or [None])[0] if len(spec.grid.get("opener", [])) == 1
-                        else None)
+                        else None, lists=lists)
 
 
 def _describe(spec: SweepSpec, summary: list[dict]) -> str:
-    games = spec.games or "all"
     fixed = ", ".join(f"{k}={format_value(v[0])}" for k, v in spec.grid.items() if len(v) == 1)
-    return f"{spec.solver}, {_seed_count(spec, summary)} seeds × {games} games" + (f", {fixed}" if fixed else "")
+    return f"{spec.solver}, {_seed_count(spec, summary)} × {_games(spec, 'game')}" + (f", {fixed}" if fixed else "")
 
 
 def heatmap_data(spec: SweepSpec, summary: list[dict], x: str = "population", y: str = "mutation") -> dict:
@@ -76,7 +84,8 @@ def heatmap_data(spec: SweepSpec, summary: list[dict], x: str = "population", y:
 def plot_heatmap(
     spec: SweepSpec, summary: list[dict], path: str | Path, x: str = "population", y: str = "mutation"
 ) -> Plotted:
-    """Colour = mean guesses (darker is better), each cell annotated with mean and % over 6."""
+    """Colour = mean guesses (darker is better), each cell annotated with mean and % over 6 (or
+    not solved within the cap, when --max-guesses is below the win limit)."""
     data = heatmap_data(spec, summary, x, y)
     mean, fail = data["mean"], data["fail_rate"]
     fig, (ax,) = new_figure(1.2 * len(data["x_values"]) + 2.8, 0.75 * len(data["y_values"]) + 1.8)
@@ -94,7 +103,9 @@ def plot_heatmap(
     ax.set_yticks(range(len(data["y_values"])), [format_value(v) for v in data["y_values"]])
     ax.set_xlabel(x.replace("_", " "))
     ax.set_ylabel(y.replace("_", " "))
-    wrapped_title(ax, f"Mean guesses (and % over 6): {_describe(spec, summary)}")
+    fails = {spec.settings_for({k: s[k] for k in spec.keys}).fail_text() for s in summary}
+    failed = fails.pop() if len(fails) == 1 else "failed"  # cells with different caps or boards
+    wrapped_title(ax, f"Mean guesses (and % {failed.split(' (')[0]}): {_describe(spec, summary)}")
     fig.colorbar(image, ax=ax, label="mean guesses (darker is better)")
     return save(fig, path, data, _caption(spec, summary))
 
@@ -117,7 +128,7 @@ def lines_data(spec: SweepSpec, summary: list[dict], x: str = "population", hue:
             "ci95": [p["ci95"] for p in pts],
             "fail_rate": [p["fail_rate"] for p in pts],
         })
-    return {"x": x, "hue": hue, "series": series}
+    return {"x": x, "hue": hue, "values": xs, "series": series}
 
 
 @styled
@@ -130,10 +141,11 @@ def plot_lines(
     sideways so their bars never overlap."""
     data = lines_data(spec, summary, x, hue)
     fig, (ax,) = new_figure(7, 4.4)
-    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) and v > 0
-                  for s in data["series"] for v in s["x"])
-    values = sorted({v for s in data["series"] for v in s["x"]}, key=lambda v: (str(type(v)), v))
-    logx = numeric and bool(values) and max(values) / min(values) >= 20
+    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for s in data["series"] for v in s["x"])
+    # the axis order is the data's (numbers ascending): sorting by type name put 0.1 left of 0
+    shown = {format_value(v) for s in data["series"] for v in s["x"]}
+    values = [v for v in data["values"] if format_value(v) in shown]
+    logx = numeric and bool(values) and min(values) > 0 and max(values) / min(values) >= 20
     k_series = len(data["series"])
     for k, s in enumerate(data["series"]):
         offset = (k - (k_series - 1) / 2) * 0.12  # dodge: in log10 units on a log axis, else in slots

@@ -1,0 +1,14 @@
+"""Counts in printed text: "1 trial", "2 trials" (a count of one never takes the plural)."""
+
+from __future__ import annotations
+
+
+def plural(n: int | float, noun: str, nouns: str | None = None) -> str:
+    """``noun`` for a count of one, else ``nouns`` (default: ``noun`` + "s")."""
+    return noun if n == 1 else (nouns or noun + "s")
+
+
+def count(n: int | float, noun: str, nouns: str | None = None, fmt: str = "") -> str:
+    """``n`` (formatted with ``fmt``, e.g. "," for thousands) and its noun: ``count(1, "game")``
+    is "1 game", ``count(2309, "game", fmt=",")`` "2,309 games"."""
+    return f"{n:{fmt}} {plural(n, noun, nouns)}"
