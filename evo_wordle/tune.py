@@ -690,6 +690,10 @@ def study_summary(storage: str, name: str | None = None) -> dict:
     """What ``report`` prints for a study: counts, games and the best trials (``name`` None: the
     storage's only study)."""
     optuna = _optuna()
+    if isinstance(storage, str) and storage.startswith("sqlite:///"):
+        path = Path(storage[len("sqlite:///"):]).expanduser()
+        if not path.exists() and not path.is_symlink():  # opening it would make an empty database there
+            raise EvoWordleError(f"no study database at {path} (a report reads one; tune --out or --storage makes it)")
     db = _storage(storage)
     if name is None:
         names = optuna.get_all_study_names(storage=db)

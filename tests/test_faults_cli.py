@@ -138,6 +138,7 @@ BAD_INPUT = [
     ("sweep --solver greedy --out {d}/s", "nothing to sweep"),
     # report / plot
     ("report {d}/missing", "not a sweep folder"),
+    ("report sqlite:///{d}/nodb.db", "no study database at"),  # made an empty 114 KB database there
     ("plot heatmap {d} --out {d}/adir", "is a folder"),
     ("plot heatmap {d} --out {d}/x.txt", "must end in .png, .svg, .pdf"),
     ("plot heatmap {d} --out /proc/x.png", "under /proc;"),

@@ -245,6 +245,9 @@ def test_tiny_study_end_to_end_and_params_round_trip(lists, tmp_path, capsys):
     assert "4 complete" in capsys.readouterr().out
     assert main(["report", str(out)]) == 0  # the folder tune wrote: its study
     assert "4 complete" in capsys.readouterr().out
+    # csv and markdown are the sweep report's forms: a study's report printed its text form instead
+    assert main(["report", str(out), "--format", "csv"]) == 2
+    assert "report of a tune study prints text or json, not --format csv" in capsys.readouterr().err
     # the same command again resumes: nothing more to run, the same trials
     assert main(_cli(lists, out, "--trials", "6")) == 0
     capsys.readouterr()

@@ -346,6 +346,8 @@ def _report_study(args: argparse.Namespace) -> int:
     """``report URL --study NAME``: trial counts, training games and the best trials of a study."""
     from ..tune import study_summary
 
+    if args.format in ("csv", "markdown"):  # printed the text form before, as if asked for
+        raise EvoWordleError(f"report of a tune study prints text or json, not --format {args.format}")
     summary = study_summary(args.dir, args.study)
     if args.format == "json":
         import json
