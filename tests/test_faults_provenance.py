@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from evo_wordle.artefacts import PARAMS_FORMAT, made_for, settings_of
@@ -175,7 +174,8 @@ def test_a_board_policy_with_an_unknown_parameter_is_refused_in_one_line(ctx, tm
     assert error_line(capsys) == message
     settings = settings_of(load_params(DORDLE)["made_for"], "dordle")
     with pytest.raises(EvoWordleError) as err:
-        run_bench(ctx, "summed-entropy", settings, np.array([[0, 1]]), 0, {**load_params(DORDLE)["params"], name: 0.5})
+        run_bench(ctx, "summed-entropy", settings, ctx.words.answer_index[None, :2], 0,
+                  {**load_params(DORDLE)["params"], name: 0.5})
     assert str(err.value) == message
 
 
