@@ -236,6 +236,13 @@ def test_a_plain_list_of_word_indices_is_a_population(ctx):
             tbx.evaluate(bad, ctx=ctx, state=st, kind="dynamic")
 
 
+def test_a_list_of_deap_individuals_is_a_population_of_their_words(ctx):
+    st, _ = _state(ctx, guesses=("salet",))
+    words = _words(ctx, "crony", "cigar", "mound")
+    got = tbx.evaluate([individual(w) for w in words.tolist()], ctx=ctx, state=st, kind="dynamic")
+    assert np.array_equal(got, tbx.evaluate(words, ctx=ctx, state=st, kind="dynamic"))
+
+
 def test_the_package_operators_take_the_whole_population_at_once(ctx):
     """The fast path: evaluate, select, choose, mate and mutate are marked vectorised."""
     from evo_wordle.ga import adapter
