@@ -20,6 +20,8 @@ import sys
 import warnings
 from pathlib import Path
 
+from evo_wordle.errors import EvoWordleError
+
 EXCLUDED = ("evo_wordle.cli", "evo_wordle.__main__")
 ROLE = re.compile(r":(func|class|meth|attr|data|mod|obj):`~?([^`<>]+?)`")
 
@@ -138,6 +140,18 @@ def build(out: Path) -> None:
         pdoc.pdoc(*modules(), output_directory=Path(out))
 
 
+def check_out(text: str) -> Path:
+    """The output folder, checked before any work: not empty (``--out ''`` wrote 65 pages into
+    the current folder), not a file (a traceback), not a folder holding the package's sources."""
+    from evo_wordle.outputs import check_folder
+
+    out = check_folder(text, "--out", files=("index.html", "search.js"))
+    if (out / "evo_wordle" / "__init__.py").exists():
+        raise EvoWordleError(f"--out {text} holds the evo_wordle sources; the pages would land among them "
+                             "(give a folder of its own, e.g. site)")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default="site", help="output folder (default: site)")
@@ -148,12 +162,18 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         print("build_api: pdoc is missing: pip install -e '.[docs]'", file=sys.stderr)
         return 2
+    if not args.check_only:
+        try:
+            out = check_out(args.out)
+        except EvoWordleError as exc:
+            print(f"build_api: {exc}", file=sys.stderr)
+            return 2
     problems = check(modules())
     for line in problems:
         print(line, file=sys.stderr)
     if not args.check_only:
-        build(Path(args.out))
-        print(f"wrote {args.out}/index.html ({len(modules())} modules)")
+        build(out)
+        print(f"wrote {out / 'index.html'} ({len(modules())} modules)")
     return 1 if problems else 0
 
 

@@ -18,7 +18,7 @@ from . import patterns
 from .context import Context
 from .entropy import entropies
 from .errors import EvoWordleError, ImpossibleFeedback
-from .game import GameState, Settings, hard_mode_mask, play
+from .game import MAX_GUESSES, GameState, Settings, hard_mode_mask, play
 
 UNDO = {"undo", "u", "back"}
 QUIT = {"quit", "exit", "q"}
@@ -48,6 +48,7 @@ class AssistSession:
         self.solved = False
         self._suggested: dict[tuple, int] = {}
         self._expected: dict[tuple, tuple[float, int]] = {}
+        self._beyond: dict[tuple, float] = {}
 
     @property
     def state(self) -> GameState:
@@ -140,21 +141,31 @@ class AssistSession:
             answers, weights = rng.choice(cand, size=sample, replace=False, p=w), np.ones(sample)
         else:
             answers, weights = cand, w
+        # Played on without the guess cap: capped at the guesses left, every game the cap cut
+        # short counted as finished in them ("1.00" with 167 candidates left at the cap).
         left = self.settings.max_guesses - self.turn
-        settings = self.settings.with_(max_guesses=max(left, 1))
+        settings = self.settings.with_(max_guesses=MAX_GUESSES)
         solver = self.make_solver(self.settings) if self.make_solver else self.solver
-        scores, used = [], []
+        scores, used, beyond = [], [], []
         start = time.perf_counter()
         for answer, weight in zip(answers, weights):
             solver.reset(np.random.default_rng(rng.integers(2**63)))
             record = play(solver, self.state, int(answer), settings)
             scores.append(record.score(settings.max_guesses))
+            beyond.append(not record.solved or len(record.guesses) > left)
             used.append(weight)
             if time.perf_counter() - start > budget:
                 break
         result = (float(np.average(scores, weights=used)), len(scores))
         self._expected[key] = result
+        self._beyond[key] = float(np.average(beyond, weights=used))
         return result
+
+    def beyond_cap(self) -> float:
+        """The share (same weights) of the answers :meth:`expected_to_finish` played on that need
+        more guesses than ``--max-guesses`` leaves (0.0 when the cap never binds)."""
+        self.expected_to_finish()
+        return self._beyond.get((self.settings.candidates, self.state.history), 0.0)
 
     def remaining(self, limit: int | None = None) -> list[str]:
         """Remaining candidates, most common words first (by the thesis's frequency priority)."""
@@ -360,6 +371,11 @@ def draw_board(session: AssistSession, color: bool, top: int, show: int, say) ->
     mean, games = session.expected_to_finish()
     over = "every candidate" if games == left else f"{games:,} sampled candidates"
     say(f"expected guesses to finish: {mean:.2f} following the suggestions ({over})")
+    beyond = session.beyond_cap()
+    if beyond > 0:
+        cap, rest = session.settings.max_guesses, max(session.settings.max_guesses - session.turn, 0)
+        say(f"  {100 * beyond:.0f} % of them need more than the {rest} guess{'' if rest == 1 else 'es'} left "
+            f"of --max-guesses {cap}")
     if left == 1:
         return
     alts = session.alternatives(top)

@@ -333,6 +333,12 @@ def _answer_sets(ctx: Context, settings: Settings, answers, seed: int, games: in
     answers = np.asarray(answers, dtype=np.int64)
     if len(answers) == 0:
         raise EvoWordleError("no answers to play")
+    if settings.candidates == "answers":
+        outside = answers[~np.isin(answers, ctx.words.answer_index)]
+        if len(outside):  # the solver would rule the answer out and the game count as a failure
+            raise EvoWordleError(
+                f"{ctx.words[int(outside.flat[0])]!r} is not in the answer list, and candidates='answers' "
+                "(P1/P3) only considers those; play it with candidates='allowed' (P0)")
     shape = (len(answers),) if settings.boards == 1 else (len(answers), settings.boards)
     if answers.shape != shape:
         raise EvoWordleError(f"{settings.boards} boards need one answer per board in each game, not {answers.shape}")

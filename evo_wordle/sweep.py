@@ -42,7 +42,7 @@ from .files import (
     read_json,
 )
 from .game import PROBLEMS, Settings
-from .params import as_int, as_seed
+from .params import as_choice, as_int, as_seed
 from .solvers.base import SolverSpec, build_solver, pack_solver, solver_identity, solver_label, unpack_solver
 from .stats import mean_ci, t975
 from .wording import count
@@ -760,8 +760,13 @@ def best_config(summary: list[dict]) -> dict | None:
     return min(summary, key=lambda s: (s["mean"], s["fail_rate"]), default=None)
 
 
+#: What :func:`format_report` writes (``report --format``).
+REPORT_FORMATS = ("text", "markdown", "csv", "json")
+
+
 def format_report(spec: SweepSpec, summary: list[dict], fmt: str = "text", total: int | None = None) -> str:
     """The report table as text, Markdown, CSV or JSON."""
+    as_choice("format", fmt, REPORT_FORMATS)  # an unknown one ("xml") was printed as text
     keys = spec.keys
     best = best_config(summary)
     if fmt == "json":  # strict JSON: an interval that one seed or one game cannot give is null, never NaN

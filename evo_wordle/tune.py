@@ -264,6 +264,12 @@ class TuneSpec:
         high = {p.name: p.extremes()[-1] for p in self.space.values()}
         # the low ends, then every other bound and choice beside them, then all high ends: a value
         # no trial could play is refused now, not in the middle of the study
+        if self.fixed:  # blamed on the space's first values before ("refuses mutation=0.0: unknown … 'foo'")
+            try:
+                make_solver(self.solver, ctx, settings, **self.fixed)
+            except EvoWordleError as exc:
+                values = ", ".join(f"{k}={v}" for k, v in self.fixed.items())
+                raise EvoWordleError(f"--fix: the solver refuses {values}: {exc}") from None
         tried = [(low, list(low)), *(({**low, p.name: v}, [p.name]) for p in self.space.values()
                                      for v in p.extremes()[1:]), (high, list(high))]
         for params, named in tried:
@@ -682,6 +688,10 @@ def study_summary(storage: str, name: str | None = None) -> dict:
     """What ``report`` prints for a study: counts, games and the best trials (``name`` None: the
     storage's only study)."""
     optuna = _optuna()
+    if isinstance(storage, str) and storage.startswith("sqlite:///"):
+        path = Path(storage[len("sqlite:///"):]).expanduser()
+        if not path.exists() and not path.is_symlink():  # opening it would make an empty database there
+            raise EvoWordleError(f"no study database at {path} (a report reads one; tune --out or --storage makes it)")
     db = _storage(storage)
     if name is None:
         names = optuna.get_all_study_names(storage=db)

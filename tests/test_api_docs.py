@@ -48,3 +48,18 @@ def test_the_reference_builds(build_api, tmp_path):
     bench = (tmp_path / "evo_wordle/bench.html").read_text()
     assert "BenchResult" in bench and "records" in bench and "run_bench" in bench
     assert not (tmp_path / "evo_wordle/cli").exists()
+
+
+@pytest.mark.parametrize("out, message", [
+    ("", "--out needs a folder name, not an empty string"),  # wrote 65 pages into the current folder
+    ("{tmp}/afile", "is a file, not a folder"),  # a FileExistsError traceback
+    (str(ROOT), "holds the evo_wordle sources"),
+])
+def test_a_bad_out_folder_is_one_line_before_any_work(build_api, tmp_path, capsys, monkeypatch, out, message):
+    (tmp_path / "afile").write_text("x\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(build_api, "check", lambda names: pytest.fail("checked the docstrings before --out"))
+    assert build_api.main(["--out", out.format(tmp=tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["afile"]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from evo_wordle import patterns
-from evo_wordle.assist import AssistSession, run_assist
+from evo_wordle.assist import AssistSession, draw_board, run_assist
 from evo_wordle.cli import main
 from evo_wordle.entropy import entropies
 from evo_wordle.errors import EvoWordleError, ImpossibleFeedback
@@ -296,3 +296,21 @@ def test_terminal_reader_ends_on_eof(monkeypatch, capsys):
     monkeypatch.setattr("builtins.input", fake_input)
     read = terminal_reader()
     assert read("word> ") == "slate" and read("word> ") is None
+
+
+def test_expected_guesses_to_finish_is_not_cut_by_the_guess_cap(ctx):
+    """With --max-guesses 2 and 29 candidates after RAISE, play on was capped at the one guess
+    left and every unsolved game counted as finished in it: "expected guesses to finish: 1.00"."""
+    capped, free = session(ctx, P1.with_(max_guesses=2)), session(ctx)
+    for sess in (capped, free):
+        sess.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
+    assert capped.expected_to_finish() == free.expected_to_finish()
+    mean, games = capped.expected_to_finish()
+    assert games == 29 and mean > 2
+    greedy = make_solver("greedy", ctx, P1)
+    direct = [len(play(greedy, free.state, int(a), P1).guesses) for a in free.state.candidates]
+    assert capped.beyond_cap() == pytest.approx(np.mean([n > 1 for n in direct])) and free.beyond_cap() == 0.0
+    out = io.StringIO()
+    draw_board(capped, False, 3, 6, lambda line: out.write(line + "\n"))
+    share = f"{100 * capped.beyond_cap():.0f} %"
+    assert f"{share} of them need more than the 1 guess left of --max-guesses 2" in out.getvalue()

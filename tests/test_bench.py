@@ -314,6 +314,17 @@ def test_compare_rank_does_not_depend_on_time(capsys, monkeypatch) -> None:
     assert code == 0 and [r["solver"] for r in rows][0] == min(rows, key=lambda r: r["mean_guesses"])["solver"]
 
 
+def test_compare_ties_share_a_rank_whatever_the_order_of_solvers(capsys) -> None:
+    """Equal fail rate and mean were ranked 1 and 2 in --solvers' order, so the order given
+    decided which solver 'won'; with --max-guesses 1 every solver fails every game: one tie."""
+    for solvers in ("greedy,naive,random", "random,naive,greedy"):
+        code, out, _ = run_cli(capsys, "compare", "--solvers", solvers, "--games", "3", "--max-guesses", "1", "--json")
+        assert code == 0 and [r["rank"] for r in json.loads(out)] == [1, 1, 1]
+    code, out, _ = run_cli(capsys, "compare", "--solvers", "greedy,random", "--games", "30", "--json")
+    rows = json.loads(out)
+    assert code == 0 and [r["rank"] for r in rows] == [1, 2] and rows[0]["mean_guesses"] < rows[1]["mean_guesses"]
+
+
 def test_jobs_far_beyond_the_cpus_are_capped_and_said_once(capsys, monkeypatch) -> None:
     import evo_wordle.executors as executors
 

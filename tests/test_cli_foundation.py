@@ -33,6 +33,19 @@ def test_rank_top_naive_and_priority(capsys, ctx):
     assert json.loads(out)[0]["word"] == "rates"  # the thesis's greedy best starter
 
 
+def test_a_guess_that_cannot_split_has_zero_bits_not_minus_zero(capsys, tmp_path, cache_dir):
+    """One candidate: every guess has 0 bits; -Σ 1·log 1 is -0.0, which printed as "-0.00000000"."""
+    one = tmp_path / "one.txt"
+    one.write_text("crane\n")
+    code, out, _ = run(capsys, "entropy", "crane", "--allowed", str(one))
+    assert code == 0 and out == "CRANE  0.00000000\n"
+    code, out, _ = run(capsys, "entropy", "crane", "--allowed", str(one), "--json")
+    assert code == 0 and out.split() == ["{", '"crane":', "0.0", "}"]
+    code, out, _ = run(capsys, "rank", "--allowed", str(one))
+    assert code == 0 and "-0" not in out
+    assert out.splitlines()[1].split() == ["1", "CRANE", "0.00000", "0.1192", "0.00000"]
+
+
 def test_pattern_command(capsys, ctx):
     code, out, _ = run(capsys, "pattern", "asses", "passe")
     assert code == 0 and "11210" in out and "YYGYB" in out and "🟨🟨🟩🟨⬛" in out

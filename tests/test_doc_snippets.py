@@ -108,7 +108,14 @@ def test_snippets_are_found_and_most_run():
 def test_snippet_runs(block, snippet_dir, capsys, monkeypatch):
     where = f"{block['file']}:{block['line']}"
     if block["lang"] == "python":
-        exec(compile(block["body"], where, "exec"), {"__name__": "__snippet__"})  # noqa: S102
+        from evo_wordle.solvers import SOLVERS
+
+        registered = dict(SOLVERS)
+        try:  # a snippet may register a solver (docs/recipes.md): later tests must not see it
+            exec(compile(block["body"], where, "exec"), {"__name__": "__snippet__"})  # noqa: S102
+        finally:
+            SOLVERS.clear()
+            SOLVERS.update(registered)
         return
     commands = _commands(block)
     assert commands, f"{where}: a shell block without an evo-wordle command"

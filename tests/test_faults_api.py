@@ -15,8 +15,11 @@ from evo_wordle.ga.config import GAConfig
 from evo_wordle.ga.toolbox import GAState, make_toolbox
 from evo_wordle.game import GameState, Settings, hard_mode_mask, illegal_move
 from evo_wordle.params import as_bool, as_float, as_int, as_seed
+from evo_wordle.plots.compare import compare_data
+from evo_wordle.plots.convergence import convergence_data
+from evo_wordle.plots.evolution import evolution_data
 from evo_wordle.solvers import make_solver
-from evo_wordle.sweep import SweepSpec, run_sweep
+from evo_wordle.sweep import SweepSpec, format_report, run_sweep
 
 
 def test_the_package_error_is_a_value_error():
@@ -119,6 +122,14 @@ BAD_CALLS = [
     ("run_bench answers=[10**9]", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[10**9]), "outside"),
     ("run_bench answers=[1.5]", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[1.5]), "neither a word"),
     ("run_bench answers=[]", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[]), "no answers to play"),
+    # an answer P1 beliefs rule out was played and counted as a failure at the cap (mean 9)
+    ("run_bench P1 answer outside the answer list",
+     lambda ctx, tmp: run_bench(ctx, "greedy", Settings(candidates="answers"), ["aahed"]),
+     "'aahed' is not in the answer list, and candidates='answers'"),
+    ("run_bench P1 boards with an answer outside the answer list",
+     lambda ctx, tmp: run_bench(ctx, "summed-entropy", Settings(candidates="answers", boards=2),
+                                np.array([[ctx.words.index("aahed"), int(ctx.words.answer_index[0])]])),
+     "'aahed' is not in the answer list"),
     ("run_bench seed=-1", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[0], seed=-1), "--seed must be"),
     ("run_bench seed=0.5", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[0], seed=0.5), "whole number"),
     ("run_bench jobs=0", lambda ctx, tmp: run_bench(ctx, "greedy", answers=[0], jobs=0), "--jobs must be"),
@@ -131,6 +142,9 @@ BAD_CALLS = [
     # make_solver and GA parameters
     ("make_solver ctx='x'", lambda ctx, tmp: make_solver("greedy", "x", Settings()), "ctx must be a Context"),
     ("make_solver settings=None", lambda ctx, tmp: make_solver("greedy", ctx, None), "settings must be a Settings"),
+    # a population below ga's default elite blamed --elite, which nobody had typed
+    ("make_solver ga population=2", lambda ctx, tmp: make_solver("ga", ctx, Settings(), population=2),
+     "--population 2 is smaller than ga's default --elite 10 (parents carried over): give --elite 0 to 2 too"),
     ("make_solver unknown kwarg", lambda ctx, tmp: make_solver("random", ctx, Settings(), foo=1), "no parameter 'foo'"),
     ("make_solver ga population=-1", lambda ctx, tmp: make_solver("ga", ctx, Settings(), population=-1),
      "--population must be between 1"),
@@ -202,6 +216,24 @@ BAD_CALLS = [
     ("sweep executor", lambda ctx, tmp: run_sweep(SweepSpec("greedy", {"hard": [True]}), tmp / "s", executor="x"),
      "unknown executor"),
     ("sweep out ''", lambda ctx, tmp: run_sweep(SweepSpec("greedy", {"hard": [True]}), ""), "empty string"),
+    # plot data: raw TypeError / numpy messages for runs 0, a figure of 9s for an answer P1 rules out
+    ("convergence_data runs=0", lambda ctx, tmp: convergence_data(ctx, "greedy", Settings(), answer="merry", runs=0),
+     "--runs must be at least 1, not 0"),
+    ("convergence_data jobs=0", lambda ctx, tmp: convergence_data(ctx, "greedy", Settings(), answer="merry", runs=1,
+                                                                  jobs=0), "--jobs must be at least 1, not 0"),
+    ("evolution_data runs=-2", lambda ctx, tmp: evolution_data(ctx, "greedy", Settings(), None, "merry", runs=-2),
+     "--runs must be at least 1, not -2"),
+    ("evolution_data seed=-1", lambda ctx, tmp: evolution_data(ctx, "greedy", Settings(), None, "merry", 2, seed=-1),
+     "--seed must be a whole number from 0"),
+    ("evolution_data P1 answer outside the answer list",
+     lambda ctx, tmp: evolution_data(ctx, "greedy", Settings(candidates="answers"), None, "aahed", runs=2),
+     "AAHED is not in the answer list the solver assumes"),
+    ("compare_data solvers=[]", lambda ctx, tmp: compare_data(ctx, [], Settings(), games=3),
+     "solvers must be a non-empty list of solvers, not []"),
+    ("compare_data solvers='greedy'", lambda ctx, tmp: compare_data(ctx, "greedy", Settings(), games=3),
+     "solvers must be a non-empty list of solvers, not 'greedy'"),
+    ("format_report fmt='xml'", lambda ctx, tmp: format_report(SweepSpec("greedy", {"hard": [True]}), [], "xml"),
+     "--format must be one of text, markdown, csv, json, not 'xml'"),
     ("make_executor kind", lambda ctx, tmp: make_executor("threads"), "unknown executor 'threads'"),
     # the one converter
     ("as_int True", lambda ctx, tmp: as_int("n", True), "--n must be a whole number, not True"),

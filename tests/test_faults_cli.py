@@ -65,6 +65,13 @@ BAD_INPUT = [
     ("bench --solver ga --pressure inf --games 3", "finite number"),
     ("bench --solver ga --population 0 --games 3", "--population must be between 1"),
     ("bench --solver ga --elite 500 --games 3", "--elite must be between 0 and 300"),
+    ("bench --solver ga --population 2 --games 3", "--population 2 is smaller than ga's default --elite 10"),
+    # two outputs naming one file: the later write silently replaced the other's result
+    ("bench --games 3 --csv {d}/same.png --plot {d}/same.png", "--csv and --plot both name"),
+    ("bench --games 3 --csv {d}/../same.png --plot {d}/adir/../../same.png", "--csv and --plot both name"),
+    ("evolve-strategy --generations 1 --out {d}/s.json --log {d}/s.json", "--out and --log both name"),
+    ("evolve-strategy --generations 1 --out {d}/s.json --checkpoint {d}/s.json", "--checkpoint and --out both name"),
+    ("sweep --solver ga --population 2,300 --out {d}/s", "--population 2 is smaller than ga's default --elite 10"),
     ("bench --solver ga --tournament-size -1 --games 3", "--tournament-size must be between 1"),
     ("bench --boards 2 --solver greedy", "needs the summed-entropy solver"),
     ("bench --solver nope", "unknown solver 'nope'"),
@@ -122,10 +129,16 @@ BAD_INPUT = [
     ("sweep --population 5 --scheduler tcp://127.0.0.1:1 --out {d}/s", "only applies to --executor dask"),
     ("sweep --solver greedy --set problem=P9 --out {d}/s", "unknown problem"),
     ("sweep --population 5 --set population=10 --out {d}/s", "given twice"),
+    ("sweep --solver greedy --set problem=P1,P0 --guess-from allowed --out {d}/s",
+     "--set problem=... would replace --guess-from allowed in every cell"),
+    ("sweep --solver greedy --set problem=P1,P0 --problem P2 --out {d}/s", "both give problem"),
+    ("sweep --solver greedy --set max_guesses=4,5 --max-guesses 3 --out {d}/s", "both give max_guesses"),
+    ("sweep --solver greedy --set hard=true,false --hard --out {d}/s", "both give hard"),
     ("sweep --solver ga --set mutation=0.1,0.1 --out {d}/s", "repeated value"),
     ("sweep --solver greedy --out {d}/s", "nothing to sweep"),
     # report / plot
     ("report {d}/missing", "not a sweep folder"),
+    ("report sqlite:///{d}/nodb.db", "no study database at"),  # made an empty 114 KB database there
     ("plot heatmap {d} --out {d}/adir", "is a folder"),
     ("plot heatmap {d} --out {d}/x.txt", "must end in .png, .svg, .pdf"),
     ("plot heatmap {d} --out /proc/x.png", "under /proc;"),
@@ -165,6 +178,9 @@ BAD_INPUT = [
     ("tune --solver ga --space population=10:50 --out ", "empty string"),
     ("tune --solver ga --space population=10:50 --seed -1 --out {d}/t", "from 0 to 2**63"),
     ("tune --solver ga --space population=10:50 --trials 0 --out {d}/t", "must be at least 1"),
+    # a bad --fix was blamed on the space: "the solver refuses population=10: unknown GA parameter 'foo'"
+    ("tune --solver ga --space population=10:50 --fix foo=1 --out {d}/t",
+     "--fix: the solver refuses foo=1: unknown GA parameter 'foo'"),
     # solve
     ("solve fibre --problem P1", "'fibre' is not in the answer list"),
     ("solve fibre spill --candidates answers", "'fibre' is not in the answer list"),

@@ -109,6 +109,44 @@ def test_bad_operator_results_are_clear_errors(ctx):
             solver.choose(state.after(guess, int(ctx.table[guess, ctx.words.index("merry")])))
 
 
+def _vec(fn):
+    return adapter.vectorised(fn)
+
+
+BAD_RESULTS = [
+    # a vectorised operator's words were used unchecked: -1 wrapped to the last word, floats were cast
+    ("mutate", _vec(lambda w: w * 0 - 1), "mutate gave word index -1, outside 0..12971"),
+    ("mutate", _vec(lambda w: w + 0.5), "a vectorised mutate must return a 1-D array of word indices"),
+    ("mutate", _vec(lambda w: w[:-1]), "a vectorised mutate returned"),
+    ("mate", _vec(lambda a, b: (a, b * 0 + 99999)), "mate gave word index 99999"),
+    ("mate", _vec(lambda a, b: a), "a vectorised mate must return two arrays"),
+    ("choose", _vec(lambda w, k, f: np.array([99999])), "choose gave word index 99999"),
+    ("select", _vec(lambda w, k, f: w[:0]), "select returned no words"),
+    # a fitness that breaks selection: NaN, infinite, too few values, negative or all zero for roulette
+    ("evaluate", lambda ind: (float("nan"),), "evaluate gave a fitness of nan"),
+    ("evaluate", _vec(lambda w: np.full(len(w), np.inf)), "evaluate gave a fitness of inf"),
+    ("evaluate", _vec(lambda w: np.ones(len(w) - 1)), "returned 39 fitness values of shape \\(39,\\) for 40 words"),
+    ("evaluate", lambda ind: (-1.0,), "roulette needs fitness values of at least 0"),
+    ("evaluate", _vec(lambda w: np.zeros(len(w))), "roulette needs fitness values of at least 0, one of them above 0"),
+]
+
+
+@pytest.mark.parametrize("alias, fn, message", BAD_RESULTS, ids=[f"{a}-{m[:30]}" for a, _, m in BAD_RESULTS])
+def test_bad_vectorised_results_and_fitness_are_clear_errors(ctx, alias, fn, message):
+    solver = make_solver("ga", ctx, Settings(), population=40)
+    solver.toolbox.register(alias, fn)
+    with pytest.raises(EvoWordleError, match=message):
+        run_bench(ctx, solver, answers=ctx.words.answer_index[ANSWERS], seed=0)
+
+
+def test_negative_fitness_is_fine_where_selection_does_not_weigh_it(ctx):
+    """Tournament and best only compare fitness values: a negative one plays as its order says."""
+    solver = make_solver("ga", ctx, Settings(), population=40, selection="tournament", choice="best")
+    solver.toolbox.register("evaluate", _vec(lambda w: -np.arange(len(w), dtype=float)))
+    result = run_bench(ctx, solver, answers=ctx.words.answer_index[ANSWERS], seed=0)
+    assert result.games == len(ctx.words.answer_index[ANSWERS]) and 1 <= result.mean_guesses <= 9
+
+
 def test_parent_selection_does_not_change_the_guess_rule(ctx):
     solver = make_solver("ga", ctx, Settings(), selection="tournament")
     assert solver.toolbox.select.keywords["method"] == "tournament"

@@ -260,3 +260,10 @@ def test_population_no_larger_than_the_elite_still_plays(ctx, population):
     answers = ctx.words.answer_index[:4]
     result = run_bench(ctx, "ga", Settings(), answers, seed=0, solver_params={"population": population})
     assert all(r.solved for r in result.records)
+
+
+def test_a_small_population_plays_with_an_elite_it_can_hold(ctx):
+    """Population 2 is legal once the elite fits in it (ga's default elite is 10)."""
+    result = run_bench(ctx, "ga", Settings(), ctx.words.answer_index[:5], seed=0,
+                       solver_params={"population": 2, "elite": 1})
+    assert result.games == 5 and result.params["population"] == 2 and result.params["elite"] == 1

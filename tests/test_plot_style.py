@@ -149,3 +149,19 @@ def test_histogram_with_a_cap_below_the_win_limit_draws_its_failures_as_failures
     assert bars == {(3, green): 15, (4, green): 26, (4, red): 9}
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["solved within 4 (the cap)", "not solved within 4"]
     assert "fail 18.00 % not solved within 4" in ax.get_title()
+
+
+def test_histogram_of_repeated_runs_says_runs_x_puzzles(tmp_path, monkeypatch, cache_dir):
+    """`bench --repeat 2 --games 5 --plot` captioned "N = 10 games": 5 puzzles played twice
+    read as 10 puzzles."""
+    import evo_wordle.plots.histogram as histogram
+    from evo_wordle.cli import main
+
+    captions = []
+    real = histogram.save
+    monkeypatch.setattr(histogram, "save", lambda fig, path, data, caption=None: captions.append(caption)
+                        or real(fig, path, data, caption))
+    bench = ["bench", "--solver", "random", "--games", "5", "--plot"]
+    assert main([*bench, str(tmp_path / "r.png"), "--repeat", "2"]) == 0
+    assert main([*bench, str(tmp_path / "o.png")]) == 0
+    assert "N = 2 runs x 5 puzzles" in captions[0] and "N = 5 games" in captions[1]

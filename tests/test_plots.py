@@ -210,3 +210,17 @@ def test_bad_plot_input_is_one_line(sweep_dir, tmp_path, capsys):
     assert main(["plot", "heatmap", str(sweep_dir), "--x", "elite", "--out", str(tmp_path / "x.png")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no parameter 'elite'" in err
+
+
+def test_lines_put_numbers_in_order_when_ints_and_floats_mix(tmp_path, cache_dir):
+    """`--mutation 0,0.1,0.3` parses to an int and floats: the axis was sorted by type name, so
+    0.1 and 0.3 stood left of 0 and the line zig-zagged back to it."""
+    spec = SweepSpec(solver="ga-thesis", grid={"population": [5], "mutation": [0, 0.1, 0.3]}, seeds=1, games=5)
+    run_sweep(spec, tmp_path / "s", jobs=1)
+    spec, rows = load_sweep(tmp_path / "s")
+    plotted = plot_lines(spec, summarize(spec, rows), tmp_path / "lines.png", x="mutation", hue="population")
+    ax = plotted.figure.axes[0]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["0", "0.1", "0.3"]
+    assert list(ax.get_xticks()) == pytest.approx([0, 0.1, 0.3])  # a linear axis of the values themselves
+    (xs,) = [np.asarray(line.get_xdata(), dtype=float) for line in ax.lines if len(line.get_xdata()) == 3]
+    assert list(xs) == pytest.approx([0, 0.1, 0.3]) and (np.diff(xs) > 0).all()

@@ -245,6 +245,9 @@ def test_tiny_study_end_to_end_and_params_round_trip(lists, tmp_path, capsys):
     assert "4 complete" in capsys.readouterr().out
     assert main(["report", str(out)]) == 0  # the folder tune wrote: its study
     assert "4 complete" in capsys.readouterr().out
+    # csv and markdown are the sweep report's forms: a study's report printed its text form instead
+    assert main(["report", str(out), "--format", "csv"]) == 2
+    assert "report of a tune study prints text or json, not --format csv" in capsys.readouterr().err
     # the same command again resumes: nothing more to run, the same trials
     assert main(_cli(lists, out, "--trials", "6")) == 0
     capsys.readouterr()
@@ -532,6 +535,30 @@ def test_figures_show_every_trial_in_the_house_style(lists, tmp_path):
     assert land["x"] == [t.params["population"] for t in done] and land["value"] == [t.value for t in done]
     for name in ("history.png", "importance.png", "contour.png"):
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_captions_count_the_trials_drawn_and_name_the_others(lists, tmp_path):
+    """A run killed mid-trial leaves FAIL trials (re-queued by the next run): the captions said
+    "N = 9 trials" under a history of 7 points; N now counts what each figure draws."""
+    import optuna
+
+    from evo_wordle.plots.tune import plot_history, plot_importance, plot_landscape
+
+    url = f"sqlite:///{tmp_path / 'k.db'}"
+    spec = _spec(lists, pruner="halving")
+    optimize(spec.as_dict(), url, "k", 6, 3)
+    study = open_study(spec, url, "k")
+    for _ in range(2):
+        study.add_trial(optuna.trial.create_trial(state=optuna.trial.TrialState.FAIL))
+    states = [t.state.name for t in study.trials]
+    done, pruned = states.count("COMPLETE"), states.count("PRUNED")
+    history = plot_history(study, spec, None, tmp_path / "h.png").data["caption"]
+    assert f"N = {done + pruned} trials" in history and "not drawn: 2 failed" in history
+    for plotted in (plot_importance(study, spec, tmp_path / "i.png"),
+                    plot_landscape(study, spec, "population", "mutation", tmp_path / "c.png")):
+        caption = plotted.data["caption"]
+        assert f"N = {done} trial" in caption and "2 failed" in caption
+        assert ("pruned" in caption) == (pruned > 0)
 
 
 def test_a_custom_allowed_list_alone_is_its_own_answer_list(tmp_path, cache_dir, capsys):

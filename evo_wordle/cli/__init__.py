@@ -8,6 +8,7 @@ import sys
 from ..errors import EvoWordleError
 from ..progress import interval as progress_interval
 from . import bench_cmds, evolve_cmds, openers_cmds, play_cmds, sweep_cmds, table_cmds, tree_cmds, tune_cmds
+from .common import check_distinct_outputs
 
 #: Modules with ``register(subparsers)``; each sub-parser sets ``func(args) -> int``.
 COMMAND_MODULES = [table_cmds, sweep_cmds, bench_cmds, play_cmds, evolve_cmds, tree_cmds, openers_cmds, tune_cmds]
@@ -86,6 +87,7 @@ def main(argv: list[str] | None = None) -> int:
         if not getattr(args, "func", None):
             parser.print_help()  # the program name alone asks for help
             return 0
+        check_distinct_outputs(args)
         if getattr(args, "quiet", True) is False:
             progress_interval()  # a bad $EVO_WORDLE_PROGRESS_SECONDS fails before any work
         code = int(args.func(args) or 0)

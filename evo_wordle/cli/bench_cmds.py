@@ -468,9 +468,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
         row["score"] = score
     # rank by what the seed fixes (fail rate, then mean guesses), never by time: the paper's score
     # is shown beside it, but its time term varies with the machine's load
-    order = sorted(range(len(rows)), key=lambda i: (rows[i]["fail_rate"], rows[i]["mean_guesses"], i))
-    for rank, i in enumerate(order, 1):
-        rows[i]["rank"] = rank
+    def key(i: int) -> tuple:
+        return rows[i]["fail_rate"], rows[i]["mean_guesses"]
+
+    order = sorted(range(len(rows)), key=lambda i: (*key(i), i))
+    for place, i in enumerate(order, 1):  # ties share a rank (1, 1, 3): --solvers' order must not decide
+        rows[i]["rank"] = place if place == 1 or key(i) != key(order[place - 2]) else rows[order[place - 2]]["rank"]
     if mixed:
         warn("MIXED GAMES: these rows do not play the same game, so their figures are not comparable")
     if args.json:
@@ -493,6 +496,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
             f"{100 * r['fail_rate']:7.2f} {r['worst_guesses']:5d} {1000 * r['seconds_per_game']:9.3f} {r['score']:7.4f}"
             f"  {r['game']}"
         )
-    print("rank: by fail rate, then mean guesses (the seed fixes both); score: the paper's 0.70·fail/max + "
-          "0.25·mean/max + 0.05·time/max over the solvers above (lower is better; its time term varies with load)")
+    print("rank: by fail rate, then mean guesses (the seed fixes both; equal ones share a rank); score: the paper's "
+          "0.70·fail/max + 0.25·mean/max + 0.05·time/max over the solvers above (lower is better; its time term "
+          "varies with load)")
     return 0

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import textwrap
 from pathlib import Path
@@ -111,6 +112,21 @@ def output_file(*suffixes: str, flag: str = "--out"):
 
 #: Any file to write (``--log``, ``--csv``, …).
 output_path = output_file()
+
+
+def check_distinct_outputs(args: argparse.Namespace) -> None:
+    """Refuse two output flags naming one file (``--csv x --plot x``, ``--out s.json --log
+    s.json``): the last write would silently replace the other's result.  Output flags are the
+    arguments :func:`output_file` parsed, the only ones holding a :class:`~pathlib.Path`."""
+    seen: dict[str, str] = {}
+    for dest, value in vars(args).items():
+        if not isinstance(value, Path):
+            continue
+        key = os.path.join(os.path.realpath(value.parent), value.name)
+        flag = "--" + dest.replace("_", "-")
+        if key in seen:
+            raise EvoWordleError(f"{seen[key]} and {flag} both name {value}; give each output its own file")
+        seen[key] = flag
 
 
 def color_enabled() -> bool:

@@ -192,6 +192,7 @@ def _grid_from_args(args: argparse.Namespace) -> dict[str, list]:
         grid[key] = values
     if not grid:
         raise EvoWordleError("nothing to sweep: give --population, --mutation or --set KEY=V1,V2")
+    _refuse_overridden_flags(args, grid)
     if getattr(args, "params", None):
         from ..tune import load_params
 
@@ -200,6 +201,37 @@ def _grid_from_args(args: argparse.Namespace) -> dict[str, list]:
             raise EvoWordleError(f"{args.params} holds parameters for solver {data['solver']!r}, not {args.solver!r}")
         grid = {**{k: [v] for k, v in data["params"].items() if k not in grid}, **grid}
     return grid
+
+
+#: A grid's setting key -> the flags whose value every cell would silently replace (a grid's
+#: problem preset sets three axes, applied over the flags, unlike bench's explicit-axis-wins).
+_OVERRIDES = {
+    "problem": ("problem", "candidates", "guess_from", "daily"),
+    "candidates": ("candidates",),
+    "guess_from": ("guess_from",),
+    "hard": ("hard",),
+    "daily": ("daily",),
+    "max_guesses": ("max_guesses",),
+}
+
+
+def _refuse_overridden_flags(args: argparse.Namespace, grid: dict) -> None:
+    """A setting given both as a flag and by the grid is refused: the grid's value would win
+    in every cell while sweep.json recorded the flag's."""
+    for key, flags in _OVERRIDES.items():
+        if key not in grid:
+            continue
+        for flag in flags:
+            value = getattr(args, flag, None)
+            if value is None or value is False:
+                continue
+            option = "--" + flag.replace("_", "-")
+            shown = option if value is True else f"{option} {value}"
+            if flag == key:
+                raise EvoWordleError(f"--set {key}=... and {shown} both give {key}; give it once")
+            setting = "true" if value is True else value
+            raise EvoWordleError(f"--set problem=... would replace {shown} in every cell (a problem sets {flag} "
+                                 f"too); write --set {flag}={setting} instead")
 
 
 def cmd_sweep(args: argparse.Namespace) -> int:
@@ -314,6 +346,8 @@ def _report_study(args: argparse.Namespace) -> int:
     """``report URL --study NAME``: trial counts, training games and the best trials of a study."""
     from ..tune import study_summary
 
+    if args.format in ("csv", "markdown"):  # printed the text form before, as if asked for
+        raise EvoWordleError(f"report of a tune study prints text or json, not --format {args.format}")
     summary = study_summary(args.dir, args.study)
     if args.format == "json":
         import json

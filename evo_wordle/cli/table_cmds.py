@@ -123,7 +123,7 @@ def cmd_table(args: argparse.Namespace) -> int:
 def cmd_entropy(args: argparse.Namespace) -> int:
     ctx = context_from_args(args)
     idx = ctx.words.indices(args.word)  # validate words before the table is loaded
-    bits = ctx.entropy(idx, ctx.candidates(args.candidates))
+    bits = ctx.entropy(idx, ctx.candidates(args.candidates)) + 0.0  # -0.0 bits (−Σ 1·log 1) print as 0
     result = {ctx.words.allowed[i]: float(b) for i, b in zip(idx, bits)}
     if args.json:
         print_json(result)
@@ -144,7 +144,7 @@ def cmd_rank(args: argparse.Namespace) -> int:
     if given:
         raise EvoWordleError(f"--{given[0].replace('_', '-')} needs --by tree")
     ctx = context_from_args(args)
-    bits = ctx.entropy(ctx.all_words, ctx.candidates(args.candidates))
+    bits = ctx.entropy(ctx.all_words, ctx.candidates(args.candidates)) + 0.0  # as in cmd_entropy
     score = bits * ctx.priority if args.by == "priority" else bits
     order = np.lexsort((ctx.all_words, -score))[: args.top]
     rows = [

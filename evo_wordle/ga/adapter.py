@@ -108,6 +108,42 @@ def _gene(ind, n_words: int, what: str) -> int:
     return word
 
 
+def _checked_words(out, n_words: int, what: str, length: int | None = None) -> np.ndarray:
+    """A vectorised operator's words, checked as the DEAP route checks each gene: whole-number
+    indices in range (a negative one would wrap to another word), ``length`` of them if given."""
+    arr = np.asarray(out)
+    if arr.ndim != 1 or (arr.size and arr.dtype.kind not in "iu"):
+        raise EvoWordleError(f"a vectorised {what} must return a 1-D array of word indices, got "
+                             f"{arr.dtype} of shape {arr.shape}")
+    if length is not None and len(arr) != length:
+        raise EvoWordleError(f"a vectorised {what} returned {len(arr)} words for {length}")
+    if arr.size and not (0 <= arr.min() and arr.max() < n_words):
+        bad = int(arr.min()) if arr.min() < 0 else int(arr.max())
+        raise EvoWordleError(f"{what} gave word index {bad}, outside 0..{n_words - 1}")
+    return arr.astype(np.int64, copy=False)
+
+
+def _checked_fitness(out, n: int) -> np.ndarray:
+    """A vectorised evaluate's values: one finite number per word (NaN would make every
+    selection meaningless without a sound)."""
+    try:
+        values = np.asarray(out, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise EvoWordleError(
+            f"a vectorised evaluate must return an array of numbers, got {type(out).__name__}") from None
+    if values.shape != (n,):
+        raise EvoWordleError(f"a vectorised evaluate returned {values.size} fitness values of shape "
+                             f"{values.shape} for {n} words")
+    return values
+
+
+def _finite(values: np.ndarray) -> np.ndarray:
+    if not np.isfinite(values).all():
+        bad = values[~np.isfinite(values)][0]
+        raise EvoWordleError(f"evaluate gave a fitness of {bad}; fitness values must be finite numbers")
+    return values
+
+
 def _individuals(words: np.ndarray, fitness: np.ndarray | None = None) -> list:
     if fitness is None:
         return [individual(w) for w in words.tolist()]
@@ -119,7 +155,7 @@ def evaluate(toolbox, words: np.ndarray) -> np.ndarray:
     ``evaluate(individual) -> (fitness,)`` per distinct word."""
     fn = toolbox.evaluate
     if is_vectorised(fn):
-        return fn(words)
+        return _finite(_checked_fitness(fn(words), len(words)))
     uniq, inverse = np.unique(words, return_inverse=True)
     values = np.empty(len(uniq))
     for i, ind in enumerate(_individuals(uniq)):
@@ -130,17 +166,33 @@ def evaluate(toolbox, words: np.ndarray) -> np.ndarray:
             raise EvoWordleError(
                 f"a DEAP-style evaluate must return a 1-tuple (fitness,), got {value!r}"
             ) from None
-    return values[inverse.reshape(-1)]
+    return _finite(values)[inverse.reshape(-1)]
+
+
+def _check_roulette(fn, fitness: np.ndarray) -> None:
+    """The package's roulette (a registered select/choose with ``method="roulette"``) weighs
+    fitness values: a negative one, or all zero, gave a meaningless draw without a sound."""
+    if not (isinstance(fn, functools.partial) and fn.keywords.get("method") == "roulette"):
+        return
+    fitness = np.asarray(fitness, dtype=np.float64)
+    if not (fitness >= 0).all() or not fitness.max(initial=0.0) > 0:
+        raise EvoWordleError(
+            f"roulette needs fitness values of at least 0, one of them above 0 (evaluate gave {fitness.min():g} "
+            f"to {fitness.max():g}); shift the fitness, or select and choose by tournament or best")
 
 
 def _selected(toolbox, alias: str, words: np.ndarray, k: int, fitness: np.ndarray) -> np.ndarray:
     fn = getattr(toolbox, alias)
+    n = len(toolbox_words(toolbox))
+    _check_roulette(fn, fitness)
     if is_vectorised(fn):
-        return np.asarray(fn(words, k, fitness), dtype=np.int64)
+        out = _checked_words(fn(words, k, fitness), n, alias)
+        if not len(out):
+            raise EvoWordleError(f"{alias} returned no words (asked for {k})")
+        return np.resize(out, k)
     chosen = list(fn(_individuals(words, fitness), k))
     if not chosen:
         raise EvoWordleError(f"{alias} returned no individuals (asked for {k})")
-    n = len(toolbox_words(toolbox))
     out = np.fromiter((_gene(ind, n, alias) for ind in chosen), dtype=np.int64, count=len(chosen))
     return np.resize(out, k)  # fewer than k (selBest with k > population): repeat in order
 
@@ -164,9 +216,14 @@ def choose(toolbox, words: np.ndarray, fitness: np.ndarray) -> int:
 def mate(toolbox, parents1: np.ndarray, parents2: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Two children per parent pair: one vectorised call, or DEAP's ``mate(ind1, ind2)`` per pair."""
     fn = toolbox.mate
-    if is_vectorised(fn):
-        return fn(parents1, parents2)
     n = len(toolbox_words(toolbox))
+    if is_vectorised(fn):
+        kids = fn(parents1, parents2)
+        try:
+            first, second = kids
+        except (TypeError, ValueError):
+            raise EvoWordleError("a vectorised mate must return two arrays of children") from None
+        return (_checked_words(first, n, "mate", len(parents1)), _checked_words(second, n, "mate", len(parents2)))
     c1, c2 = np.empty(len(parents1), dtype=np.int64), np.empty(len(parents2), dtype=np.int64)
     for i, (a, b) in enumerate(zip(parents1.tolist(), parents2.tolist())):
         kids = fn(individual(a), individual(b))
@@ -181,9 +238,9 @@ def mate(toolbox, parents1: np.ndarray, parents2: np.ndarray) -> tuple[np.ndarra
 def mutate(toolbox, words: np.ndarray) -> np.ndarray:
     """Mutants of ``words``: one vectorised call, or DEAP's ``mutate(ind) -> (ind,)`` per word."""
     fn = toolbox.mutate
-    if is_vectorised(fn):
-        return fn(words)
     n = len(toolbox_words(toolbox))
+    if is_vectorised(fn):
+        return _checked_words(fn(words), n, "mutate", len(words))
     out = np.empty(len(words), dtype=np.int64)
     for i, w in enumerate(words.tolist()):
         res = fn(individual(w))

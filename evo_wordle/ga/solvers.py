@@ -16,11 +16,13 @@ import numpy as np
 from deap import tools
 
 from ..context import Context
+from ..errors import EvoWordleError
 from ..game import GameState, Settings
+from ..params import as_int
 from ..patterns import to_digits
 from ..solvers.base import Solver, baseline_opener, register
 from . import adapter
-from .config import CROSSOVERS, FITNESSES, INITS, SCOPES, SELECTIONS, GAConfig
+from .config import CROSSOVERS, FITNESSES, INITS, MAX_COUNT, SCOPES, SELECTIONS, GAConfig
 from .creator import individual
 from .fitness import static_entropy, static_fitness
 from .toolbox import GAState, _first_occurrences, make_toolbox
@@ -113,7 +115,7 @@ class GASolver(Solver):
             crossover=crossover,
             **extra,
         )
-        self.config = GAConfig().with_(**self.defaults).with_(**{k: v for k, v in given.items() if v is not None})
+        self.config = self.configure({k: v for k, v in given.items() if v is not None})
         self.fixed_opener = self.opener
         self.state = GAState(ctx, settings, self.rng)
         self.toolbox = make_toolbox(self.config, ctx, self.state)
@@ -333,7 +335,20 @@ class GASolver(Solver):
 
     @classmethod
     def check_params(cls, params: dict) -> None:
-        GAConfig().with_(**cls.defaults).with_(**{k: v for k, v in params.items() if k != "opener" and v is not None})
+        cls.configure({k: v for k, v in params.items() if k != "opener" and v is not None})
+
+    @classmethod
+    def configure(cls, given: dict) -> GAConfig:
+        """The solver's defaults with ``given`` on top.  A population below the default elite
+        names both (``--elite must be between 0 and 2, not 10`` blamed a flag nobody typed)."""
+        base = GAConfig().with_(**cls.defaults)
+        if "population" in given and "elite" not in given:
+            population = as_int("population", given["population"], 1, MAX_COUNT)
+            if population < base.elite:
+                raise EvoWordleError(
+                    f"--population {population} is smaller than {cls.name}'s default --elite {base.elite} "
+                    f"(parents carried over): give --elite 0 to {population} too")
+        return base.with_(**given)
 
 
 def _merge_hof(

@@ -10,6 +10,7 @@ import numpy as np
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import Settings
+from ..params import as_int
 from ..solvers.base import SolverSpec, pack_solver, solver_label, unpack_solver
 from ..wording import count
 from .common import Plotted, new_figure, save
@@ -63,6 +64,10 @@ def compare_data(
     """
     from ..bench import game_plan
 
+    if isinstance(solvers, str) or not isinstance(solvers, list | tuple) or not solvers:
+        shown = repr(solvers) if isinstance(solvers, str | list | tuple) else type(solvers).__name__
+        raise EvoWordleError(f"solvers must be a non-empty list of solvers, not {shown}")
+    jobs = as_int("jobs", jobs, 1, None)
     labels = [solver_label(s) for s in solvers]
     if len(set(labels)) != len(labels):
         raise EvoWordleError(f"two solvers share a label ({', '.join(labels)}); give them a `label` attribute")

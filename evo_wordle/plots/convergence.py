@@ -16,6 +16,7 @@ import numpy as np
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import GameRecord, GameState, Settings, play
+from ..params import as_int, as_seed
 from ..solvers.base import SolverSpec, build_solver, pack_solver, solver_label, unpack_solver
 from ..wording import count
 from .common import Plotted, new_figure, save
@@ -30,7 +31,13 @@ def play_games(
     name, a Solver object or a factory, as for ``run_bench``."""
     if settings.daily:
         raise EvoWordleError("this figure plays independent games; drop --daily / P2 / P3")
+    seed = as_seed("seed", seed)
     answers = np.asarray(answers, dtype=np.int64)
+    if len(answers) == 0:
+        raise EvoWordleError("no answers to play")
+    outside = answers[~np.isin(answers, ctx.words.answer_index)] if settings.candidates == "answers" else []
+    if len(outside):  # every run would fail at the cap: the solver rules the answer out
+        raise EvoWordleError(f"{ctx.words[int(outside[0])].upper()} is not in the answer list the solver assumes")
     engine = build_solver(solver, ctx, settings, **(params or {}))
     seeds = np.random.SeedSequence(seed).spawn(len(answers))
     base = GameState.start(engine.ctx, settings)
@@ -118,10 +125,10 @@ def convergence_data(
     """
     from ..bench import derived_seeds, game_plan
 
+    runs = as_int("runs", runs, 1, None)
+    jobs = as_int("jobs", jobs, 1, None)
     if answer is not None:
         idx = ctx.words.index(answer)
-        if settings.candidates == "answers" and idx not in set(ctx.words.answer_index.tolist()):
-            raise EvoWordleError(f"{answer.upper()} is not in the answer list the solver assumes")
         played = play_games(ctx, solver, settings, params, np.full(runs, idx), seed)
         traces = [trace(ctx, settings, rec) for rec, _ in played]
         base_record = play_games(ctx, baseline, settings, None, [idx], seed)[0][0]

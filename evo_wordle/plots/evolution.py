@@ -10,6 +10,7 @@ import numpy as np
 
 from ..context import Context
 from ..game import Settings
+from ..params import as_int
 from ..wording import count
 from .common import Plotted, new_figure, save
 from .convergence import play_games
@@ -30,6 +31,7 @@ def evolution_data(
     count), ``sequences`` (every run's guesses, upper case), ``top`` ((sequence, runs) most
     frequent first, ties alphabetical), ``endings`` (the same for the last three guesses:
     with random openers every full sequence may be unique), ``mean``, ``solved``."""
+    runs = as_int("runs", runs, 1, None)
     idx = ctx.words.index(answer)
     played = play_games(ctx, solver, settings, params, np.full(runs, idx), seed)
     scores = [rec.score(settings.max_guesses) for rec, _ in played]

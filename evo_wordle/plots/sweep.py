@@ -128,7 +128,7 @@ def lines_data(spec: SweepSpec, summary: list[dict], x: str = "population", hue:
             "ci95": [p["ci95"] for p in pts],
             "fail_rate": [p["fail_rate"] for p in pts],
         })
-    return {"x": x, "hue": hue, "series": series}
+    return {"x": x, "hue": hue, "values": xs, "series": series}
 
 
 @styled
@@ -141,10 +141,11 @@ def plot_lines(
     sideways so their bars never overlap."""
     data = lines_data(spec, summary, x, hue)
     fig, (ax,) = new_figure(7, 4.4)
-    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) and v > 0
-                  for s in data["series"] for v in s["x"])
-    values = sorted({v for s in data["series"] for v in s["x"]}, key=lambda v: (str(type(v)), v))
-    logx = numeric and bool(values) and max(values) / min(values) >= 20
+    numeric = all(isinstance(v, int | float) and not isinstance(v, bool) for s in data["series"] for v in s["x"])
+    # the axis order is the data's (numbers ascending): sorting by type name put 0.1 left of 0
+    shown = {format_value(v) for s in data["series"] for v in s["x"]}
+    values = [v for v in data["values"] if format_value(v) in shown]
+    logx = numeric and bool(values) and min(values) > 0 and max(values) / min(values) >= 20
     k_series = len(data["series"])
     for k, s in enumerate(data["series"]):
         offset = (k - (k_series - 1) / 2) * 0.12  # dodge: in log10 units on a log axis, else in slots

@@ -34,9 +34,20 @@ def baseline_mean(spec, ctx, solver: str = "greedy") -> float:
     return float(np.concatenate(scores).mean())
 
 
-def _caption(spec, study, extra: str | None = None) -> str:
-    n = len(study.trials)
+#: Trial states a figure draws: history shows pruned trials too, importance and landscape only finished ones.
+DRAWN = ("COMPLETE", "PRUNED")
+
+
+def _caption(spec, study, extra: str | None = None, drawn: tuple[str, ...] = DRAWN) -> str:
+    """N counts the trials drawn; the others (a killed run's failed trials …) are named, not
+    counted in (N = 9 under a history of 7)."""
+    states = [t.state.name for t in study.trials]
+    n = sum(s in drawn for s in states)
+    left = {s: states.count(s) for s in sorted(set(states) - set(drawn))}
     tail = f"split seed {spec.split_seed}, training answers" + (f"; {extra}" if extra else "")
+    if left:
+        words = {"FAIL": "failed"}
+        tail += "; not drawn: " + ", ".join(f"{k} {words.get(s, s.lower())}" for s, k in left.items())
     lists = lists_text(spec.context().words, spec.allowed, spec.answers)
     return caption_text(solver=spec.solver, seed=spec.seed, n=count(n, "trial"), settings=spec.settings, extra=tail,
                         lists=lists)
@@ -105,7 +116,8 @@ def plot_importance(study, spec, path: str | Path) -> Plotted:
     ax.set_xlim(0, 1.08)
     ax.set_xlabel("importance (share of the variance of the training mean; the bars add up to 1)")
     ax.set_title("Parameter importance")
-    return save(fig, path, {"importance": imp}, _caption(spec, study, "importance: Optuna's fANOVA"))
+    caption = _caption(spec, study, "importance: Optuna's fANOVA", ("COMPLETE",))
+    return save(fig, path, {"importance": imp}, caption)
 
 
 def landscape_data(study, x: str, y: str) -> dict:
@@ -163,7 +175,7 @@ def plot_landscape(study, spec, x: str, y: str, path: str | Path) -> Plotted:
     ax.set_title(f"Finished trials on {x} × {y}")
     note = ("contour lines: linear between trials, inside their hull only" if contoured
             else "too few distinct trials for contour lines")
-    return save(fig, path, {**data, "contoured": contoured}, _caption(spec, study, note))
+    return save(fig, path, {**data, "contoured": contoured}, _caption(spec, study, note, ("COMPLETE",)))
 
 
 def _padded(values: np.ndarray, log: bool, share: float = 0.06) -> tuple[float, float]:
