@@ -51,6 +51,8 @@ def test_the_state_refuses_what_is_not_a_context_settings_or_generator(ctx):
         tbx.GAState(ctx, None, 3)
     st = tbx.GAState(ctx)
     assert st.settings == Settings() and st.turn == 0
+    assert st.rng.random(3).tolist() == np.random.default_rng(0).random(3).tolist()  # no rng: seeded 0
+    _assert_first_knows(ctx, st, GameState.start(ctx, Settings()))  # no game yet: nothing learnt, no error
     assert np.array_equal(st.candidates, ctx.candidates(Settings().candidates))
 
 
@@ -80,10 +82,13 @@ def test_each_guess_updates_candidates_consistent_attempted_and_hard_legal(ctx):
 def test_another_line_of_play_is_learnt_from_its_own_history(ctx):
     """The assistant's undo: a history that is not a continuation replaces what was learnt."""
     st, game = _state(ctx, guesses=("salet", "crony"))
+    st.first  # noqa: B018 - learnt up to the second guess
     other = GameState.start(ctx, ANSWERS).after(ctx.words.index("trace"), feedback("trace", "cigar"))
+    other = other.after(ctx.words.index("build"), feedback("build", "cigar"))
     st.observe(other)
-    assert st.attempts == [ctx.words.index("trace")] and st.turn == 1
-    assert np.flatnonzero(st.attempted).tolist() == [ctx.words.index("trace")]
+    assert st.attempts == _words(ctx, "trace", "build").tolist() and st.turn == 2
+    assert np.flatnonzero(st.attempted).tolist() == sorted(_words(ctx, "trace", "build").tolist())
+    _assert_first_knows(ctx, st, other)
     assert np.array_equal(np.flatnonzero(st.consistent), other.candidates)
     fresh = tbx.GAState(ctx, ANSWERS)
     fresh.observe(other)
@@ -92,6 +97,28 @@ def test_another_line_of_play_is_learnt_from_its_own_history(ctx):
     st.observe(GameState.start(ctx, ANSWERS))
     assert st.attempts == [] and not st.attempted.any()
     assert np.array_equal(np.flatnonzero(st.consistent), ctx.words.answer_index)
+
+
+def test_a_history_seen_at_once_is_learnt_whole(ctx):
+    """A state that observes a game already two guesses in (a fresh or reset one) learns both."""
+    _, game = _state(ctx, guesses=("salet", "crony"))
+    for st in (tbx.GAState(ctx, ANSWERS), _state(ctx, guesses=("trace",))[0]):
+        st.reset()
+        st.observe(game)
+        assert st.attempts == _words(ctx, "salet", "crony").tolist()
+        assert np.flatnonzero(st.attempted).tolist() == sorted(_words(ctx, "salet", "crony").tolist())
+        _assert_first_knows(ctx, st, game)
+
+
+def _assert_first_knows(ctx, st, game):
+    from evo_wordle.ga.fitness import FirstKnowledge
+
+    want = FirstKnowledge(ctx.words.length)
+    for g, p in game.history:
+        want.update(ctx.words.letters[g], p)
+    assert vars(st.first).keys() == vars(want).keys()
+    for key, value in vars(want).items():
+        assert np.array_equal(np.asarray(getattr(st.first, key)), np.asarray(value)), key
 
 
 def test_observing_the_same_state_twice_learns_it_once(ctx):
@@ -136,6 +163,20 @@ def test_first_knowledge_follows_every_guess_seen(ctx):
     assert vars(st.first).keys() == vars(want).keys()
     for key, value in vars(want).items():
         assert np.array_equal(np.asarray(getattr(st.first, key)), np.asarray(value)), key
+
+
+def test_the_fitness_memo_keeps_256_candidate_sets(ctx):
+    ctx.__dict__.pop("_ga_fitness_memo", None)
+    st = tbx.GAState(ctx, ANSWERS)
+    keys = []
+    for i in range(257):
+        st._state_key = (i, b"")
+        st._fitness_table("dynamic")
+        keys.append(("dynamic", "answers", i, b""))
+        memo = ctx.__dict__["_ga_fitness_memo"]
+        assert len(memo) == min(i + 1, 256)
+    assert list(memo) == keys[1:]
+    ctx.__dict__.pop("_ga_fitness_memo", None)
 
 
 def test_fitness_memo_is_one_table_per_candidate_set_least_recently_used_dropped(ctx):
@@ -183,6 +224,31 @@ def test_each_fitness_kind_reads_its_own_formula(ctx):
                           expected_fitness(ctx, words, game.candidates, answer_weights(ctx, "answers"), distinct=True))
     assert np.array_equal(tbx.evaluate(words, ctx=ctx, state=st, kind="first"),
                           first_fitness(ctx, words, st.first, static_entropy(ctx, st.start_candidates)))
+
+
+def test_a_plain_list_of_word_indices_is_a_population(ctx):
+    st, _ = _state(ctx, guesses=("salet",))
+    words = _words(ctx, "crony", "cigar")
+    got = tbx.evaluate(words.tolist(), ctx=ctx, state=st, kind="dynamic")
+    assert isinstance(got, np.ndarray) and np.array_equal(got, tbx.evaluate(words, ctx=ctx, state=st, kind="dynamic"))
+    for bad in ([[1, 2], [3, 4]], ["crony"], [None]):
+        with pytest.raises(EvoWordleError, match="a population is an int array of word indices"):
+            tbx.evaluate(bad, ctx=ctx, state=st, kind="dynamic")
+
+
+def test_a_list_of_deap_individuals_is_a_population_of_their_words(ctx):
+    st, _ = _state(ctx, guesses=("salet",))
+    words = _words(ctx, "crony", "cigar", "mound")
+    got = tbx.evaluate([individual(w) for w in words.tolist()], ctx=ctx, state=st, kind="dynamic")
+    assert np.array_equal(got, tbx.evaluate(words, ctx=ctx, state=st, kind="dynamic"))
+
+
+def test_the_package_operators_take_the_whole_population_at_once(ctx):
+    """The fast path: evaluate, select, choose, mate and mutate are marked vectorised."""
+    from evo_wordle.ga import adapter
+
+    tb = _toolbox(ctx, tbx.GAState(ctx, ANSWERS))
+    assert all(adapter.is_vectorised(getattr(tb, name)) for name in ("evaluate", "select", "choose", "mate", "mutate"))
 
 
 def test_a_deap_individual_gets_its_fitness_as_a_one_tuple(ctx):
@@ -262,6 +328,28 @@ def test_mutation_keeps_to_the_masks_the_configuration_names(ctx):
     assert np.array_equal(got, want)
 
 
+def test_consistent_mutation_that_also_excludes_guessed_words_still_mutates(ctx):
+    st, game = _state(ctx, Settings(candidates="allowed"), guesses=("salet",), answer="crony", seed=5)
+    cand = set(game.candidates.tolist())
+    letters = ctx.words.allowed
+    movers = [c for c in game.candidates.tolist()
+              if any(sum(a != b for a, b in zip(letters[c], letters[d])) == 1 for d in cand)][:20]
+    assert movers
+    words = np.repeat(np.array(movers, dtype=np.int64), 20)
+    got = _mutants(ctx, st, {"mutation_scope": "consistent", "exclude_guessed": True}, words)
+    assert (got != words).any() and set(got.tolist()) <= cand
+
+
+def test_thesis_mutation_never_brings_in_a_z(ctx):
+    """The thesis drew letters a–y: no neighbour made with z; y still comes in."""
+    st = tbx.GAState(ctx, ANSWERS, np.random.default_rng(3))
+    words = np.repeat(_words(ctx, "crane", "blame", "parts", "dusts"), 300)
+    got = _mutants(ctx, st, {"mutation_kind": "thesis", "mutation_tries": 100}, words)
+    new_letters = {next(b for a, b in zip(ctx.words.allowed[w], ctx.words.allowed[m]) if a != b)
+                   for w, m in zip(words.tolist(), got.tolist()) if w != m}
+    assert "z" not in new_letters and "y" in new_letters
+
+
 def test_exclude_guessed_means_nothing_before_the_first_guess(ctx):
     st = tbx.GAState(ctx, ANSWERS, np.random.default_rng(1))
     words = np.repeat(_words(ctx, "cigar"), 50)
@@ -291,6 +379,9 @@ def test_entropy_order_is_by_decreasing_entropy_ties_later_word_first(ctx):
     assert tbx._entropy_order(ctx, start) is order  # remembered
     everything = tbx._entropy_order(ctx, ctx.all_words)
     assert len(everything) == len(ctx.words) and ent is not None
+    for part in (start[:300], start[300:600], ctx.all_words[:300]):  # each starting set its own order
+        ent = static_entropy(ctx, part)
+        assert tbx._entropy_order(ctx, part).tolist() == sorted(part.tolist(), key=lambda w: (-ent[w], -w))
 
 
 def test_best_init_takes_the_highest_entropy_guessable_words(ctx):
@@ -339,6 +430,12 @@ def test_deap_population_helpers_draw_like_the_first_population(ctx):
     assert [ind[0] for ind in pop] == tbx.init_population(3, state=st, config=GAConfig(init="best")).tolist()
     one = tb.individual()
     assert one[0] == pop[0][0] and hasattr(one, "fitness")
+    st.rng = np.random.default_rng(9)
+    tb = _toolbox(ctx, st)
+    drawn = [tb.individual()[0] for _ in range(3)]
+    rng = np.random.default_rng(9)
+    answers = ctx.words.answer_index
+    assert drawn == [int(answers[rng.integers(len(answers), size=1)[0]]) for _ in range(3)]
 
 
 # --------------------------------------------------------------------------- one generation
@@ -370,6 +467,14 @@ def test_elites_are_the_best_distinct_parents_not_yet_guessed(ctx):
     assert got[:2].tolist() == [c, a]  # SALET (already guessed) is no elite; A counts once
     # the children (copies of the best parents) fill the rest
     assert got[2:].tolist() == [salet, c, a, a]
+
+
+def test_the_population_keeps_its_size_when_one_child_is_left_to_breed(ctx):
+    st, game = _state(ctx, guesses=("salet",))
+    a, b, c = game.candidates[:3].tolist()
+    got = _breed(ctx, st, [a, b, c], [3.0, 2.0, 1.0], population=3, elite=2, crossover_rate=0.0, mutation=0.0,
+                 selection="best")
+    assert got.tolist() == [a, b, a]
 
 
 def test_elites_with_equal_fitness_come_in_word_order(ctx):

@@ -188,9 +188,18 @@ def _is_individual(obj) -> bool:
 
 
 def _words(population) -> np.ndarray:
+    """Word indices of an int array, a list of DEAP individuals, or a plain list of ints."""
     if isinstance(population, np.ndarray):
         return population.astype(np.int64, copy=False)
-    return np.fromiter((ind[0] for ind in population), dtype=np.int64, count=len(population))
+    if all(_is_individual(ind) for ind in population):
+        return np.fromiter((ind[0] for ind in population), dtype=np.int64, count=len(population))
+    try:
+        words = np.asarray(population, dtype=np.int64)
+    except (TypeError, ValueError):
+        words = None
+    if words is None or words.ndim != 1:
+        raise EvoWordleError("a population is an int array of word indices or a list of DEAP individuals")
+    return words
 
 
 # --------------------------------------------------------------------------- registered operators
