@@ -154,15 +154,8 @@ def test_the_weak_pool_is_the_filter_minus_guessed_words_else_the_candidates(ctx
 
 
 def test_first_knowledge_follows_every_guess_seen(ctx):
-    from evo_wordle.ga.fitness import FirstKnowledge
-
     st, game = _state(ctx, guesses=("salet", "crony"))
-    want = FirstKnowledge(ctx.words.length)
-    for g, p in game.history:
-        want.update(ctx.words.letters[g], p)
-    assert vars(st.first).keys() == vars(want).keys()
-    for key, value in vars(want).items():
-        assert np.array_equal(np.asarray(getattr(st.first, key)), np.asarray(value)), key
+    _assert_first_knows(ctx, st, game)
 
 
 def test_the_fitness_memo_keeps_256_candidate_sets(ctx):
