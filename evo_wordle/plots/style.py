@@ -124,7 +124,9 @@ def won_within(settings: dict) -> tuple[int, str, str]:
     """The guesses within which a game is won under ``settings`` (a settings dict: the win limit,
     6 or boards + 5, or the ``max_guesses`` cap when lower) and the legend labels of the games
     won and failed."""
-    win = 6 if int(settings.get("boards", 1) or 1) == 1 else int(settings["boards"]) + 5
+    from ..game import Settings
+
+    win = Settings(boards=int(settings.get("boards", 1) or 1)).win_limit  # the one rule: 6, or boards + 5
     cap = settings.get("max_guesses")
     if cap is not None and int(cap) < win:
         return int(cap), f"solved within {cap} (the cap)", f"not solved within {cap}"
