@@ -97,7 +97,7 @@ BAD_INPUT = [
     ("bench --json --plot /sys/x.png", "under /sys;"),
     # compare
     ("compare --solvers greedy,greedy", "lists a solver twice"),
-    ("compare --solvers ,", "at least one solver"),
+    ("compare --solvers ,", "no empty item, not ','"),
     ("compare --solvers greedy,nope", "unknown solver 'nope'"),
     ("compare --solvers greedy,random --population 10", "none of the solvers greedy, random takes --population"),
     ("compare --solvers greedy --boards 2", "needs the summed-entropy solver"),
