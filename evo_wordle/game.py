@@ -133,6 +133,16 @@ class GameState:
             pool = pool[hard_mode_mask(self.ctx, self.history)]
         return pool
 
+    def may_play(self, guess: int, guess_from: str = "candidates") -> bool:
+        """Whether ``guess`` is among :meth:`guessable` now, without building that pool (checked on
+        every move a game records: a solver may play outside its setting, e.g. a GA's mutant)."""
+        if guess_from == "candidates":
+            i = int(np.searchsorted(self.candidates, guess))
+            return i < len(self.candidates) and int(self.candidates[i]) == guess
+        if self.hard and self.history:
+            return bool(_hard_mask(self.ctx, self.history, np.array([guess], dtype=np.int64))[0])
+        return True
+
 
 def letter_counts(ctx: Context) -> np.ndarray:
     """(n, 26) how often each letter occurs in each allowed word (cached on the context)."""
@@ -208,11 +218,14 @@ def illegal_move(ctx: Context, settings: Settings, history: tuple[tuple[int, int
 
 @dataclass
 class GameRecord:
-    """One finished game: the answer, every guess, and whether it was solved within the cap."""
+    """One finished game: the answer, every guess, whether it was solved within the cap, and how
+    many guesses were outside the setting's guess source when played (``Settings.guess_from``:
+    the thesis's GAs play mutants that are no longer candidates)."""
 
     answer: int
     guesses: list[int]
     solved: bool
+    outside_source: int = 0
 
     def score(self, cap: int) -> int:
         """Guesses used; a failure counts as the cap (the thesis's convention)."""
@@ -224,9 +237,11 @@ def play(solver, state: GameState, answer: int, settings: Settings) -> GameRecor
     table = state.ctx.table
     solved_code = state.ctx.words.solved
     guesses: list[int] = []
+    outside = 0
     while True:
         guess = int(solver.choose(state))
         guesses.append(guess)
+        outside += not state.may_play(guess, settings.guess_from)
         pattern = int(table[guess, answer])
         if pattern == solved_code or len(guesses) == settings.max_guesses:
             break
@@ -235,4 +250,4 @@ def play(solver, state: GameState, answer: int, settings: Settings) -> GameRecor
         except ImpossibleFeedback:
             break  # the solver's belief excluded the real answer (e.g. P1 beliefs on a custom list)
     solver.finish(state, guess, pattern)
-    return GameRecord(answer, guesses, pattern == solved_code)
+    return GameRecord(answer, guesses, pattern == solved_code, outside)
