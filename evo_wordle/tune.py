@@ -14,6 +14,7 @@ game with the same seeds, and the paired difference gets a 95 % interval.
 
 from __future__ import annotations
 
+import datetime
 import json
 import logging
 import math
@@ -441,21 +442,36 @@ def counted(study) -> int:
 
 #: Seconds between looks at the study while a process waits for trials other processes play.
 _POLL_SECONDS = 0.5
+#: A running trial not yet tagged with its run is a live worker's for this long after its start
+#: (the tag is its objective's first step); older, it is a killed process's, never to finish.
+_UNTAGGED_SECONDS = 10.0
 
 
 class _Surplus(Exception):
     """A trial started when the study's other trials already fill ``--trials``: ended unplayed."""
 
 
-def _census(study, number: int | None = None) -> tuple[int, int, int]:
+def _census(study, run: str, number: int | None = None) -> tuple[int, int, int]:
     """(counted trials, running ones, waiting ones) of ``study``; with ``number``, only the
-    running and waiting trials numbered below it (the ones that came first)."""
+    running and waiting trials numbered below it (the ones that came first).
+
+    Running trials are those of ``run`` (this command's workers) and untagged ones just
+    started: a running trial of another run is a killed process's (failed and queued again
+    only once its heartbeat is stale, or never if it died before its first heartbeat) or
+    another command's sharing the study, and is not waited for."""
     optuna = _optuna()
     state = optuna.trial.TrialState
     trials = study.get_trials(deepcopy=False)
     first = [t for t in trials if number is None or t.number < number]
+    now = datetime.datetime.now()
+
+    def live(t) -> bool:
+        tag = t.user_attrs.get("run")
+        return tag == run or (tag is None and t.datetime_start is not None
+                              and (now - t.datetime_start).total_seconds() < _UNTAGGED_SECONDS)
+
     return (sum(t.state in (state.COMPLETE, state.PRUNED) for t in trials),
-            sum(t.state == state.RUNNING for t in first if t.number != number),
+            sum(t.state == state.RUNNING and t.number != number and live(t) for t in first),
             sum(t.state == state.WAITING for t in first))
 
 
@@ -467,16 +483,16 @@ def _wait(study) -> None:
     time.sleep(_POLL_SECONDS)
 
 
-def _reserve(study, number: int, trials: int) -> bool:
+def _reserve(study, run: str, number: int, trials: int) -> bool:
     """Whether trial ``number`` (just started) may play: the trials that came before it
     (lower numbers, running or waiting) and every finished one leave room under ``trials``.
 
     Trial numbers are handed out one at a time by the storage, so of any set of trials that
     all pass this test the highest-numbered one saw every other one, and together they are at
-    most ``trials``: no count of workers can overshoot.  While a trial that came first is
-    still running (and might fail, freeing its place) this one waits for it."""
+    most ``trials``: no count of workers of one run can overshoot.  While a trial that came
+    first is still running (and might fail, freeing its place) this one waits for it."""
     while True:
-        done, running, waiting = _census(study, number)
+        done, running, waiting = _census(study, run, number)
         if done + running + waiting < trials:
             return True
         if not running:
@@ -488,13 +504,16 @@ def optimize(spec_dict: dict, storage: str, name: str, trials: int, sampler_seed
              run: str | None = None) -> int:
     """Run trials until the study holds ``trials`` counted ones (one process; picklable).
 
-    ``run`` tags each trial this process starts (``user_attrs["run"]``), so the process that
-    started a pool of these can queue again the trials its workers were playing when Ctrl-C
-    stopped them (:func:`requeue_running`).  A Ctrl-C here queues the trial it interrupted again
+    ``run`` tags each trial this process starts (``user_attrs["run"]``; a new tag if None).
+    The processes of one run wait for each other's running trials, so together they stop at
+    exactly ``trials`` (:func:`_reserve`), and the process that started a pool of them can
+    queue again the trials its workers were playing when Ctrl-C stopped them
+    (:func:`requeue_running`).  A Ctrl-C here queues the trial it interrupted again
     (:func:`requeue`): a resumed study plays it with the same parameters."""
     optuna = _optuna()
     spec = TuneSpec.from_dict(spec_dict)
     ctx = spec.context()
+    run = run or uuid.uuid4().hex  # the trials this process waits for (see _census)
     study = open_study(spec, storage, name, sampler_seed)
     done = len(study.get_trials(deepcopy=False))
     if done:  # resumed: a sampler seeded as at the start would propose the study's first points again
@@ -505,9 +524,8 @@ def optimize(spec_dict: dict, storage: str, name: str, trials: int, sampler_seed
 
         def tracked(trial) -> float:
             current[:] = [trial.number]
-            if run is not None:
-                trial.set_user_attr("run", run)
-            if not _reserve(trial.study, trial.number, trials):
+            trial.set_user_attr("run", run)
+            if not _reserve(trial.study, run, trial.number, trials):
                 trial.set_user_attr("surplus", True)
                 raise _Surplus(trial.number)
             return objective(trial)
@@ -517,7 +535,7 @@ def optimize(spec_dict: dict, storage: str, name: str, trials: int, sampler_seed
         log.addFilter(quiet)
         try:
             while True:  # one trial at a time, started only while the others leave room for it
-                done, running, _ = _census(study)
+                done, running, _ = _census(study, run)
                 if done >= trials:
                     break
                 if done + running >= trials:  # the trials being played may fill the study

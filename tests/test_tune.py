@@ -491,19 +491,21 @@ def test_a_trial_gives_way_to_the_trials_started_before_it(lists, tmp_path):
     # one finished trial; the study is to hold 2
     study.add_trial(optuna.trial.create_trial(value=4.0, params={}, distributions={}))
     first, second = study.ask(), study.ask()
-    assert _reserve(study, first.number, 2)  # nothing before it: it plays
+    for t in (first, second):  # two workers of one run
+        t.set_user_attr("run", "r")
+    assert _reserve(study, "r", first.number, 2)  # nothing before it: it plays
     study.tell(first, 4.5)
-    assert not _reserve(study, second.number, 2)  # the study is full: it ends unplayed
+    assert not _reserve(study, "r", second.number, 2)  # the study is full: it ends unplayed
     study.tell(second, state=optuna.trial.TrialState.FAIL)
     third = study.ask()
-    assert _reserve(study, third.number, 3)  # room again when the study is to hold 3
+    assert _reserve(study, "r", third.number, 3)  # room again when the study is to hold 3
 
 
 def test_two_processes_share_one_study(lists, tmp_path):
     url = f"sqlite:///{tmp_path / 'shared.db'}"
     open_study(_spec(lists), url, "shared")
     code = ("import sys; from evo_wordle.tune import optimize, TuneSpec; import json; "
-            "optimize(json.loads(sys.argv[1]), sys.argv[2], 'shared', 6, int(sys.argv[3]))")
+            "optimize(json.loads(sys.argv[1]), sys.argv[2], 'shared', 6, int(sys.argv[3]), 'one-run')")
     procs = [subprocess.Popen([sys.executable, "-c", code, json.dumps(_spec(lists).as_dict()), url, str(s)])
              for s in (11, 12)]
     assert [p.wait(timeout=300) for p in procs] == [0, 0]
