@@ -16,6 +16,7 @@ from ..errors import EvoWordleError
 from ..files import atomic_write_csv
 from ..game import Settings
 from ..outputs import IMAGE_FORMATS, writing
+from ..params import as_list
 from ..split import Split, recorded_split
 from ..stats import mean_ci
 from ..wording import count
@@ -442,9 +443,7 @@ def _opener(summary: dict) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    names = [n.strip() for n in args.solvers.split(",") if n.strip()]
-    if not names:
-        raise EvoWordleError("--solvers needs at least one solver name")
+    names = as_list("--solvers", args.solvers)  # an empty name (greedy,) is refused
     if len(set(names)) != len(names):
         raise EvoWordleError("--solvers lists a solver twice")
     families = [f for n in names if n != POLICY_NAME
