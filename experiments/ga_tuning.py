@@ -118,7 +118,7 @@ def agreement(ctx, pressures: list[float], step: int = 5, seed: int = 0, fitness
                 state = state.after(guess, pattern)
         print(f"{fitness} pressure {pressure:g}: {differ} of {total} decisions differ from the argmax "
               f"({100 * differ / total:.2f} %)")
-        rows.append({"fitness": fitness, "pressure": pressure, "differ": differ, "decisions": total,
+        rows.append({"fitness": fitness, "pressure": pressure, "differ": int(differ), "decisions": total,
                      "percent": 100 * differ / total, "answers": len(answers), "step": step, "seed": seed})
     return rows
 
