@@ -84,6 +84,17 @@ class BenchResult:
         counts = Counter(int(s) for s in self.scores())
         return {str(k): counts[k] for k in sorted(counts)}
 
+    @property
+    def guesses_outside_source(self) -> int:
+        """Guesses played outside the setting's guess source (``settings.guess_from``: with
+        "candidates", words no longer possible when played); 0 for a solver that keeps to it."""
+        return sum(r.outside_source for r in self.records)
+
+    @property
+    def games_outside_source(self) -> int:
+        """Games with at least one guess outside the setting's guess source."""
+        return sum(r.outside_source > 0 for r in self.records)
+
     def summary(self) -> dict:
         """Exactly the keys of ``bench --json``."""
         return {
@@ -95,6 +106,8 @@ class BenchResult:
             "fail_rate": self.fail_rate,
             "worst_guesses": self.worst_guesses,
             "histogram": self.histogram,
+            "guesses_outside_source": self.guesses_outside_source,
+            "games_outside_source": self.games_outside_source,
             "seconds": self.seconds,
         }
 
@@ -114,6 +127,13 @@ class ForbidState(GameState):
         pool = GameState.guessable(self, guess_from)
         keep = pool[~np.isin(pool, self.forbidden, assume_unique=True)]
         return keep if len(keep) else pool
+
+    def may_play(self, guess: int, guess_from: str = "candidates") -> bool:
+        if not GameState.may_play(self, guess, guess_from):
+            return False
+        if not np.isin(guess, self.forbidden).item():
+            return True
+        return bool(np.isin(guess, self.guessable(guess_from)).item())  # every word forbidden: all allowed
 
     def key(self) -> bytes:
         # The forbidden words decide what may be played, so they are part of the decision

@@ -91,6 +91,8 @@ class BoardsRecord:
     guesses: list[int]
     solved: bool
     solved_at: tuple[int | None, ...]  # guess number that solved each board (None: unsolved)
+    #: guesses possible on no unsolved board when ``guess_from="candidates"`` (e.g. a fixed opener)
+    outside_source: int = 0
 
     @property
     def answer(self) -> tuple[int, ...]:
@@ -401,9 +403,13 @@ def play_boards(policy: SummedEntropy, answers: tuple[int, ...] | list[int], cap
     boards: dict[int, np.ndarray] = {b: policy.full_board() for b in range(len(answers))}
     solved_at: list[int | None] = [None] * len(answers)
     guesses: list[int] = []
+    outside = 0
+    only_candidates = policy.settings.guess_from == "candidates"
     for turn in range(cap):
         guess = policy.choose(list(boards.values()), turn)
         guesses.append(guess)
+        if only_candidates:
+            outside += not any((policy.words_of(b) == guess).any() for b in boards.values())
         row = table[guess]
         for b in list(boards):
             pattern = row[answers[b]]
@@ -414,11 +420,11 @@ def play_boards(policy: SummedEntropy, answers: tuple[int, ...] | list[int], cap
             board = boards[b]
             board = board[row[policy.universe[board]] == pattern]
             if len(board) == 0:  # the answer lies outside the solver's belief
-                return BoardsRecord(answers, guesses, False, tuple(solved_at))
+                return BoardsRecord(answers, guesses, False, tuple(solved_at), outside)
             boards[b] = board
         if not boards:
-            return BoardsRecord(answers, guesses, True, tuple(solved_at))
-    return BoardsRecord(answers, guesses, False, tuple(solved_at))
+            return BoardsRecord(answers, guesses, True, tuple(solved_at), outside)
+    return BoardsRecord(answers, guesses, False, tuple(solved_at), outside)
 
 
 def draw_answers(ctx: Context | None, boards: int, games: int, seed, pool: np.ndarray | None = None) -> np.ndarray:

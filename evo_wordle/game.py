@@ -68,16 +68,22 @@ class Settings:
         return 6 if self.boards == 1 else self.boards + 5
 
     @property
+    def capped(self) -> bool:
+        """Whether the ``max_guesses`` cap is below the win limit (no game then goes on to it)."""
+        return self.max_guesses < self.win_limit
+
+    @property
     def won_within(self) -> int:
         """Guesses within which a game is won here: the win limit, or ``max_guesses`` when that
-        cap is lower (no game then goes on to the win limit)."""
-        return min(self.win_limit, self.max_guesses)
+        cap is lower."""
+        return self.max_guesses if self.capped else self.win_limit
 
-    def fail_text(self) -> str:
+    def fail_text(self, cap_note: bool = True) -> str:
         """What a failure is here, for "fail rate … %": "over 6", or "not solved within 4 (the
-        --max-guesses cap)" when the cap is below the win limit."""
-        if self.max_guesses < self.win_limit:
-            return f"not solved within {self.max_guesses} (the --max-guesses cap)"
+        --max-guesses cap)" when the cap is below the win limit (``cap_note=False``: without the
+        parenthesis, as figure legends put it).  The one wording of the failure rule."""
+        if self.capped:
+            return f"not solved within {self.max_guesses}" + (" (the --max-guesses cap)" if cap_note else "")
         return f"over {self.win_limit}"
 
 
@@ -132,6 +138,16 @@ class GameState:
         if self.hard and self.history:
             pool = pool[hard_mode_mask(self.ctx, self.history)]
         return pool
+
+    def may_play(self, guess: int, guess_from: str = "candidates") -> bool:
+        """Whether ``guess`` is among :meth:`guessable` now, without building that pool (checked on
+        every move a game records: a solver may play outside its setting, e.g. a GA's mutant)."""
+        if guess_from == "candidates":
+            i = int(np.searchsorted(self.candidates, guess))
+            return i < len(self.candidates) and int(self.candidates[i]) == guess
+        if self.hard and self.history:
+            return bool(_hard_mask(self.ctx, self.history, np.array([guess], dtype=np.int64))[0])
+        return True
 
 
 def letter_counts(ctx: Context) -> np.ndarray:
@@ -208,11 +224,14 @@ def illegal_move(ctx: Context, settings: Settings, history: tuple[tuple[int, int
 
 @dataclass
 class GameRecord:
-    """One finished game: the answer, every guess, and whether it was solved within the cap."""
+    """One finished game: the answer, every guess, whether it was solved within the cap, and how
+    many guesses were outside the setting's guess source when played (``Settings.guess_from``:
+    the thesis's GAs play mutants that are no longer candidates)."""
 
     answer: int
     guesses: list[int]
     solved: bool
+    outside_source: int = 0
 
     def score(self, cap: int) -> int:
         """Guesses used; a failure counts as the cap (the thesis's convention)."""
@@ -224,9 +243,11 @@ def play(solver, state: GameState, answer: int, settings: Settings) -> GameRecor
     table = state.ctx.table
     solved_code = state.ctx.words.solved
     guesses: list[int] = []
+    outside = 0
     while True:
         guess = int(solver.choose(state))
         guesses.append(guess)
+        outside += not state.may_play(guess, settings.guess_from)
         pattern = int(table[guess, answer])
         if pattern == solved_code or len(guesses) == settings.max_guesses:
             break
@@ -235,4 +256,4 @@ def play(solver, state: GameState, answer: int, settings: Settings) -> GameRecor
         except ImpossibleFeedback:
             break  # the solver's belief excluded the real answer (e.g. P1 beliefs on a custom list)
     solver.finish(state, guess, pattern)
-    return GameRecord(answer, guesses, pattern == solved_code)
+    return GameRecord(answer, guesses, pattern == solved_code, outside)

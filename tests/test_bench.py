@@ -23,6 +23,7 @@ from evo_wordle.stats import mean_ci
 
 SUMMARY_KEYS = {
     "solver", "settings", "games", "mean_guesses", "win_rate", "fail_rate", "worst_guesses", "histogram", "seconds",
+    "guesses_outside_source", "games_outside_source",
 }
 
 

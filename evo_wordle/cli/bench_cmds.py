@@ -16,6 +16,7 @@ from ..errors import EvoWordleError
 from ..files import atomic_write_csv
 from ..game import Settings
 from ..outputs import IMAGE_FORMATS, writing
+from ..params import as_list
 from ..split import Split, recorded_split
 from ..stats import mean_ci
 from ..wording import count
@@ -381,9 +382,9 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
             "split_sizes", "split_recorded_sets")
     shown = ", ".join(f"{k}={v}" for k, v in s.items() if k not in hide)
     games = summary["games"]
-    win, cap = 6 if s.get("boards", 1) == 1 else s["boards"] + 5, s["max_guesses"]
+    rule, cap = Settings(boards=s.get("boards", 1), max_guesses=s["max_guesses"]), s["max_guesses"]
     # below the win limit the cap is what a game is won within (nothing goes on to the limit)
-    within = f"{win}" if cap >= win else f"{cap}, the --max-guesses cap; the win limit is {win}"
+    within = f"{cap}, the --max-guesses cap; the win limit is {rule.win_limit}" if rule.capped else f"{rule.win_limit}"
     print(f"solver:       {summary['solver']}, opener {_opener(summary)}")
     print(f"settings:     {shown}")
     if "split" in s:
@@ -404,11 +405,24 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
     for k, v in summary["histogram"].items():
         bar = "#" * max(1, round(40 * v / width)) if v else ""
         print(f"  {k:>2}: {v:6d} {bar}")
+    if summary["guesses_outside_source"]:
+        print(f"outside:      {outside_text(summary)}")
     secs = summary["seconds"]
     print(f"seconds:      {secs:.3f} total, {1000 * secs / games:.3f} ms per game")
 
 
 # -- compare --------------------------------------------------------------------------------
+
+
+def outside_text(summary: dict) -> str:
+    """One line for a run that played outside its setting's guess source (the thesis's GAs
+    play mutants that are no longer candidates): how often, and what the figures then mean."""
+    source = summary["settings"]["guess_from"]
+    what = "possible answers (candidates)" if source == "candidates" else "legal guesses (hard mode)"
+    n = summary["guesses_outside_source"]
+    return (f"{count(n, 'guess', 'guesses', ',')} in {summary['games_outside_source']:,} of "
+            f"{count(summary['games'], 'game', fmt=',')} {'was' if n == 1 else 'were'} not {what} when "
+            f"played: {summary['solver']} does not keep to guess_from={source}, so its figures are not of that game")
 
 
 def ranking_scores(rows: list[dict]) -> list[float]:
@@ -429,9 +443,7 @@ def _opener(summary: dict) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    names = [n.strip() for n in args.solvers.split(",") if n.strip()]
-    if not names:
-        raise EvoWordleError("--solvers needs at least one solver name")
+    names = as_list("--solvers", args.solvers)  # an empty name (greedy,) is refused
     if len(set(names)) != len(names):
         raise EvoWordleError("--solvers lists a solver twice")
     families = [f for n in names if n != POLICY_NAME
@@ -463,8 +475,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
         summary["settings"].update(puzzles.describe())
         summary["settings"]["answers"] = ctx.words.label
         summary["game"] = games[name]
+        if summary["guesses_outside_source"] and row_settings[name].guess_from == "candidates":
+            # it guessed beyond the candidates: in effect it played "guess from any allowed word"
+            summary["game"] = game_label(row_settings[name].with_(guess_from="allowed"))
         summary["seconds_per_game"] = summary["seconds"] / summary["games"]
         rows.append(summary)
+    beyond = [name for name, row in zip(names, rows) if row["game"] != games[name]]
+    found = not mixed and len({row["game"] for row in rows}) > 1  # known only once played: flagged, not refused
+    mixed = mixed or found
     for row, score in zip(rows, ranking_scores(rows)):
         row["score"] = score
     # rank by what the seed fixes (fail rate, then mean guesses), never by time: the paper's score
@@ -476,16 +494,18 @@ def cmd_compare(args: argparse.Namespace) -> int:
     for place, i in enumerate(order, 1):  # ties share a rank (1, 1, 3): --solvers' order must not decide
         rows[i]["rank"] = place if place == 1 or key(i) != key(order[place - 2]) else rows[order[place - 2]]["rank"]
     if mixed:
-        warn("MIXED GAMES: these rows do not play the same game, so their figures are not comparable")
+        why = f" ({', '.join(beyond)} guessed words that were not candidates: guess_from=allowed in effect)" \
+            if found else ""
+        warn(f"MIXED GAMES: these rows do not play the same game{why}, so their figures are not comparable")
     if args.json:
         print_json([rows[i] for i in order])
         return 0
     part = f" ({args.split} part of the file's split)" if args.split else ""
     print(f"{count(rows[0]['games'], 'game')}, seed {args.seed}, answers {ctx.words.label}{part}"
-          + ("" if mixed else f", {games[names[0]]}"))
+          + ("" if mixed else f", {rows[0]['game']}"))
     if mixed:
         print("!! MIXED GAMES: the rows below play different games; their figures are NOT comparable !!")
-    width = max(len(g) for g in games.values())
+    width = max(len(r["game"]) for r in rows)
     head = (f"{'rank':>4}  {'solver':22s} {'opener':7s} {'mean':>7} {'win %':>7} {'fail %':>7} {'worst':>5} "
             f"{'ms/game':>9} {'score':>7}  {'game':{width}s}")
     print(head)
@@ -497,6 +517,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
             f"{100 * r['fail_rate']:7.2f} {r['worst_guesses']:5d} {1000 * r['seconds_per_game']:9.3f} {r['score']:7.4f}"
             f"  {r['game']}"
         )
+    for i in order:
+        if rows[i]["guesses_outside_source"]:
+            print(f"{rows[i]['solver']}: {outside_text(rows[i])}")
     print("rank: by fail rate, then mean guesses (the seed fixes both; equal ones share a rank); score: the paper's "
           "0.70·fail/max + 0.25·mean/max + 0.05·time/max over the solvers above (lower is better; its time term "
           "varies with load)")

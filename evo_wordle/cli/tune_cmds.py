@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import EvoWordleError
 from ..outputs import check_folder
+from ..params import arg_type, as_list
 from ..wording import count
 from .common import add_command, add_word_args, positive_int, seed_int
 from .settings_args import add_settings_args, settings_from_args
@@ -27,13 +28,11 @@ EXAMPLES = [
 
 
 def _steps(text: str) -> tuple[int, ...]:
+    items = arg_type(as_list, name="--steps")(text)  # an empty item (100,) is refused
     try:
-        steps = tuple(int(t) for t in text.split(",") if t.strip())
+        return tuple(int(t) for t in items)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a list of whole numbers") from None
-    if not steps:
-        raise argparse.ArgumentTypeError("give at least one step")
-    return steps
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -94,7 +93,7 @@ def _fixed(items: list[str]) -> dict:
 
     out = {}
     for item in items:
-        key, values = parse_grid_arg(item)
+        key, values = parse_grid_arg(item, "--fix")
         if len(values) != 1:
             raise EvoWordleError(f"--fix takes one value, not {item!r}")
         out[key] = values[0]
