@@ -702,8 +702,10 @@ def honest_report(spec: TuneSpec, study, *, top: int = 5, repeats: int = 3, jobs
                        "repeats": len(r.validation)} for r in rows],
         "winner": {"trial": winner.number if winner.number >= 0 else "defaults",
                    "params": {**spec.fixed, **winner.params}},
+        # the defaults against themselves is no test (a difference of 0 "detecting" 0): None
         "test": {"seed": test_seed, "winner_mean": float(won.mean()), "default_mean": float(default.mean()),
-                 "winner_minus_default": paired(won, default)},
+                 "games": int(len(default)),
+                 "winner_minus_default": None if winner.number < 0 else paired(won, default)},
     }
 
 

@@ -382,9 +382,9 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
             "split_sizes", "split_recorded_sets")
     shown = ", ".join(f"{k}={v}" for k, v in s.items() if k not in hide)
     games = summary["games"]
-    win, cap = 6 if s.get("boards", 1) == 1 else s["boards"] + 5, s["max_guesses"]
+    rule, cap = Settings(boards=s.get("boards", 1), max_guesses=s["max_guesses"]), s["max_guesses"]
     # below the win limit the cap is what a game is won within (nothing goes on to the limit)
-    within = f"{win}" if cap >= win else f"{cap}, the --max-guesses cap; the win limit is {win}"
+    within = f"{cap}, the --max-guesses cap; the win limit is {rule.win_limit}" if rule.capped else f"{rule.win_limit}"
     print(f"solver:       {summary['solver']}, opener {_opener(summary)}")
     print(f"settings:     {shown}")
     if "split" in s:

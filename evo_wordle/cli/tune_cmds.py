@@ -173,19 +173,20 @@ def format_tune(report: dict) -> str:
     t = report["test"]
     d = t["winner_minus_default"]
     won = report["winner"]
-    if won["trial"] == "defaults":
-        verdict = "the defaults won on validation: the study found nothing better"
-    elif d["significant"]:
+    lines.append(f"winner: trial {won['trial']}  " + (" ".join(f"{k}={_fmt(v)}" for k, v in won["params"].items())
+                                                     or "(the solver's defaults)"))
+    if d is None:  # the defaults won: nothing to pair them with
+        lines.append(f"test ({t['games']} answers never seen): defaults {t['default_mean']:.4f}; no paired test: "
+                     "the defaults won on validation, the study found nothing better")
+        return "\n".join(lines)
+    if d["significant"]:
         verdict = "the winner is significantly " + ("better" if d["mean"] < 0 else "worse")
     else:
         verdict = f"no significant difference (this test detects {d['detectable']:.4f} with 80 % power)"
-    lines += [
-        f"winner: trial {won['trial']}  " + (" ".join(f"{k}={_fmt(v)}" for k, v in won["params"].items())
-                                             or "(the solver's defaults)"),
+    lines.append(
         f"test ({d['games']} answers never seen, same games and seeds for both): winner {t['winner_mean']:.4f}, "
         f"defaults {t['default_mean']:.4f}; winner − defaults {d['mean']:+.4f} "
-        f"[{d['low']:+.4f}, {d['high']:+.4f}] (95 %): {verdict}",
-    ]
+        f"[{d['low']:+.4f}, {d['high']:+.4f}] (95 %): {verdict}")
     return "\n".join(lines)
 
 
