@@ -14,6 +14,7 @@ game with the same seeds, and the paired difference gets a 95 % interval.
 
 from __future__ import annotations
 
+import copy
 import datetime
 import json
 import logging
@@ -559,18 +560,20 @@ def requeue(study, numbers, names: set[str]) -> list[int]:
     queued again.  (A killed process's trial is queued again by the heartbeat callback of
     :func:`_storage` instead.)"""
     optuna = _optuna()
-    fail, waiting = optuna.trial.TrialState.FAIL, optuna.trial.TrialState.WAITING
+    fail = optuna.trial.TrialState.FAIL
+    # Optuna's own retry: the same WAITING trial and failed_trial / retry_history bookkeeping
+    # as the heartbeat's retry of a killed process's trial (no retry limit here)
+    retry = optuna.storages.RetryHeartbeatStaleTrialCallback()
     for n in numbers:
         study.tell(n, state=fail, skip_if_finished=True)
     trials = study.get_trials(deepcopy=False)
-    queued = {n for t in trials for n in t.system_attrs.get("retry_history", ())}
+    queued = {n for t in trials for n in retry.retry_history(t)}
     out = []
     for t in trials:
         if t.number in numbers and t.state == fail and set(t.params) == names and t.number not in queued:
-            history = [*t.system_attrs.get("retry_history", ()), t.number]
-            study.add_trial(optuna.trial.create_trial(
-                state=waiting, params=t.params, distributions=t.distributions,
-                system_attrs={"failed_trial": history[0], "retry_history": history}))
+            bare = copy.deepcopy(t)
+            bare.user_attrs = {}  # its figures (games played, same_as, run) are not the retry's
+            retry(study, bare)
             out.append(t.number)
     return out
 

@@ -559,6 +559,37 @@ def test_a_trial_gives_way_to_the_trials_started_before_it(lists, tmp_path):
     assert _reserve(study, "r", third.number, 3)  # room again when the study is to hold 3
 
 
+@pytest.mark.filterwarnings("ignore:Heartbeat of storage")
+def test_requeue_queues_an_interrupted_trial_once_with_optuna_retry_bookkeeping(lists, tmp_path):
+    """requeue: the interrupted trial's parameters queued again once (a second call, or a trial
+    with a missing parameter, queues nothing), with Optuna's failed_trial / retry_history, and
+    none of its figures (games played) on the retry; a retry interrupted again chains history."""
+    import optuna
+
+    from evo_wordle.tune import requeue
+
+    study = open_study(_spec(lists), f"sqlite:///{tmp_path / 'q.db'}", "q")
+    names = {"population", "mutation"}
+    first, partial = study.ask(), study.ask()
+    first.suggest_int("population", 2, 12)
+    first.suggest_float("mutation", 0.0, 0.5)
+    first.set_user_attr("games", 5)
+    partial.suggest_int("population", 2, 12)  # interrupted before its second parameter
+    assert requeue(study, [first.number, partial.number], names) == [first.number]
+    assert requeue(study, [first.number], names) == []  # queued already
+    waiting = study.get_trials(states=(optuna.trial.TrialState.WAITING,))
+    assert len(waiting) == 1 and waiting[0].params == first.params and not waiting[0].user_attrs
+    retry = optuna.storages.RetryHeartbeatStaleTrialCallback
+    assert retry.retried_trial_number(waiting[0]) == first.number
+    assert retry.retry_history(waiting[0]) == [first.number]
+    again = study.ask()  # the queued trial, interrupted in its turn
+    assert again.params == first.params
+    assert requeue(study, [again.number], names) == [again.number]
+    last = study.get_trials(states=(optuna.trial.TrialState.WAITING,))
+    assert [retry.retry_history(t) for t in last] == [[first.number, again.number]]
+    assert retry.retried_trial_number(last[0]) == first.number
+
+
 def test_two_processes_share_one_study(lists, tmp_path):
     url = f"sqlite:///{tmp_path / 'shared.db'}"
     open_study(_spec(lists), url, "shared")
