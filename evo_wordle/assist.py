@@ -253,7 +253,8 @@ def run_assist(
         f"evo-wordle assist: {session.solver.name} solver, {len(session.state.candidates):,} possible answers"
         f" ({session.settings.candidates} list){', hard mode' if session.settings.hard else ''}."
     )
-    say("Type a word or press Enter for the suggestion, then its colours as 20110, GYBBY or 🟩🟨⬛.")
+    digits, letters, emoji = colour_examples(n)
+    say(f"Type a word or press Enter for the suggestion, then its colours as {digits}, {letters} or {emoji}.")
     say("'undo' takes back a guess, 'list answers' or 'list allowed' switches who may be the answer,")
     say("'help' shows this again, 'quit' or end of input stops.")
     while not session.solved:
@@ -273,7 +274,7 @@ def run_assist(
                 say("Nothing to undo.")
             continue
         if text in HELP:
-            say(HELP_TEXT)
+            say(help_text(ctx))
             continue
         if text.split()[:1] == ["list"]:
             _switch(session, text, color, top, show, say)
@@ -293,7 +294,7 @@ def run_assist(
                 say(f"Dropped {word.upper()}.")
                 break
             if not line.strip():
-                say("! type the colours you got, e.g. 20110, GYBBY or 🟩🟨⬛⬛⬛ (or 'undo')")
+                say(f"! type the colours you got, e.g. {digits}, {letters} or {emoji} (or 'undo')")
                 continue
             try:
                 pattern = patterns.parse(line, n)
@@ -320,15 +321,27 @@ def run_assist(
 
 
 HELP = {"help", "h", "?"}
-HELP_TEXT = """commands at the word prompt:
+def colour_examples(length: int) -> tuple[str, str, str]:
+    """One row of colours written the three ways the colours prompt reads (digits, G/Y/B letters,
+    emoji), with one tile per letter of the game's words: five-tile examples are refused in a
+    six-letter game."""
+    code = patterns.encode(([2, 0, 1, 1, 0] + [0] * length)[:length])
+    return patterns.to_digits(code, length), patterns.to_letters(code, length), patterns.to_emoji(code, length)
+
+
+def help_text(ctx: Context) -> str:
+    """The commands, with colour examples as long as the words and the answer list as it is."""
+    digits, letters, emoji = colour_examples(ctx.words.length)
+    answers = f"{len(ctx.words.answer_index):,} answers, list {ctx.words.label}"
+    return f"""commands at the word prompt:
   Enter                play the suggested word
   WORD                 play another allowed word
   undo                 take back the last guess
-  list answers         only answer-list words may be the answer (2,309 NYT answers)
+  list answers         only answer-list words may be the answer ({answers})
   list allowed         any allowed word may be the answer
   help                 this text
   quit                 stop (so does end of input)
-at the colours prompt: 20110 / GYBBY / 🟩🟨⬛⬛⬛ (2 G 🟩 green, 1 Y 🟨 yellow, 0 B ⬛ grey), or undo"""
+at the colours prompt: {digits} / {letters} / {emoji} (2 G 🟩 green, 1 Y 🟨 yellow, 0 B ⬛ grey), or undo"""
 
 
 def _switch(session: AssistSession, text: str, color: bool, top: int, show: int, say) -> None:

@@ -68,16 +68,22 @@ class Settings:
         return 6 if self.boards == 1 else self.boards + 5
 
     @property
+    def capped(self) -> bool:
+        """Whether the ``max_guesses`` cap is below the win limit (no game then goes on to it)."""
+        return self.max_guesses < self.win_limit
+
+    @property
     def won_within(self) -> int:
         """Guesses within which a game is won here: the win limit, or ``max_guesses`` when that
-        cap is lower (no game then goes on to the win limit)."""
-        return min(self.win_limit, self.max_guesses)
+        cap is lower."""
+        return self.max_guesses if self.capped else self.win_limit
 
-    def fail_text(self) -> str:
+    def fail_text(self, cap_note: bool = True) -> str:
         """What a failure is here, for "fail rate … %": "over 6", or "not solved within 4 (the
-        --max-guesses cap)" when the cap is below the win limit."""
-        if self.max_guesses < self.win_limit:
-            return f"not solved within {self.max_guesses} (the --max-guesses cap)"
+        --max-guesses cap)" when the cap is below the win limit (``cap_note=False``: without the
+        parenthesis, as figure legends put it).  The one wording of the failure rule."""
+        if self.capped:
+            return f"not solved within {self.max_guesses}" + (" (the --max-guesses cap)" if cap_note else "")
         return f"over {self.win_limit}"
 
 

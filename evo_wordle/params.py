@@ -103,6 +103,19 @@ def as_seed(name: str, value, *, text: bool = False) -> int:
     return value
 
 
+def as_list(name: str, value, *, text: bool = True, sep: str = ",") -> list[str]:
+    """The items of a ``sep``-separated list, stripped (``10,100`` → ["10", "100"]).  An empty
+    item (``10,``, ``10,,20``, ``,``) is refused: dropping it silently would run a grid or a
+    search the user did not write, and keeping it would pass ``""`` on as a value."""
+    if not isinstance(value, str):
+        raise EvoWordleError(f"{_label(name)} must be a list of values separated by {sep!r}, not {value!r}")
+    items = [item.strip() for item in value.split(sep)]
+    if not all(items):
+        what = "a value" if not value.strip() else f"values separated by single {sep!r} with no empty item"
+        raise EvoWordleError(f"{_label(name)} must be {what}, not {value!r}")
+    return items
+
+
 def arg_type(convert: Callable, *bounds, name: str = "value") -> Callable[[str], object]:
     """An argparse ``type=`` from a converter: argparse reports its message as a usage error."""
 

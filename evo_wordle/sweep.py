@@ -42,7 +42,7 @@ from .files import (
     read_json,
 )
 from .game import PROBLEMS, Settings
-from .params import as_choice, as_int, as_seed
+from .params import as_choice, as_int, as_list, as_seed
 from .solvers.base import SolverSpec, build_solver, pack_solver, solver_identity, solver_label, unpack_solver
 from .stats import mean_ci, t975
 from .wording import count
@@ -94,13 +94,18 @@ def format_value(value) -> str:
     return str(value)
 
 
-def parse_grid_arg(text: str) -> tuple[str, list]:
-    """``key=v1,v2`` → (key, [v1, v2]) with typed values."""
+def parse_grid_arg(text: str, flag: str = "--set") -> tuple[str, list]:
+    """``key=v1,v2`` → (key, [v1, v2]) with typed values (``flag`` names the option in errors)."""
     key, sep, values = text.partition("=")
     key = key.strip().replace("-", "_")
     if not sep or not key or not values.strip():
-        raise EvoWordleError(f"--set expects key=value[,value…], not {text!r}")
-    return key, [parse_value(v) for v in values.split(",")]
+        raise EvoWordleError(f"{flag} expects key=value[,value…], not {text!r}")
+    try:
+        items = as_list(flag, values)
+    except EvoWordleError:
+        raise EvoWordleError(f"{flag} {text!r} has an empty value: separate values by single commas, "
+                             "with none at the end") from None
+    return key, [parse_value(v) for v in items]
 
 
 # ------------------------------------------------------------------------------------------ spec

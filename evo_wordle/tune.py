@@ -32,6 +32,7 @@ from .context import Context
 from .errors import EvoWordleError
 from .files import check_value, decode_utf8, parse_json, read_capped, read_json
 from .game import Settings
+from .params import as_list
 from .split import Split, split_answers
 from .stats import mean_ci, paired, t975  # noqa: F401 - paired is part of tune's API
 
@@ -132,7 +133,11 @@ def parse_param(text: str) -> Param:
     if not sep or not body.strip():
         raise EvoWordleError(f"--space expects name=low:high[:log] or name=a|b, not {text!r}")
     if "|" in body or ":" not in body:
-        return Param(name, "cat", choices=tuple(parse_value(v) for v in body.split("|")))
+        try:
+            choices = as_list("--space", body, sep="|")
+        except EvoWordleError:
+            raise EvoWordleError(f"--space: {text!r} has an empty choice") from None
+        return Param(name, "cat", choices=tuple(parse_value(v) for v in choices))
     parts = body.split(":")
     if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2].strip() not in ("log", "lin")):
         raise EvoWordleError(f"--space: {text!r} is not name=low:high or name=low:high:log")
@@ -143,10 +148,9 @@ def parse_param(text: str) -> Param:
 
 def parse_space(text: str) -> dict[str, Param]:
     """A comma-separated list of :func:`parse_param` items."""
-    items = [t for t in (s.strip() for s in text.split(",")) if t]
-    if not items:
+    if not isinstance(text, str) or not text.strip():
         raise EvoWordleError("--space is empty")
-    return _unique([parse_param(t) for t in items])
+    return _unique([parse_param(t) for t in as_list("--space", text)])
 
 
 def _unique(params: list[Param]) -> dict[str, Param]:
@@ -622,8 +626,10 @@ def honest_report(spec: TuneSpec, study, *, top: int = 5, repeats: int = 3, jobs
                        "repeats": len(r.validation)} for r in rows],
         "winner": {"trial": winner.number if winner.number >= 0 else "defaults",
                    "params": {**spec.fixed, **winner.params}},
+        # the defaults against themselves is no test (a difference of 0 "detecting" 0): None
         "test": {"seed": test_seed, "winner_mean": float(won.mean()), "default_mean": float(default.mean()),
-                 "winner_minus_default": paired(won, default)},
+                 "games": int(len(default)),
+                 "winner_minus_default": None if winner.number < 0 else paired(won, default)},
     }
 
 

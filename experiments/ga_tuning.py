@@ -12,8 +12,9 @@ stochastic selection.  Stage 1 plays a fixed random sample of 500 answers (sampl
 and opener; stage 2 plays every answer with seeds 0, 1, 2 for the finalists, all with the
 issue's ``dynamic`` fitness (the score greedy maximises).  Stage 3 does the same with the
 ``expected`` fitness (exp(−estimated guesses left)).  The greedy baseline is played on the
-same answers for comparison.  Results go to stdout and DIR/ga-tuning-stage<N>.json (--out DIR,
-default experiments/out/ga_tuning/; the tracked experiments/results/ only with --write-docs).
+same answers for comparison.  Results go to stdout and DIR/ga-tuning-stage<N>.json
+(``--agreement``: DIR/ga-agreement-<fitness>.json) (--out DIR, default experiments/out/ga_tuning/;
+the tracked experiments/results/ only with --write-docs).
 """
 
 from __future__ import annotations
@@ -77,7 +78,7 @@ def run(ctx, params: dict, answers, seeds, jobs: int) -> dict:
             "over6": float(np.mean(overs)), "over6_seeds": overs, "worst_guesses": worst, "seconds": secs / len(seeds)}
 
 
-def agreement(ctx, pressures: list[float], step: int = 5, seed: int = 0, fitness: str = "dynamic") -> None:
+def agreement(ctx, pressures: list[float], step: int = 5, seed: int = 0, fitness: str = "dynamic") -> list[dict]:
     """How often the default GA (at each pressure) picks another word than the argmax of its
     fitness would in the same state (for ``dynamic`` that is greedy's choice): decisions after
     the opener with more than one candidate, every ``step``-th answer."""
@@ -99,6 +100,7 @@ def agreement(ctx, pressures: list[float], step: int = 5, seed: int = 0, fitness
         greedy = make_solver("greedy", ctx, settings, opener="tales")
     answers = ctx.words.answer_index[::step]
     seeds = np.random.SeedSequence(seed).spawn(len(answers))
+    rows = []
     for pressure in pressures:
         ga = make_solver("ga", ctx, settings, pressure=pressure, fitness=fitness)
         differ = total = 0
@@ -116,6 +118,9 @@ def agreement(ctx, pressures: list[float], step: int = 5, seed: int = 0, fitness
                 state = state.after(guess, pattern)
         print(f"{fitness} pressure {pressure:g}: {differ} of {total} decisions differ from the argmax "
               f"({100 * differ / total:.2f} %)")
+        rows.append({"fitness": fitness, "pressure": pressure, "differ": int(differ), "decisions": total,
+                     "percent": 100 * differ / total, "answers": len(answers), "step": step, "seed": seed})
+    return rows
 
 
 def describe(params: dict) -> str:
@@ -154,7 +159,7 @@ def main() -> None:
     results, _ = output_dirs(args)
     ctx = Context()
     if args.agreement:
-        agreement(ctx, args.agreement, fitness=args.fitness)
+        write_json(results / f"ga-agreement-{args.fitness}.json", agreement(ctx, args.agreement, fitness=args.fitness))
         return
     if args.stage == 1:
         rng = np.random.default_rng(12345)

@@ -314,3 +314,33 @@ def test_expected_guesses_to_finish_is_not_cut_by_the_guess_cap(ctx):
     draw_board(capped, False, 3, 6, lambda line: out.write(line + "\n"))
     share = f"{100 * capped.beyond_cap():.0f} %"
     assert f"{share} of them need more than the 1 guess left of --max-guesses 2" in out.getvalue()
+
+
+SIX = ["banana", "castle", "gravel", "mirror", "orange", "output", "pickle", "planet", "plants", "silver", "string",
+       "stripe"]
+
+
+def test_colour_examples_have_the_games_word_length(cache_dir):
+    """A six-letter game shows six-tile examples (a five-tile one would be refused), in the
+    greeting, in help and at an empty colours prompt, and the example typed is read as colours."""
+    from evo_wordle import Context
+
+    six = Context(allowed=SIX, answers=SIX[:6])
+    sess = AssistSession(six, Settings(), make_solver("greedy", six, Settings()))
+    out = dialogue(sess, ["help", "silver", "", "201100", "quit"])
+    assert "20110," not in out and "20110 " not in out and "GBYYB " not in out
+    assert "its colours as 201100, GBYYBB or 🟩⬛🟨🟨⬛⬛." in out
+    assert "at the colours prompt: 201100 / GBYYBB / 🟩⬛🟨🟨⬛⬛ " in out
+    assert "! type the colours you got, e.g. 201100, GBYYBB or 🟩⬛🟨🟨⬛⬛ (or 'undo')" in out
+    assert "tiles, expected" not in out  # the example is a well-formed six-tile row
+    assert "(6 answers, list answers)" in out  # the answer list as it is, not the bundled 2,309
+
+
+def test_colour_examples_follow_the_length(cache_dir):
+    from evo_wordle.assist import colour_examples
+
+    assert colour_examples(5) == ("20110", "GBYYB", "🟩⬛🟨🟨⬛")
+    for n in (2, 4, 6, 8):
+        digits, letters, emoji = colour_examples(n)
+        assert len(digits) == len(letters) == len(emoji) == n
+        assert patterns.parse(digits, n) == patterns.parse(letters, n) == patterns.parse(emoji, n)

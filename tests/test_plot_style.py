@@ -165,3 +165,34 @@ def test_histogram_of_repeated_runs_says_runs_x_puzzles(tmp_path, monkeypatch, c
     assert main([*bench, str(tmp_path / "r.png"), "--repeat", "2"]) == 0
     assert main([*bench, str(tmp_path / "o.png")]) == 0
     assert "N = 2 runs x 5 puzzles" in captions[0] and "N = 5 games" in captions[1]
+
+
+def _whole_ticks(axis) -> list[float]:
+    """The major tick values shown on ``axis`` (within its view)."""
+    lo, hi = sorted(axis.get_view_interval())
+    return [t for t in axis.get_majorticklocs() if lo - 1e-9 <= t <= hi + 1e-9]
+
+
+def test_a_histogram_of_a_few_games_has_whole_game_ticks(tmp_path, monkeypatch):
+    """Three games (one per bar) drew 0.2, 0.4, … games on the y axis."""
+    import evo_wordle.plots.histogram as histogram
+
+    drawn = []
+    real = histogram.save
+    monkeypatch.setattr(histogram, "save", lambda fig, *a, **k: drawn.append(fig) or real(fig, *a, **k))
+    summary = {"solver": "greedy", "games": 3, "mean_guesses": 4.333, "fail_rate": 0.0,
+               "histogram": {"3": 1, "4": 1, "6": 1}, "settings": {"max_guesses": 9, "boards": 1}}
+    histogram.plot_histogram(summary, tmp_path / "h.png")
+    drawn[0].canvas.draw()
+    ticks = _whole_ticks(drawn[0].axes[0].yaxis)
+    assert ticks and all(float(t).is_integer() for t in ticks)
+
+
+def test_count_axes_of_other_figures_have_whole_ticks(ctx, tmp_path):
+    """The Logbook panel's generations (a game of a few guesses) count in whole numbers too."""
+    data = convergence_data(ctx, "ga-thesis", Settings(candidates="answers"), {"population": 10},
+                            answer="merry", runs=1, seed=0)
+    plotted = plot_convergence(data, tmp_path / "c.png")
+    plotted.figure.canvas.draw()
+    ticks = _whole_ticks(plotted.figure.axes[2].xaxis)
+    assert ticks and all(float(t).is_integer() for t in ticks)

@@ -344,3 +344,18 @@ def test_a_bad_history_is_refused_by_the_rules_naming_its_move(ctx, history, mes
             call()
     good = ((ctx.words.index("salet"), 5), (ctx.words.index("crane"), 0))
     assert check_history(ctx, good) == good and all(type(v) is int for move in check_history(ctx, good) for v in move)
+
+
+@pytest.mark.parametrize("boards, cap", [(1, 9), (1, 6), (1, 4), (1, 1), (2, 7), (2, 5), (4, 9), (4, 12)])
+def test_the_failure_rule_is_worded_once(boards, cap):
+    """Settings owns the failure rule; the figures' legends (plots.style.won_within) and the
+    bench summary say what Settings.fail_text says."""
+    from evo_wordle.plots.style import won_within
+
+    rule = Settings(boards=boards, max_guesses=cap)
+    limit, won, failed = won_within({"boards": boards, "max_guesses": cap})
+    assert limit == rule.won_within == (cap if rule.capped else rule.win_limit)
+    assert rule.capped == (cap < rule.win_limit)
+    assert failed.startswith(rule.fail_text(cap_note=False)) and rule.fail_text().startswith(failed.split(" (")[0])
+    assert won.startswith(f"solved within {limit}")
+    assert (rule.fail_text() == f"over {rule.win_limit}") != rule.capped

@@ -9,6 +9,7 @@ import itertools
 import numpy as np
 import pytest
 
+from evo_wordle.errors import EvoWordleError
 from evo_wordle.ga import operators as ops
 from evo_wordle.game import GameState, Settings
 
@@ -262,6 +263,18 @@ def test_roulette_never_picks_zero_fitness_and_reaches_the_last():
     assert set(np.unique(picks).tolist()) == {1, 3}
     assert abs((picks == 3).mean() - 0.75) < 0.01
     assert picks.dtype == np.int64
+
+
+@pytest.mark.parametrize("fitness", [[0.0, 0.0, 0.0], [1.0, -0.5, 2.0], [-1.0, -2.0], [1.0, np.nan]])
+@pytest.mark.parametrize("pressure", [1.0, 50.0])
+def test_roulette_refuses_a_negative_or_all_zero_fitness(fitness, pressure):
+    """Every caller of the numpy roulette (the GA's select and choose, the opening GA) gets the
+    check, not only a toolbox entry the adapter recognises."""
+    with pytest.raises(EvoWordleError, match=r"^roulette needs fitness values of at least 0, one of them above 0 "
+                                             r"\(evaluate gave .* to .*\); shift the fitness, or select and choose by "
+                                             r"tournament or best$") as err:
+        ops.roulette(np.array(fitness), 5, np.random.default_rng(0), pressure)
+    assert isinstance(err.value, ValueError)
 
 
 def test_tournament_winner_is_the_fittest_aspirant():

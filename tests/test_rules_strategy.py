@@ -457,6 +457,10 @@ GOOD = {"format": "evo-wordle-strategy", "version": 1, "genome": {**DEFAULTS, "o
     ({**GOOD, "tree": ["salet"]}, "strategy file {path}: tree must map history strings to words"),
     ({**GOOD, "tree": {"": 5}}, "strategy file {path}: tree must map history strings to words"),
     ({**GOOD, "tree": "salet"}, "strategy file {path}: tree must map history strings to words"),
+    ({**GOOD, "tree": []}, "strategy file {path}: tree must map history strings to words"),
+    ({**GOOD, "tree": None}, "strategy file {path}: tree must map history strings to words"),
+    ({**GOOD, "tree": ""}, "strategy file {path}: tree must map history strings to words"),
+    ({**GOOD, "tree": False}, "strategy file {path}: tree must map history strings to words"),
     ({**GOOD, "made_for": "P1"}, "strategy file {path}: \"made_for\" must be a JSON object"),
     ({**GOOD, "made_for": {}}, "strategy file {path}: \"made_for\" lacks candidates, guess_from, hard, daily, "
                                "max_guesses, boards"),
@@ -488,8 +492,8 @@ def test_what_a_strategy_file_may_leave_out(tmp_path):
             read_strategy_file(_write(tmp_path, {**GOOD, "provenance": prov}))
     assert read_strategy_file(_write(tmp_path, {**GOOD, "provenance": {}})).provenance == {}
     assert read_strategy_file(_write(tmp_path, {**GOOD, "provenance": {"a": 1}})).provenance == {"a": 1}
-    for tree in ([], {}, None, ""):
-        assert read_strategy_file(_write(tmp_path, {**GOOD, "tree": tree})).tree == {}
+    # a tree may be left out or empty ({}), but [] or null is a malformed tree (refused above), not "no tree"
+    assert read_strategy_file(_write(tmp_path, {**GOOD, "tree": {}})).tree == {}
 
 
 def test_a_missing_file_names_the_shipped_strategies(tmp_path, monkeypatch):

@@ -502,6 +502,24 @@ def test_an_elite_of_the_whole_population_with_none_eligible_breeds_them_all(ctx
     assert got.tolist() == [guessed[1], guessed[0]]
 
 
+def test_a_generation_with_no_eligible_elite_breeds_the_whole_population(ctx):
+    # elite 2 of 5, every parent already guessed: no elite is carried, so five children, not three
+    st, _ = _state(ctx, guesses=("salet", "crony"))
+    guessed = _words(ctx, "salet", "crony").tolist()
+    got = _breed(ctx, st, guessed, [1.0, 2.0], population=5, elite=2, crossover_rate=0.0, mutation=0.0,
+                 selection="best")
+    assert got.tolist() == [guessed[1], guessed[0], guessed[1], guessed[0], guessed[1]]
+
+
+def test_under_the_consistent_scope_a_generation_with_no_consistent_parent_keeps_its_size(ctx):
+    st, game = _state(ctx, guesses=("salet",), seed=3)
+    cand = set(game.candidates.tolist())
+    ruled_out = [w for w in _words(ctx, "adieu", "mound", "pinky").tolist() if w not in cand]
+    got = _breed(ctx, st, ruled_out, [3.0, 2.0, 1.0], population=6, elite=2, crossover_rate=0.0, mutation=0.0,
+                 selection="best", mutation_scope="consistent")
+    assert len(got) == 6 and set(got.tolist()) <= cand
+
+
 def test_every_pair_is_crossed_at_rate_one_and_none_at_rate_zero(ctx):
     st, game = _state(ctx, guesses=("salet",), seed=11)
     outside = [w for w in _words(ctx, "adieu", "mound", "pinky", "vivid").tolist() if w not in set(game.candidates)]

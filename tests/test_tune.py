@@ -254,6 +254,25 @@ def test_tiny_study_end_to_end_and_params_round_trip(lists, tmp_path, capsys):
     assert json.loads((out / "tune.json").read_text())["trials"] == 6
 
 
+def test_when_the_defaults_win_validation_no_paired_test_is_reported(lists, tmp_path, capsys, monkeypatch):
+    # every trial scores 2 per game, the defaults 1: the defaults win, and pairing them with
+    # themselves would print a difference of 0 that "detects" 0
+    import evo_wordle.tune as tune_mod
+
+    def scores(ctx, spec, params, answers, seed, jobs=1, *rest, **kw):
+        return np.full(len(answers), 1.0 if not params else 2.0)
+
+    monkeypatch.setattr(tune_mod, "play_scores", scores)
+    out = tmp_path / "dw"
+    assert main(_cli(lists, out, "--trials", "2")) == 0
+    text = capsys.readouterr().out
+    assert "test (21 answers never seen): defaults 1.0000; no paired test" in text
+    assert "detects" not in text and "winner − defaults" not in text
+    report = json.loads((out / "tune.json").read_text())
+    assert report["winner"]["trial"] == "defaults" and report["test"]["winner_minus_default"] is None
+    assert report["test"]["games"] == 21
+
+
 def test_one_validation_repeat_gives_no_interval_and_strict_json(lists, tmp_path, capsys):
     out = tmp_path / "one"
     args = _cli(lists, out, "--trials", "2")

@@ -16,6 +16,7 @@ from ..errors import EvoWordleError
 from ..files import atomic_write_csv
 from ..game import Settings
 from ..outputs import IMAGE_FORMATS, writing
+from ..params import as_list
 from ..split import Split, recorded_split
 from ..stats import mean_ci
 from ..wording import count
@@ -381,9 +382,9 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
             "split_sizes", "split_recorded_sets")
     shown = ", ".join(f"{k}={v}" for k, v in s.items() if k not in hide)
     games = summary["games"]
-    win, cap = 6 if s.get("boards", 1) == 1 else s["boards"] + 5, s["max_guesses"]
+    rule, cap = Settings(boards=s.get("boards", 1), max_guesses=s["max_guesses"]), s["max_guesses"]
     # below the win limit the cap is what a game is won within (nothing goes on to the limit)
-    within = f"{win}" if cap >= win else f"{cap}, the --max-guesses cap; the win limit is {win}"
+    within = f"{cap}, the --max-guesses cap; the win limit is {rule.win_limit}" if rule.capped else f"{rule.win_limit}"
     print(f"solver:       {summary['solver']}, opener {_opener(summary)}")
     print(f"settings:     {shown}")
     if "split" in s:
@@ -442,9 +443,7 @@ def _opener(summary: dict) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    names = [n.strip() for n in args.solvers.split(",") if n.strip()]
-    if not names:
-        raise EvoWordleError("--solvers needs at least one solver name")
+    names = as_list("--solvers", args.solvers)  # an empty name (greedy,) is refused
     if len(set(names)) != len(names):
         raise EvoWordleError("--solvers lists a solver twice")
     families = [f for n in names if n != POLICY_NAME

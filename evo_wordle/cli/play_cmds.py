@@ -59,7 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = add_command(
         sub, "assist", help="help play today's puzzle (reads your guesses and colours)",
         description="Suggests each guess; type another word or press Enter to accept, then the colours "
-        "you got (20110, GYBBY or pasted 🟩🟨⬛). After every change the board is drawn again with the "
+        "you got, one digit, letter or square per tile (20110, GBYYB or pasted 🟩⬛🟨🟨⬛ for five letters; "
+        "'help' shows them at the game's word length). After every change the board is drawn again with the "
         "candidates left and the expected number of guesses to finish. Commands: 'undo' takes back a "
         "guess, 'list answers' / 'list allowed' switches who may be the answer, 'help' lists the "
         "commands, 'quit' or end of input stops. On a terminal the prompt has line editing and history.",

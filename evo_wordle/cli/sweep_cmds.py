@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..errors import EvoWordleError
 from ..outputs import writing
+from ..params import arg_type, as_list
 from ..progress import note, progress_bar
 from ..wording import count
 from .common import add_command, add_word_args, positive_int, seed_int
@@ -16,8 +17,9 @@ from .settings_args import add_settings_args, settings_from_args
 PLOT_KINDS = ("heatmap", "lines", "convergence", "histograms", "evolution")
 
 
-def _csv_list(text: str) -> list[str]:
-    return [t for t in text.split(",") if t.strip()]
+def _csv_list(flag: str):
+    """argparse ``type=`` for a comma list: an empty item (``10,``) is a usage error naming ``flag``."""
+    return arg_type(as_list, name=flag)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,8 +38,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         ],
     )
     p.add_argument("--solver", default="ga-thesis", metavar="NAME", help="solver to sweep (default: %(default)s)")
-    p.add_argument("--population", type=_csv_list, metavar="N,N,…", help="population sizes (GA solvers)")
-    p.add_argument("--mutation", type=_csv_list, metavar="P,P,…", help="mutation rates (GA solvers)")
+    p.add_argument("--population", type=_csv_list("--population"), metavar="N,N,…",
+                   help="population sizes (GA solvers)")
+    p.add_argument("--mutation", type=_csv_list("--mutation"), metavar="P,P,…", help="mutation rates (GA solvers)")
     p.add_argument(
         "--set",
         action="append",
@@ -135,7 +138,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     examples=[("evo-wordle plot histograms --games 50 --out h.png", "ga-thesis against greedy"),
                               ("evo-wordle plot histograms --solvers naive,greedy,ga --games 50 --out h.png",
                                "three solvers")])
-    q.add_argument("--solvers", type=_csv_list, default=["ga-thesis", "greedy"], metavar="A,B,…",
+    q.add_argument("--solvers", type=_csv_list("--solvers"), default=["ga-thesis", "greedy"], metavar="A,B,…",
                    help="solvers to compare (default: ga-thesis,greedy)")
     _game_plot_args(q, solver=False)
 

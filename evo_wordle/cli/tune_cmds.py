@@ -9,6 +9,7 @@ from pathlib import Path
 
 from ..errors import EvoWordleError
 from ..outputs import check_folder
+from ..params import arg_type, as_list
 from ..wording import count
 from .common import add_command, add_word_args, positive_int, seed_int
 from .settings_args import add_settings_args, settings_from_args
@@ -27,13 +28,11 @@ EXAMPLES = [
 
 
 def _steps(text: str) -> tuple[int, ...]:
+    items = arg_type(as_list, name="--steps")(text)  # an empty item (100,) is refused
     try:
-        steps = tuple(int(t) for t in text.split(",") if t.strip())
+        return tuple(int(t) for t in items)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a list of whole numbers") from None
-    if not steps:
-        raise argparse.ArgumentTypeError("give at least one step")
-    return steps
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -94,7 +93,7 @@ def _fixed(items: list[str]) -> dict:
 
     out = {}
     for item in items:
-        key, values = parse_grid_arg(item)
+        key, values = parse_grid_arg(item, "--fix")
         if len(values) != 1:
             raise EvoWordleError(f"--fix takes one value, not {item!r}")
         out[key] = values[0]
@@ -174,19 +173,20 @@ def format_tune(report: dict) -> str:
     t = report["test"]
     d = t["winner_minus_default"]
     won = report["winner"]
-    if won["trial"] == "defaults":
-        verdict = "the defaults won on validation: the study found nothing better"
-    elif d["significant"]:
+    lines.append(f"winner: trial {won['trial']}  " + (" ".join(f"{k}={_fmt(v)}" for k, v in won["params"].items())
+                                                     or "(the solver's defaults)"))
+    if d is None:  # the defaults won: nothing to pair them with
+        lines.append(f"test ({t['games']} answers never seen): defaults {t['default_mean']:.4f}; no paired test: "
+                     "the defaults won on validation, the study found nothing better")
+        return "\n".join(lines)
+    if d["significant"]:
         verdict = "the winner is significantly " + ("better" if d["mean"] < 0 else "worse")
     else:
         verdict = f"no significant difference (this test detects {d['detectable']:.4f} with 80 % power)"
-    lines += [
-        f"winner: trial {won['trial']}  " + (" ".join(f"{k}={_fmt(v)}" for k, v in won["params"].items())
-                                             or "(the solver's defaults)"),
+    lines.append(
         f"test ({d['games']} answers never seen, same games and seeds for both): winner {t['winner_mean']:.4f}, "
         f"defaults {t['default_mean']:.4f}; winner − defaults {d['mean']:+.4f} "
-        f"[{d['low']:+.4f}, {d['high']:+.4f}] (95 %): {verdict}",
-    ]
+        f"[{d['low']:+.4f}, {d['high']:+.4f}] (95 %): {verdict}")
     return "\n".join(lines)
 
 

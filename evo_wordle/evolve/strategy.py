@@ -250,7 +250,7 @@ def read_strategy_file(name: str | Path) -> StrategyFile:
         strategy = Strategy.from_dict(doc.get("genome"))
     except EvoWordleError as exc:
         raise EvoWordleError(f"strategy file {path}: {exc}") from None
-    tree = doc.get("tree") or {}
+    tree = doc.get("tree", {})  # left out: no tree; [] or null is a malformed tree, not an absent one
     if not isinstance(tree, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in tree.items()):
         raise EvoWordleError(f"strategy file {path}: tree must map history strings to words")
     record = doc.get("made_for")

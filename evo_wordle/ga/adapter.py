@@ -169,22 +169,9 @@ def evaluate(toolbox, words: np.ndarray) -> np.ndarray:
     return _finite(values)[inverse.reshape(-1)]
 
 
-def _check_roulette(fn, fitness: np.ndarray) -> None:
-    """The package's roulette (a registered select/choose with ``method="roulette"``) weighs
-    fitness values: a negative one, or all zero, gave a meaningless draw without a sound."""
-    if not (isinstance(fn, functools.partial) and fn.keywords.get("method") == "roulette"):
-        return
-    fitness = np.asarray(fitness, dtype=np.float64)
-    if not (fitness >= 0).all() or not fitness.max(initial=0.0) > 0:
-        raise EvoWordleError(
-            f"roulette needs fitness values of at least 0, one of them above 0 (evaluate gave {fitness.min():g} "
-            f"to {fitness.max():g}); shift the fitness, or select and choose by tournament or best")
-
-
 def _selected(toolbox, alias: str, words: np.ndarray, k: int, fitness: np.ndarray) -> np.ndarray:
     fn = getattr(toolbox, alias)
     n = len(toolbox_words(toolbox))
-    _check_roulette(fn, fitness)
     if is_vectorised(fn):
         out = _checked_words(fn(words, k, fitness), n, alias)
         if not len(out):

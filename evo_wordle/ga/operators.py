@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..context import Context
+from ..errors import EvoWordleError
 
 # --------------------------------------------------------------------------- word codes
 
@@ -175,7 +176,13 @@ def scaled_weights(fitness: np.ndarray, pressure: float = 1.0) -> np.ndarray:
 
 
 def roulette(fitness: np.ndarray, k: int, rng: np.random.Generator, pressure: float = 1.0) -> np.ndarray:
-    """``k`` positions drawn with replacement, P(i) ∝ f_i**pressure (numpy, no Python loop)."""
+    """``k`` positions drawn with replacement, P(i) ∝ f_i**pressure (numpy, no Python loop).
+    A negative fitness, or all zero, is refused: it gave a meaningless draw without a sound."""
+    fitness = np.asarray(fitness, dtype=np.float64)
+    if not (fitness >= 0).all() or not fitness.max(initial=0.0) > 0:
+        raise EvoWordleError(
+            f"roulette needs fitness values of at least 0, one of them above 0 (evaluate gave {fitness.min():g} "
+            f"to {fitness.max():g}); shift the fitness, or select and choose by tournament or best")
     cum = np.cumsum(scaled_weights(fitness, pressure))
     cum[-1] = 1.0
     return np.searchsorted(cum, rng.random(k), side="right").astype(np.int64)

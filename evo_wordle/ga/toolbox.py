@@ -311,7 +311,7 @@ def breed(population: np.ndarray, fitness: np.ndarray, *, toolbox, config: GACon
     be consistent and unmated copies of parents that the feedback ruled out are replaced by
     uniform consistent words."""
     n, rng = config.population, state.rng
-    n_children = n - config.elite
+    n_children = n  # less the elites actually carried: with none eligible the children fill every place
     out = []
     if config.elite:
         keep = ~state.attempted[population]  # a word already guessed is no use again
@@ -323,8 +323,6 @@ def breed(population: np.ndarray, fitness: np.ndarray, *, toolbox, config: GACon
             order = np.argsort(-fit[first], kind="stable")[: config.elite]
             out.append(uniq[order])
             n_children = n - len(order)
-    if not out and n_children <= 0:
-        n_children = n  # an elite as large as the population, none of it eligible: breed them all
     if n_children > 0:
         pairs = math.ceil(n_children / 2)
         cross = rng.random(pairs) < config.crossover_rate

@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..wording import count
-from .common import Plotted, new_figure, save
+from .common import Plotted, count_axis, new_figure, save
 from .style import FAILED, caption_text, styled, won_within
 
 
@@ -54,6 +54,7 @@ def plot_cheat_sheet(sheet: dict, path: str | Path, settings: dict | None = None
     ax.invert_yaxis()
     ax.set_xlim(0, max(r["answers"] for r in rows) * 1.45)
     ax.grid(axis="y", visible=False)
+    count_axis(ax.xaxis)
     ax.set_xlabel("answers behind the feedback → second guess (colour: guesses each answer takes)")
     ax.set_title(f"{opener}: the second guess for each feedback ({len(rows)} of {sheet['feedbacks']})\n"
                  "feedback 0 grey, 1 yellow, 2 green; letters CAPITAL green, small yellow, . grey",

@@ -43,6 +43,14 @@ def new_figure(width: float, height: float, ncols: int = 1, nrows: int = 1):
     return fig, axes.ravel()
 
 
+def count_axis(axis) -> None:
+    """Whole-number ticks on an axis that counts things (games, answers, runs, trials): a few
+    games must not read 0.5 games."""
+    from matplotlib.ticker import MaxNLocator
+
+    axis.set_major_locator(MaxNLocator(integer=True))
+
+
 def save(fig, path: str | Path, data: dict, caption: str | None = None) -> Plotted:
     """Write ``fig`` (PNG at 150 dpi, or SVG/PDF) with ``caption`` at its foot and return it
     with its data (``data["caption"]`` is the caption drawn).

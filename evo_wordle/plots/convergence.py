@@ -19,7 +19,7 @@ from ..game import GameRecord, GameState, Settings, play
 from ..params import as_int, as_seed
 from ..solvers.base import SolverSpec, build_solver, pack_solver, solver_label, unpack_solver
 from ..wording import count
-from .common import Plotted, new_figure, save
+from .common import Plotted, count_axis, new_figure, save
 from .style import BASELINE, SERIES, STUDIED, caption_text, lists_text, styled
 
 
@@ -257,6 +257,7 @@ def plot_convergence(data: dict, path: str | Path) -> Plotted:
                       "also re-scored\nover that turn's candidates), so fitness falls as that\n"
                       "pool shrinks, not because the GA gets worse.", fontsize=8)
         ax.set_ylabel("fitness (higher is better within a generation)")
+        count_axis(ax.xaxis)
         ax.set_title(f"{data['solver']}: fitness per generation (Logbook)")
         ax.legend(loc="upper right")
     games = "1 puzzle" if data["answer"] else count(data["games"], "puzzle", fmt=",")

@@ -12,7 +12,7 @@ from ..context import Context
 from ..game import Settings
 from ..params import as_int
 from ..wording import count
-from .common import Plotted, new_figure, save
+from .common import Plotted, count_axis, new_figure, save
 from .convergence import play_games
 from .style import FAILED, SOLVED, STUDIED, caption_text, lists_text, styled, won_within
 
@@ -65,7 +65,6 @@ def plot_evolution(data: dict, path: str | Path, top: int = 10) -> Plotted:
     """Left: runs per guess count (solved within the win limit or not); right: the ``top`` most
     frequent guess sequences (their last three guesses when no full sequence occurs twice)."""
     from matplotlib.patches import Patch
-    from matplotlib.ticker import MaxNLocator
 
     full = bool(data["top"]) and data["top"][0][1] > 1
     shown = (data["top"] if full else data["endings"])[:top]
@@ -76,7 +75,7 @@ def plot_evolution(data: dict, path: str | Path, top: int = 10) -> Plotted:
     left.set_xticks(data["k"])
     left.set_xlabel("guesses (fewer is better; failures count as the cap)")
     left.set_ylabel("runs")
-    left.yaxis.set_major_locator(MaxNLocator(integer=True))
+    count_axis(left.yaxis)
     _, won, failed = won_within(data["settings"])
     left.legend(handles=[Patch(color=SOLVED, label=won), Patch(color=FAILED, label=failed)], loc="upper left")
     left.set_title(f"{data['solver']} on {data['answer'].upper()}: {count(data['runs'], 'seed')}, "
@@ -92,7 +91,7 @@ def plot_evolution(data: dict, path: str | Path, top: int = 10) -> Plotted:
     else:
         title = f"Most frequent last 3 guesses (all {len(data['top'])} sequences distinct)"
     right.set_title(title)
-    right.xaxis.set_major_locator(MaxNLocator(integer=True))
+    count_axis(right.xaxis)
     caption = caption_text(solver=data["solver"], opener=data.get("opener") or "chosen per run",
                            seed=data.get("seed"), n=f"{count(data['runs'], 'run')} on {data['answer'].upper()}",
                            settings=data.get("settings"), lists=data.get("lists"))

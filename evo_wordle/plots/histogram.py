@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..wording import count
-from .common import new_figure, save
+from .common import count_axis, new_figure, save
 from .style import FAILED, SOLVED, caption_text, styled, won_within
 
 
@@ -38,6 +38,7 @@ def plot_histogram(summary: dict, path: str | Path, title: str | None = None, li
     ax.set_xticks(xs)
     ax.set_xlabel("guesses (failures count as the cap; fewer is better)")
     ax.set_ylabel("games")
+    count_axis(ax.yaxis)
     ax.legend(handles=[Patch(color=SOLVED, label=won), Patch(color=FAILED, label=failed)], loc="best")
     opener = settings.get("opener")
     head = title or f"{summary['solver']}" + (f" ({opener.upper()})" if opener else "")

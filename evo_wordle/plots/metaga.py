@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .common import Plotted, new_figure, save
+from .common import Plotted, count_axis, new_figure, save
 from .style import BASELINE, MARKERS, OKABE_ITO, STUDIED, caption_text, legend_below, styled
 
 #: The name each board count goes by.
@@ -36,8 +36,6 @@ def plot_metaga_convergence(runs: dict, path: str | Path) -> Plotted:
     mean there, and the generation's best on the validation sets (``runs``: boards → the JSON of
     ``evolve-strategy --boards N`` plus its ``logbook``).  No test figure is drawn here: the
     test sets are other sets, compared in :func:`plot_board_histograms`."""
-    from matplotlib.ticker import MaxNLocator
-
     fig, axes = new_figure(5.2 * len(runs), 4.4, ncols=len(runs))
     data: dict = {}
     for ax, (boards, run) in zip(axes, runs.items()):
@@ -49,7 +47,7 @@ def plot_metaga_convergence(runs: dict, path: str | Path) -> Plotted:
         for i, (label, ys) in enumerate(series.items()):
             ax.plot(gens, ys, color=(STUDIED, STUDIED, OKABE_ITO["reddish_purple"])[i],
                     linestyle=("-", ":", "-")[i], marker=MARKERS[i], label=label)
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        count_axis(ax.xaxis)
         ax.set_title(_name(boards))
         ax.set_xlabel("generation")
         ax.set_ylabel("mean guesses + penalty (lower is better)")

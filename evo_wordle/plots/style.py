@@ -123,14 +123,16 @@ def setting_text(settings: dict) -> str:
 def won_within(settings: dict) -> tuple[int, str, str]:
     """The guesses within which a game is won under ``settings`` (a settings dict: the win limit,
     6 or boards + 5, or the ``max_guesses`` cap when lower) and the legend labels of the games
-    won and failed."""
+    won and failed, worded by :meth:`~evo_wordle.game.Settings.fail_text` (the rule's owner)."""
     from ..game import Settings
 
-    win = Settings(boards=int(settings.get("boards", 1) or 1)).win_limit  # the one rule: 6, or boards + 5
+    boards = int(settings.get("boards", 1) or 1)
     cap = settings.get("max_guesses")
-    if cap is not None and int(cap) < win:
-        return int(cap), f"solved within {cap} (the cap)", f"not solved within {cap}"
-    return win, f"solved within {win}", f"over {win} (or not solved)"
+    rule = Settings(boards=boards, max_guesses=Settings(boards=boards).win_limit if cap is None else int(cap))
+    limit, failed = rule.won_within, rule.fail_text(cap_note=False)
+    if rule.capped:
+        return limit, f"solved within {limit} (the cap)", failed
+    return limit, f"solved within {limit}", f"{failed} (or not solved)"
 
 
 @functools.lru_cache(maxsize=1)

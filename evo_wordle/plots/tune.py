@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from ..wording import count
-from .common import Plotted, new_figure, save
+from .common import Plotted, count_axis, new_figure, save
 from .style import BASELINE, MARKERS, NEUTRAL, STUDIED, caption_text, legend_below, lists_text, styled
 
 #: Fewest distinct trials for contour lines between them (fewer: points only).
@@ -86,6 +86,7 @@ def plot_history(study, spec, baseline: float | None, path: str | Path) -> Plott
     if baseline is not None:
         ax.axhline(baseline, color=BASELINE, linestyle="--", label=f"greedy on the same games ({baseline:.4f})")
     ax.set_xlabel("trial")
+    count_axis(ax.xaxis)
     ax.set_ylabel("mean guesses on training answers (lower is better)")
     ax.set_title("Optimisation history")
     ax.margins(x=0.03, y=0.08)
