@@ -486,17 +486,51 @@ def test_ctrl_c_stops_cleanly_and_the_resumed_study_plays_the_interrupted_trial_
     assert again == failed  # each interrupted trial played again, with its own parameters
 
 
+def test_jobs_2_plays_exactly_the_trials_asked_for_and_a_resume_does_not_overshoot(lists, tmp_path):
+    """`tune --trials 6 --jobs 2` ran 7 trials: a worker that finished one while the other still
+    played the sixth started a seventh.  Resumed with one trial to go, both workers started one."""
+    from evo_wordle.tune import run_study
+
+    url = f"sqlite:///{tmp_path / 'exact.db'}"
+    for trials in (6, 7, 7):
+        study = run_study(_spec(lists), url, "exact", trials, jobs=2)
+        assert counted(study) == trials
+        assert not [t for t in study.trials if t.state.name in ("RUNNING", "WAITING")]
+
+
+@pytest.mark.filterwarnings("ignore:Heartbeat of storage")
+def test_a_trial_gives_way_to_the_trials_started_before_it(lists, tmp_path):
+    """Two workers that both start a trial when one is left: the later-numbered one waits while
+    the earlier one plays, and does not play once that one has filled the study."""
+    import optuna
+
+    from evo_wordle.tune import _reserve
+
+    study = open_study(_spec(lists), f"sqlite:///{tmp_path / 'r.db'}", "r")
+    # one finished trial; the study is to hold 2
+    study.add_trial(optuna.trial.create_trial(value=4.0, params={}, distributions={}))
+    first, second = study.ask(), study.ask()
+    for t in (first, second):  # two workers of one run
+        t.set_user_attr("run", "r")
+    assert _reserve(study, "r", first.number, 2)  # nothing before it: it plays
+    study.tell(first, 4.5)
+    assert not _reserve(study, "r", second.number, 2)  # the study is full: it ends unplayed
+    study.tell(second, state=optuna.trial.TrialState.FAIL)
+    third = study.ask()
+    assert _reserve(study, "r", third.number, 3)  # room again when the study is to hold 3
+
+
 def test_two_processes_share_one_study(lists, tmp_path):
     url = f"sqlite:///{tmp_path / 'shared.db'}"
     open_study(_spec(lists), url, "shared")
     code = ("import sys; from evo_wordle.tune import optimize, TuneSpec; import json; "
-            "optimize(json.loads(sys.argv[1]), sys.argv[2], 'shared', 6, int(sys.argv[3]))")
+            "optimize(json.loads(sys.argv[1]), sys.argv[2], 'shared', 6, int(sys.argv[3]), 'one-run')")
     procs = [subprocess.Popen([sys.executable, "-c", code, json.dumps(_spec(lists).as_dict()), url, str(s)])
              for s in (11, 12)]
     assert [p.wait(timeout=300) for p in procs] == [0, 0]
     study = open_study(_spec(lists), url, "shared")
     numbers = [t.number for t in study.trials]
-    assert len(numbers) == len(set(numbers)) and counted(study) >= 6
+    assert len(numbers) == len(set(numbers)) and counted(study) == 6  # two workers, no seventh
 
 
 def test_dask_workers_share_one_study_and_values_do_not_depend_on_the_worker(lists, tmp_path):
@@ -508,7 +542,7 @@ def test_dask_workers_share_one_study_and_values_do_not_depend_on_the_worker(lis
     url = f"sqlite:///{tmp_path / 'dask.db'}"
     study = run_study(spec, url, "d", 6, jobs=2, executor="dask")
     numbers = [t.number for t in study.trials]
-    assert len(numbers) == len(set(numbers)) and counted(study) >= 6
+    assert len(numbers) == len(set(numbers)) and counted(study) == 6  # two workers, no seventh
     ctx = spec.context()
     plan = training_plan(spec, spec.split(ctx).train)
     done = [t for t in study.trials if t.state.name == "COMPLETE"]

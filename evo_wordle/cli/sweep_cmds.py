@@ -360,7 +360,9 @@ def _report_study(args: argparse.Namespace) -> int:
     states = ", ".join(f"{n} {k}" for k, n in summary["states"].items() if n)
     print(f"study {summary['study']} in {summary['storage']}: {states or 'no trials'}; "
           f"{count(summary['games_played'], 'training game')}"
-          + (f" ({count(summary['repeated'], 'trial')} repeated an earlier point)" if summary["repeated"] else ""))
+          + (f" ({count(summary['repeated'], 'trial')} repeated an earlier point)" if summary["repeated"] else "")
+          + (f"; {summary['surplus']} of the failed ended unplayed (started when the others' trials already "
+             "filled --trials)" if summary["surplus"] else ""))
     for b in summary["best"]:
         ps = " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in b["params"].items())
         print(f"  trial {b['trial']:>4}  train mean {b['train_mean']:.4f}  {ps}")
