@@ -14,6 +14,7 @@ game with the same seeds, and the paired difference gets a 95 % interval.
 
 from __future__ import annotations
 
+import copy
 import datetime
 import json
 import logging
@@ -559,18 +560,20 @@ def requeue(study, numbers, names: set[str]) -> list[int]:
     queued again.  (A killed process's trial is queued again by the heartbeat callback of
     :func:`_storage` instead.)"""
     optuna = _optuna()
-    fail, waiting = optuna.trial.TrialState.FAIL, optuna.trial.TrialState.WAITING
+    fail = optuna.trial.TrialState.FAIL
+    # Optuna's own retry: the same WAITING trial and failed_trial / retry_history bookkeeping
+    # as the heartbeat's retry of a killed process's trial (no retry limit here)
+    retry = optuna.storages.RetryHeartbeatStaleTrialCallback()
     for n in numbers:
         study.tell(n, state=fail, skip_if_finished=True)
     trials = study.get_trials(deepcopy=False)
-    queued = {n for t in trials for n in t.system_attrs.get("retry_history", ())}
+    queued = {n for t in trials for n in retry.retry_history(t)}
     out = []
     for t in trials:
         if t.number in numbers and t.state == fail and set(t.params) == names and t.number not in queued:
-            history = [*t.system_attrs.get("retry_history", ()), t.number]
-            study.add_trial(optuna.trial.create_trial(
-                state=waiting, params=t.params, distributions=t.distributions,
-                system_attrs={"failed_trial": history[0], "retry_history": history}))
+            bare = copy.deepcopy(t)
+            bare.user_attrs = {}  # its figures (games played, same_as, run) are not the retry's
+            retry(study, bare)
             out.append(t.number)
     return out
 
@@ -725,19 +728,53 @@ def repeated(study) -> int:
     return sum("same_as" in t.user_attrs for t in study.get_trials(deepcopy=False))
 
 
-def params_file(report: dict, study_name: str, storage: str, made_for: dict | None = None) -> dict:
-    """The parameter file ``bench --params`` reads (``made_for``: the game and word lists it was
-    tuned for, :func:`evo_wordle.artefacts.made_for`, which a replay takes as its settings)."""
+def _scalar(value) -> bool:
+    """Whether a parameter value can go in a parameter file (text, a whole or finite number, a flag)."""
+    return isinstance(value, str | int | float | bool) and not (isinstance(value, float) and not math.isfinite(value))
+
+
+def full_params(spec: TuneSpec, ctx: Context, params: dict) -> dict:
+    """Every parameter of the solver built with ``params`` (the solver's defaults for the
+    others, the opener included), as it describes itself: a parameter file that records them
+    replays the solver that was tuned even after a default changes.  Only ``params`` when the
+    description does not build the same solver again (a solver whose description holds more
+    than its constructor's keywords)."""
+    from .solvers import make_solver
+
+    settings = spec.game_settings()
+    described = make_solver(spec.solver, ctx, settings, **params).describe()
+    full = {k: v for k, v in described.items() if k not in ("solver", "class") and v is not None and _scalar(v)}
+    full.update(params)
+    try:
+        again = make_solver(spec.solver, ctx, settings, **full).describe()
+    except (EvoWordleError, TypeError):
+        return dict(params)
+    return full if again == described else dict(params)
+
+
+def params_file(report: dict, study_name: str, storage: str, made_for: dict | None = None,
+                solver_params: dict | None = None, spec: dict | None = None) -> dict:
+    """The parameter file ``bench --params`` reads: ``params`` the tuned (and fixed) ones,
+    ``solver_params`` every parameter of that solver (:func:`full_params`), ``made_for`` the
+    game and word lists it was tuned for (:func:`evo_wordle.artefacts.made_for`, which a
+    replay takes as its settings), and the study's spec (seeds, space) in the provenance."""
     return {
         "format": PARAMS_FORMAT,
         "version": 1,
         "solver": report["solver"],
         "params": report["winner"]["params"],
+        **({"solver_params": solver_params} if solver_params else {}),
         "settings": report["settings"],
         **({"made_for": made_for} if made_for else {}),
         "provenance": {"study": study_name, "storage": storage, "split": report["split"],
-                       "test": report["test"], "trials": report["trials"]},
+                       "test": report["test"], "trials": report["trials"], **({"spec": spec} if spec else {})},
     }
+
+
+def file_params(data: dict) -> dict:
+    """The solver parameters a loaded parameter file plays: every one it records
+    (``solver_params``; files written before it record the tuned ones only) with the tuned ones."""
+    return {**data.get("solver_params", {}), **data["params"]}
 
 
 def _is_strategy(path: str | Path) -> bool:
@@ -763,9 +800,10 @@ def load_params(path: str | Path) -> dict:
         raise EvoWordleError(f"{path} is not an evo-wordle parameter file (written by `evo-wordle tune`)")
     if not isinstance(data.get("solver"), str) or not isinstance(data.get("params"), dict):
         raise EvoWordleError(f"parameter file {path} lacks a solver name or its parameters")
-    for key, value in data["params"].items():
-        if not _NAME.match(str(key)) or not isinstance(value, str | int | float | bool) or (
-                isinstance(value, float) and not math.isfinite(value)):
+    if not isinstance(data.get("solver_params", {}), dict):
+        raise EvoWordleError(f"parameter file {path}: solver_params must be an object")
+    for key, value in [*data["params"].items(), *data.get("solver_params", {}).items()]:
+        if not _NAME.match(str(key)) or not _scalar(value):
             raise EvoWordleError(f"parameter file {path}: bad parameter {key!r}")
     if not isinstance(data.get("settings", {}), dict):
         raise EvoWordleError(f"parameter file {path}: settings must be an object")

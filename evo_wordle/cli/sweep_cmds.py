@@ -12,7 +12,7 @@ from ..params import arg_type, as_list
 from ..progress import note, progress_bar
 from ..wording import count
 from .common import add_command, add_word_args, positive_int, seed_int
-from .settings_args import add_settings_args, settings_from_args
+from .settings_args import add_settings_args, run_context, settings_from_args, warn
 
 PLOT_KINDS = ("heatmap", "lines", "convergence", "histograms", "evolution")
 
@@ -196,14 +196,32 @@ def _grid_from_args(args: argparse.Namespace) -> dict[str, list]:
     if not grid:
         raise EvoWordleError("nothing to sweep: give --population, --mutation or --set KEY=V1,V2")
     _refuse_overridden_flags(args, grid)
-    if getattr(args, "params", None):
-        from ..tune import load_params
-
-        data = load_params(args.params)
-        if data["solver"] != args.solver:
-            raise EvoWordleError(f"{args.params} holds parameters for solver {data['solver']!r}, not {args.solver!r}")
-        grid = {**{k: [v] for k, v in data["params"].items() if k not in grid}, **grid}
     return grid
+
+
+def _with_file_params(args: argparse.Namespace, grid: dict[str, list], ctx, settings) -> dict[str, list]:
+    """``grid`` with the parameters of ``--params FILE`` as one-value axes (grid values win):
+    the tuned ones, and the others the file records where they differ from the solver's
+    defaults here (equal ones would only widen the table).  A grid axis over a setting the file
+    was made for gets the one-line warning a flag overriding it gets."""
+    from ..solvers import make_solver
+    from ..sweep import format_value
+    from ..tune import file_params, load_params
+
+    data = load_params(args.params)
+    if data["solver"] != args.solver:
+        raise EvoWordleError(f"{args.params} holds parameters for solver {data['solver']!r}, not {args.solver!r}")
+    recorded = file_params(data)
+    if set(recorded) - set(data["params"]):
+        defaults = make_solver(args.solver, ctx, settings).describe()
+        recorded = {k: v for k, v in recorded.items() if k in data["params"] or k not in defaults or defaults[k] != v}
+    made_for = data.get("made_for") or {}
+    changed = [f"{k} {format_value(made_for[k])} -> {', '.join(map(format_value, grid[k]))}"
+               for k in ("candidates", "guess_from", "hard", "daily", "max_guesses")
+               if k in grid and k in made_for and any(v != made_for[k] for v in grid[k])]
+    if changed:
+        warn(f"parameter file {args.params} was made for other settings; the grid overrides {', '.join(changed)}")
+    return {**{k: [v] for k, v in recorded.items() if k not in grid}, **grid}
 
 
 #: A grid's setting key -> the flags whose value every cell would silently replace (a grid's
@@ -240,12 +258,16 @@ def _refuse_overridden_flags(args: argparse.Namespace, grid: dict) -> None:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from ..sweep import SweepSpec, format_value, run_sweep
 
+    grid, settings = _grid_from_args(args), settings_from_args(args)
+    if getattr(args, "params", None):  # the file's settings and answer list, as bench plays them
+        ctx, settings = run_context(args, [args.solver])
+        grid = _with_file_params(args, grid, ctx, settings)
     spec = SweepSpec(
         solver=args.solver,
-        grid=_grid_from_args(args),
+        grid=grid,
         seeds=args.seeds,
         games=args.games,
-        settings=settings_from_args(args).as_dict(),
+        settings=settings.as_dict(),
         allowed=args.allowed,
         answers=args.answers,
         base_seed=args.seed,
@@ -315,8 +337,10 @@ def cmd_plot(args: argparse.Namespace) -> int:
     else:
         from .common import check_solver_flags, context_from_args, solver_params
 
-        ctx = context_from_args(args)
-        settings = settings_from_args(args)
+        if getattr(args, "params", None):  # the file's settings and answer list, as bench plays them
+            ctx, settings = run_context(args, args.solvers if args.kind == "histograms" else [args.solver])
+        else:
+            ctx, settings = context_from_args(args), settings_from_args(args)
         if args.kind == "convergence":
             from ..plots.convergence import convergence_data, plot_convergence
 
