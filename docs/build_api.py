@@ -30,6 +30,8 @@ def modules() -> list[str]:
     """The documented modules: the package and every submodule outside :data:`EXCLUDED`."""
     import evo_wordle
 
+    for name in evo_wordle.__all__:  # load the lazy public names: pdoc reads the module's dict, not __getattr__
+        getattr(evo_wordle, name)
     names = ["evo_wordle"]
     for info in pkgutil.walk_packages(evo_wordle.__path__, "evo_wordle."):
         if not info.name.startswith(EXCLUDED) and not info.name.rsplit(".", 1)[-1].startswith("_"):

@@ -50,6 +50,20 @@ def test_the_reference_builds(build_api, tmp_path):
     assert not (tmp_path / "evo_wordle/cli").exists()
 
 
+def test_the_packages_lazy_names_are_documented_in_a_fresh_process(tmp_path):
+    """A fresh process has not loaded evo_wordle's lazy names (Context, WordSet, …): pdoc warned
+    that they "do not resolve" and left them out of the package page."""
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, str(ROOT / "docs" / "build_api.py"), "--out", str(tmp_path / "site")],
+                          cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "does not resolve" not in proc.stderr
+    page = (tmp_path / "site" / "evo_wordle.html").read_text()
+    assert all(f'id="{name}"' in page for name in ("Context", "WordSet", "load_words", "EvoWordleError"))
+
+
 @pytest.mark.parametrize("out, message", [
     ("", "--out needs a folder name, not an empty string"),  # wrote 65 pages into the current folder
     ("{tmp}/afile", "is a file, not a folder"),  # a FileExistsError traceback
