@@ -95,7 +95,7 @@ MODULES: dict[str, dict] = {
         "pristine_table": True,
     },
     "evo_wordle/game.py": {
-        "tests": ["tests/test_rules_game.py",
+        "tests": ["tests/test_rules_game.py", "tests/test_guess_source.py",
                   "tests/test_properties.py::test_hard_mode_legality_is_closed_under_feedback"],
         "pristine_table": True,
     },
