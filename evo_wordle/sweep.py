@@ -26,7 +26,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from itertools import product
 from pathlib import Path
 
@@ -765,6 +765,60 @@ def best_config(summary: list[dict]) -> dict | None:
     return min(summary, key=lambda s: (s["mean"], s["fail_rate"]), default=None)
 
 
+#: Grid keys that change what a game scores: a failed game scores the guess cap, so a lower
+#: cap lowers the mean by itself.  Means under different values of these are not comparable.
+SCORING_KEYS = ("max_guesses",)
+
+
+def scoring_keys(summary: list[dict]) -> list[str]:
+    """The :data:`SCORING_KEYS` that take more than one value in ``summary``."""
+    return [k for k in SCORING_KEYS if len({format_value(s[k]) for s in summary if k in s}) > 1]
+
+
+def best_configs(summary: list[dict]) -> list[dict]:
+    """The best configuration of each group of comparable ones: one group, unless the grid
+    sweeps a key that changes the scoring rule (the guess cap), then one per value of it."""
+    keys = scoring_keys(summary)
+    groups: dict[tuple, list[dict]] = {}
+    for s in summary:
+        groups.setdefault(tuple(format_value(s[k]) for k in keys), []).append(s)
+    return [best_config(g) for g in groups.values()]
+
+
+def restrict(spec: SweepSpec, summary: list[dict], where: dict[str, object]) -> tuple[SweepSpec, list[dict]]:
+    """The slice of a sweep where each key of ``where`` takes its one value: a spec whose grid
+    holds only that value, and the summary rows that have it.  This lets a figure show one guess
+    cap (or one value of any third key) of a wider sweep instead of mixing means that do not compare."""
+    grid = dict(spec.grid)
+    for key, value in where.items():
+        if key not in grid:
+            raise EvoWordleError(f"--where {key}: the sweep has no parameter {key!r} (it has: {', '.join(spec.keys)})")
+        match = [v for v in grid[key] if format_value(v) == format_value(value)]
+        if not match:
+            raise EvoWordleError(f"--where {key}={format_value(value)}: the sweep's {key} is "
+                                 f"{', '.join(format_value(v) for v in grid[key])}")
+        grid[key] = match[:1]
+    rows = [s for s in summary if all(format_value(s[k]) == format_value(v) for k, v in where.items())]
+    return replace(spec, grid=grid), rows
+
+
+def parse_where(items: list[str]) -> dict[str, object]:
+    """``["max_guesses=6", …]`` (``--where``) → ``{"max_guesses": 6, …}``: one value per key."""
+    out: dict[str, object] = {}
+    for item in items:
+        key, values = parse_grid_arg(item, "--where") if "=" in item else ("", [])
+        if len(values) != 1 or key in out:
+            raise EvoWordleError(f"--where takes one value per key (key=value), not {item!r}")
+        out[key] = values[0]
+    return out
+
+
+def _not_comparable(keys: list[str]) -> str:
+    """Why ``report`` names no overall best when the grid sweeps ``keys``."""
+    return (f"no overall best: a failed game scores the guess cap, so means under different {' and '.join(keys)} "
+            "are not comparable (a lower cap lowers the mean); the best is marked within each")
+
+
 #: What :func:`format_report` writes (``report --format``).
 REPORT_FORMATS = ("text", "markdown", "csv", "json")
 
@@ -773,11 +827,22 @@ def format_report(spec: SweepSpec, summary: list[dict], fmt: str = "text", total
     """The report table as text, Markdown, CSV or JSON."""
     as_choice("format", fmt, REPORT_FORMATS)  # an unknown one ("xml") was printed as text
     keys = spec.keys
-    best = best_config(summary)
+    split = scoring_keys(summary)  # swept keys that change the scoring rule: no best across them
+    bests = best_configs(summary)
+    best = None if split else best_config(summary)
+
+    def label(s: dict) -> str:
+        """The row's mark: "best", or "best at max_guesses=6" when each cap has its own."""
+        if not any(s is b for b in bests):
+            return ""
+        return "best" + (" at " + ", ".join(f"{k}={format_value(s[k])}" for k in split) if split else "")
+
     if fmt == "json":  # strict JSON: an interval that one seed or one game cannot give is null, never NaN
         strict = [{k: None if isinstance(v, float) and math.isnan(v) else v for k, v in s.items()} for s in summary]
-        return json.dumps({"spec": spec.as_dict(), "summary": strict,
-                           "best": None if best is None else strict[summary.index(best)]}, indent=2)
+        doc = {"spec": spec.as_dict(), "summary": strict, "best": None if best is None else strict[summary.index(best)]}
+        if split:
+            doc.update(best_within=[strict[summary.index(b)] for b in bests], best_note=_not_comparable(split))
+        return json.dumps(doc, indent=2)
     # "ci over": whether a row's interval is over its seeds or, with one seed, over its games
     header = [*keys, "seeds", "games", "mean", "ci95", "ci over", "fail %", "win %", "worst", "s/bench"]
 
@@ -803,7 +868,7 @@ def format_report(spec: SweepSpec, summary: list[dict], fmt: str = "text", total
         lines.append("| " + " | ".join(header) + " |")
         lines.append("|" + "|".join("---:" if i >= len(keys) else "---" for i in range(len(header))) + "|")
         for r, s in zip(rows, summary):
-            mark = " **best**" if s is best else ""
+            mark = f" **{label(s)}**" if label(s) else ""
             lines.append("| " + " | ".join(r) + mark + " |")
     else:
         title = f"sweep of {spec.solver}: {count(len(summary), 'configuration')}"
@@ -814,11 +879,14 @@ def format_report(spec: SweepSpec, summary: list[dict], fmt: str = "text", total
         widths = list(widths)
         lines.append("  ".join(h.rjust(w) for h, w in zip(header, widths)))
         for r, s in zip(rows, summary):
-            lines.append("  ".join(c.rjust(w) for c, w in zip(r, widths)) + ("  <- best" if s is best else ""))
-    if best is not None:
-        cfg = ", ".join(f"{k}={format_value(best[k])}" for k in keys)
-        ci = "" if math.isnan(best["ci95"]) else f" ± {best['ci95']:.3f}"
+            lines.append("  ".join(c.rjust(w) for c, w in zip(r, widths)) + (f"  <- {label(s)}" if label(s) else ""))
+    if bests:
         lines.append("")
-        lines.append(f"best: {cfg}: mean {best['mean']:.3f}{ci} guesses (95 % interval over {best['ci_basis']}), "
-                     f"{100 * best['fail_rate']:.2f} % {spec.settings_for({k: best[k] for k in keys}).fail_text()}")
+    for b in bests:
+        cfg = ", ".join(f"{k}={format_value(b[k])}" for k in keys)
+        ci = "" if math.isnan(b["ci95"]) else f" ± {b['ci95']:.3f}"
+        lines.append(f"{label(b)}: {cfg}: mean {b['mean']:.3f}{ci} guesses (95 % interval over {b['ci_basis']}), "
+                     f"{100 * b['fail_rate']:.2f} % {spec.settings_for({k: b[k] for k in keys}).fail_text()}")
+    if split and bests:
+        lines.append(_not_comparable(split))
     return "\n".join(lines)

@@ -14,10 +14,13 @@ game with the same seeds, and the paired difference gets a 95 % interval.
 
 from __future__ import annotations
 
+import copy
+import datetime
 import json
 import logging
 import math
 import re
+import time
 import uuid
 import warnings
 from collections.abc import Callable
@@ -438,38 +441,109 @@ def counted(study) -> int:
     return len(study.get_trials(deepcopy=False, states=states))
 
 
+#: Seconds between looks at the study while a process waits for trials other processes play.
+_POLL_SECONDS = 0.5
+#: A running trial not yet tagged with its run is a live worker's for this long after its start
+#: (the tag is its objective's first step); older, it is a killed process's, never to finish.
+_UNTAGGED_SECONDS = 10.0
+
+
+class _Surplus(Exception):
+    """A trial started when the study's other trials already fill ``--trials``: ended unplayed."""
+
+
+def _census(study, run: str, number: int | None = None) -> tuple[int, int, int]:
+    """(counted trials, running ones, waiting ones) of ``study``; with ``number``, only the
+    running and waiting trials numbered below it (the ones that came first).
+
+    Running trials are those of ``run`` (this command's workers) and untagged ones just
+    started: a running trial of another run is a killed process's (failed and queued again
+    only once its heartbeat is stale, or never if it died before its first heartbeat) or
+    another command's sharing the study, and is not waited for."""
+    optuna = _optuna()
+    state = optuna.trial.TrialState
+    trials = study.get_trials(deepcopy=False)
+    first = [t for t in trials if number is None or t.number < number]
+    now = datetime.datetime.now()
+
+    def live(t) -> bool:
+        tag = t.user_attrs.get("run")
+        return tag == run or (tag is None and t.datetime_start is not None
+                              and (now - t.datetime_start).total_seconds() < _UNTAGGED_SECONDS)
+
+    return (sum(t.state in (state.COMPLETE, state.PRUNED) for t in trials),
+            sum(t.state == state.RUNNING and t.number != number and live(t) for t in first),
+            sum(t.state == state.WAITING for t in first))
+
+
+def _wait(study) -> None:
+    """Let time pass while other processes play; a dead process's trial is failed (and queued
+    again by the storage's retry callback) once its heartbeat is stale."""
+    optuna = _optuna()
+    optuna.storages.fail_stale_trials(study)
+    time.sleep(_POLL_SECONDS)
+
+
+def _reserve(study, run: str, number: int, trials: int) -> bool:
+    """Whether trial ``number`` (just started) may play: the trials that came before it
+    (lower numbers, running or waiting) and every finished one leave room under ``trials``.
+
+    Trial numbers are handed out one at a time by the storage, so of any set of trials that
+    all pass this test the highest-numbered one saw every other one, and together they are at
+    most ``trials``: no count of workers of one run can overshoot.  While a trial that came
+    first is still running (and might fail, freeing its place) this one waits for it."""
+    while True:
+        done, running, waiting = _census(study, run, number)
+        if done + running + waiting < trials:
+            return True
+        if not running:
+            return False
+        _wait(study)
+
+
 def optimize(spec_dict: dict, storage: str, name: str, trials: int, sampler_seed: int,
              run: str | None = None) -> int:
     """Run trials until the study holds ``trials`` counted ones (one process; picklable).
 
-    ``run`` tags each trial this process starts (``user_attrs["run"]``), so the process that
-    started a pool of these can queue again the trials its workers were playing when Ctrl-C
-    stopped them (:func:`requeue_running`).  A Ctrl-C here queues the trial it interrupted again
+    ``run`` tags each trial this process starts (``user_attrs["run"]``; a new tag if None).
+    The processes of one run wait for each other's running trials, so together they stop at
+    exactly ``trials`` (:func:`_reserve`), and the process that started a pool of them can
+    queue again the trials its workers were playing when Ctrl-C stopped them
+    (:func:`requeue_running`).  A Ctrl-C here queues the trial it interrupted again
     (:func:`requeue`): a resumed study plays it with the same parameters."""
     optuna = _optuna()
     spec = TuneSpec.from_dict(spec_dict)
     ctx = spec.context()
+    run = run or uuid.uuid4().hex  # the trials this process waits for (see _census)
     study = open_study(spec, storage, name, sampler_seed)
     done = len(study.get_trials(deepcopy=False))
     if done:  # resumed: a sampler seeded as at the start would propose the study's first points again
         seed = int(np.random.SeedSequence([sampler_seed, _SALT, done]).generate_state(1)[0])
         study.sampler = optuna.samplers.TPESampler(seed=seed)
-    states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
-    stop = optuna.study.MaxTrialsCallback(trials, states=states)
     if counted(study) < trials:
         objective, current = make_objective(spec, ctx), []
 
         def tracked(trial) -> float:
             current[:] = [trial.number]
-            if run is not None:
-                trial.set_user_attr("run", run)
+            trial.set_user_attr("run", run)
+            if not _reserve(trial.study, run, trial.number, trials):
+                trial.set_user_attr("surplus", True)
+                raise _Surplus(trial.number)
             return objective(trial)
 
         quiet = _QuietOwnErrors()
         log = logging.getLogger("optuna.study._optimize")  # where Optuna reports failed trials
         log.addFilter(quiet)
         try:
-            study.optimize(tracked, callbacks=[stop], catch=())
+            while True:  # one trial at a time, started only while the others leave room for it
+                done, running, _ = _census(study, run)
+                if done >= trials:
+                    break
+                if done + running >= trials:  # the trials being played may fill the study
+                    _wait(study)
+                    continue
+                study.optimize(tracked, n_trials=1, catch=(_Surplus,))
+                current.clear()
         except KeyboardInterrupt:
             requeue(study, current, set(spec.space))
             raise
@@ -486,18 +560,20 @@ def requeue(study, numbers, names: set[str]) -> list[int]:
     queued again.  (A killed process's trial is queued again by the heartbeat callback of
     :func:`_storage` instead.)"""
     optuna = _optuna()
-    fail, waiting = optuna.trial.TrialState.FAIL, optuna.trial.TrialState.WAITING
+    fail = optuna.trial.TrialState.FAIL
+    # Optuna's own retry: the same WAITING trial and failed_trial / retry_history bookkeeping
+    # as the heartbeat's retry of a killed process's trial (no retry limit here)
+    retry = optuna.storages.RetryHeartbeatStaleTrialCallback()
     for n in numbers:
         study.tell(n, state=fail, skip_if_finished=True)
     trials = study.get_trials(deepcopy=False)
-    queued = {n for t in trials for n in t.system_attrs.get("retry_history", ())}
+    queued = {n for t in trials for n in retry.retry_history(t)}
     out = []
     for t in trials:
         if t.number in numbers and t.state == fail and set(t.params) == names and t.number not in queued:
-            history = [*t.system_attrs.get("retry_history", ()), t.number]
-            study.add_trial(optuna.trial.create_trial(
-                state=waiting, params=t.params, distributions=t.distributions,
-                system_attrs={"failed_trial": history[0], "retry_history": history}))
+            bare = copy.deepcopy(t)
+            bare.user_attrs = {}  # its figures (games played, same_as, run) are not the retry's
+            retry(study, bare)
             out.append(t.number)
     return out
 
@@ -522,7 +598,7 @@ class _QuietOwnErrors(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         number = re.match(r"Trial (\d+) failed", str(record.msg))
-        if record.exc_info and isinstance(record.exc_info[1], EvoWordleError | KeyboardInterrupt):
+        if record.exc_info and isinstance(record.exc_info[1], EvoWordleError | KeyboardInterrupt | _Surplus):
             if number:
                 self.trials.add(number.group(1))
             return False
@@ -544,6 +620,9 @@ def run_study(spec: TuneSpec, storage: str, name: str, trials: int, *, jobs: int
 
     # Each worker has its own sampler stream; the per-game seeds never depend on the worker.
     seeds = [int(s.generate_state(1)[0]) for s in np.random.SeedSequence([spec.seed, _SALT, 2]).spawn(jobs)]
+    # no more workers than trials left: workers starting at once would each start a trial
+    # before seeing the others' (the extra ones would end unplayed, see _reserve)
+    seeds = seeds[:max(1, trials - counted(study))]
     run = uuid.uuid4().hex
     pool = make_executor(executor, jobs, scheduler)
     try:
@@ -638,24 +717,64 @@ def games_played(study) -> int:
     return int(sum(t.user_attrs.get("games", 0) for t in study.get_trials(deepcopy=False)))
 
 
+def surplus(study) -> int:
+    """Failed trials that never played: started by a worker when the others' trials already
+    filled ``--trials`` (:func:`_reserve`), so ended at once."""
+    return sum(bool(t.user_attrs.get("surplus")) for t in study.get_trials(deepcopy=False))
+
+
 def repeated(study) -> int:
     """Trials that repeated an earlier trial's point and took its figure (:func:`same_trial`)."""
     return sum("same_as" in t.user_attrs for t in study.get_trials(deepcopy=False))
 
 
-def params_file(report: dict, study_name: str, storage: str, made_for: dict | None = None) -> dict:
-    """The parameter file ``bench --params`` reads (``made_for``: the game and word lists it was
-    tuned for, :func:`evo_wordle.artefacts.made_for`, which a replay takes as its settings)."""
+def _scalar(value) -> bool:
+    """Whether a parameter value can go in a parameter file (text, a whole or finite number, a flag)."""
+    return isinstance(value, str | int | float | bool) and not (isinstance(value, float) and not math.isfinite(value))
+
+
+def full_params(spec: TuneSpec, ctx: Context, params: dict) -> dict:
+    """Every parameter of the solver built with ``params`` (the solver's defaults for the
+    others, the opener included), as it describes itself: a parameter file that records them
+    replays the solver that was tuned even after a default changes.  Only ``params`` when the
+    description does not build the same solver again (a solver whose description holds more
+    than its constructor's keywords)."""
+    from .solvers import make_solver
+
+    settings = spec.game_settings()
+    described = make_solver(spec.solver, ctx, settings, **params).describe()
+    full = {k: v for k, v in described.items() if k not in ("solver", "class") and v is not None and _scalar(v)}
+    full.update(params)
+    try:
+        again = make_solver(spec.solver, ctx, settings, **full).describe()
+    except (EvoWordleError, TypeError):
+        return dict(params)
+    return full if again == described else dict(params)
+
+
+def params_file(report: dict, study_name: str, storage: str, made_for: dict | None = None,
+                solver_params: dict | None = None, spec: dict | None = None) -> dict:
+    """The parameter file ``bench --params`` reads: ``params`` the tuned (and fixed) ones,
+    ``solver_params`` every parameter of that solver (:func:`full_params`), ``made_for`` the
+    game and word lists it was tuned for (:func:`evo_wordle.artefacts.made_for`, which a
+    replay takes as its settings), and the study's spec (seeds, space) in the provenance."""
     return {
         "format": PARAMS_FORMAT,
         "version": 1,
         "solver": report["solver"],
         "params": report["winner"]["params"],
+        **({"solver_params": solver_params} if solver_params else {}),
         "settings": report["settings"],
         **({"made_for": made_for} if made_for else {}),
         "provenance": {"study": study_name, "storage": storage, "split": report["split"],
-                       "test": report["test"], "trials": report["trials"]},
+                       "test": report["test"], "trials": report["trials"], **({"spec": spec} if spec else {})},
     }
+
+
+def file_params(data: dict) -> dict:
+    """The solver parameters a loaded parameter file plays: every one it records
+    (``solver_params``; files written before it record the tuned ones only) with the tuned ones."""
+    return {**data.get("solver_params", {}), **data["params"]}
 
 
 def _is_strategy(path: str | Path) -> bool:
@@ -681,9 +800,10 @@ def load_params(path: str | Path) -> dict:
         raise EvoWordleError(f"{path} is not an evo-wordle parameter file (written by `evo-wordle tune`)")
     if not isinstance(data.get("solver"), str) or not isinstance(data.get("params"), dict):
         raise EvoWordleError(f"parameter file {path} lacks a solver name or its parameters")
-    for key, value in data["params"].items():
-        if not _NAME.match(str(key)) or not isinstance(value, str | int | float | bool) or (
-                isinstance(value, float) and not math.isfinite(value)):
+    if not isinstance(data.get("solver_params", {}), dict):
+        raise EvoWordleError(f"parameter file {path}: solver_params must be an object")
+    for key, value in [*data["params"].items(), *data.get("solver_params", {}).items()]:
+        if not _NAME.match(str(key)) or not _scalar(value):
             raise EvoWordleError(f"parameter file {path}: bad parameter {key!r}")
     if not isinstance(data.get("settings", {}), dict):
         raise EvoWordleError(f"parameter file {path}: settings must be an object")
@@ -716,6 +836,6 @@ def study_summary(storage: str, name: str | None = None) -> dict:
     states = {s.name.lower(): len(study.get_trials(deepcopy=False, states=(s,))) for s in optuna.trial.TrialState}
     best = finalists(study, 5) if states.get("complete") else []
     return {"study": name, "storage": storage, "states": states, "games_played": games_played(study),
-            "repeated": repeated(study),
+            "repeated": repeated(study), "surplus": surplus(study),
             "best": [{"trial": n, "params": p, "train_mean": m} for n, p, m in best],
             "spec": study.user_attrs.get("spec")}

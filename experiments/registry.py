@@ -29,6 +29,23 @@ TABLE_RE = re.compile(r"<!-- table:([a-z0-9_-]+) -->\n(.*?)<!-- /table -->", re.
 NUMBER_RE = re.compile(r"[-+−]?\d+(?:\.\d+)?")
 
 
+#: Files whose prose must not retype a registered figure (experiments/results/*.md are generated).
+PROSE_GLOBS = ("README.md", "docs/*.md", "experiments/README.md")
+FENCE_RE = re.compile(r"^```(?P<lang>[\w-]*)\n(?P<body>.*?)^```", re.S | re.M)
+#: Fenced blocks the snippet test runs and checks (tests/test_doc_snippets.py), unless marked not run.
+RUN_LANGS = {"python", "console", "bash", "sh", "shell"}
+NOT_RUN_RE = re.compile(r"<!--\s*snippet:\s*not run")
+#: Published figures that equal a registered one (the proven optima): quoting the paper is no retype.
+PUBLISHED = {"3.4201", "3.4212", "3.5076"}
+#: Lines that hold a registered value but do not quote it, by file: another configuration's own
+#: result that happens to be equal (the history tables of docs/ga.md), or an example of a rule.
+NOT_QUOTES = {
+    "docs/ga.md": ("| pressure 3000 | 3.7731 |", "| pressure 1000 | 3.7735 |",
+                   "| pressure 100, population 100, 2 generations/guess |"),
+    "docs/foundation.md": ("a trailing comment such as `# TARES 6.19405254`",),
+}
+
+
 class RegistryError(ValueError):
     """The registry or a doc marker is malformed."""
 
@@ -202,10 +219,43 @@ def doc_problems(reg: Registry, root: Path = ROOT) -> list[str]:
             problems.append(f"{rel}: table {tid}: {reg.tables[tid].tracked} is missing")
         elif text.strip() != tracked.read_text(encoding="utf-8").strip():
             problems.append(f"{rel}: table {tid} differs from {reg.tables[tid].tracked}")
+    problems += retyped(reg, root)
     quoted = {fid for _, fid, _ in figures} | {tid for _, tid, _ in tables}
     for item in [*reg.figures, *reg.tables]:
         if item not in quoted:
             problems.append(f"{item} is registered but quoted nowhere")
+    return problems
+
+
+def retyped(reg: Registry, root: Path = ROOT) -> list[str]:
+    """Registered figures (three or more decimals) typed by hand outside a marker: in prose, in
+    hand-made tables and in code blocks the snippet test does not run.  A retyped figure goes
+    stale when the figure is regenerated; quote it with its marker instead."""
+    values: dict[str, list[str]] = {}
+    for f in reg.figures.values():
+        text = f.text()
+        if f.digits >= 3 and text not in PUBLISHED:
+            values.setdefault(text.lstrip("-"), []).append(f.id)
+    problems = []
+    for pattern in PROSE_GLOBS:
+        for path in sorted(root.glob(pattern)):
+            rel = path.relative_to(root).as_posix()
+            text = FIGURE_RE.sub("", path.read_text(encoding="utf-8"))
+            text = TABLE_RE.sub(lambda m: "\n" * m.group(0).count("\n"), text)
+
+            def blank_checked(m: re.Match, text: str = text) -> str:
+                before = text[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
+                runs = m.group("lang") in RUN_LANGS and not NOT_RUN_RE.search(before)
+                return "\n" * m.group(0).count("\n") if runs else m.group(0)
+
+            text = FENCE_RE.sub(blank_checked, text)
+            for n, line in enumerate(text.splitlines(), 1):
+                if any(c in line for c in NOT_QUOTES.get(rel, ())):
+                    continue
+                for m in re.finditer(r"(?<![\w.])\d+\.\d{3,}(?![\w.])", line):
+                    if m.group() in values:
+                        problems.append(f"{rel}:{n}: {m.group()} is figure {', '.join(values[m.group()])} "
+                                        "typed by hand: quote it with its marker")
     return problems
 
 

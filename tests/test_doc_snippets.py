@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import re
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 
@@ -104,12 +105,25 @@ def test_snippets_are_found_and_most_run():
     assert any(b["lang"] == "python" for b in RUNNABLE)
 
 
+def test_a_python_snippet_run_first_leaves_every_solver_registered():
+    """In a fresh worker a python snippet may be the first test: restoring the solver registry to a
+    snapshot taken before it was complete emptied it, and every later CLI snippet failed."""
+    ids = [f"{b['file']}:{b['line']}" for b in RUNNABLE]
+    first = ids[next(i for i, b in enumerate(RUNNABLE) if b["lang"] == "python")]
+    later = ids[next(i for i, b in enumerate(RUNNABLE) if b["lang"] != "python" and "--strategy" in b["body"])]
+    nodes = [f"{Path(__file__).as_posix()}::test_snippet_runs[{i}]" for i in (first, later)]
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:xdist",
+                           "-p", "no:cacheprovider", *nodes], cwd=ROOT, capture_output=True, text=True)
+    assert proc.returncode == 0 and "2 passed" in proc.stdout, proc.stdout[-3000:]
+
+
 @pytest.mark.parametrize("block", RUNNABLE, ids=[f"{b['file']}:{b['line']}" for b in RUNNABLE])
 def test_snippet_runs(block, snippet_dir, capsys, monkeypatch):
     where = f"{block['file']}:{block['line']}"
     if block["lang"] == "python":
-        from evo_wordle.solvers import SOLVERS
+        from evo_wordle.solvers import SOLVERS, load_all
 
+        load_all()  # the registry complete before the snapshot: restoring a partial one emptied it for later tests
         registered = dict(SOLVERS)
         try:  # a snippet may register a solver (docs/recipes.md): later tests must not see it
             exec(compile(block["body"], where, "exec"), {"__name__": "__snippet__"})  # noqa: S102

@@ -120,3 +120,19 @@ def test_boards_count_an_opener_that_is_no_candidate(ctx) -> None:
     fixed = run_bench(ctx, "summed-entropy", settings, games=5, solver_params={"opener": "tales"})
     assert (fixed.guesses_outside_source, fixed.games_outside_source) == (5, 5)
     assert run_bench(ctx, "summed-entropy", settings, games=5).guesses_outside_source == 0
+
+
+def test_the_histogram_figure_says_which_solver_played_outside_its_source(tiny, tmp_path) -> None:
+    from evo_wordle.plots.compare import compare_data, plot_histograms
+
+    data = compare_data(tiny, [DetourSolver, "greedy"], Settings(), games=None, seed=0)
+    detour = data["solvers"][0]
+    assert (data[detour]["outside"], data[detour]["outside_games"]) == (
+        run_bench(tiny, DetourSolver, Settings(), tiny.words.answer_index).guesses_outside_source,
+        run_bench(tiny, DetourSolver, Settings(), tiny.words.answer_index).games_outside_source)
+    assert data[detour]["outside"] > 0 and data["greedy"]["outside"] == 0
+    caption = plot_histograms(data, tmp_path / "h.png").figure.texts[-1].get_text().replace("\n", " ")
+    n, g = data[detour]["outside"], data[detour]["outside_games"]
+    assert f"{detour} played {n} guess{'es' if n > 1 else ''} in {g} game{'s' if g > 1 else ''} outside " \
+           "guess_from=candidates" in caption
+    assert "greedy played" not in caption

@@ -76,6 +76,26 @@ def test_a_table_edited_by_hand_and_an_unknown_figure_are_named(tmp_path):
     assert "docs/extra.md: figure no-such-figure is not in the registry" in problems
 
 
+def test_a_registered_figure_typed_by_hand_is_named(tmp_path):
+    reg = registry.load()
+    value = reg.figures["greedy-tales"].text()
+    (tmp_path / "docs").mkdir()
+    doc = tmp_path / "docs" / "x.md"
+    quoted = f"greedy <!-- figure:greedy-tales -->{value}<!-- /figure --> mean guesses\n"
+    checked = f"```console\n$ evo-wordle bench --solver greedy   # {value}\n```\n"  # the snippet test checks it
+    doc.write_text(quoted + checked)
+    assert registry.retyped(reg, tmp_path) == []
+    for text in (f"greedy scores {value} here\n", f"| greedy | {value} |\n",
+                 f"<!-- snippet: not run — slow -->\n```sh\nevo-wordle bench   # {value}\n```\n",
+                 f"```\ngreedy {value}\n```\n"):
+        doc.write_text(quoted + checked + text)
+        assert registry.retyped(reg, tmp_path) == [
+            f"docs/x.md:{5 + text[:text.index(value)].count(chr(10))}: {value} is figure greedy-tales typed by hand: "
+            "quote it with its marker"], text
+    doc.write_text(f"the proven optimum is {registry.PUBLISHED.copy().pop()}, and {value}1 is another number\n")
+    assert registry.retyped(reg, tmp_path) == []
+
+
 def test_render_docs_restores_a_hand_edit(tmp_path):
     root = copy_docs(tmp_path)
     bench = root / "docs" / "bench.md"

@@ -18,6 +18,7 @@ from evo_wordle.cli import main
 from evo_wordle.errors import EvoWordleError
 from evo_wordle.sweep import (
     SweepSpec,
+    format_report,
     format_value,
     load_sweep,
     mean_ci,
@@ -79,11 +80,16 @@ def test_small_sweep_end_to_end(reference, ctx, capsys):
         vals = means[(format_value(s["max_guesses"]), format_value(s["hard"]))]
         assert s["mean"] == pytest.approx(np.mean(vals))
         assert s["ci95"] == pytest.approx(12.706 * np.std(vals, ddof=1) / np.sqrt(2))
-    best = min(means, key=lambda k: np.mean(means[k]))
-    assert (format_value(report["best"]["max_guesses"]), format_value(report["best"]["hard"])) == best
+    # the grid sweeps the guess cap: a best per cap (a failed game scores the cap), none overall
+    assert report["best"] is None and "not comparable" in report["best_note"]
+    for b in report["best_within"]:
+        cap = format_value(b["max_guesses"])
+        best = min((k for k in means if k[0] == cap), key=lambda k: np.mean(means[k]))
+        assert (cap, format_value(b["hard"])) == best
     assert main(["report", str(reference)]) == 0
     text = capsys.readouterr().out
-    assert "best: max_guesses=" in text and "<- best" in text
+    assert "best at max_guesses=6: max_guesses=6" in text and "<- best at max_guesses=9" in text
+    assert "no overall best" in text
 
 
 def test_rerun_is_a_no_op(reference, capsys):
@@ -326,3 +332,31 @@ def test_a_list_file_edited_between_runs_is_not_resumed_over(tmp_path, capsys, c
     assert err.count("\n") == 1 and "differs in the word lists' content" in err
     spec, rows = load_sweep(out)  # the folder still reads as a sweep
     assert spec.allowed == str(lst) and len(rows) == 1
+
+
+def _capped_summary(means: dict) -> list[dict]:
+    """A summary of a grid over ``max_guesses`` x ``hard`` with the given means (one seed each)."""
+    return [{"max_guesses": cap, "hard": hard, "seeds": 1, "games": 10, "mean": mean, "ci95": 0.1,
+             "ci_basis": "games", "fail_rate": 0.0, "win_rate": 1.0, "worst_guesses": cap, "seconds": 0.1}
+            for (cap, hard), mean in means.items()]
+
+
+def test_a_lower_guess_cap_is_not_called_best():
+    """A grid over --max-guesses marked the lowest cap "best": a failed game scores the cap, so
+    a lower cap lowers the mean by itself.  Now each cap has its best and no row is best overall."""
+    spec = SweepSpec("greedy", {"max_guesses": [3, 6], "hard": [False, True]}, seeds=1)
+    summary = _capped_summary({(3, False): 2.9, (3, True): 2.95, (6, False): 3.6, (6, True): 3.5})
+    report = json.loads(format_report(spec, summary, "json"))
+    assert report["best"] is None
+    assert [(b["max_guesses"], b["hard"]) for b in report["best_within"]] == [(3, False), (6, True)]
+    text = format_report(spec, summary)
+    marked = [line for line in text.splitlines() if "<- " in line]
+    assert [line.split()[:2] for line in marked] == [["3", "false"], ["6", "true"]]
+    assert marked[0].endswith("<- best at max_guesses=3") and marked[1].endswith("<- best at max_guesses=6")
+    assert "no overall best" in text and "\nbest:" not in text
+    markdown = format_report(spec, summary, "markdown")
+    assert markdown.count("**best at max_guesses=") == 2
+    # one cap (or none swept): one best, as before
+    one = SweepSpec("greedy", {"hard": [False, True]}, seeds=1)
+    report = json.loads(format_report(one, [s for s in summary if s["max_guesses"] == 6], "json"))
+    assert report["best"]["hard"] is True and "best_within" not in report

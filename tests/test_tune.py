@@ -225,6 +225,16 @@ def test_tiny_study_end_to_end_and_params_round_trip(lists, tmp_path, capsys):
     assert report["trials"] == 4 and len(report["finalists"]) == 3  # 2 best trials + the defaults
     params = load_params(out / "best-params.json")
     assert params["solver"] == "ga-thesis"
+    # every parameter of the solver travels with the tuned ones, and the study's seeds and space
+    ctx = Context(allowed=lists[0], answers=lists[1])
+    from evo_wordle.solvers import make_solver
+
+    described = make_solver("ga-thesis", ctx, Settings(candidates="answers"), **params["params"]).describe()
+    assert params["solver_params"] == {k: v for k, v in described.items()
+                                       if k not in ("solver", "class") and v is not None}
+    assert {"crossover_rate", "elite", "hof_size"} <= set(params["solver_params"]) - set(params["params"])
+    assert params["provenance"]["spec"]["seed"] == 3 and set(params["provenance"]["spec"]["space"]) == {
+        "population", "mutation"}
     # bench --params plays exactly what the same flags play.
     flags = [f"--{k.replace('_', '-')}={v}" for k, v in params["params"].items()]
     common = ["--candidates", "answers", "--allowed", lists[0], "--answers", lists[1], "--json", "--seed", "1"]
@@ -298,11 +308,59 @@ def test_a_strategy_file_given_as_params_is_named_as_such(tmp_path, capsys):
         load_params(tmp_path / "x.json")
 
 
+def _made_for_file(lists, path: Path, solver_params: dict) -> None:
+    """A parameter file as tune writes it, made for hard mode with the answers known, cap 8."""
+    from evo_wordle.artefacts import made_for
+
+    ctx = Context(allowed=lists[0], answers=lists[1])
+    game = Settings(candidates="answers", hard=True, max_guesses=8)
+    path.write_text(json.dumps({
+        "format": "evo-wordle-params", "version": 1, "solver": "ga-thesis", "params": {"population": 4},
+        "solver_params": solver_params, "settings": game.as_dict(), "made_for": made_for(game, ctx.words),
+        "provenance": {}}))
+
+
+def test_sweep_and_bench_play_the_settings_and_every_parameter_a_params_file_records(lists, tmp_path, capsys):
+    """`sweep --params` took the tuned parameters only: it swept under the flags' game (any
+    word may be the answer, easy mode, cap 9), not the one the file was tuned for, and the
+    file held none of the solver's other parameters.  Now the file's settings are played (a
+    flag overriding one warns, as bench does), and its other parameters travel with it."""
+    path = tmp_path / "best-params.json"
+    _made_for_file(lists, path, {"population": 4, "crossover_rate": 0.5, "elite": 0})
+    words = ["--allowed", lists[0], "--answers", lists[1]]
+    out = tmp_path / "sweep"
+    assert main(["sweep", "--solver", "ga-thesis", "--params", str(path), "--set", "mutation=0.1,0.2", "--games",
+                 "2", "--seeds", "1", "--jobs", "1", "--quiet", "--out", str(out), *words]) == 0
+    assert not capsys.readouterr().err
+    spec = json.loads((out / "sweep.json").read_text())
+    assert spec["settings"] == {**Settings(candidates="answers", hard=True, max_guesses=8).as_dict()}
+    # the tuned parameter and the one that differs from the default; elite 0 is the default here
+    assert spec["grid"] == {"population": [4], "crossover_rate": [0.5], "mutation": [0.1, 0.2]}
+    assert main(["sweep", "--solver", "ga-thesis", "--params", str(path), "--set", "mutation=0.1", "--games", "2",
+                 "--seeds", "1", "--jobs", "1", "--quiet", "--max-guesses", "9", "--out", str(tmp_path / "s9"),
+                 *words]) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "made for other settings; overriding max_guesses 8 -> 9" in err
+    assert json.loads((tmp_path / "s9" / "sweep.json").read_text())["settings"]["max_guesses"] == 9
+    # bench plays every recorded parameter: the same as giving them as flags
+    common = ["--seed", "1", "--games", "4", "--json", *words]
+    assert main(["bench", "--params", str(path), *common]) == 0
+    via_file = json.loads(capsys.readouterr().out)
+    assert main(["bench", "--solver", "ga-thesis", "--population", "4", "--crossover-rate", "0.5", "--candidates",
+                 "answers", "--hard", "--max-guesses", "8", *common]) == 0
+    via_flags = json.loads(capsys.readouterr().out)
+    assert via_file["settings"]["crossover_rate"] == 0.5 and via_file["settings"] == via_flags["settings"]
+    assert via_file["mean_guesses"] == via_flags["mean_guesses"]
+
+
 def test_params_file_is_checked(tmp_path, capsys):
     bad = tmp_path / "p.json"
     for text in ("{", "[]", json.dumps({"format": "x"}),
                  json.dumps({"format": "evo-wordle-params", "solver": "ga", "params": {"x y": 1}}),
-                 json.dumps({"format": "evo-wordle-params", "solver": "ga", "params": {"a": [1]}})):
+                 json.dumps({"format": "evo-wordle-params", "solver": "ga", "params": {"a": [1]}}),
+                 json.dumps({"format": "evo-wordle-params", "solver": "ga", "params": {}, "solver_params": []}),
+                 json.dumps({"format": "evo-wordle-params", "solver": "ga", "params": {},
+                             "solver_params": {"elite": float("nan")}})):
         bad.write_text(text)
         with pytest.raises(EvoWordleError):
             load_params(bad)
@@ -486,17 +544,82 @@ def test_ctrl_c_stops_cleanly_and_the_resumed_study_plays_the_interrupted_trial_
     assert again == failed  # each interrupted trial played again, with its own parameters
 
 
+def test_jobs_2_plays_exactly_the_trials_asked_for_and_a_resume_does_not_overshoot(lists, tmp_path):
+    """`tune --trials 6 --jobs 2` ran 7 trials: a worker that finished one while the other still
+    played the sixth started a seventh.  Resumed with one trial to go, both workers started one."""
+    from evo_wordle.tune import run_study
+
+    url = f"sqlite:///{tmp_path / 'exact.db'}"
+    for trials in (6, 7, 7):
+        study = run_study(_spec(lists), url, "exact", trials, jobs=2)
+        assert counted(study) == trials
+        assert not [t for t in study.trials if t.state.name in ("RUNNING", "WAITING")]
+
+
+@pytest.mark.filterwarnings("ignore:Heartbeat of storage")
+def test_a_trial_gives_way_to_the_trials_started_before_it(lists, tmp_path):
+    """Two workers that both start a trial when one is left: the later-numbered one waits while
+    the earlier one plays, and does not play once that one has filled the study."""
+    import optuna
+
+    from evo_wordle.tune import _reserve
+
+    study = open_study(_spec(lists), f"sqlite:///{tmp_path / 'r.db'}", "r")
+    # one finished trial; the study is to hold 2
+    study.add_trial(optuna.trial.create_trial(value=4.0, params={}, distributions={}))
+    first, second = study.ask(), study.ask()
+    for t in (first, second):  # two workers of one run
+        t.set_user_attr("run", "r")
+    assert _reserve(study, "r", first.number, 2)  # nothing before it: it plays
+    study.tell(first, 4.5)
+    assert not _reserve(study, "r", second.number, 2)  # the study is full: it ends unplayed
+    study.tell(second, state=optuna.trial.TrialState.FAIL)
+    third = study.ask()
+    assert _reserve(study, "r", third.number, 3)  # room again when the study is to hold 3
+
+
+@pytest.mark.filterwarnings("ignore:Heartbeat of storage")
+def test_requeue_queues_an_interrupted_trial_once_with_optuna_retry_bookkeeping(lists, tmp_path):
+    """requeue: the interrupted trial's parameters queued again once (a second call, or a trial
+    with a missing parameter, queues nothing), with Optuna's failed_trial / retry_history, and
+    none of its figures (games played) on the retry; a retry interrupted again chains history."""
+    import optuna
+
+    from evo_wordle.tune import requeue
+
+    study = open_study(_spec(lists), f"sqlite:///{tmp_path / 'q.db'}", "q")
+    names = {"population", "mutation"}
+    first, partial = study.ask(), study.ask()
+    first.suggest_int("population", 2, 12)
+    first.suggest_float("mutation", 0.0, 0.5)
+    first.set_user_attr("games", 5)
+    partial.suggest_int("population", 2, 12)  # interrupted before its second parameter
+    assert requeue(study, [first.number, partial.number], names) == [first.number]
+    assert requeue(study, [first.number], names) == []  # queued already
+    waiting = study.get_trials(states=(optuna.trial.TrialState.WAITING,))
+    assert len(waiting) == 1 and waiting[0].params == first.params and not waiting[0].user_attrs
+    retry = optuna.storages.RetryHeartbeatStaleTrialCallback
+    assert retry.retried_trial_number(waiting[0]) == first.number
+    assert retry.retry_history(waiting[0]) == [first.number]
+    again = study.ask()  # the queued trial, interrupted in its turn
+    assert again.params == first.params
+    assert requeue(study, [again.number], names) == [again.number]
+    last = study.get_trials(states=(optuna.trial.TrialState.WAITING,))
+    assert [retry.retry_history(t) for t in last] == [[first.number, again.number]]
+    assert retry.retried_trial_number(last[0]) == first.number
+
+
 def test_two_processes_share_one_study(lists, tmp_path):
     url = f"sqlite:///{tmp_path / 'shared.db'}"
     open_study(_spec(lists), url, "shared")
     code = ("import sys; from evo_wordle.tune import optimize, TuneSpec; import json; "
-            "optimize(json.loads(sys.argv[1]), sys.argv[2], 'shared', 6, int(sys.argv[3]))")
+            "optimize(json.loads(sys.argv[1]), sys.argv[2], 'shared', 6, int(sys.argv[3]), 'one-run')")
     procs = [subprocess.Popen([sys.executable, "-c", code, json.dumps(_spec(lists).as_dict()), url, str(s)])
              for s in (11, 12)]
     assert [p.wait(timeout=300) for p in procs] == [0, 0]
     study = open_study(_spec(lists), url, "shared")
     numbers = [t.number for t in study.trials]
-    assert len(numbers) == len(set(numbers)) and counted(study) >= 6
+    assert len(numbers) == len(set(numbers)) and counted(study) == 6  # two workers, no seventh
 
 
 def test_dask_workers_share_one_study_and_values_do_not_depend_on_the_worker(lists, tmp_path):
@@ -508,7 +631,7 @@ def test_dask_workers_share_one_study_and_values_do_not_depend_on_the_worker(lis
     url = f"sqlite:///{tmp_path / 'dask.db'}"
     study = run_study(spec, url, "d", 6, jobs=2, executor="dask")
     numbers = [t.number for t in study.trials]
-    assert len(numbers) == len(set(numbers)) and counted(study) >= 6
+    assert len(numbers) == len(set(numbers)) and counted(study) == 6  # two workers, no seventh
     ctx = spec.context()
     plan = training_plan(spec, spec.split(ctx).train)
     done = [t for t in study.trials if t.state.name == "COMPLETE"]

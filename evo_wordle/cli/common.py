@@ -203,11 +203,11 @@ def params_file_for(name: str, args: argparse.Namespace) -> dict:
     path = getattr(args, "params", None)
     if not path:
         return {}
-    from ..tune import load_params
+    from ..tune import file_params, load_params
 
     data = load_params(path)
     if data["solver"] != name:
         if getattr(args, "solvers", None):
             return {}
         raise EvoWordleError(f"{path} holds parameters for solver {data['solver']!r}, not {name!r}")
-    return dict(data["params"])
+    return file_params(data)

@@ -12,7 +12,7 @@ from ..params import arg_type, as_list
 from ..progress import note, progress_bar
 from ..wording import count
 from .common import add_command, add_word_args, positive_int, seed_int
-from .settings_args import add_settings_args, settings_from_args
+from .settings_args import add_settings_args, run_context, settings_from_args, warn
 
 PLOT_KINDS = ("heatmap", "lines", "convergence", "histograms", "evolution")
 
@@ -106,7 +106,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "darker cells are better (fewer guesses).",
                     examples=[("evo-wordle plot heatmap runs/pop --out pop.png", "population x mutation"),
                               ("evo-wordle plot heatmap runs/pop --x mutation --y population --out pop.svg",
-                               "axes swapped, as SVG")])
+                               "axes swapped, as SVG"),
+                              ("evo-wordle plot heatmap runs/caps --where max_guesses=6 --out cap6.png",
+                               "one guess cap of a sweep over several (caps are never ranked on one scale)")])
     _sweep_plot_args(q, "heatmap")
     q = add_command(kinds, "lines", help="sweep: mean ± 95 %% interval against population, a line per mutation",
                     description="A sweep's mean guesses ± 95 % interval over seeds against one parameter, "
@@ -160,6 +162,9 @@ def _sweep_plot_args(q: argparse.ArgumentParser, kind: str) -> None:
     q.add_argument("--x", default="population", metavar="KEY", help="parameter on the x axis (default: population)")
     q.add_argument("--y" if kind == "heatmap" else "--hue", default="mutation", metavar="KEY",
                    help="parameter on the y axis / one line per value (default: mutation)")
+    q.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
+                   help="draw only the configurations with this value of KEY (repeatable), e.g. one guess cap "
+                        "of a sweep over --set max_guesses=6,9")
     q.set_defaults(func=cmd_plot)
 
 
@@ -196,14 +201,32 @@ def _grid_from_args(args: argparse.Namespace) -> dict[str, list]:
     if not grid:
         raise EvoWordleError("nothing to sweep: give --population, --mutation or --set KEY=V1,V2")
     _refuse_overridden_flags(args, grid)
-    if getattr(args, "params", None):
-        from ..tune import load_params
-
-        data = load_params(args.params)
-        if data["solver"] != args.solver:
-            raise EvoWordleError(f"{args.params} holds parameters for solver {data['solver']!r}, not {args.solver!r}")
-        grid = {**{k: [v] for k, v in data["params"].items() if k not in grid}, **grid}
     return grid
+
+
+def _with_file_params(args: argparse.Namespace, grid: dict[str, list], ctx, settings) -> dict[str, list]:
+    """``grid`` with the parameters of ``--params FILE`` as one-value axes (grid values win):
+    the tuned ones, and the others the file records where they differ from the solver's
+    defaults here (equal ones would only widen the table).  A grid axis over a setting the file
+    was made for gets the one-line warning a flag overriding it gets."""
+    from ..solvers import make_solver
+    from ..sweep import format_value
+    from ..tune import file_params, load_params
+
+    data = load_params(args.params)
+    if data["solver"] != args.solver:
+        raise EvoWordleError(f"{args.params} holds parameters for solver {data['solver']!r}, not {args.solver!r}")
+    recorded = file_params(data)
+    if set(recorded) - set(data["params"]):
+        defaults = make_solver(args.solver, ctx, settings).describe()
+        recorded = {k: v for k, v in recorded.items() if k in data["params"] or k not in defaults or defaults[k] != v}
+    made_for = data.get("made_for") or {}
+    changed = [f"{k} {format_value(made_for[k])} -> {', '.join(map(format_value, grid[k]))}"
+               for k in ("candidates", "guess_from", "hard", "daily", "max_guesses")
+               if k in grid and k in made_for and any(v != made_for[k] for v in grid[k])]
+    if changed:
+        warn(f"parameter file {args.params} was made for other settings; the grid overrides {', '.join(changed)}")
+    return {**{k: [v] for k, v in recorded.items() if k not in grid}, **grid}
 
 
 #: A grid's setting key -> the flags whose value every cell would silently replace (a grid's
@@ -240,12 +263,16 @@ def _refuse_overridden_flags(args: argparse.Namespace, grid: dict) -> None:
 def cmd_sweep(args: argparse.Namespace) -> int:
     from ..sweep import SweepSpec, format_value, run_sweep
 
+    grid, settings = _grid_from_args(args), settings_from_args(args)
+    if getattr(args, "params", None):  # the file's settings and answer list, as bench plays them
+        ctx, settings = run_context(args, [args.solver])
+        grid = _with_file_params(args, grid, ctx, settings)
     spec = SweepSpec(
         solver=args.solver,
-        grid=_grid_from_args(args),
+        grid=grid,
         seeds=args.seeds,
         games=args.games,
-        settings=settings_from_args(args).as_dict(),
+        settings=settings.as_dict(),
         allowed=args.allowed,
         answers=args.answers,
         base_seed=args.seed,
@@ -304,10 +331,11 @@ def cmd_plot(args: argparse.Namespace) -> int:
     out = pc.check_output(args.out)
     if args.kind in ("heatmap", "lines"):
         from ..plots.sweep import plot_heatmap, plot_lines
-        from ..sweep import load_sweep, summarize
+        from ..sweep import load_sweep, parse_where, restrict, summarize
 
+        where = parse_where(args.where)
         spec, rows = load_sweep(args.dir)
-        summary = summarize(spec, rows)
+        spec, summary = restrict(spec, summarize(spec, rows), where)
         if args.kind == "heatmap":
             draw = partial(plot_heatmap, spec, summary, out, x=args.x, y=args.y)
         else:
@@ -315,8 +343,10 @@ def cmd_plot(args: argparse.Namespace) -> int:
     else:
         from .common import check_solver_flags, context_from_args, solver_params
 
-        ctx = context_from_args(args)
-        settings = settings_from_args(args)
+        if getattr(args, "params", None):  # the file's settings and answer list, as bench plays them
+            ctx, settings = run_context(args, args.solvers if args.kind == "histograms" else [args.solver])
+        else:
+            ctx, settings = context_from_args(args), settings_from_args(args)
         if args.kind == "convergence":
             from ..plots.convergence import convergence_data, plot_convergence
 
@@ -360,7 +390,9 @@ def _report_study(args: argparse.Namespace) -> int:
     states = ", ".join(f"{n} {k}" for k, n in summary["states"].items() if n)
     print(f"study {summary['study']} in {summary['storage']}: {states or 'no trials'}; "
           f"{count(summary['games_played'], 'training game')}"
-          + (f" ({count(summary['repeated'], 'trial')} repeated an earlier point)" if summary["repeated"] else ""))
+          + (f" ({count(summary['repeated'], 'trial')} repeated an earlier point)" if summary["repeated"] else "")
+          + (f"; {summary['surplus']} of the failed ended unplayed (started when the others' trials already "
+             "filled --trials)" if summary["surplus"] else ""))
     for b in summary["best"]:
         ps = " ".join(f"{k}={v:.4g}" if isinstance(v, float) else f"{k}={v}" for k, v in b["params"].items())
         print(f"  trial {b['trial']:>4}  train mean {b['train_mean']:.4f}  {ps}")

@@ -132,7 +132,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
     report = tune.honest_report(spec, study, top=args.top, repeats=args.repeats, jobs=args.jobs)
     from ..artefacts import made_for
 
-    params = tune.params_file(report, args.study, storage, made_for(spec.game_settings(), ctx.words))
+    params = tune.params_file(report, args.study, storage, made_for(spec.game_settings(), ctx.words),
+                              tune.full_params(spec, ctx, report["winner"]["params"]), spec.as_dict())
     # The result goes to stdout first: a failing write below cannot lose it.
     print(format_tune(report))
     written = [_write_json(out / "tune.json", report), _write_json(out / "best-params.json", params)]

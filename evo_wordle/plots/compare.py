@@ -36,6 +36,8 @@ def _bench(payload: dict) -> dict:
         "fail_rate": res.fail_rate,
         "histogram": res.histogram,
         "opener": res.params.get("opener"),
+        "outside": res.guesses_outside_source,
+        "outside_games": res.games_outside_source,
     }
 
 
@@ -55,7 +57,9 @@ def compare_data(
 
     Keys: ``k`` (guess counts 1..max), and per solver in ``solvers``: ``share`` (fraction of
     games with each score, failures at the cap), ``within`` (fraction solved within k),
-    ``mean``, ``fail_rate``, ``games``, ``histogram``.
+    ``mean``, ``fail_rate``, ``games``, ``histogram``, ``outside`` / ``outside_games`` (guesses,
+    and games with one, outside the setting's guess source: the thesis's GAs play mutants that
+    are no longer candidates, so their bars are not of the same game; the caption says so).
 
     Each solver is a registered name, a Solver object or a factory (as for
     :func:`evo_wordle.bench.run_bench`), keyed by :func:`~evo_wordle.solvers.base.solver_label`
@@ -101,6 +105,8 @@ def compare_data(
             "games": r["games"],
             "histogram": r["histogram"],
             "opener": r["opener"],
+            "outside": r["outside"],
+            "outside_games": r["outside_games"],
         }
     return data
 
@@ -137,8 +143,12 @@ def plot_histograms(data: dict, path: str | Path) -> Plotted:
     right.set_title("Cumulative share solved")
     right.legend(loc="lower right")
     openers = {name: (data[name].get("opener") or "per game") for name in data["solvers"]}
+    extra = "openers: " + ", ".join(f"{k} {v.upper() if v != 'per game' else v}" for k, v in openers.items())
+    source = (data.get("settings") or {}).get("guess_from", "candidates")
+    for name in data["solvers"]:
+        if data[name].get("outside"):  # not the same game as the others: say it where the figure goes
+            extra += (f" · {name} played {count(data[name]['outside'], 'guess', 'guesses', ',')} in "
+                      f"{count(data[name]['outside_games'], 'game', fmt=',')} outside guess_from={source}")
     caption = caption_text(seed=data.get("seed"), n=count(games, "puzzle", fmt=","), settings=data.get("settings"),
-                           lists=data.get("lists"),
-                           extra="openers: " + ", ".join(f"{k} {v.upper() if v != 'per game' else v}"
-                                                          for k, v in openers.items()))
+                           lists=data.get("lists"), extra=extra)
     return save(fig, path, data, caption)
