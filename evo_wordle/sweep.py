@@ -26,7 +26,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from itertools import product
 from pathlib import Path
 
@@ -783,6 +783,34 @@ def best_configs(summary: list[dict]) -> list[dict]:
     for s in summary:
         groups.setdefault(tuple(format_value(s[k]) for k in keys), []).append(s)
     return [best_config(g) for g in groups.values()]
+
+
+def restrict(spec: SweepSpec, summary: list[dict], where: dict[str, object]) -> tuple[SweepSpec, list[dict]]:
+    """The slice of a sweep where each key of ``where`` takes its one value: a spec whose grid
+    holds only that value, and the summary rows that have it.  This lets a figure show one guess
+    cap (or one value of any third key) of a wider sweep instead of mixing means that do not compare."""
+    grid = dict(spec.grid)
+    for key, value in where.items():
+        if key not in grid:
+            raise EvoWordleError(f"--where {key}: the sweep has no parameter {key!r} (it has: {', '.join(spec.keys)})")
+        match = [v for v in grid[key] if format_value(v) == format_value(value)]
+        if not match:
+            raise EvoWordleError(f"--where {key}={format_value(value)}: the sweep's {key} is "
+                                 f"{', '.join(format_value(v) for v in grid[key])}")
+        grid[key] = match[:1]
+    rows = [s for s in summary if all(format_value(s[k]) == format_value(v) for k, v in where.items())]
+    return replace(spec, grid=grid), rows
+
+
+def parse_where(items: list[str]) -> dict[str, object]:
+    """``["max_guesses=6", …]`` (``--where``) → ``{"max_guesses": 6, …}``: one value per key."""
+    out: dict[str, object] = {}
+    for item in items:
+        key, values = parse_grid_arg(item, "--where") if "=" in item else ("", [])
+        if len(values) != 1 or key in out:
+            raise EvoWordleError(f"--where takes one value per key (key=value), not {item!r}")
+        out[key] = values[0]
+    return out
 
 
 def _not_comparable(keys: list[str]) -> str:

@@ -95,7 +95,7 @@ MODULES: dict[str, dict] = {
         "pristine_table": True,
     },
     "evo_wordle/game.py": {
-        "tests": ["tests/test_rules_game.py",
+        "tests": ["tests/test_rules_game.py", "tests/test_guess_source.py",
                   "tests/test_properties.py::test_hard_mode_legality_is_closed_under_feedback"],
         "pristine_table": True,
     },
@@ -929,13 +929,15 @@ def main(argv: list[str] | None = None) -> int:
         return finish(result, args)
     if args.jobs < 1:
         fail("--jobs must be at least 1")
+    if args.workdir and args.workdir.exists():  # an earlier run's mutants and results: never mixed with a new run
+        fail(f"--workdir {args.workdir} exists: give a new folder (or --resume / --rescore it)")
     try:
         import cosmic_ray  # noqa: F401
     except ImportError:
         fail("cosmic-ray is not installed: pip install -e '.[mutation]'")
     with contextlib.ExitStack() as stack:
         if args.workdir:
-            args.workdir.mkdir(parents=True, exist_ok=False)
+            args.workdir.mkdir(parents=True)
             workdir = args.workdir
         else:
             workdir = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="evo-wordle-mutation-")))

@@ -4,6 +4,7 @@ keeps each operator's natural partner (cosmic-ray itself is not needed here)."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 import tomllib
 from pathlib import Path
 
@@ -111,3 +112,13 @@ def test_a_mutant_cosmic_ray_cannot_make_is_incompetent_and_the_run_goes_on(monk
     monkeypatch.setattr(mod, "mutant_source", lambda source, module, m: "x = 2\n")
     m = {"operator": "core/NumberReplacer", "occurrence": 0}
     assert mod.made_mutant("x = 1\n", "m.py", m) == "x = 2\n" and "outcome" not in m
+
+
+def test_an_existing_workdir_is_a_one_line_error(tmp_path):
+    import subprocess
+
+    proc = subprocess.run([sys.executable, str(ROOT / "experiments" / "mutation.py"), "--module", "evo_wordle/game.py",
+                           "--workdir", str(tmp_path)], capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines() == [
+        f"mutation: --workdir {tmp_path} exists: give a new folder (or --resume / --rescore it)"]

@@ -10,12 +10,13 @@ import pytest
 
 from evo_wordle.bench import run_bench
 from evo_wordle.cli import main
+from evo_wordle.errors import EvoWordleError
 from evo_wordle.game import GameState, Settings
 from evo_wordle.plots.compare import compare_data, plot_histograms
 from evo_wordle.plots.convergence import convergence_data, plot_convergence
 from evo_wordle.plots.evolution import evolution_data, plot_evolution
 from evo_wordle.plots.sweep import plot_heatmap, plot_lines
-from evo_wordle.sweep import SweepSpec, load_sweep, run_sweep, summarize
+from evo_wordle.sweep import SweepSpec, load_sweep, restrict, run_sweep, summarize
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -224,3 +225,54 @@ def test_lines_put_numbers_in_order_when_ints_and_floats_mix(tmp_path, cache_dir
     assert list(ax.get_xticks()) == pytest.approx([0, 0.1, 0.3])  # a linear axis of the values themselves
     (xs,) = [np.asarray(line.get_xdata(), dtype=float) for line in ax.lines if len(line.get_xdata()) == 3]
     assert list(xs) == pytest.approx([0, 0.1, 0.3]) and (np.diff(xs) > 0).all()
+
+
+@pytest.fixture(scope="module")
+def capped_dir(tmp_path_factory, cache_dir):
+    """greedy, max_guesses 3,6 x hard off/on, 1 seed, 8 games: a sweep over the guess cap."""
+    out = tmp_path_factory.mktemp("plots") / "capped"
+    run_sweep(SweepSpec(solver="greedy", grid={"max_guesses": [3, 6], "hard": [False, True]}, seeds=1, games=8),
+              out, jobs=1)
+    return out
+
+
+def test_sweep_figures_do_not_rank_guess_caps_against_each_other(capped_dir, tmp_path, capsys):
+    """A heatmap or line plot with the guess cap on an axis shaded (or drew) the lower cap as better:
+    a failed game scores the cap, so a lower cap lowers the mean by itself.  Such a figure is now
+    refused in one line that says why and how to draw one cap (--where max_guesses=N)."""
+    refused = [["heatmap", "--x", "hard", "--y", "max_guesses"], ["heatmap", "--x", "max_guesses", "--y", "hard"],
+               ["lines", "--x", "hard", "--hue", "max_guesses"], ["lines", "--x", "max_guesses", "--hue", "hard"]]
+    for args in refused:
+        assert main(["plot", args[0], str(capped_dir), *args[1:], "--out", str(tmp_path / "x.png")]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "different max_guesses (3, 6)" in err and "--where max_guesses=" in err
+        assert not (tmp_path / "x.png").exists()
+    spec, rows = load_sweep(capped_dir)
+    with pytest.raises(EvoWordleError, match="a lower cap lowers the mean"):
+        plot_lines(spec, summarize(spec, rows), tmp_path / "x.png", x="hard", hue="max_guesses")
+    # the cap not drawn but varied: the third-key refusal now says how to pick one value
+    assert main(["plot", "lines", str(capped_dir), "--x", "hard", "--out", str(tmp_path / "x.png")]) == 2
+    assert "also varies max_guesses (plot one value of it, e.g. --where max_guesses=3" in capsys.readouterr().err
+
+
+def test_plot_where_draws_one_cap_of_a_sweep(capped_dir, tmp_path, capsys):
+    """--where max_guesses=3 draws that cap's configurations only, and the caption names the cap."""
+    out = tmp_path / "cap3.png"
+    assert main(["plot", "lines", str(capped_dir), "--x", "hard", "--where", "max_guesses=3", "--out", str(out)]) == 0
+    assert is_image(out)
+    spec, rows = load_sweep(capped_dir)
+    spec3, summary3 = restrict(spec, summarize(spec, rows), {"max_guesses": 3})
+    assert spec3.grid == {"max_guesses": [3], "hard": [False, True]} and spec.grid["max_guesses"] == [3, 6]
+    by_hard = {r["hard"]: r["mean"] for r in summarize(spec, rows) if r["max_guesses"] == 3}
+    plotted = plot_lines(spec3, summary3, tmp_path / "cap3.svg", x="hard")
+    (series,) = plotted.data["series"]
+    assert series["x"] == [False, True] and series["mean"] == pytest.approx([by_hard[False], by_hard[True]])
+    assert "cap 3" in plotted.data["caption"]
+    heat = plot_heatmap(*restrict(spec, summarize(spec, rows), {"max_guesses": 6}), tmp_path / "cap6.png",
+                        x="hard", y="max_guesses")
+    assert heat.data["y_values"] == [6] and "cap 6" in heat.data["caption"]
+    for bad, said in [("max_guesses=5", "the sweep's max_guesses is 3, 6"), ("max_guesses=3,6", "one value per key"),
+                      ("elite=2", "no parameter 'elite'"), ("max_guesses", "one value per key")]:
+        assert main(["plot", "heatmap", str(capped_dir), "--where", bad, "--out", str(tmp_path / "y.png")]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err

@@ -359,3 +359,14 @@ def test_the_failure_rule_is_worded_once(boards, cap):
     assert failed.startswith(rule.fail_text(cap_note=False)) and rule.fail_text().startswith(failed.split(" (")[0])
     assert won.startswith(f"solved within {limit}")
     assert (rule.fail_text() == f"over {rule.win_limit}") != rule.capped
+
+
+def test_the_failure_wording_names_the_cap_by_default():
+    capped = Settings(max_guesses=4)
+    assert capped.fail_text() == "not solved within 4 (the --max-guesses cap)"
+    assert capped.fail_text(cap_note=False) == "not solved within 4"
+    assert Settings().fail_text() == Settings().fail_text(cap_note=False) == "over 6"
+
+
+def test_a_game_record_built_without_a_count_played_nothing_outside_its_source():
+    assert GameRecord(answer=0, guesses=[0], solved=True).outside_source == 0

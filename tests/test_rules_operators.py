@@ -277,6 +277,11 @@ def test_roulette_refuses_a_negative_or_all_zero_fitness(fitness, pressure):
     assert isinstance(err.value, ValueError)
 
 
+def test_roulette_refuses_an_empty_fitness_with_the_packages_error():
+    with pytest.raises(EvoWordleError, match=r"^roulette needs at least one fitness value \(evaluate gave none\)$"):
+        ops.roulette(np.array([]), 5, np.random.default_rng(0))
+
+
 def test_tournament_winner_is_the_fittest_aspirant():
     f = np.array([3.0, 1.0, 2.0])
     assert np.all(ops.tournament(f, 200, np.random.default_rng(0), size=60) == 0)

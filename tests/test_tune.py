@@ -701,6 +701,12 @@ def test_captions_count_the_trials_drawn_and_name_the_others(lists, tmp_path):
         caption = plotted.data["caption"]
         assert f"N = {done} trial" in caption and "2 failed" in caption
         assert ("pruned" in caption) == (pruned > 0)
+    # a surplus trial (FAIL with the marker: --trials was reached before it played) is named apart
+    for _ in range(3):
+        study.add_trial(optuna.trial.create_trial(state=optuna.trial.TrialState.FAIL, user_attrs={"surplus": True}))
+    history = plot_history(study, spec, None, tmp_path / "h.png").data["caption"]
+    assert f"N = {done + pruned} trials" in history
+    assert "not drawn: 2 failed, 3 surplus, never played" in history and "5 failed" not in history
 
 
 def test_a_custom_allowed_list_alone_is_its_own_answer_list(tmp_path, cache_dir, capsys):

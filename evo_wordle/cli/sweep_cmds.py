@@ -106,7 +106,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "darker cells are better (fewer guesses).",
                     examples=[("evo-wordle plot heatmap runs/pop --out pop.png", "population x mutation"),
                               ("evo-wordle plot heatmap runs/pop --x mutation --y population --out pop.svg",
-                               "axes swapped, as SVG")])
+                               "axes swapped, as SVG"),
+                              ("evo-wordle plot heatmap runs/caps --where max_guesses=6 --out cap6.png",
+                               "one guess cap of a sweep over several (caps are never ranked on one scale)")])
     _sweep_plot_args(q, "heatmap")
     q = add_command(kinds, "lines", help="sweep: mean ± 95 %% interval against population, a line per mutation",
                     description="A sweep's mean guesses ± 95 % interval over seeds against one parameter, "
@@ -160,6 +162,9 @@ def _sweep_plot_args(q: argparse.ArgumentParser, kind: str) -> None:
     q.add_argument("--x", default="population", metavar="KEY", help="parameter on the x axis (default: population)")
     q.add_argument("--y" if kind == "heatmap" else "--hue", default="mutation", metavar="KEY",
                    help="parameter on the y axis / one line per value (default: mutation)")
+    q.add_argument("--where", action="append", default=[], metavar="KEY=VALUE",
+                   help="draw only the configurations with this value of KEY (repeatable), e.g. one guess cap "
+                        "of a sweep over --set max_guesses=6,9")
     q.set_defaults(func=cmd_plot)
 
 
@@ -326,10 +331,11 @@ def cmd_plot(args: argparse.Namespace) -> int:
     out = pc.check_output(args.out)
     if args.kind in ("heatmap", "lines"):
         from ..plots.sweep import plot_heatmap, plot_lines
-        from ..sweep import load_sweep, summarize
+        from ..sweep import load_sweep, parse_where, restrict, summarize
 
+        where = parse_where(args.where)
         spec, rows = load_sweep(args.dir)
-        summary = summarize(spec, rows)
+        spec, summary = restrict(spec, summarize(spec, rows), where)
         if args.kind == "heatmap":
             draw = partial(plot_heatmap, spec, summary, out, x=args.x, y=args.y)
         else:

@@ -179,7 +179,9 @@ def roulette(fitness: np.ndarray, k: int, rng: np.random.Generator, pressure: fl
     """``k`` positions drawn with replacement, P(i) ∝ f_i**pressure (numpy, no Python loop).
     A negative fitness, or all zero, is refused: it gave a meaningless draw without a sound."""
     fitness = np.asarray(fitness, dtype=np.float64)
-    if not (fitness >= 0).all() or not fitness.max(initial=0.0) > 0:
+    if not fitness.size:
+        raise EvoWordleError("roulette needs at least one fitness value (evaluate gave none)")
+    if not (fitness >= 0).all() or not fitness.max() > 0:
         raise EvoWordleError(
             f"roulette needs fitness values of at least 0, one of them above 0 (evaluate gave {fitness.min():g} "
             f"to {fitness.max():g}); shift the fitness, or select and choose by tournament or best")

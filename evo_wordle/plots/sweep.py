@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import EvoWordleError
-from ..sweep import SweepSpec, format_value
+from ..sweep import SweepSpec, format_value, scoring_keys
 from ..wording import count, plural
 from .common import Plotted, new_figure, save
 from .style import HUES, MARKERS, caption_text, lists_text, styled, wrapped_title
@@ -30,8 +30,24 @@ def _check_other_keys(spec: SweepSpec, keys: tuple[str, ...]) -> None:
     if others:
         raise EvoWordleError(
             f"this figure shows {' and '.join(keys)}; the sweep also varies {', '.join(others)} "
-            "(plot a sweep that fixes it)"
+            f"(plot one value of it, e.g. --where {others[0]}={format_value(spec.grid[others[0]][0])}, "
+            "or a sweep that fixes it)"
         )
+
+
+def _check_comparable(summary: list[dict], keys: tuple[str, ...]) -> None:
+    """Refuse a figure whose axes or lines span several guess caps: a failed game scores the cap,
+    so a lower cap shades darker or draws lower by itself, not because it plays better (the
+    report, likewise, names a best only within each cap)."""
+    for key in scoring_keys(summary):
+        if key in keys:
+            values = sorted({s[key] for s in summary}, key=lambda v: (str(type(v)), v))
+            raise EvoWordleError(
+                f"this figure would rank means under different {key} ({', '.join(map(format_value, values))}), "
+                "but a failed game scores the guess cap, so a lower cap lowers the mean by itself: "
+                f"plot one cap at a time (--where {key}={format_value(values[-1])}); "
+                "`evo-wordle report DIR` marks the best within each cap"
+            )
 
 
 def _seed_count(spec: SweepSpec, summary: list[dict]) -> str:
@@ -55,7 +71,9 @@ def _caption(spec: SweepSpec, summary: list[dict]) -> str:
     from ..executors import worker_context
 
     lists = lists_text(worker_context(spec.allowed, spec.answers).words, spec.allowed, spec.answers)
-    return caption_text(solver=spec.solver, seed=f"{spec.base_seed} (SeedSequence base)", n=n, settings=spec.settings,
+    # the setting keys the grid fixes (a one-cap slice, --where max_guesses=6) belong in the setting named
+    settings = spec.settings_for({k: v[0] for k, v in spec.grid.items() if len(v) == 1}).as_dict()
+    return caption_text(solver=spec.solver, seed=f"{spec.base_seed} (SeedSequence base)", n=n, settings=settings,
                         opener=(spec.grid.get("opener") or [None])[0] if len(spec.grid.get("opener", [])) == 1
                         else None, lists=lists)
 
@@ -69,6 +87,7 @@ def heatmap_data(spec: SweepSpec, summary: list[dict], x: str = "population", y:
     """Matrices (rows: y values, columns: x values) of mean guesses and fail rate; NaN where missing."""
     xs, ys = _axis_values(spec, summary, x), _axis_values(spec, summary, y)
     _check_other_keys(spec, (x, y))
+    _check_comparable(summary, (x, y))
     mean = np.full((len(ys), len(xs)), np.nan)
     fail = np.full_like(mean, np.nan)
     ci = np.full_like(mean, np.nan)
@@ -115,6 +134,7 @@ def lines_data(spec: SweepSpec, summary: list[dict], x: str = "population", hue:
     keys = (x, hue) if hue in spec.grid else (x,)
     xs = _axis_values(spec, summary, x)
     _check_other_keys(spec, keys)
+    _check_comparable(summary, keys)
     hues = _axis_values(spec, summary, hue) if hue in spec.grid else [None]
     series = []
     for h in hues:

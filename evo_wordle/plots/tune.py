@@ -40,13 +40,16 @@ DRAWN = ("COMPLETE", "PRUNED")
 
 def _caption(spec, study, extra: str | None = None, drawn: tuple[str, ...] = DRAWN) -> str:
     """N counts the trials drawn; the others (a killed run's failed trials …) are named, not
-    counted in (N = 9 under a history of 7)."""
+    counted in (N = 9 under a history of 7).  A surplus trial (started when the others had
+    already filled --trials, ended before playing) is named apart: it did not fail."""
     states = [t.state.name for t in study.trials]
     n = sum(s in drawn for s in states)
-    left = {s: states.count(s) for s in sorted(set(states) - set(drawn))}
+    # FAIL with the tune module's surplus marker: never played, so not a failure
+    kinds = ["SURPLUS" if s == "FAIL" and t.user_attrs.get("surplus") else s for s, t in zip(states, study.trials)]
+    left = {s: kinds.count(s) for s in sorted(set(kinds) - set(drawn))}
     tail = f"split seed {spec.split_seed}, training answers" + (f"; {extra}" if extra else "")
     if left:
-        words = {"FAIL": "failed"}
+        words = {"FAIL": "failed", "SURPLUS": "surplus, never played"}
         tail += "; not drawn: " + ", ".join(f"{k} {words.get(s, s.lower())}" for s, k in left.items())
     lists = lists_text(spec.context().words, spec.allowed, spec.answers)
     return caption_text(solver=spec.solver, seed=spec.seed, n=count(n, "trial"), settings=spec.settings, extra=tail,
