@@ -331,7 +331,8 @@ def test_sweep_and_bench_play_the_settings_and_every_parameter_a_params_file_rec
     out = tmp_path / "sweep"
     assert main(["sweep", "--solver", "ga-thesis", "--params", str(path), "--set", "mutation=0.1,0.2", "--games",
                  "2", "--seeds", "1", "--jobs", "1", "--quiet", "--out", str(out), *words]) == 0
-    assert not capsys.readouterr().err
+    # no warning; the first test of a worker to use these lists also builds their table and says so
+    assert [ln for ln in capsys.readouterr().err.splitlines() if "built pattern table" not in ln] == []
     spec = json.loads((out / "sweep.json").read_text())
     assert spec["settings"] == {**Settings(candidates="answers", hard=True, max_guesses=8).as_dict()}
     # the tuned parameter and the one that differs from the default; elite 0 is the default here
