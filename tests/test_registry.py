@@ -240,3 +240,26 @@ def test_an_output_that_is_a_symlink_is_replaced_not_written_through(tmp_path, k
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert not link.is_symlink() and json.loads(link.read_text())  # the script's rows
     assert (victim.read_text() == "precious\n") if kind == "to-a-file" else not victim.exists()
+
+
+def test_speed_figures_from_a_run_started_on_a_busy_machine_are_not_stored():
+    import reproduce
+
+    reg = registry.load()
+    runs = reg.runs_for(["speed-ga", "greedy-tales"])
+    records = {"speed-ga": {"load_before": 3.7}, "greedy-tales": {"load_before": 3.7}}
+    # only the timed run is held back (a seeded figure does not depend on the load), and only above the cores
+    assert reproduce.too_busy(reg, runs, records, cpus=2) == {"speed-ga": 3.7}
+    assert reproduce.too_busy(reg, runs, records, cpus=4) == {}
+    assert reproduce.too_busy(reg, runs, {"speed-ga": {"load_before": 2.0}}, cpus=2) == {}
+
+
+def test_write_docs_from_a_busy_speed_run_stores_nothing_and_says_why(tmp_path):
+    (tmp_path / "runs" / "speed-ga").mkdir(parents=True)
+    record = {"command": "x", "argv": [], "returncode": 0, "seconds": 1.0, "load_before": 99.0, "load_after": 99.0}
+    (tmp_path / "figures.json").write_text(json.dumps({"figures": {}, "runs": {"speed-ga": record}}))
+    before = git_status()
+    proc = reproduce("--only", "speed-ga", "--from", str(tmp_path), "--write-docs")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "speed-ga: speed figures not stored: the run started at load 99.00" in proc.stderr
+    assert git_status() == before
