@@ -209,6 +209,7 @@ def _with_file_params(args: argparse.Namespace, grid: dict[str, list], ctx, sett
     the tuned ones, and the others the file records where they differ from the solver's
     defaults here (equal ones would only widen the table).  A grid axis over a setting the file
     was made for gets the one-line warning a flag overriding it gets."""
+    from ..artefacts import SETTING_KEYS
     from ..solvers import make_solver
     from ..sweep import format_value
     from ..tune import file_params, load_params
@@ -222,7 +223,7 @@ def _with_file_params(args: argparse.Namespace, grid: dict[str, list], ctx, sett
         recorded = {k: v for k, v in recorded.items() if k in data["params"] or k not in defaults or defaults[k] != v}
     made_for = data.get("made_for") or {}
     changed = [f"{k} {format_value(made_for[k])} -> {', '.join(map(format_value, grid[k]))}"
-               for k in ("candidates", "guess_from", "hard", "daily", "max_guesses")
+               for k in SETTING_KEYS
                if k in grid and k in made_for and any(v != made_for[k] for v in grid[k])]
     if changed:
         warn(f"parameter file {args.params} was made for other settings; the grid overrides {', '.join(changed)}")

@@ -173,14 +173,13 @@ def _selected(toolbox, alias: str, words: np.ndarray, k: int, fitness: np.ndarra
     fn = getattr(toolbox, alias)
     n = len(toolbox_words(toolbox))
     if is_vectorised(fn):
-        out = _checked_words(fn(words, k, fitness), n, alias)
-        if not len(out):
-            raise EvoWordleError(f"{alias} returned no words (asked for {k})")
-        return np.resize(out, k)
-    chosen = list(fn(_individuals(words, fitness), k))
-    if not chosen:
-        raise EvoWordleError(f"{alias} returned no individuals (asked for {k})")
-    out = np.fromiter((_gene(ind, n, alias) for ind in chosen), dtype=np.int64, count=len(chosen))
+        out, what = _checked_words(fn(words, k, fitness), n, alias), "words"
+    else:
+        chosen = list(fn(_individuals(words, fitness), k))
+        out, what = np.fromiter((_gene(ind, n, alias) for ind in chosen), dtype=np.int64, count=len(chosen)), \
+            "individuals"
+    if not len(out):
+        raise EvoWordleError(f"{alias} returned no {what} (asked for {k})")
     return np.resize(out, k)  # fewer than k (selBest with k > population): repeat in order
 
 
