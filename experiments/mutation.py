@@ -94,6 +94,30 @@ MODULES: dict[str, dict] = {
                   "tests/test_ga_proposals.py"],
         "pristine_table": True,
     },
+    "evo_wordle/ga/adapter.py": {
+        # the boundary between the GA's numpy population and DEAP-style operators: checks, refusals
+        "tests": ["tests/test_ga_adapter.py", "tests/test_rules_toolbox.py"],
+        "pristine_table": True,
+    },
+    "evo_wordle/evolve/search.py": {
+        # ga-search: the look-ahead totals, the decision GA, its board variant and the tree files
+        # (the CLI tests of test_board_search.py are left to the full suite)
+        "tests": ["tests/test_evolve_search.py", "tests/test_ga_proposals.py::test_evolve_exposes_the_decision",
+                  *(f"tests/test_board_search.py::{name}" for name in (
+                      "test_fitness_is_the_boards_finishing_guesses_by_brute_force",
+                      "test_a_search_over_every_word_finds_the_least_fitness",
+                      "test_candidates_only_keeps_to_the_boards_words",
+                      "test_generations_never_lose_the_best_seed_and_repeat_exactly",
+                      "test_search_off_by_default_and_its_place_in_the_policy",
+                      "test_from_python_ga_search_on_boards_is_the_policy_with_its_search")),
+                  *(f"tests/test_faults_files.py::{name}" for name in (
+                      "test_tree_reader_is_linear", "test_bad_tree_file", "test_tree_sources_capped",
+                      "test_tree_round_trip")),
+                  *(f"tests/test_artefacts.py::{name}" for name in (
+                      "test_tree_breaking_hard_mode_is_refused", "test_tree_file_records_its_game",
+                      "test_list_mismatch_under_a_tree_is_an_error"))],
+        "pristine_table": True,
+    },
     "evo_wordle/game.py": {
         "tests": ["tests/test_rules_game.py", "tests/test_guess_source.py",
                   "tests/test_properties.py::test_hard_mode_legality_is_closed_under_feedback"],
