@@ -96,13 +96,14 @@ MODULES: dict[str, dict] = {
     },
     "evo_wordle/ga/adapter.py": {
         # the boundary between the GA's numpy population and DEAP-style operators: checks, refusals
-        "tests": ["tests/test_ga_adapter.py", "tests/test_rules_toolbox.py"],
+        "tests": ["tests/test_rules_adapter.py", "tests/test_ga_adapter.py", "tests/test_rules_toolbox.py"],
         "pristine_table": True,
     },
     "evo_wordle/evolve/search.py": {
         # ga-search: the look-ahead totals, the decision GA, its board variant and the tree files
         # (the CLI tests of test_board_search.py are left to the full suite)
-        "tests": ["tests/test_evolve_search.py", "tests/test_ga_proposals.py::test_evolve_exposes_the_decision",
+        "tests": ["tests/test_rules_search.py", "tests/test_evolve_search.py",
+                  "tests/test_ga_proposals.py::test_evolve_exposes_the_decision",
                   *(f"tests/test_board_search.py::{name}" for name in (
                       "test_fitness_is_the_boards_finishing_guesses_by_brute_force",
                       "test_a_search_over_every_word_finds_the_least_fitness",

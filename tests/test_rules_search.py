@@ -1,0 +1,285 @@
+"""Rules of ``ga-search`` (evo_wordle/evolve/search.py), each checked against something written
+out here: the finishing totals of the look-ahead (one and two answers by hand, exact parts
+against the exact solver, larger parts finished by a most-informative guess, a split's total
+and worst case), the decision GA's fitness and choice (the win-limit penalty, ties to a possible
+answer, then the first word), its final population (the best words it evaluated), hard mode's
+exhaustive decisions, the option checks, and the tree files' edge cases."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from types import SimpleNamespace
+
+import numpy as np
+import pytest
+
+from evo_wordle.errors import EvoWordleError
+from evo_wordle.evolve import search as search_mod
+from evo_wordle.evolve.exact import ExactSolver
+from evo_wordle.evolve.search import GASearchSolver, LookAhead, load_tree, read_tree, tree_json, tree_made_for
+from evo_wordle.evolve.strategy import history_key
+from evo_wordle.game import GameState, Settings
+
+from .small_lists import IGHT, small_context
+
+ALLOWED = Settings(candidates="answers", guess_from="allowed")
+
+
+@pytest.fixture(scope="module")
+def small(cache_dir):
+    return small_context("test-rules-search", IGHT, slice(400, 430), slice(None, None, 173), 70)
+
+
+def parts_of(ctx, guess: int, cand) -> dict[int, list[int]]:
+    """Feedback code → the answers of ``cand`` that give it (plain loop over the table)."""
+    out: dict[int, list[int]] = {}
+    for a in cand:
+        out.setdefault(int(ctx.table[guess, a]), []).append(int(a))
+    return out
+
+
+def plain_entropy(ctx, guess: int, cand) -> float:
+    n = len(cand)
+    return -sum(c / n * math.log2(c / n) for c in Counter(int(ctx.table[guess, a]) for a in cand).values())
+
+
+# ------------------------------------------------------------------------------ look-ahead totals
+
+
+def test_one_answer_takes_one_guess_and_two_take_three(small):
+    look = LookAhead(small, False, exact_limit=0)
+    a, b = (int(w) for w in small.words.indices(["fight", "night"]))
+    assert look.finish(np.array([a])) == (1, 1)
+    assert look.finish(np.array([a, b])) == (3, 2)  # guess one: right, or the other one next
+    assert look.total(np.array([a, b])) == 3
+
+
+def test_parts_within_the_exact_limit_are_finished_by_the_exact_solver(small):
+    rng = np.random.default_rng(3)
+    ight = np.sort(small.words.indices(IGHT))
+    for allowed in (False, True):
+        look = LookAhead(small, allowed, exact_limit=6)
+        exact = ExactSolver(small, small.all_words if allowed else None)
+        for size in (3, 4, 5, 6):
+            cand = np.sort(rng.choice(ight, size, replace=False))
+            assert look.finish(cand) == (exact.cost(cand), exact.depth(cand)), (allowed, size)
+
+
+def test_a_split_costs_its_answers_plus_each_part_finished_and_one_more_guess_deep(small):
+    """split(g, C) = (|C| + Σ T(part), 1 + the deepest part) over the parts other than 'solved';
+    a guess that solves every answer is one guess deep."""
+    look = LookAhead(small, False, exact_limit=4)
+    cand = np.sort(small.words.indices(IGHT))
+    for guess in range(len(small.words)):
+        total, depth = len(cand), 1
+        for code, part in parts_of(small, guess, cand).items():
+            if code != small.words.solved:
+                t, d = look.finish(np.array(part))
+                total, depth = total + t, max(depth, d + 1)
+        assert look.split(guess, cand) == (total, depth), guess
+        assert look.split_total(guess, cand) == total
+    solo = cand[:1]
+    assert look.split(int(solo[0]), solo) == (1, 1)
+    other = int(cand[1])
+    assert look.split(other, solo) == (2, 2)  # a wrong guess, then the answer
+
+
+@pytest.mark.parametrize("allowed, exact_limit", [(False, 0), (False, 4), (True, 2)])
+def test_larger_parts_are_finished_by_a_most_informative_guess(small, allowed, exact_limit):
+    """Above the exact limit the finishing policy guesses a word of greatest feedback entropy
+    (among the candidates, or the rollout pool when any allowed word may be guessed) and
+    finishes each part the same way: T(C) is split(g, C) for such a g."""
+    look = LookAhead(small, allowed, exact_limit=exact_limit)
+    answers = small.words.answer_index
+    sets = [np.sort(small.words.indices(IGHT)), answers, answers[::2], answers[1::3]]
+    for cand in sets:
+        pool = look.rollout_guesses(cand)
+        ent = np.array([plain_entropy(small, int(g), cand) for g in pool])
+        best = [int(g) for g, e in zip(pool, ent) if e >= ent.max() - 1e-9]
+        top = [g for g in best if g in set(cand.tolist())] or best  # ties: a word that may be the answer
+        got = look.finish(cand)
+        assert got in {look.split(g, cand) for g in top}
+        assert got[0] < look.split(int(pool[np.argmin(ent)]), cand)[0] or ent.min() >= ent.max() - 1e-9
+        assert look.memo[cand.tobytes()] == got
+
+
+def test_rollout_guesses_are_the_candidates_unless_any_word_may_be_guessed(small):
+    cand = np.sort(small.words.indices(IGHT))
+    assert LookAhead(small, False).rollout_guesses(cand).tolist() == cand.tolist()
+    assert LookAhead(small, True, pool=0).rollout_guesses(cand).tolist() == cand.tolist()
+    pool = LookAhead(small, True, pool=12).rollout_guesses(cand)
+    assert set(cand.tolist()) <= set(pool.tolist()) and len(pool) > len(cand)
+
+
+# ------------------------------------------------------------------------------ the decision GA
+
+
+def test_fitness_is_the_look_ahead_total_plus_a_thousand_per_guess_past_the_win_limit(small):
+    """Each word the decision GA weighs costs split total + 1000 × the guesses its worst case
+    needs beyond the win limit (6 here) from this turn on; the choice has the least cost, ties
+    to a word that may be the answer, then to the first word."""
+    state = GameState.start(small, ALLOWED)
+    tight = small.words.index("tight")
+    for turn_state in (state, state.after(tight, int(small.table[tight, small.words.index("eight")]))):
+        if len(turn_state.candidates) <= 6:
+            continue
+        for turns in (0, 3, 4):  # push the state later in the game: the limit tightens
+            late = SimpleNamespace(**{k: getattr(turn_state, k) for k in ("candidates", "hard", "key")},
+                                   turn=turn_state.turn + turns, guessable=turn_state.guessable)
+            solver = GASearchSolver(small, ALLOWED, opener="tight", population=6, generations=2)
+            ga = solver.evolve(late)
+            limit = 6 - late.turn
+            assert ga["fitness"]
+            penalised = 0
+            for w, fit in ga["fitness"].items():
+                total, depth = solver.look.split(w, late.candidates)
+                assert fit == total + 1000 * max(0, depth - limit), (w, turns)
+                penalised += depth > limit
+            cand = set(late.candidates.tolist())
+            want = min(ga["fitness"], key=lambda w: (ga["fitness"][w], w not in cand, w))
+            assert ga["choice"] == want
+            if turns == 4:
+                assert penalised  # the limit of 2 guesses left is below some words' worst case
+            assert solver.evaluations == len(ga["fitness"])
+
+
+def test_the_population_is_the_best_words_evaluated_and_the_seeds_the_most_informative(small):
+    state = GameState.start(small, ALLOWED)
+    for population, generations in ((5, 0), (5, 3), (8, 2)):
+        ga = GASearchSolver(small, ALLOWED, opener="tight", population=population,
+                            generations=generations).evolve(state)
+        fit = ga["fitness"]
+        ranked = sorted(fit, key=lambda w: (fit[w], w))
+        seeds = np.asarray(ga["seeds"]).tolist()
+        # after a generation: the best words weighed, ties to the first; before one: the seeds
+        assert np.asarray(ga["population"]).tolist() == (ranked[:population] if generations else seeds)
+        cand = state.candidates
+        ent = {g: plain_entropy(small, g, cand) for g in range(len(small.words))}
+        assert len(seeds) == population
+        worst_seed = min(ent[s] for s in seeds)
+        assert all(ent[g] <= worst_seed + 1e-9 for g in range(len(small.words)) if g not in seeds)
+        if generations:
+            assert len(fit) > population  # the generations weighed new words
+
+
+def test_with_few_legal_words_every_one_is_weighed_and_seeds_are_all_of_them(small):
+    state = GameState.start(small, ALLOWED)
+    legal = state.guessable("allowed")
+    ga = GASearchSolver(small, ALLOWED, opener="tight", population=len(legal) + 5, generations=3).evolve(state)
+    assert sorted(ga["fitness"]) == legal.tolist() and len(ga["seeds"]) == len(legal)
+
+
+def test_hard_mode_weighs_every_legal_word_up_to_the_exhaustive_limit(small, monkeypatch):
+    """Hard mode with at most HARD_EXHAUSTIVE legal words tries each of them; with more, the 4 ×
+    population most informative ones."""
+    hard = Settings(candidates="answers", guess_from="allowed", hard=True)
+    state = GameState.start(small, hard)
+    legal = state.guessable("allowed")
+    solver = GASearchSolver(small, hard, opener="tight", population=3)
+
+    def best_by_hand(words):
+        cand = set(state.candidates.tolist())
+        keys = {}
+        for w in words:
+            total, depth = solver.look.split(w, state.candidates)
+            keys[w] = (total + 1000 * max(0, depth - 6), w not in cand, w)
+        return min(keys, key=keys.get)
+
+    monkeypatch.setattr(search_mod, "HARD_EXHAUSTIVE", len(legal))
+    ga = solver.evolve(state)
+    assert np.asarray(ga["population"]).tolist() == legal.tolist() == np.asarray(ga["seeds"]).tolist()
+    assert ga["choice"] == best_by_hand(legal.tolist()) and solver.evaluations == len(legal)
+    monkeypatch.setattr(search_mod, "HARD_EXHAUSTIVE", len(legal) - 1)
+    ga = solver.evolve(state)
+    ent = {g: plain_entropy(small, g, state.candidates) for g in legal.tolist()}
+    tried = np.asarray(ga["population"]).tolist()
+    assert len(tried) == 12 and ga["choice"] == best_by_hand(tried)
+    assert min(ent[g] for g in tried) >= max(ent[g] for g in legal.tolist() if g not in tried) - 1e-9
+
+
+def test_small_states_are_decided_exactly_or_by_the_first_of_two(small):
+    solver = GASearchSolver(small, ALLOWED, opener="tight", exact_limit=6)
+    state = GameState.start(small, ALLOWED)
+    tight = small.words.index("tight")
+    sizes = {code: len(part) for code, part in parts_of(small, tight, state.candidates).items()}
+    code = next(c for c, n in sorted(sizes.items()) if 2 < n <= 6)
+    after = state.after(tight, code)
+    cand = after.candidates
+    assert 2 < len(cand) <= 6
+    assert solver.search(after) == ExactSolver(small, small.all_words).best(cand)[1]
+    two = SimpleNamespace(candidates=cand[:2])
+    assert solver.pick(two) == int(cand[0])
+
+
+def test_a_decision_is_memoised_on_its_state(small):
+    solver = GASearchSolver(small, ALLOWED, opener="tight", population=4, generations=1)
+    state = GameState.start(small, ALLOWED)
+    first = solver.pick(state)
+    spent = solver.evaluations
+    assert spent and solver.pick(state) == first and solver.evaluations == spent
+
+
+@pytest.mark.parametrize("argv, ok", [
+    ({"search_population": 1, "search_generations": 0, "exact_limit": 0}, True),
+    ({"search_population": 0}, False), ({"search_generations": -1}, False), ({"exact_limit": -1}, False)])
+def test_options_accept_their_bounds_and_refuse_beyond(argv, ok):
+    args = SimpleNamespace(**argv)
+    if ok:
+        assert GASearchSolver.options_from_args(args) == {"population": 1, "generations": 0, "exact_limit": 0}
+    else:
+        with pytest.raises(EvoWordleError, match="--search-population must be ≥ 1"):
+            GASearchSolver.options_from_args(args)
+
+
+# ------------------------------------------------------------------------------ tree files
+
+
+def test_a_tree_file_skips_blank_and_comment_lines_and_keys_every_step(small, tmp_path):
+    w = small.words
+    path = tmp_path / "t.txt"
+    tight, eight = w.index("tight"), w.index("eight")
+    other = next(a for a in w.answer_index.tolist() if small.table[tight, a] != small.table[tight, eight])
+    path.write_text(f"\n# a comment\n   \neight: tight eight\n{w.allowed[other]}: tight {w.allowed[other]}\n")
+    tree, paths = read_tree(small, path)
+    assert paths == {eight: [tight, eight], other: [tight, other]}
+    key = history_key(small, [(tight, int(small.table[tight, eight]))])
+    key2 = history_key(small, [(tight, int(small.table[tight, other]))])
+    assert tree == {"": tight, key: eight, key2: other}
+    assert tree_json(small, paths) == {"": "tight", key: "eight", key2: w.allowed[other]}
+    assert tree_made_for(path) is None
+
+
+def test_tree_limits_are_inclusive(small, tmp_path):
+    path = tmp_path / "t.txt"
+    path.write_text("eight: " + "tight " * 23 + "eight\n")  # 24 guesses: the most allowed
+    assert read_tree(small, path)[1][small.words.index("eight")][-1] == small.words.index("eight")
+    path.write_text("eight: " + "tight " * 24 + "eight\n")
+    with pytest.raises(EvoWordleError, match="more than 24 guesses"):
+        read_tree(small, path)
+    line = "eight: tight eight"
+    path.write_text(line + " " * (1000 - len(line)) + "\n")  # 1000 characters: allowed
+    assert load_tree(small, path)[""] == small.words.index("tight")
+    path.write_text(line + " " * (1001 - len(line)) + "\n")
+    with pytest.raises(EvoWordleError, match="longer than 1000"):
+        load_tree(small, path)
+
+
+def test_a_tree_whose_answer_cannot_be_the_answer_is_refused(small, tmp_path):
+    path = tmp_path / "t.txt"
+    outside = next(wd for wd in small.words.allowed if wd not in set(small.words.answers))
+    path.write_text(f"{outside}: {outside}\n")
+    assert load_tree(small, path)  # without settings no game to check against
+    with pytest.raises(EvoWordleError, match="cannot be the answer with --candidates answers"):
+        load_tree(small, path, ALLOWED)
+    assert load_tree(small, path, Settings(candidates="allowed", guess_from="allowed"))
+
+
+def test_a_strategy_file_or_a_bad_header_given_as_a_tree_is_one_line(small, tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text('  {"tree": {}}\n')
+    with pytest.raises(EvoWordleError, match="is JSON, not a tree file"):
+        load_tree(small, path)
+    path.write_text("# made_for: {not json\neight: eight\n")
+    with pytest.raises(EvoWordleError, match="made_for header is not valid JSON"):
+        tree_made_for(path)
