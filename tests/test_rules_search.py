@@ -18,7 +18,7 @@ from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve import search as search_mod
 from evo_wordle.evolve.exact import ExactSolver
 from evo_wordle.evolve.search import GASearchSolver, LookAhead, load_tree, read_tree, tree_json, tree_made_for
-from evo_wordle.evolve.strategy import history_key
+from evo_wordle.evolve.strategy import explore_pool, history_key
 from evo_wordle.game import GameState, Settings
 
 from .small_lists import IGHT, small_context
@@ -110,6 +110,8 @@ def test_rollout_guesses_are_the_candidates_unless_any_word_may_be_guessed(small
     assert LookAhead(small, True, pool=0).rollout_guesses(cand).tolist() == cand.tolist()
     pool = LookAhead(small, True, pool=12).rollout_guesses(cand)
     assert set(cand.tolist()) <= set(pool.tolist()) and len(pool) > len(cand)
+    # the explore pool of the uniform weights: every candidate as likely as any other
+    assert pool.tolist() == explore_pool(small, cand, np.full(len(cand), 1 / len(cand)), 12).tolist()
 
 
 # ------------------------------------------------------------------------------ the decision GA
@@ -168,6 +170,19 @@ def test_with_few_legal_words_every_one_is_weighed_and_seeds_are_all_of_them(sma
     legal = state.guessable("allowed")
     ga = GASearchSolver(small, ALLOWED, opener="tight", population=len(legal) + 5, generations=3).evolve(state)
     assert sorted(ga["fitness"]) == legal.tolist() and len(ga["seeds"]) == len(legal)
+    assert np.asarray(ga["population"]).tolist() == np.asarray(ga["seeds"]).tolist()  # nothing left to breed
+
+
+def test_guessing_only_candidates_weighs_only_candidates(small):
+    """--guess-from candidates: the legal words are the candidates, the seeds the most informative of them."""
+    only = Settings(candidates="answers", guess_from="candidates")
+    state = GameState.start(small, only)
+    cand = state.candidates
+    ga = GASearchSolver(small, only, opener="tight", population=6, generations=2).evolve(state)
+    assert set(ga["fitness"]) <= set(cand.tolist())
+    ent = {g: plain_entropy(small, g, cand) for g in cand.tolist()}
+    seeds = np.asarray(ga["seeds"]).tolist()
+    assert len(seeds) == 6 and min(ent[s] for s in seeds) >= max(ent[g] for g in ent if g not in seeds) - 1e-9
 
 
 def test_hard_mode_weighs_every_legal_word_up_to_the_exhaustive_limit(small, monkeypatch):
@@ -196,6 +211,25 @@ def test_hard_mode_weighs_every_legal_word_up_to_the_exhaustive_limit(small, mon
     tried = np.asarray(ga["population"]).tolist()
     assert len(tried) == 12 and ga["choice"] == best_by_hand(tried)
     assert min(ent[g] for g in tried) >= max(ent[g] for g in legal.tolist() if g not in tried) - 1e-9
+
+
+@pytest.mark.parametrize("words, exhaustive", [(400, True), (401, False)])
+def test_hard_mode_tries_every_word_of_a_400_word_dictionary_and_not_of_401(cache_dir, words, exhaustive):
+    """docs/evolve.md: in hard mode a decision with at most 400 legal words tries them all.  At the
+    start of a hard game every word is legal: a 400-word dictionary is tried whole, a 401-word one
+    by its 4 × population most informative words."""
+    from evo_wordle import Context
+    from evo_wordle.words import WordSet, load_words
+
+    bundled = load_words()
+    answers = tuple(sorted(set(IGHT) | set(bundled.answers[:40])))
+    others = [w for w in bundled.allowed[::23] if w not in answers][: words - len(answers)]
+    allowed = tuple(sorted(set(answers) | set(others)))
+    assert len(allowed) == words
+    ctx = Context(words=WordSet(allowed, answers, label=f"test-rules-search-{words}"))
+    hard = Settings(candidates="answers", guess_from="allowed", hard=True)
+    ga = GASearchSolver(ctx, hard, opener=None, population=4, exact_limit=2).evolve(GameState.start(ctx, hard))
+    assert len(ga["population"]) == (words if exhaustive else 16)
 
 
 def test_small_states_are_decided_exactly_or_by_the_first_of_two(small):
@@ -252,6 +286,9 @@ def test_a_tree_file_skips_blank_and_comment_lines_and_keys_every_step(small, tm
 
 def test_tree_limits_are_inclusive(small, tmp_path):
     path = tmp_path / "t.txt"
+    path.write_text("eight:\n")
+    with pytest.raises(EvoWordleError, match="line 1: the path does not end with the answer"):
+        read_tree(small, path)
     path.write_text("eight: " + "tight " * 23 + "eight\n")  # 24 guesses: the most allowed
     assert read_tree(small, path)[1][small.words.index("eight")][-1] == small.words.index("eight")
     path.write_text("eight: " + "tight " * 24 + "eight\n")
