@@ -72,6 +72,13 @@ def test_word_indices_from_zero_to_n_minus_one_pass_and_none_beyond(alias, make)
             run(alias, toolbox(**{alias: make(alias, word)}))
 
 
+@pytest.mark.parametrize("words, named", [([0, N], N), ([5, -1], -1), ([-3, N + 4], -3), ([N - 1, N + 2, 0], N + 2)])
+def test_an_out_of_range_vectorised_result_names_a_word_index_outside_the_range(words, named):
+    """Among good and bad indices the error names a bad one: a negative one if any, else one past the end."""
+    with pytest.raises(EvoWordleError, match=f"^mutate gave word index {named}, outside 0..{N - 1}$"):
+        adapter.mutate(toolbox(mutate=adapter.vectorised(lambda w: np.array(words))), np.arange(len(words)))
+
+
 def test_a_vectorised_result_is_one_row_of_whole_numbers_one_per_word():
     ok = run("mutate", toolbox(mutate=adapter.vectorised(lambda w: w.astype(np.uint16))))
     assert ok.tolist() == WORDS.tolist() and ok.dtype == np.int64
