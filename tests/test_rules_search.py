@@ -14,10 +14,20 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
+from evo_wordle.bench import run_bench
 from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve import search as search_mod
 from evo_wordle.evolve.exact import ExactSolver
-from evo_wordle.evolve.search import GASearchSolver, LookAhead, load_tree, read_tree, tree_json, tree_made_for
+from evo_wordle.evolve.search import (
+    GASearchSolver,
+    LookAhead,
+    load_tree,
+    read_tree,
+    tree_json,
+    tree_made_for,
+    tree_paths,
+    write_tree,
+)
 from evo_wordle.evolve.strategy import explore_pool, history_key
 from evo_wordle.game import GameState, Settings
 
@@ -267,6 +277,39 @@ def test_options_accept_their_bounds_and_refuse_beyond(argv, ok):
 
 
 # ------------------------------------------------------------------------------ tree files
+
+
+def test_a_tree_replays_its_moves_without_searching_and_opens_with_its_root(small, tmp_path):
+    answers = small.words.answer_index
+    built = run_bench(small, "ga-search", ALLOWED, answers, 0, {"opener": "light", "population": 6})
+    path = tmp_path / "t.txt"
+    write_tree(small, path, tree_paths(built.records), ALLOWED)
+    solver = GASearchSolver(small, ALLOWED, tree=path)
+    light = small.words.index("light")
+    assert solver.opener == light and solver.describe()["tree"] == str(path)
+    replay = run_bench(small, solver, ALLOWED, answers, 0)
+    assert [r.guesses for r in replay.records] == [r.guesses for r in built.records]
+    assert solver.evaluations == 0  # every move came from the tree
+    assert GASearchSolver(small, ALLOWED, tree=path, opener="light").opener == light
+    with pytest.raises(EvoWordleError, match="opens with LIGHT; --opener tight cannot apply"):
+        GASearchSolver(small, ALLOWED, tree=path, opener="tight")
+    # a state the tree does not hold is searched afresh
+    one = tmp_path / "one.txt"
+    first = int(answers[0])
+    write_tree(small, one, {first: built.records[0].guesses}, ALLOWED)
+    partial = GASearchSolver(small, ALLOWED, tree=one, population=4)
+    code = next(c for c, part in parts_of(small, light, answers).items()
+                if len(part) > 6 and c != int(small.table[light, first]))
+    state = GameState.start(small, ALLOWED).after(light, code)
+    assert partial.choose(state) == GASearchSolver(small, ALLOWED, population=4).pick(state)
+    assert partial.evaluations > 0
+
+
+def test_the_default_opener_is_salet_when_the_list_has_it_and_a_given_one_is_kept(ctx, small):
+    assert GASearchSolver(ctx, ALLOWED).opener == ctx.words.index("salet")
+    assert GASearchSolver(ctx, ALLOWED, opener="crane").opener == ctx.words.index("crane")
+    assert GASearchSolver(small, ALLOWED).opener is None  # no SALET: the first guess is searched too
+    assert GASearchSolver(small, ALLOWED, opener="tight").opener == small.words.index("tight")
 
 
 def test_a_tree_file_skips_blank_and_comment_lines_and_keys_every_step(small, tmp_path):
