@@ -106,8 +106,7 @@ class WordSet:
                 f"{len(missing)} {'answer is' if len(missing) == 1 else 'answers are'} not in the allowed list "
                 f"(first: {missing[0]!r})"
             )
-        if len(self.answers[0]) != len(self.allowed[0]):
-            raise EvoWordleError("answers and allowed words have different lengths")
+        # every answer is an allowed word, so the answers have the allowed words' length
 
     @property
     def length(self) -> int:
