@@ -88,11 +88,15 @@ def check_words(words, label: str) -> list[str]:
 
 @dataclass(frozen=True)
 class WordSet:
-    """The allowed guesses (sorted; a word *is* its index here) and the answers among them."""
+    """The allowed guesses (sorted; a word *is* its index here) and the answers among them.
+
+    ``label`` names the answer list in summaries and ``made_for`` blocks: :func:`load_words`
+    gives the bundled name or the file's path; lists given here are ``"answers"``, as
+    :func:`load_words` names a Python sequence (never ``"nyt"``, which they need not be)."""
 
     allowed: tuple[str, ...]
     answers: tuple[str, ...]
-    label: str = "nyt"
+    label: str = "answers"
     _index: dict[str, int] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:

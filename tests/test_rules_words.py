@@ -160,3 +160,11 @@ def test_what_is_not_a_sequence_of_words_is_named():
         load_words(5)
     with pytest.raises(EvoWordleError, match="answers must be a file path or a sequence of words, not bytes"):
         load_words(["cab"], b"cab")
+
+
+def test_a_word_set_built_from_python_lists_is_not_labelled_as_the_nyt_list():
+    # the label names the answer list in bench summaries and in the made_for block of strategy and
+    # tree files: lists given from Python get load_words' name for them, never "nyt"
+    allowed, answers = ("cab", "dog", "zoo"), ("dog",)
+    assert WordSet(allowed, answers).label == load_words(allowed, answers).label == "answers"
+    assert WordSet(allowed, answers, label="mine").label == "mine"
