@@ -100,12 +100,7 @@ def parse_grid_arg(text: str, flag: str = "--set") -> tuple[str, list]:
     key = key.strip().replace("-", "_")
     if not sep or not key or not values.strip():
         raise EvoWordleError(f"{flag} expects key=value[,value…], not {text!r}")
-    try:
-        items = as_list(flag, values)
-    except EvoWordleError:
-        raise EvoWordleError(f"{flag} {text!r} has an empty value: separate values by single commas, "
-                             "with none at the end") from None
-    return key, [parse_value(v) for v in items]
+    return key, [parse_value(v) for v in as_list(flag, values, what=text)]
 
 
 # ------------------------------------------------------------------------------------------ spec
