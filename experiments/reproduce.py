@@ -138,7 +138,7 @@ def machine_and_own_cpu() -> tuple[float, float] | None:
     except ImportError:
         return None
     t, me = psutil.cpu_times(), os.times()
-    machine = t.user + t.nice + t.system + sum(getattr(t, f, 0.0) for f in ("irq", "softirq", "steal"))
+    machine = t.user + t.system + sum(getattr(t, f, 0.0) for f in ("nice", "irq", "softirq", "steal"))
     return machine, me.user + me.system + me.children_user + me.children_system
 
 
