@@ -52,6 +52,16 @@ def list_file_digests(allowed: str | None, answers: str | None) -> dict | None:
     return list_digests(load_words(allowed, answers))
 
 
+def word_lists(words: WordSet, allowed=None, answers=None) -> dict:
+    """What a result records of its word lists, for a caption drawn later from it alone: the
+    lists as the run named them (a file's name, a bundled list's name; None: the default),
+    the answer list's label, and both sha256 (:func:`list_digests`)."""
+    def name(source) -> str | None:
+        return Path(source).name if isinstance(source, str | Path) and str(source) else None
+
+    return {"allowed": name(allowed), "answers": name(answers), "label": name(words.label), **list_digests(words)}
+
+
 def made_for(settings: Settings, words: WordSet) -> dict:
     """The JSON block a strategy or tree file stores: settings, answer list name, list hashes."""
     return {**{k: getattr(settings, k) for k in SETTING_KEYS}, "answers": words.label, **list_digests(words)}

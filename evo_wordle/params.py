@@ -103,17 +103,23 @@ def as_seed(name: str, value, *, text: bool = False) -> int:
     return value
 
 
-def as_list(name: str, value, *, text: bool = True, sep: str = ",") -> list[str]:
+def as_list(name: str, value, *, text: bool = True, sep: str = ",", what: str | None = None,
+            item: str = "value") -> list[str]:
     """The items of a ``sep``-separated list, stripped (``10,100`` → ["10", "100"]).  An empty
     item (``10,``, ``10,,20``, ``,``) is refused: dropping it silently would run a grid or a
-    search the user did not write, and keeping it would pass ``""`` on as a value."""
+    search the user did not write, and keeping it would pass ``""`` on as a value.  ``what``
+    is the whole text the user wrote when the list is part of it (``games=10,`` of ``--set``):
+    the error quotes that, and calls each element an ``item`` (value, choice)."""
     if not isinstance(value, str):
         raise EvoWordleError(f"{_label(name)} must be a list of values separated by {sep!r}, not {value!r}")
-    items = [item.strip() for item in value.split(sep)]
-    if not all(items):
-        what = "a value" if not value.strip() else f"values separated by single {sep!r} with no empty item"
-        raise EvoWordleError(f"{_label(name)} must be {what}, not {value!r}")
-    return items
+    items = [part.strip() for part in value.split(sep)]
+    if all(items):
+        return items
+    if what is not None:
+        raise EvoWordleError(f"{_label(name)} {what!r} has an empty {item}: separate {item}s by single {sep!r}, "
+                             "with none at the end")
+    expected = "a value" if not value.strip() else f"values separated by single {sep!r} with no empty item"
+    raise EvoWordleError(f"{_label(name)} must be {expected}, not {value!r}")
 
 
 def arg_type(convert: Callable, *bounds, name: str = "value") -> Callable[[str], object]:

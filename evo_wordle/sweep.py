@@ -100,12 +100,7 @@ def parse_grid_arg(text: str, flag: str = "--set") -> tuple[str, list]:
     key = key.strip().replace("-", "_")
     if not sep or not key or not values.strip():
         raise EvoWordleError(f"{flag} expects key=value[,value…], not {text!r}")
-    try:
-        items = as_list(flag, values)
-    except EvoWordleError:
-        raise EvoWordleError(f"{flag} {text!r} has an empty value: separate values by single commas, "
-                             "with none at the end") from None
-    return key, [parse_value(v) for v in items]
+    return key, [parse_value(v) for v in as_list(flag, values, what=text)]
 
 
 # ------------------------------------------------------------------------------------------ spec
@@ -743,10 +738,12 @@ def summarize(spec: SweepSpec, rows: list[dict]) -> list[dict]:
         if len(group) == 1:
             ci, basis = histogram_ci(group[0]["histogram"]), "games"
         fail, fail_ci = mean_ci([r["fail_rate"] for r in group])
+        per_seed = {r["games"] for r in group}
         out.append({
             **config,
             "seeds": len(group),
-            "games": sum(r["games"] for r in group),
+            "games_per_seed": per_seed.pop() if len(per_seed) == 1 else None,  # each bench plays the same K
+            "games": sum(r["games"] for r in group),  # all seeds together: seeds × games_per_seed
             "mean": mean,
             "ci95": ci,
             "ci_basis": basis,
@@ -823,6 +820,12 @@ def _not_comparable(keys: list[str]) -> str:
 REPORT_FORMATS = ("text", "markdown", "csv", "json")
 
 
+def _per_seed(s: dict) -> str:
+    """One bench's games of a summary row ("mixed" if its benches differ: never a sum)."""
+    k = s.get("games_per_seed", s["games"] // s["seeds"] if s["games"] % s["seeds"] == 0 else None)
+    return "mixed" if k is None else str(k)
+
+
 def format_report(spec: SweepSpec, summary: list[dict], fmt: str = "text", total: int | None = None) -> str:
     """The report table as text, Markdown, CSV or JSON."""
     as_choice("format", fmt, REPORT_FORMATS)  # an unknown one ("xml") was printed as text
@@ -843,22 +846,23 @@ def format_report(spec: SweepSpec, summary: list[dict], fmt: str = "text", total
         if split:
             doc.update(best_within=[strict[summary.index(b)] for b in bests], best_note=_not_comparable(split))
         return json.dumps(doc, indent=2)
-    # "ci over": whether a row's interval is over its seeds or, with one seed, over its games
-    header = [*keys, "seeds", "games", "mean", "ci95", "ci over", "fail %", "win %", "worst", "s/bench"]
+    # "ci over": whether a row's interval is over its seeds or, with one seed, over its games;
+    # "games/seed": one bench's games (a bare "games" of seeds × K read as games per seed)
+    header = [*keys, "seeds", "games/seed", "mean", "ci95", "ci over", "fail %", "win %", "worst", "s/bench"]
 
     def cells(s: dict) -> list[str]:
         ci = "n/a" if math.isnan(s["ci95"]) else f"{s['ci95']:.3f}"
-        return [*(format_value(s[k]) for k in keys), str(s["seeds"]), str(s["games"]), f"{s['mean']:.3f}", ci,
+        return [*(format_value(s[k]) for k in keys), str(s["seeds"]), _per_seed(s), f"{s['mean']:.3f}", ci,
                 s["ci_basis"], f"{100 * s['fail_rate']:.2f}", f"{100 * s['win_rate']:.2f}", str(s["worst_guesses"]),
                 f"{s['seconds']:.1f}"]
 
     if fmt == "csv":
         buf = io.StringIO()
         w = csv.writer(buf, lineterminator="\n")
-        w.writerow([*keys, "seeds", "games", "mean", "ci95", "ci_basis", "fail_rate", "win_rate", "worst_guesses",
-                    "seconds"])
+        w.writerow([*keys, "seeds", "games_per_seed", "games", "mean", "ci95", "ci_basis", "fail_rate", "win_rate",
+                    "worst_guesses", "seconds"])
         for s in summary:
-            w.writerow([*(format_value(s[k]) for k in keys), s["seeds"], s["games"], repr(s["mean"]),
+            w.writerow([*(format_value(s[k]) for k in keys), s["seeds"], _per_seed(s), s["games"], repr(s["mean"]),
                         repr(s["ci95"]), s["ci_basis"], repr(s["fail_rate"]), repr(s["win_rate"]), s["worst_guesses"],
                         repr(s["seconds"])])
         return buf.getvalue().rstrip("\n")

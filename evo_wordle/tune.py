@@ -136,10 +136,7 @@ def parse_param(text: str) -> Param:
     if not sep or not body.strip():
         raise EvoWordleError(f"--space expects name=low:high[:log] or name=a|b, not {text!r}")
     if "|" in body or ":" not in body:
-        try:
-            choices = as_list("--space", body, sep="|")
-        except EvoWordleError:
-            raise EvoWordleError(f"--space: {text!r} has an empty choice") from None
+        choices = as_list("--space", body, sep="|", what=text, item="choice")
         return Param(name, "cat", choices=tuple(parse_value(v) for v in choices))
     parts = body.split(":")
     if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2].strip() not in ("log", "lin")):

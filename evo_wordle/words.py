@@ -88,11 +88,15 @@ def check_words(words, label: str) -> list[str]:
 
 @dataclass(frozen=True)
 class WordSet:
-    """The allowed guesses (sorted; a word *is* its index here) and the answers among them."""
+    """The allowed guesses (sorted; a word *is* its index here) and the answers among them.
+
+    ``label`` names the answer list in summaries and ``made_for`` blocks: :func:`load_words`
+    gives the bundled name or the file's path; lists given here are ``"answers"``, as
+    :func:`load_words` names a Python sequence (never ``"nyt"``, which they need not be)."""
 
     allowed: tuple[str, ...]
     answers: tuple[str, ...]
-    label: str = "nyt"
+    label: str = "answers"
     _index: dict[str, int] = field(default=None, repr=False, compare=False)  # type: ignore[assignment]
 
     def __post_init__(self) -> None:
@@ -106,8 +110,7 @@ class WordSet:
                 f"{len(missing)} {'answer is' if len(missing) == 1 else 'answers are'} not in the allowed list "
                 f"(first: {missing[0]!r})"
             )
-        if len(self.answers[0]) != len(self.allowed[0]):
-            raise EvoWordleError("answers and allowed words have different lengths")
+        # every answer is an allowed word, so the answers have the allowed words' length
 
     @property
     def length(self) -> int:

@@ -277,6 +277,23 @@ MODULES: dict[str, dict] = {
                   "test_every_shipped_strategy_file_gives_every_gene_and_an_object_provenance"],
         "pristine_table": True,
     },
+    "evo_wordle/solvers/entropy_solvers.py": {
+        # naive (max entropy) and greedy (priority x entropy, opening TALES): the baseline every GA
+        # figure is compared with; the solver rules, greedy's own and the scoring base's tests
+        "tests": ["tests/test_rules_solvers.py", "tests/test_entropy_solvers.py", "tests/test_baseline_opener.py",
+                  "tests/test_solvers.py"],
+        "pristine_table": True,
+    },
+    "evo_wordle/words.py": {
+        # the word lists every module indexes: loading, the checks of lists from files and from
+        # Python, the word <-> index mapping and its one-line errors
+        "tests": ["tests/test_rules_words.py", "tests/test_words.py", "tests/test_context_lists.py",
+                  *(f"tests/test_faults_files.py::{name}" for name in (
+                      "test_bad_word_list_one_line", "test_word_list_sources_capped", "test_utf8_bom_is_accepted",
+                      "test_duplicate_search_is_linear")),
+                  "tests/test_faults_api.py"],
+        "pristine_table": True,
+    },
 }
 
 #: The operator set.  cosmic-ray replaces each binary operator by all 11 others and each comparison

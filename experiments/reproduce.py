@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import shlex
 import shutil
@@ -59,6 +60,7 @@ def do_run(run: reg_mod.Run, out: Path, log) -> dict:
     run_dir.mkdir(parents=True)
     argv = argv_of(run.command, run_dir)
     load_before = os.getloadavg()[0]
+    cpu_before = machine_and_own_cpu()
     start = time.perf_counter()
     env = {**os.environ, "MPLBACKEND": "Agg", "PYTHONPATH": os.pathsep.join(
         [str(ROOT / "experiments"), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)}
@@ -68,6 +70,10 @@ def do_run(run: reg_mod.Run, out: Path, log) -> dict:
     atomic_write_text(run_dir / "stderr.txt", proc.stderr)
     record = {"command": run.command, "argv": argv, "returncode": proc.returncode, "seconds": round(seconds, 1),
               "load_before": load_before, "load_after": os.getloadavg()[0]}
+    cpu_after = machine_and_own_cpu()
+    if cpu_before and cpu_after and seconds > 0:
+        machine, own = (a - b for a, b in zip(cpu_after, cpu_before))
+        record["foreign_load"] = round(max(0.0, machine - own) / seconds, 2)
     if proc.returncode != 0:
         tail = proc.stderr.strip().splitlines()[-1:] or ["(no message)"]
         record["error"] = f"exit {proc.returncode}: {tail[0]}"
@@ -119,15 +125,53 @@ def compare(reg: Registry, runs: list[reg_mod.Run], out: Path, values: dict) -> 
     return problems
 
 
-def too_busy(reg: Registry, runs: list[reg_mod.Run], records: dict, cpus: int | None = None) -> dict[str, float]:
-    """Runs holding speed figures (``factor``) that started with more load than the machine has
-    cores, by id, with that load.  Other work then shares the cores with the timed code and the
-    reference unevenly (at load 3.7 on 2 cores the ``--jobs 2`` ratios came out twice the quiet
-    ones, still inside a factor 3), so their figures are not stored in the docs."""
+#: Cores' worth of CPU that other processes may use, on average, while a speed run is timed.
+FOREIGN_LIMIT = 0.5
+
+
+def machine_and_own_cpu() -> tuple[float, float] | None:
+    """CPU seconds used so far by the whole machine (busy and stolen time, from psutil) and by
+    this process with every child it has waited for; None without psutil (the ``test`` extra
+    has it)."""
+    try:
+        import psutil
+    except ImportError:
+        return None
+    t, me = psutil.cpu_times(), os.times()
+    machine = t.user + t.system + sum(getattr(t, f, 0.0) for f in ("nice", "irq", "softirq", "steal"))
+    return machine, me.user + me.system + me.children_user + me.children_system
+
+
+def too_busy(reg: Registry, runs: list[reg_mod.Run], records: dict, cpus: int | None = None) -> dict[str, str]:
+    """Runs holding speed figures (``factor``) timed while other work used the cores, by id, with
+    the reason.  Other work shares the cores with the timed code and the one-process reference
+    unevenly (at load 3.7 on 2 cores the ``--jobs 2`` ratios came out twice the quiet ones, still
+    inside a factor 3), so their figures are not stored in the docs.  Measured during the run:
+    the CPU other processes used (machine minus this run's own processes) over the wall time,
+    above ``FOREIGN_LIMIT`` cores; for a record without that measure, a start above the cores'
+    load average."""
     cpus = cpus or os.cpu_count() or 1
     timed = {f.run for f in reg.figures.values() if f.factor is not None}
-    return {r.id: records[r.id]["load_before"] for r in runs
-            if r.id in timed and records.get(r.id, {}).get("load_before", 0.0) > cpus}
+    busy = {}
+    for r in runs:
+        rec = records.get(r.id) if isinstance(records.get(r.id), dict) else {}
+        foreign, start = _number(rec.get("foreign_load")), _number(rec.get("load_before"))
+        if r.id not in timed:
+            continue
+        if foreign is not None:
+            if foreign > FOREIGN_LIMIT:
+                busy[r.id] = f"other processes used {foreign:.2f} cores on average while it ran (limit {FOREIGN_LIMIT})"
+        elif start is None:
+            busy[r.id] = "its record holds no load measured while it ran"
+        elif start > cpus:
+            busy[r.id] = f"the run started at load {start:.2f} on {cpus} cores"
+    return busy
+
+
+def _number(value) -> float | None:
+    """A finite number read from a record (which may come from someone else's --from folder), else None."""
+    ok = isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
+    return float(value) if ok else None
 
 
 def write_docs(reg: Registry, runs: list[reg_mod.Run], out: Path, values: dict, path: Path) -> None:
@@ -223,9 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     busy: dict[str, float] = {}
     if args.write_docs:
         busy = {} if args.accept_load else too_busy(reg, runs, records)
-        for rid, load in busy.items():
-            read_problems.append(f"{rid}: speed figures not stored: the run started at load {load:.2f} on "
-                                 f"{os.cpu_count()} cores; rerun it on a quieter machine (or --accept-load)")
+        for rid, why in busy.items():
+            read_problems.append(f"{rid}: speed figures not stored: {why}; "
+                                 "rerun it on a quieter machine (or --accept-load)")
         runs = [r for r in runs if r.id not in busy]
         values = {fid: v for fid, v in values.items() if reg.figures[fid].run not in busy}
         write_docs(reg, runs, out if runs else Path("."), values, args.registry)

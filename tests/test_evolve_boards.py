@@ -235,3 +235,39 @@ def test_one_test_set_is_refused_it_has_no_interval(capsys, cache_dir):
               "--train", "20", "--validation", "20", "--test-sets", "1"])
     err = capsys.readouterr().err
     assert exc.value.code == 2 and "--test-sets: must be at least 2, not 1" in err and "Traceback" not in err
+
+
+def test_metaga_figures_of_a_run_on_custom_lists_name_them(tmp_path, capsys, cache_dir):
+    """The meta-GA figures' caption named seed, setting and board sets but not the word lists: a
+    run on --allowed FILE --answers FILE drew a figure that read like one over the NYT lists.
+    The run's JSON records its lists and both figures name them (file name, sha256 prefix)."""
+    from evo_wordle import Context
+    from evo_wordle.artefacts import list_digests
+    from evo_wordle.plots.metaga import plot_board_histograms, plot_metaga_convergence
+
+    ctx = Context()
+    answers = list(ctx.words.answers[:40])
+    allowed = sorted(set(answers) | set(ctx.words.allowed[:60]))
+    (tmp_path / "mine.txt").write_text("\n".join(allowed) + "\n")
+    (tmp_path / "picked.txt").write_text("\n".join(answers) + "\n")
+    small = Context(allowed=str(tmp_path / "mine.txt"), answers=str(tmp_path / "picked.txt"))
+    small.table  # noqa: B018 - build now: no table notice in the run's output
+    digests = {k: v[:8] for k, v in list_digests(small.words).items()}
+    argv = ["evolve-strategy", "--boards", "2", "--candidates", "answers", "--allowed", str(tmp_path / "mine.txt"),
+            "--answers", str(tmp_path / "picked.txt"), "--generations", "1", "--mu", "2", "--lambda", "2",
+            "--train", "12", "--validation", "12", "--train-sets", "6", "--validation-sets", "6",
+            "--test-sets", "6", "--seed", "1", "--json", "--quiet"]
+    capsys.readouterr()
+    assert main(argv) == 0
+    result = json.loads(capsys.readouterr().out)
+    log = [{"gen": 0, "nevals": 2, "best": 4.9, "mean": 5.0, "holdout": 5.1, "seconds": 1.0}]
+    named = (f"word lists: allowed mine.txt (sha256 {digests['allowed_sha256']}), answers picked.txt "
+             f"(sha256 {digests['answers_sha256']})")
+    for plot in (plot_board_histograms, plot_metaga_convergence):
+        caption = plot({2: {**result, "logbook": log}}, tmp_path / f"{plot.__name__}.png").data["caption"]
+        assert named in caption
+    # runs on different lists side by side: each board count says which lists it used
+    default = {**result, "word_lists": None, "logbook": log}
+    mixed = plot_metaga_convergence({2: {**result, "logbook": log}, 4: default}, tmp_path / "mixed.png")
+    caption = mixed.data["caption"]
+    assert f"Dordle: {named}; Quordle: the default word lists" in caption

@@ -14,7 +14,7 @@ from evo_wordle.executors import make_executor
 from evo_wordle.ga.config import GAConfig
 from evo_wordle.ga.toolbox import GAState, make_toolbox
 from evo_wordle.game import GameState, Settings, hard_mode_mask, illegal_move
-from evo_wordle.params import as_bool, as_float, as_int, as_seed
+from evo_wordle.params import as_bool, as_float, as_int, as_list, as_seed
 from evo_wordle.plots.compare import compare_data
 from evo_wordle.plots.convergence import convergence_data
 from evo_wordle.plots.evolution import evolution_data
@@ -241,6 +241,11 @@ BAD_CALLS = [
     ("as_float -inf", lambda ctx, tmp: as_float("x", "-inf", text=True), "finite number"),
     ("as_bool maybe", lambda ctx, tmp: as_bool("hard", "maybe", text=True), "true or false"),
     ("as_seed 2**63", lambda ctx, tmp: as_seed("seed", 2**63), "from 0 to 2**63 - 1"),
+    ("as_list empty item", lambda ctx, tmp: as_list("solvers", "greedy,"),
+     "--solvers must be values separated by single ',' with no empty item, not 'greedy,'"),
+    ("as_list empty item of a named whole", lambda ctx, tmp: as_list("--space", "a||b", sep="|", what="init=a||b",
+                                                                     item="choice"),
+     "--space 'init=a||b' has an empty choice: separate choices by single '|', with none at the end"),
 ]
 
 

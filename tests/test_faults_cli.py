@@ -440,3 +440,26 @@ def test_an_empty_item_in_a_comma_list_is_refused(tmp_path, capsys, argv, flag, 
     assert_one_line(err)
     assert flag in err and shown in err, err
     assert not list(tmp_path.iterdir())
+
+
+#: The whole message for an empty item inside a key=value item: it quotes the item the user
+#: wrote (not only its values) and says how to fix it, in as_list's own words (no rewording).
+EMPTY_ITEM_MESSAGES = [
+    (["sweep", "--set", "init=random,"],
+     "--set 'init=random,' has an empty value: separate values by single ',', with none at the end"),
+    (["sweep", "--set", "init=random,,best"],
+     "--set 'init=random,,best' has an empty value: separate values by single ',', with none at the end"),
+    (["tune", "--space", "population=2:12", "--fix", "init=best,"],
+     "--fix 'init=best,' has an empty value: separate values by single ',', with none at the end"),
+    (["tune", "--space", "init=random|best|"],
+     "--space 'init=random|best|' has an empty choice: separate choices by single '|', with none at the end"),
+    (["tune", "--space", "population=2:12,"],
+     "--space must be values separated by single ',' with no empty item, not 'population=2:12,'"),
+]
+
+
+@pytest.mark.parametrize("argv,message", EMPTY_ITEM_MESSAGES, ids=[" ".join(a) for a, _ in EMPTY_ITEM_MESSAGES])
+def test_an_empty_value_in_a_set_or_space_item_names_the_item(tmp_path, capsys, argv, message):
+    code, stdout, err = run(capsys, [*argv, "--out", str(tmp_path / "out")])
+    assert code == 2 and not stdout
+    assert err == f"evo-wordle: error: {message}\n"

@@ -126,8 +126,9 @@ BAD_RESULTS = [
     ("evaluate", lambda ind: (float("nan"),), "evaluate gave a fitness of nan"),
     ("evaluate", _vec(lambda w: np.full(len(w), np.inf)), "evaluate gave a fitness of inf"),
     ("evaluate", _vec(lambda w: np.ones(len(w) - 1)), "returned 39 fitness values of shape \\(39,\\) for 40 words"),
-    ("evaluate", lambda ind: (-1.0,), "roulette needs fitness values of at least 0"),
-    ("evaluate", _vec(lambda w: np.zeros(len(w))), "roulette needs fitness values of at least 0, one of them above 0"),
+    ("evaluate", lambda ind: (-1.0,), r"roulette needs fitness values of at least 0, one of them above 0 "
+                                      r"\(evaluate gave -1 to -1\); shift the fitness, or select and choose"),
+    ("evaluate", _vec(lambda w: np.zeros(len(w))), r"one of them above 0 \(evaluate gave 0 to 0\); shift"),
 ]
 
 

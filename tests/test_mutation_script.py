@@ -26,7 +26,8 @@ def test_every_module_and_target_exists():
                                 "evo_wordle/evolve/endgame.py", "evo_wordle/split.py", "evo_wordle/boards.py",
                                 "evo_wordle/ga/fitness.py", "evo_wordle/stats.py", "evo_wordle/frequency.py",
                                 "evo_wordle/solvers/base.py", "evo_wordle/evolve/strategy.py",
-                                "evo_wordle/ga/toolbox.py", "evo_wordle/ga/adapter.py", "evo_wordle/evolve/search.py",
+                                "evo_wordle/ga/toolbox.py", "evo_wordle/solvers/entropy_solvers.py",
+                                "evo_wordle/words.py", "evo_wordle/ga/adapter.py", "evo_wordle/evolve/search.py",
                                 "evo_wordle/evolve/objectives.py"}
     for module, cfg in mod.MODULES.items():
         assert (ROOT / module).is_file()

@@ -251,6 +251,19 @@ def test_fitness_is_one_over_remaining_or_bits_plus_one(small):
     assert rem.better(np.array([2.0])).tolist() == [-2.0] and bits.better(np.array([2.0])).tolist() == [2.0]
 
 
+def test_opening_ga_roulette_refusal_names_the_opening_fitness_not_evaluate(small, monkeypatch):
+    """The opening GA has no ``evaluate`` and no select/choose options: a bad fitness is named
+    as its own, without the GA's advice."""
+    problem = make_problem(small, small.candidates("answers"), 30)
+    monkeypatch.setattr(OpeningProblem, "fitness", lambda self, scores: -scores)
+    with pytest.raises(EvoWordleError) as err:
+        evolve(problem, 2, OpeningGA(population=20, patience=5, restarts=0), seed=0)
+    message = str(err.value)
+    assert message.startswith("roulette needs fitness values of at least 0, one of them above 0 "
+                              "(the opening GA's remaining fitness gave -")
+    assert "evaluate" not in message and "tournament" not in message
+
+
 def test_joint_codes_are_mixed_radix_in_the_narrowest_type(small):
     """Code of K feedbacks p_0 … p_{K-1} = Σ p_j·243^(K−1−j) (checked in Python ints), held in uint16
     while 243^K ≤ 2^16 (K ≤ 2), uint32 while 243^K ≤ 2^32 (K ≤ 4), else uint64."""

@@ -86,6 +86,51 @@ def test_figures_of_an_unfinished_sweep_do_not_claim_every_seed(sweep_dir, tmp_p
     assert "unfinished sweep" in lines.data["caption"]
 
 
+def _frames(ax) -> dict:
+    """The cell frames drawn on a heatmap: (row, column) → line style, from the Rectangles."""
+    from matplotlib.patches import Rectangle
+
+    return {(round(p.get_y() + p.get_height() / 2), round(p.get_x() + p.get_width() / 2)): p.get_linestyle()
+            for p in ax.patches if isinstance(p, Rectangle) and not p.get_fill()}
+
+
+def test_heatmap_marks_and_names_the_reports_best_cell(sweep_dir, tmp_path):
+    """The heatmap marked no best cell: the reader had to compare the printed means.  The
+    report's best (lowest mean) is now framed and named in the caption."""
+    from evo_wordle.sweep import best_config
+
+    spec, rows = load_sweep(sweep_dir)
+    summary = summarize(spec, rows)
+    best = best_config(summary)
+    plotted = plot_heatmap(spec, summary, tmp_path / "heat.png")
+
+    def cell(s: dict) -> tuple[int, int]:
+        return [0.0, 0.3].index(s["mutation"]), [5, 20].index(s["population"])
+
+    tied = [cell(s) for s in summary if s is not best and s["mean"] == best["mean"]]  # 20 games: ties happen
+    assert plotted.data["best"] == cell(best) and plotted.data["tied"] == tied
+    assert _frames(plotted.figure.axes[0]) == {cell(best): "-", **dict.fromkeys(tied, "--")}
+    assert (f"outlined: the best cell, population={best['population']}, mutation={best['mutation']} "
+            f"(lowest mean, {best['mean']:.3f} guesses)") in plotted.data["caption"]
+    assert ("tied on the mean" in plotted.data["caption"]) == bool(tied)
+
+
+def test_heatmap_says_when_cells_tie_on_the_best_mean(tmp_path):
+    """Equal means: the report's rule (lower fail rate, then grid order) picks the framed cell;
+    the tied cells are framed dashed and the caption says it is a tie."""
+    spec = SweepSpec("ga-thesis", {"population": [10, 50], "mutation": [0.0, 0.1]}, seeds=2, games=30)
+    cells = {(10, 0.0): (4.7, 0.07), (50, 0.0): (4.65, 0.06), (10, 0.1): (4.65, 0.05), (50, 0.1): (4.8, 0.08)}
+    summary = [{"population": p, "mutation": m, "seeds": 2, "games": 60, "mean": mean, "ci95": 0.05,
+                "ci_basis": "seeds", "fail_rate": fail, "win_rate": 1 - fail, "worst_guesses": 9, "seconds": 1.0}
+               for (p, m), (mean, fail) in cells.items()]
+    plotted = plot_heatmap(spec, summary, tmp_path / "tie.png")
+    assert plotted.data["best"] == (1, 0) and plotted.data["tied"] == [(0, 1)]
+    assert _frames(plotted.figure.axes[0]) == {(1, 0): "-", (0, 1): "--"}
+    assert ("outlined: the best cell, population=10, mutation=0.1 (lowest mean, 4.650 guesses); tied on the "
+            "mean: [population=50, mutation=0.0] (dashed), best by its lower fail rate as in the report"
+            ) in plotted.data["caption"].replace("\n", " ")
+
+
 def test_lines_match_csv(sweep_dir, tmp_path):
     out = tmp_path / "lines.svg"
     assert main(["plot", "lines", str(sweep_dir), "--out", str(out)]) == 0

@@ -248,10 +248,55 @@ def test_speed_figures_from_a_run_started_on_a_busy_machine_are_not_stored():
     reg = registry.load()
     runs = reg.runs_for(["speed-ga", "greedy-tales"])
     records = {"speed-ga": {"load_before": 3.7}, "greedy-tales": {"load_before": 3.7}}
+    # a record without the load measured during the run (an older --out folder): the load at its start decides;
     # only the timed run is held back (a seeded figure does not depend on the load), and only above the cores
-    assert reproduce.too_busy(reg, runs, records, cpus=2) == {"speed-ga": 3.7}
+    assert reproduce.too_busy(reg, runs, records, cpus=2) == {"speed-ga": "the run started at load 3.70 on 2 cores"}
     assert reproduce.too_busy(reg, runs, records, cpus=4) == {}
     assert reproduce.too_busy(reg, runs, {"speed-ga": {"load_before": 2.0}}, cpus=2) == {}
+
+
+def test_speed_figures_timed_while_other_work_started_are_not_stored():
+    import reproduce
+
+    reg = registry.load()
+    runs = reg.runs_for(["speed-ga", "greedy-tales"])
+    limit = reproduce.FOREIGN_LIMIT
+    # a quiet start does not excuse other work that ran during the timing, and the measure during the run wins
+    rising = {"speed-ga": {"load_before": 0.1, "foreign_load": 1.3}, "greedy-tales": {"foreign_load": 1.3}}
+    assert reproduce.too_busy(reg, runs, rising, cpus=2) == {
+        "speed-ga": f"other processes used 1.30 cores on average while it ran (limit {limit})"}
+    assert reproduce.too_busy(reg, runs, {"speed-ga": {"load_before": 3.7, "foreign_load": limit}}, cpus=2) == {}
+    over = {"speed-ga": {"load_before": 0.0, "foreign_load": limit + 0.01}}
+    assert list(reproduce.too_busy(reg, runs, over, cpus=2)) == ["speed-ga"]
+    # a damaged record (someone else's --from folder) is neither trusted nor a traceback
+    for bad in ({"foreign_load": "low"}, {"foreign_load": float("nan")}, {"load_before": True}, {}, "x"):
+        assert reproduce.too_busy(reg, runs, {"speed-ga": bad}, cpus=2) == {
+            "speed-ga": "its record holds no load measured while it ran"}
+
+
+def test_the_cpu_of_a_runs_own_processes_is_not_counted_as_other_work():
+    import reproduce
+
+    burn = "import time\nt = time.process_time()\nwhile time.process_time() - t < 1.0: pass"
+    before = reproduce.machine_and_own_cpu()
+    # a grandchild, as the pool workers of a --jobs 2 run are
+    subprocess.run([sys.executable, "-c", f"import subprocess, sys; subprocess.run([sys.executable, '-c', {burn!r}])"],
+                   check=True)
+    machine, own = (a - b for a, b in zip(reproduce.machine_and_own_cpu(), before))
+    assert own >= 0.95 and machine >= own - 0.1
+
+
+def test_a_run_records_the_cpu_other_processes_used_while_it_ran(tmp_path):
+    import reproduce
+
+    burn = "import time\nt = time.time()\nwhile time.time() - t < 3: pass"
+    other = subprocess.Popen([sys.executable, "-c", burn])  # not part of the run: waited for only afterwards
+    try:
+        run = registry.Run(id="sleeper", command="python -c 'import time; time.sleep(2.5)'")
+        record = reproduce.do_run(run, tmp_path, log=sys.stderr)
+    finally:
+        other.wait()
+    assert record["returncode"] == 0 and record["foreign_load"] >= 0.3
 
 
 def test_write_docs_from_a_busy_speed_run_stores_nothing_and_says_why(tmp_path):
@@ -261,5 +306,5 @@ def test_write_docs_from_a_busy_speed_run_stores_nothing_and_says_why(tmp_path):
     before = git_status()
     proc = reproduce("--only", "speed-ga", "--from", str(tmp_path), "--write-docs")
     assert proc.returncode == 1 and "Traceback" not in proc.stderr
-    assert "speed-ga: speed figures not stored: the run started at load 99.00" in proc.stderr
+    assert "speed-ga: speed figures not stored: the run started at load 99.00 on" in proc.stderr
     assert git_status() == before

@@ -269,17 +269,25 @@ def test_roulette_never_picks_zero_fitness_and_reaches_the_last():
 @pytest.mark.parametrize("pressure", [1.0, 50.0])
 def test_roulette_refuses_a_negative_or_all_zero_fitness(fitness, pressure):
     """Every caller of the numpy roulette (the GA's select and choose, the opening GA) gets the
-    check, not only a toolbox entry the adapter recognises."""
+    check, not only a toolbox entry the adapter recognises; called bare, it blames no one."""
     with pytest.raises(EvoWordleError, match=r"^roulette needs fitness values of at least 0, one of them above 0 "
-                                             r"\(evaluate gave .* to .*\); shift the fitness, or select and choose by "
-                                             r"tournament or best$") as err:
+                                             r"\(the caller gave .* to .*\)$") as err:
         ops.roulette(np.array(fitness), 5, np.random.default_rng(0), pressure)
     assert isinstance(err.value, ValueError)
 
 
+def test_roulette_refusal_names_the_source_and_hint_its_caller_gives():
+    """The message names where the fitness came from (not always the GA's evaluate)."""
+    with pytest.raises(EvoWordleError, match=r"^roulette needs fitness values of at least 0, one of them above 0 "
+                                             r"\(my scorer gave -1 to 2\); try again$"):
+        ops.roulette(np.array([-1.0, 2.0]), 5, np.random.default_rng(0), what="my scorer", hint="try again")
+
+
 def test_roulette_refuses_an_empty_fitness_with_the_packages_error():
-    with pytest.raises(EvoWordleError, match=r"^roulette needs at least one fitness value \(evaluate gave none\)$"):
+    with pytest.raises(EvoWordleError, match=r"^roulette needs at least one fitness value \(the caller gave none\)$"):
         ops.roulette(np.array([]), 5, np.random.default_rng(0))
+    with pytest.raises(EvoWordleError, match=r"^roulette needs at least one fitness value \(evaluate gave none\)$"):
+        ops.roulette(np.array([]), 5, np.random.default_rng(0), what="evaluate")
 
 
 def test_tournament_winner_is_the_fittest_aspirant():

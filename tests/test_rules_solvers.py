@@ -356,3 +356,32 @@ def test_an_identity_depends_on_what_describe_says_not_on_its_key_order(ctx):
     one = solver_identity(Ordered(ctx, ANY, ["solver", "depth", "width"]))
     two = solver_identity(Ordered(ctx, ANY, ["width", "solver", "depth"]))
     assert one == two
+
+
+# ---------------------------------------------------------------- the entropy solvers (entropy_solvers.py)
+
+
+def _reference_bits(guess: str, answers: list[str]) -> float:
+    """Shannon entropy (bits) of the feedback ``guess`` gets over equally likely ``answers``,
+    from the plain colouring of tests/reference.py."""
+    from collections import Counter
+
+    from tests.reference import reference_pattern
+
+    parts = Counter(reference_pattern(guess, a) for a in answers).values()
+    n = len(answers)
+    return -sum(k / n * np.log2(k / n) for k in parts)
+
+
+def test_naive_scores_entropy_and_greedy_scores_priority_times_entropy(ctx, mid):
+    """naive maximises H(X_w); greedy the product g(r_w)·H(X_w) (the thesis's baseline), so a
+    word's greedy score scales with its priority and a word of no information scores 0."""
+    answers = [ctx.words.allowed[int(c)] for c in mid.candidates]
+    guesses = np.concatenate([mid.candidates[:3], np.setdiff1d(ctx.all_words, mid.candidates)[::1500]])
+    bits = np.array([_reference_bits(ctx.words.allowed[int(g)], answers) for g in guesses])
+    assert (bits == 0).any() and len(set(bits[bits > 0])) > 2  # words of no information among them
+    naive, greedy = make_solver("naive", ctx, ANY), make_solver("greedy", ctx, ANY)
+    np.testing.assert_allclose(naive.scores(guesses, mid), bits, rtol=1e-9, atol=1e-12)
+    priority = ctx.priority[guesses]
+    assert 0 < priority.min() < priority.max() < 1
+    np.testing.assert_allclose(greedy.scores(guesses, mid), priority * bits, rtol=1e-9, atol=1e-12)

@@ -299,7 +299,7 @@ def test_report_of_a_partial_sweep_says_what_each_interval_is_over(tmp_path, cap
     want = {"tares": "seeds", "slate": "games"}
     assert main(["report", str(out)]) == 0
     table = capsys.readouterr().out.splitlines()
-    assert table[1].split()[:6] == ["opener", "seeds", "games", "mean", "ci95", "ci"]
+    assert table[1].split()[:6] == ["opener", "seeds", "games/seed", "mean", "ci95", "ci"]
     assert {line.split()[0]: line.split()[5] for line in table[2:4]} == want
     assert main(["report", str(out), "--format", "markdown"]) == 0
     md = [[c.strip() for c in line.strip("|").split("|")] for line in capsys.readouterr().out.splitlines()
@@ -309,6 +309,31 @@ def test_report_of_a_partial_sweep_says_what_each_interval_is_over(tmp_path, cap
     assert {r["opener"]: r["ci_basis"] for r in csv.DictReader(io.StringIO(capsys.readouterr().out))} == want
     assert main(["report", str(out), "--format", "json"]) == 0
     assert {s["opener"]: s["ci_basis"] for s in json.loads(capsys.readouterr().out)["summary"]} == want
+
+
+def test_report_counts_games_per_seed_not_seeds_times_games(tmp_path, capsys, cache_dir):
+    """The report's "games" column held seeds × K (10 for 2 seeds of --games 5), read as games
+    per seed.  Text and Markdown now show games/seed (5); CSV and JSON name both counts."""
+    import io
+
+    out = tmp_path / "k"
+    assert main(["sweep", "--solver", "naive", "--set", "opener=tares", "--seeds", "2", "--games", "5",
+                 "--out", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[1].split()[1:3] == ["seeds", "games/seed"] and table[2].split()[1:3] == ["2", "5"]
+    assert "games " not in table[1] + " "  # no bare "games" column left to misread
+    assert main(["report", str(out), "--format", "markdown"]) == 0
+    md = [[c.strip() for c in line.strip("|").split("|")] for line in capsys.readouterr().out.splitlines()
+          if line.startswith("|")]
+    assert md[0][1:3] == ["seeds", "games/seed"] and md[2][1:3] == ["2", "5"]
+    assert main(["report", str(out), "--format", "csv"]) == 0
+    (row,) = csv.DictReader(io.StringIO(capsys.readouterr().out))
+    assert (row["seeds"], row["games_per_seed"], row["games"]) == ("2", "5", "10")
+    assert main(["report", str(out), "--format", "json"]) == 0
+    (s,) = json.loads(capsys.readouterr().out)["summary"]
+    assert (s["seeds"], s["games_per_seed"], s["games"]) == (2, 5, 10)
 
 
 def test_a_list_file_edited_between_runs_is_not_resumed_over(tmp_path, capsys, cache_dir):

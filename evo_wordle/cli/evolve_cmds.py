@@ -243,6 +243,7 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
     played once on the same test sets; the winner is written as a parameter file that
     ``bench --boards N --params FILE`` replays."""
 
+    from ..artefacts import word_lists
     from ..boards import POLICY_NAME, check_board_settings
     from ..evolve.metaga import BOARD_GENE_NAMES, EvolveConfig, genome_key, split_sets, test_board_genome
     from ..files import atomic_write_text
@@ -290,7 +291,9 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
                     "generations": ga.generation, "seconds": round(ga.seconds, 1), "split": {
                         "seed": ga.split.seed, **ga.split.sizes(), "train_sets": cfg.train_sets,
                         "validation_sets": cfg.holdout_sets, "test_sets": test_sets},
-                    **test_board_genome(ctx, genes, settings, sets["test"], args.rollout)}
+                    **test_board_genome(ctx, genes, settings, sets["test"], args.rollout),
+                    # the figures drawn from this JSON name lists other than the default (plots.metaga)
+                    "word_lists": word_lists(ctx.words, args.allowed, args.answers)}
     result["test_seconds"] = round(time.perf_counter() - t0, 1)
     result["total_seconds"] = round(time.perf_counter() - start, 1)
     ev, se, so = result["evolved"], result["summed_entropy"], result["summed_entropy_same_opener"]

@@ -417,7 +417,8 @@ def evolve(problem: OpeningProblem, k: int, params: OpeningGA = OpeningGA(), see
             pop = fresh_population()
             continue
         n_children = params.population - params.elite
-        parents = roulette(problem.fitness(scores), 2 * n_children, rng, params.pressure)
+        parents = roulette(problem.fitness(scores), 2 * n_children, rng, params.pressure,
+                           what=f"the opening GA's {problem.objective} fitness")
         first, second = pop[parents[:n_children]], pop[parents[n_children:]]
         children = first.copy()
         mixed = rng.random(n_children) < params.cxpb

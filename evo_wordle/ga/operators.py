@@ -175,16 +175,20 @@ def scaled_weights(fitness: np.ndarray, pressure: float = 1.0) -> np.ndarray:
     return w / w.sum()
 
 
-def roulette(fitness: np.ndarray, k: int, rng: np.random.Generator, pressure: float = 1.0) -> np.ndarray:
+def roulette(fitness: np.ndarray, k: int, rng: np.random.Generator, pressure: float = 1.0, *,
+             what: str = "the caller", hint: str = "") -> np.ndarray:
     """``k`` positions drawn with replacement, P(i) ∝ f_i**pressure (numpy, no Python loop).
-    A negative fitness, or all zero, is refused: it gave a meaningless draw without a sound."""
+    A negative fitness, or all zero, is refused: it gave a meaningless draw without a sound.
+    ``what`` names where the fitness came from and ``hint`` (after "; ") what the user can do:
+    the refusal speaks for the caller (the GA's evaluate, the opening GA), not for roulette."""
     fitness = np.asarray(fitness, dtype=np.float64)
+    tail = f"; {hint}" if hint else ""
     if not fitness.size:
-        raise EvoWordleError("roulette needs at least one fitness value (evaluate gave none)")
+        raise EvoWordleError(f"roulette needs at least one fitness value ({what} gave none){tail}")
     if not (fitness >= 0).all() or not fitness.max() > 0:
         raise EvoWordleError(
-            f"roulette needs fitness values of at least 0, one of them above 0 (evaluate gave {fitness.min():g} "
-            f"to {fitness.max():g}); shift the fitness, or select and choose by tournament or best")
+            f"roulette needs fitness values of at least 0, one of them above 0 ({what} gave {fitness.min():g} "
+            f"to {fitness.max():g}){tail}")
     cum = np.cumsum(scaled_weights(fitness, pressure))
     cum[-1] = 1.0
     return np.searchsorted(cum, rng.random(k), side="right").astype(np.int64)

@@ -228,7 +228,8 @@ def select(population, k: int, fitness=None, *, state: GAState, method: str, pre
         fitness = np.array([ind.fitness.values[0] for ind in population])
     fitness = np.asarray(fitness, dtype=np.float64)
     if method == "roulette":
-        pos = ops.roulette(fitness, k, state.rng, pressure)
+        pos = ops.roulette(fitness, k, state.rng, pressure, what="evaluate",
+                           hint="shift the fitness, or select and choose by tournament or best")
     elif method == "tournament":
         pos = ops.tournament(fitness, k, state.rng, size)
     else:

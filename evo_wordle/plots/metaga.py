@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from .common import Plotted, count_axis, new_figure, save
-from .style import BASELINE, MARKERS, OKABE_ITO, STUDIED, caption_text, legend_below, styled
+from .style import BASELINE, MARKERS, OKABE_ITO, STUDIED, caption_text, legend_below, lists_record_text, styled
 
 #: The name each board count goes by.
 GAME_NAMES = {2: "Dordle", 4: "Quordle", 8: "Octordle"}
@@ -25,7 +25,11 @@ def _caption(runs: dict, what: str) -> str:
     # the panels differ in boards and cap: the caption names what they share, and each cap
     shared = {k: v for k, v in first["settings"].items() if k not in ("boards", "max_guesses")}
     caps = ", ".join(f"{GAME_NAMES.get(b, f'{b} boards')} {r['settings']['max_guesses']}" for b, r in runs.items())
-    return caption_text(seed=sets["seed"], settings=shared, extra=(
+    # word lists other than the default, as each run recorded them (one text when they agree)
+    lists = {b: lists_record_text(r.get("word_lists")) for b, r in runs.items()}
+    named = set(lists.values()).pop() if len(set(lists.values())) == 1 else "; ".join(
+        f"{GAME_NAMES.get(b, f'{b} boards')}: {text or 'the default word lists'}" for b, text in lists.items())
+    return caption_text(seed=sets["seed"], settings=shared, lists=named, extra=(
         f"guess caps: {caps}; {what}; board sets: training {sets['train_sets']}, validation "
         f"{sets['validation_sets']}, test {sets['test_sets']} (from disjoint answer splits)"))
 

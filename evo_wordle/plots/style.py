@@ -150,23 +150,26 @@ def lists_text(words, allowed=None, answers=None) -> str | None:
     (:func:`evo_wordle.artefacts.list_digests`, what files, sweeps and studies record); None for
     the default lists.  A figure over another list is otherwise indistinguishable from one over
     the default lists."""
-    from pathlib import Path
+    from ..artefacts import word_lists
 
-    from ..artefacts import list_digests
+    return lists_record_text(word_lists(words, allowed, answers))
 
-    def name(source, fallback: str) -> str:
-        return Path(source).name if isinstance(source, str | Path) and str(source) else fallback
 
-    digests, default = list_digests(words), _default_digests()
+def lists_record_text(record: dict | None) -> str | None:
+    """:func:`lists_text` of a result's recorded lists (:func:`evo_wordle.artefacts.word_lists`),
+    for figures drawn from saved JSON (the meta-GA's); None for the default lists or no record."""
+    if not record:
+        return None
+    default = _default_digests()
     parts = []
-    if digests["allowed_sha256"] != default["allowed_sha256"]:
-        parts.append(f"allowed {name(allowed, 'list')} (sha256 {digests['allowed_sha256'][:8]})")
-    if digests["answers_sha256"] != default["answers_sha256"]:
-        if words.label == "allowed":  # a custom allowed list alone: every allowed word may be the answer
+    if record["allowed_sha256"] != default["allowed_sha256"]:
+        parts.append(f"allowed {record.get('allowed') or 'list'} (sha256 {record['allowed_sha256'][:8]})")
+    if record["answers_sha256"] != default["answers_sha256"]:
+        if record.get("label") == "allowed":  # a custom allowed list alone: every allowed word may be the answer
             parts.append("answers: every allowed word")
         else:
-            given = answers if answers is not None else words.label
-            parts.append(f"answers {name(given, 'list')} (sha256 {digests['answers_sha256'][:8]})")
+            given = record.get("answers") or record.get("label") or "list"
+            parts.append(f"answers {given} (sha256 {record['answers_sha256'][:8]})")
     return "word lists: " + ", ".join(parts) if parts else None
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import EvoWordleError
-from ..sweep import SweepSpec, format_value, scoring_keys
+from ..sweep import SweepSpec, best_config, format_value, scoring_keys
 from ..wording import count, plural
 from .common import Plotted, new_figure, save
 from .style import HUES, MARKERS, caption_text, lists_text, styled, wrapped_title
@@ -66,7 +66,7 @@ def _games(spec: SweepSpec, noun: str) -> str:
     return count(spec.games, noun) if spec.games else f"all {noun}s"
 
 
-def _caption(spec: SweepSpec, summary: list[dict]) -> str:
+def _caption(spec: SweepSpec, summary: list[dict], extra: str | None = None) -> str:
     n = f"{_seed_count(spec, summary)} x {_games(spec, 'answer')} per configuration"
     from ..executors import worker_context
 
@@ -75,7 +75,7 @@ def _caption(spec: SweepSpec, summary: list[dict]) -> str:
     settings = spec.settings_for({k: v[0] for k, v in spec.grid.items() if len(v) == 1}).as_dict()
     return caption_text(solver=spec.solver, seed=f"{spec.base_seed} (SeedSequence base)", n=n, settings=settings,
                         opener=(spec.grid.get("opener") or [None])[0] if len(spec.grid.get("opener", [])) == 1
-                        else None, lists=lists)
+                        else None, lists=lists, extra=extra)
 
 
 def _describe(spec: SweepSpec, summary: list[dict]) -> str:
@@ -96,7 +96,34 @@ def heatmap_data(spec: SweepSpec, summary: list[dict], x: str = "population", y:
     for s in summary:
         r, c = yi[format_value(s[y])], xi[format_value(s[x])]
         mean[r, c], fail[r, c], ci[r, c] = s["mean"], s["fail_rate"], s["ci95"]
-    return {"x": x, "y": y, "x_values": xs, "y_values": ys, "mean": mean, "fail_rate": fail, "ci95": ci}
+    # the report's best (lowest mean, then lower fail rate, then grid order): one cap, as checked
+    best = best_config(summary)
+
+    def cell(s: dict) -> tuple[int, int]:  # (row, column)
+        return yi[format_value(s[y])], xi[format_value(s[x])]
+
+    tied = [cell(s) for s in summary if s is not best and s["mean"] == best["mean"]] if best else []
+    return {"x": x, "y": y, "x_values": xs, "y_values": ys, "mean": mean, "fail_rate": fail, "ci95": ci,
+            "best": None if best is None else cell(best), "tied": tied}
+
+
+def _best_text(data: dict) -> str | None:
+    """The caption's words for the outlined cell (and any cell tied with it on the mean)."""
+    if data["best"] is None:
+        return None
+
+    def name(rc: tuple[int, int]) -> str:  # as the report names a configuration
+        return (f"{data['x']}={format_value(data['x_values'][rc[1]])}, "
+                f"{data['y']}={format_value(data['y_values'][rc[0]])}")
+
+    r, c = data["best"]
+    text = f"outlined: the best cell, {name(data['best'])} (lowest mean, {data['mean'][r, c]:.3f} guesses)"
+    if data["tied"]:
+        fails = {data["fail_rate"][rc] for rc in data["tied"]}
+        rule = "its lower fail rate" if data["fail_rate"][r, c] < min(fails) else "grid order"
+        text += (f"; tied on the mean: {' and '.join(f'[{name(rc)}]' for rc in data['tied'])} (dashed), "
+                 f"best by {rule} as in the report")
+    return text
 
 
 @styled
@@ -117,16 +144,28 @@ def plot_heatmap(
             if math.isfinite(mean[r, c]):
                 colour = "white" if mean[r, c] < mid else "black"  # cividis: dark = few guesses
                 ax.text(c, r, f"{mean[r, c]:.3f}\n{100 * fail[r, c]:.1f} %", ha="center", va="center",
-                        fontsize=8, color=colour)
+                        fontsize=8, color=colour, fontweight="bold" if (r, c) == data["best"] else "normal")
     ax.set_xticks(range(len(data["x_values"])), [format_value(v) for v in data["x_values"]])
     ax.set_yticks(range(len(data["y_values"])), [format_value(v) for v in data["y_values"]])
     ax.set_xlabel(x.replace("_", " "))
     ax.set_ylabel(y.replace("_", " "))
+    for (r, c), style in [*((rc, "--") for rc in data["tied"]), *(((data["best"], "-"),) if data["best"] else ())]:
+        _outline(ax, r, c, style)
     fails = {spec.settings_for({k: s[k] for k in spec.keys}).fail_text() for s in summary}
     failed = fails.pop() if len(fails) == 1 else "failed"  # cells with different caps or boards
     wrapped_title(ax, f"Mean guesses (and % {failed.split(' (')[0]}): {_describe(spec, summary)}")
     fig.colorbar(image, ax=ax, label="mean guesses (darker is better)")
-    return save(fig, path, data, _caption(spec, summary))
+    return save(fig, path, data, _caption(spec, summary, _best_text(data)))
+
+
+def _outline(ax, r: int, c: int, linestyle: str) -> None:
+    """A cell's frame, white inside black: seen on cividis's dark blue and its light yellow
+    alike, and by shape rather than hue (colour-blind and grey print)."""
+    from matplotlib.patches import Rectangle
+
+    for colour, width in (("black", 4.5), ("white", 2.0)):
+        ax.add_patch(Rectangle((c - 0.46, r - 0.46), 0.92, 0.92, fill=False, edgecolor=colour, linewidth=width,
+                               linestyle=linestyle, zorder=3))
 
 
 def lines_data(spec: SweepSpec, summary: list[dict], x: str = "population", hue: str = "mutation") -> dict:
