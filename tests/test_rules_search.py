@@ -566,3 +566,18 @@ def test_the_help_states_the_solvers_defaults(small):
                               ("exact_limit", "exact_limit"))}
     described = GASearchSolver(small, ALLOWED).describe()
     assert said == {key: described[key] for key in said} == {"population": 16, "generations": 4, "exact_limit": 6}
+
+
+def test_a_state_of_exact_limit_candidates_is_decided_by_the_exact_solver(small):
+    """After AAHED (feedback 81) six candidates remain, as many as exact_limit: the exact solver
+    decides (BOWRS, a tree of 12 guesses at most 2 deep), not the GA, which ties CLASP on the total
+    and prefers a word that may be the answer."""
+    aahed = small.words.index("aahed")
+    state = GameState.start(small, ALLOWED).after(aahed, 81)
+    cand = state.candidates
+    assert [small.words.allowed[i] for i in cand] == ["clasp", "class", "cloak", "coast", "cobra", "cocoa"]
+    solver = GASearchSolver(small, ALLOWED, opener="aahed", exact_limit=6)
+    bowrs, clasp = small.words.index("bowrs"), small.words.index("clasp")
+    assert solver.search(state) == ExactSolver(small, small.all_words).best(cand)[1] == bowrs
+    assert solver.evolve(state)["choice"] == clasp  # what the GA alone would play
+    assert LookAhead(small, True).split(bowrs, cand) == (12, 2) and LookAhead(small, True).split(clasp, cand) == (12, 3)
