@@ -350,3 +350,15 @@ def test_a_limit_no_proposal_tree_meets_names_the_proposal_width(small):
         optimise(TreeSearch(small, "allowed", width=1), answers, None, d - 1, "max")
     with pytest.raises(EvoWordleError, match=f"within {d - 1} guesses$"):
         optimise(TreeSearch(small, "allowed"), answers, None, d - 1, "max")
+
+
+def test_attempt_and_search_seconds_are_within_the_call(small):
+    import time
+
+    answers = np.sort(small.words.indices(COSTLY[False].split()))
+    search = TreeSearch(small, "allowed")
+    start = time.monotonic()
+    result = optimise(search, answers, None, 8, "max")
+    took = time.monotonic() - start
+    assert all(0 <= a.seconds <= took for a in result.attempts)
+    assert 0 < search.stats.seconds <= took
