@@ -153,11 +153,9 @@ def too_busy(reg: Registry, runs: list[reg_mod.Run], records: dict, cpus: int | 
     cpus = cpus or os.cpu_count() or 1
     timed = {f.run for f in reg.figures.values() if f.factor is not None}
     busy = {}
-    for r in runs:
+    for r in (r for r in runs if r.id in timed):
         rec = records.get(r.id) if isinstance(records.get(r.id), dict) else {}
         foreign, start = _number(rec.get("foreign_load")), _number(rec.get("load_before"))
-        if r.id not in timed:
-            continue
         if foreign is not None:
             if foreign > FOREIGN_LIMIT:
                 busy[r.id] = f"other processes used {foreign:.2f} cores on average while it ran (limit {FOREIGN_LIMIT})"
@@ -264,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
     after = git_status()
     if before is not None and after != before:
         read_problems.append("a run changed tracked files: " + after.strip().replace("\n", "; "))
-    busy: dict[str, float] = {}
+    busy: dict[str, str] = {}
     if args.write_docs:
         busy = {} if args.accept_load else too_busy(reg, runs, records)
         for rid, why in busy.items():
