@@ -284,6 +284,12 @@ MODULES: dict[str, dict] = {
                   "tests/test_solvers.py"],
         "pristine_table": True,
     },
+    "evo_wordle/evolve/lookahead.py": {
+        # the lookahead tree over a strategy genome (expected guesses under its own play and prior,
+        # the cheapest of its best guesses, the bounds, the lookahead-tree command): p0-lookahead's figures
+        "tests": ["tests/test_lookahead.py"],
+        "pristine_table": True,
+    },
     "evo_wordle/words.py": {
         # the word lists every module indexes: loading, the checks of lists from files and from
         # Python, the word <-> index mapping and its one-line errors
