@@ -208,3 +208,38 @@ def test_the_command_refuses_what_it_cannot_look_ahead_in_one_line(small, genome
         err = capsys.readouterr().err
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1, (argv, err)
         assert not (tmp_path / "x.json").exists()
+
+
+def test_every_state_of_more_than_two_candidates_is_decided_and_no_other(small, genome):
+    policy = StrategyPolicy(small, genome)
+    tree, stats = lookahead_tree(small, P0, policy, turns=2, width=3)
+    chosen = {k: small.words.index(v) for k, v in tree.items()}
+    start = GameState.start(small, P0)
+    seen = {1: set(), 2: set()}
+    for answer in start.candidates.tolist():
+        state = start
+        while state.turn < 2:
+            g = chosen.get(history_key(small, state.history), None)
+            g = policy.decide(state, "allowed") if g is None else g
+            if g == answer:
+                break
+            state = state.after(g, int(small.table[g, answer]))
+            key = history_key(small, state.history)
+            seen[state.turn].add(key)
+            assert (key in tree) == (len(state.candidates) > 2), (key, len(state.candidates))
+    assert [len(seen[1]), len(seen[2])] == stats["states"]
+    assert {len(parse_history_key(small, k)) for k in tree} == {0, 1, 2}  # the opener, then both decisions
+
+
+def test_the_bounds_and_defaults_are_those_the_command_and_the_shipped_file_state(small, genome):
+    # the help of lookahead-tree and docs/evolve.md state 1-4 decisions and 1-100 guesses; p0-lookahead.json
+    # was built with the defaults (2 decisions, 10 guesses), as its provenance records
+    assert (MAX_TURNS, MAX_WIDTH) == (4, 100)
+    assert lookahead_tree.__defaults__ == (2, 10, None)
+    look = read_strategy_file("p0-lookahead").provenance["lookahead"]
+    assert (look["turns"], look["width"]) == lookahead_tree.__defaults__[:2]
+    policy = StrategyPolicy(small, genome)
+    tree, stats = lookahead_tree(small, P0, policy, MAX_TURNS, 1)  # the largest bounds are accepted
+    assert len(stats["states"]) == MAX_TURNS
+    wide, _ = lookahead_tree(small, P0, policy, 1, MAX_WIDTH)
+    assert wide[""] == "sight"
