@@ -855,3 +855,66 @@ def test_a_sealed_vector_of_another_type_shape_or_no_array_is_recomputed(tmp_pat
         _sealed(path, payload)
         assert cachedir.read_sealed_array(path, "k", 3) is None
     assert capsys.readouterr().err.count("recomputing") == 7
+
+
+def _header(version: tuple[int, int], shape, descr: str = "<f8") -> bytes:
+    import io
+
+    import numpy as np
+
+    fh = io.BytesIO()
+    d = {"descr": descr, "fortran_order": False, "shape": shape}
+    if version == (1, 0):
+        np.lib.format.write_array_header_1_0(fh, d)
+    else:
+        np.lib.format.write_array_header_2_0(fh, d)
+    return fh.getvalue()
+
+
+def test_a_sealed_vector_in_either_npy_header_version_is_read(tmp_path: Path):
+    import numpy as np
+
+    from evo_wordle import cachedir
+
+    path = tmp_path / "c"
+    for version in ((1, 0), (2, 0)):
+        cachedir.write_sealed(path, "k", _header(version, (3,)) + np.arange(3.0).tobytes())
+        assert np.array_equal(cachedir.read_sealed_array(path, "k", 3), np.arange(3.0))
+
+
+@pytest.mark.parametrize("how", ["npz", "huge-shape", "trailing-byte", "short-data", "big-endian", "version-3"])
+def test_a_sealed_vector_payload_that_is_not_exactly_n_floats_is_recomputed(tmp_path: Path, capsys, how):
+    """Whatever the payload (its digest right: written by someone with access to the folder, or by
+    a bug), the answer is the vector or a recompute: no traceback, no allocation its header asks
+    for.  An .npz payload used to crash (np.load opens it as an archive, which has no shape)."""
+    import io
+    import tracemalloc
+
+    import numpy as np
+
+    from evo_wordle import cachedir
+
+    good = np.arange(3.0).tobytes()
+    if how == "npz":
+        fh = io.BytesIO()
+        np.savez(fh, values=np.arange(3.0))
+        payload = fh.getvalue()
+    elif how == "huge-shape":
+        payload = _header((1, 0), (10**12,)) + good
+    elif how == "trailing-byte":
+        payload = _header((1, 0), (3,)) + good + b"\0"
+    elif how == "short-data":
+        payload = _header((1, 0), (3,)) + good[:-1]
+    elif how == "big-endian":
+        payload = _header((1, 0), (3,), ">f8") + np.arange(3.0).astype(">f8").tobytes()
+    else:
+        payload = b"\x93NUMPY\x03\x00" + _header((2, 0), (3,))[8:] + good
+    path = tmp_path / "c"
+    cachedir.write_sealed(path, "k", payload)
+    tracemalloc.start()
+    try:
+        assert cachedir.read_sealed_array(path, "k", 3) is None
+        assert tracemalloc.get_traced_memory()[1] < 1_000_000
+    finally:
+        tracemalloc.stop()
+    assert "does not hold 3 k values; recomputing it" in capsys.readouterr().err
