@@ -86,7 +86,9 @@ def _writable_by_others(st: os.stat_result) -> bool:
 
 
 def _private_group(gid: int) -> bool:
-    """True for a user-private group (named after the user, no other member), as with umask 002."""
+    """True for a user-private group (named after the user, no other member), as with umask 002.
+
+    A user whose primary group it is belongs to it without being listed among its members."""
     try:
         import grp
         import pwd
@@ -95,7 +97,9 @@ def _private_group(gid: int) -> bool:
         group = grp.getgrgid(gid)
     except (ImportError, KeyError):
         return False
-    return group.gr_name == user and set(group.gr_mem) <= {user}
+    if group.gr_name != user or not set(group.gr_mem) <= {user}:
+        return False
+    return all(p.pw_gid != gid or p.pw_name == user for p in pwd.getpwall())
 
 
 def prepare(root: Path | None = None) -> Path:

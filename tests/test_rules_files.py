@@ -918,3 +918,40 @@ def test_a_sealed_vector_payload_that_is_not_exactly_n_floats_is_recomputed(tmp_
     finally:
         tracemalloc.stop()
     assert "does not hold 3 k values; recomputing it" in capsys.readouterr().err
+
+
+def _users(monkeypatch, *entries: tuple[str, int]) -> None:
+    import pwd
+
+    monkeypatch.setattr(pwd, "getpwall", lambda: [pwd.struct_passwd((name, "x", 1000 + i, gid, "", "/", "/bin/sh"))
+                                                  for i, (name, gid) in enumerate(entries)])
+
+
+def test_a_group_someone_else_has_as_primary_group_is_not_private(tmp_path: Path, monkeypatch):
+    """/etc/group lists no members of a user's primary group: mallory, whose primary group is the
+    folder's, may write a group-writable folder although the group's member list is empty."""
+    from evo_wordle import cachedir
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    cache.chmod(0o775)
+    gid = os.stat(cache).st_gid
+    _group_file(monkeypatch, _me(), [])
+    _users(monkeypatch, (_me(), gid), ("bob", gid + 1))
+    cachedir.check_trusted(cache)
+    _users(monkeypatch, (_me(), gid), ("bob", gid + 1), ("mallory", gid))
+    with pytest.raises(EvoWordleError, match="writable by its group"):
+        cachedir.check_trusted(cache)
+
+
+def test_without_a_group_database_a_group_writable_folder_is_refused(tmp_path: Path, monkeypatch):
+    import sys
+
+    from evo_wordle import cachedir
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    cache.chmod(0o770)
+    monkeypatch.setitem(sys.modules, "grp", None)  # `import grp` raises ImportError
+    with pytest.raises(EvoWordleError, match="writable by its group"):
+        cachedir.check_trusted(cache)
