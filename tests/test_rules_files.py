@@ -657,7 +657,7 @@ def _stamp_for(tmp_path: Path, st: os.stat_result, digest: str, size: int | None
     data = json.dumps({"digest": digest, **cachedir._identity(st)})
     stamp = tmp_path / "big.verified"
     stamp.unlink(missing_ok=True)
-    stamp.write_text(data + " " * ((size or len(data)) - len(data)))
+    stamp.write_text(" " * ((size or len(data)) - len(data)) + data)  # padded in front: a cut shows
     stamp.chmod(mode)
     return stamp
 
@@ -774,8 +774,9 @@ def test_a_damaged_or_foreign_sealed_file_is_one_notice_and_no_payload(tmp_path:
     from evo_wordle import cachedir
 
     path = tmp_path / "c"
-    if how == "no-newline":
-        path.write_bytes(b'{"format": "evo-wordle-cache"}')
+    if how == "no-newline":  # a torn write: the header line of an empty payload, its newline lost
+        _sealed(path, b"")
+        path.write_bytes(path.read_bytes().rstrip(b"\n"))
     elif how == "not-json":
         path.write_bytes(b"{nope\npayload")
     elif how == "not-utf8":
