@@ -6,6 +6,7 @@ runs the tests (root may write anywhere), the ownership or mode is monkeypatched
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -460,11 +461,21 @@ def _temp(cache: Path, pid: int, age: float, now: float) -> Path:
     return path
 
 
-def test_a_live_writers_temp_file_is_removed_after_exactly_the_stale_age(tmp_path: Path):
+@pytest.fixture
+def writer():
+    """A live process of ours standing for a writer (never this test's parent: see below)."""
+    proc = subprocess.Popen(["sleep", "120"])
+    yield proc
+    proc.kill()
+    proc.wait()
+
+
+def test_a_live_writers_temp_file_is_removed_after_exactly_the_stale_age(tmp_path: Path, writer):
+    """Also: asking whether the writer lives (signal 0) never signals it."""
     from evo_wordle import cachedir
 
     now = 2_000_000_000.0
-    live = os.getppid()
+    live = writer.pid
     at = _temp(tmp_path, live, cachedir.STALE_SECONDS, now)
     past = tmp_path / f".sweep.json.{live}.zzzz9999.tmp"
     past.write_bytes(b"x")
@@ -472,6 +483,8 @@ def test_a_live_writers_temp_file_is_removed_after_exactly_the_stale_age(tmp_pat
     assert cachedir.STALE_SECONDS == 3600
     assert cachedir.remove_stale_temps(tmp_path, now=now) == [past.name]
     assert at.exists()
+    with pytest.raises(subprocess.TimeoutExpired):  # not signalled: still running
+        writer.wait(timeout=0.3)
 
 
 def test_a_temp_file_of_this_process_is_never_swept_while_young(tmp_path: Path, monkeypatch):
