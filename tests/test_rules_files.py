@@ -969,3 +969,15 @@ def test_without_a_group_database_a_group_writable_folder_is_refused(tmp_path: P
     monkeypatch.setitem(sys.modules, "grp", None)  # `import grp` raises ImportError
     with pytest.raises(EvoWordleError, match="writable by its group"):
         cachedir.check_trusted(cache)
+
+
+def test_on_linux_the_umask_is_read_without_setting_it_even_for_a_moment(monkeypatch):
+    """Setting the umask to read it races with other threads creating files; /proc avoids that."""
+    old = os.umask(0o027)
+    os.umask(old)
+
+    def no_set(mask):
+        raise AssertionError("the umask was set")
+
+    monkeypatch.setattr(os, "umask", no_set)
+    assert files._umask() == old
