@@ -95,26 +95,14 @@ def test_a_device_is_refused_unless_streams_are_allowed_and_then_capped():
 def test_a_fifo_swapped_in_after_the_check_neither_blocks_nor_is_read(tmp_path: Path, monkeypatch):
     """The stat says "regular file", the open finds a FIFO with no writer: the open must not wait
     for a writer (O_NONBLOCK) and the file is refused (an alarm ends the test if it blocks)."""
-    import signal
-
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     regular = tmp_path / "regular"
     regular.write_bytes(b"x")
     real_stat = os.stat
     monkeypatch.setattr(os, "stat", lambda p, *a, **k: real_stat(regular if Path(p) == fifo else p, *a, **k))
-
-    def hung(*_):
-        raise TimeoutError("the open of the FIFO blocked")
-
-    old = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(5)
-    try:
-        with pytest.raises(EvoWordleError, match=r"^list .*fifo is not a regular file$"):
-            files.read_capped(fifo, 100, "list")
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+    with _no_hang(), pytest.raises(EvoWordleError, match=r"^list .*fifo is not a regular file$"):
+        files.read_capped(fifo, 100, "list")
 
 
 def test_folders_missing_and_unreachable_paths_are_one_line_errors(tmp_path: Path):
@@ -707,6 +695,41 @@ def test_a_stamp_of_another_user_or_for_a_file_others_may_write_never_counts(tmp
     stamp = _stamp_for(tmp_path, st, "d")
     monkeypatch.setattr(os, "geteuid", lambda: st.st_uid + 1)
     assert not cachedir.stamp_matches(stamp, st, "d")
+
+
+def _no_hang(seconds: int = 5):
+    """Fail (instead of hanging) if the block takes longer: an open that waits for a FIFO's writer."""
+    import contextlib
+    import signal
+
+    @contextlib.contextmanager
+    def guard():
+        def hung(*_):
+            raise TimeoutError("blocked")
+
+        old = signal.signal(signal.SIGALRM, hung)
+        signal.alarm(seconds)
+        try:
+            yield
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, old)
+
+    return guard()
+
+
+def test_a_fifo_or_a_symlink_in_place_of_a_stamp_never_counts_nor_blocks(tmp_path: Path):
+    from evo_wordle import cachedir
+
+    _, st = _checked(tmp_path)
+    stamp = _stamp_for(tmp_path, st, "d")
+    real = stamp.rename(tmp_path / "real.verified")
+    stamp.symlink_to(real)  # a good stamp, but reached through a link
+    assert not cachedir.stamp_matches(stamp, st, "d")
+    stamp.unlink()
+    os.mkfifo(stamp, 0o600)
+    with _no_hang():
+        assert not cachedir.stamp_matches(stamp, st, "d")
 
 
 def test_a_stamp_the_system_will_not_let_us_read_never_counts(tmp_path: Path, monkeypatch):
