@@ -517,6 +517,23 @@ def test_a_temp_file_of_another_user_is_never_swept(tmp_path: Path, monkeypatch)
     assert cachedir.remove_stale_temps(tmp_path, now=now) == [] and path.exists()
 
 
+def test_old_files_of_other_names_are_never_swept(tmp_path: Path):
+    """Age alone removes only our own temporary names (and evo-wordle 0.1's): an old cache file,
+    a user's notes, a lookalike ``.tmp`` stay."""
+    from evo_wordle import cachedir
+
+    now = 2_000_000_000.0
+    names = ["freq-x.cache", "notes.txt", "patterns.tmp", ".openers.cache.tmp", "tmpabcdefgh.txt"]
+    for name in names:
+        (tmp_path / name).write_bytes(b"x")
+        os.utime(tmp_path / name, (now - 10 * cachedir.STALE_SECONDS,) * 2)
+    legacy = tmp_path / ".patterns-q1w2e3r4.npy.tmp"
+    legacy.write_bytes(b"x")
+    os.utime(legacy, (now - 10 * cachedir.STALE_SECONDS,) * 2)
+    assert cachedir.remove_stale_temps(tmp_path, now=now) == [legacy.name]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
+
+
 def test_sweeping_an_unreadable_folder_or_vanishing_files_is_quiet(tmp_path: Path, monkeypatch):
     from evo_wordle import cachedir
 
@@ -538,8 +555,9 @@ def test_sweeping_an_unreadable_folder_or_vanishing_files_is_quiet(tmp_path: Pat
             raise FileNotFoundError(2, "No such file or directory")
 
     Gone.path = str(path)
-    monkeypatch.setattr(os, "scandir", lambda root: [Gone()])
-    assert cachedir.remove_stale_temps(tmp_path, now=now) == []
+    listed = list(os.scandir(tmp_path))  # the stale file itself, after the vanished one: still swept
+    monkeypatch.setattr(os, "scandir", lambda root: [Gone(), *listed])
+    assert cachedir.remove_stale_temps(tmp_path, now=now) == [path.name]
 
 
 # ------------------------------------------------------------------------------------ lock
@@ -762,6 +780,18 @@ def _sealed(path: Path, payload: bytes, head_size: int | None = None, **fields) 
                        "sha256": hashlib.sha256(payload).hexdigest(), **fields})
     head += " " * ((head_size or len(head)) - len(head))
     path.write_bytes(head.encode() + b"\n" + payload)
+
+
+def test_a_sealed_vector_is_never_written_as_a_pickle(tmp_path: Path):
+    """A cache file is data only: an object array is refused instead of being pickled."""
+    import numpy as np
+
+    from evo_wordle import cachedir
+
+    path = tmp_path / "c"
+    with pytest.raises(ValueError):
+        cachedir.write_sealed_array(path, "k", np.array([object()]))
+    assert not path.exists()
 
 
 def test_a_sealed_file_round_trips_and_a_missing_one_is_quiet(tmp_path: Path, capsys):
