@@ -294,11 +294,29 @@ def test_a_write_that_fails_part_way_leaves_the_target_and_no_temporary_file(tmp
     assert path.read_text() == "old" and os.listdir(tmp_path) == ["out.txt"]
 
 
+def test_an_interrupt_just_after_the_rename_is_reported_as_the_interrupt(tmp_path: Path, monkeypatch):
+    """Ctrl-C landing between the rename and the end of the write: the file is complete, the
+    temporary name is gone, and the interrupt (not a missing temporary file) reaches the caller."""
+    real = os.replace
+
+    def replace_then_interrupt(src, dst):
+        real(src, dst)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "replace", replace_then_interrupt)
+    path = tmp_path / "out.txt"
+    with pytest.raises(KeyboardInterrupt) as info:
+        files.atomic_write_text(path, "new")
+    assert info.value.__context__ is None
+    assert path.read_text() == "new" and os.listdir(tmp_path) == ["out.txt"]
+
+
 def test_durable_writes_and_only_they_are_synced_before_the_rename(tmp_path: Path, monkeypatch):
     synced = []
     real = os.fsync
     monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd) or real(fd))
-    for write in (lambda p, **k: files.atomic_write_bytes(p, b"x", **k),
+    for write in (lambda p, **k: files.atomic_write(p, lambda fh: fh.write(b"x"), **k),
+                  lambda p, **k: files.atomic_write_bytes(p, b"x", **k),
                   lambda p, **k: files.atomic_write_text(p, "x", **k),
                   lambda p, **k: files.atomic_write_csv(p, [["x"]], **k),
                   lambda p, **k: files.atomic_write_npy(p, [1], **k)):
