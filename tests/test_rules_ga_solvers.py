@@ -230,13 +230,15 @@ def _reference_halls(solver, size):
     return halls
 
 
-@pytest.mark.parametrize("params", [
-    {"population": 40, "generations_per_guess": 3},  # the default hall of five over many words
-    {"population": 40, "hof_size": 12, "init": "random"},  # the fixed opener outside a random population
-    {"population": 3, "elite": 0, "hof_size": 8},  # fewer distinct words than places
+@pytest.mark.parametrize("name, params", [
+    ("ga", {"population": 40, "generations_per_guess": 3}),  # the default hall of five over many words
+    ("ga", {"population": 40, "hof_size": 12, "init": "random"}),  # the fixed opener outside a random population
+    ("ga", {"population": 3, "elite": 0, "hof_size": 8}),  # fewer distinct words than places
+    # no elite: a later generation's best may fall between the hall's first and last places
+    ("ga-thesis", {"population": 30, "generations_per_guess": 4}),
 ])
-def test_each_hall_of_fame_holds_the_best_distinct_words_bred_for_its_decision(ctx, params):
-    solver, _, guesses, _ = _manual_game(ctx, "ga", "merry", **params)
+def test_each_hall_of_fame_holds_the_best_distinct_words_bred_for_its_decision(ctx, name, params):
+    solver, _, guesses, _ = _manual_game(ctx, name, "merry", **params)
     size = params.get("hof_size", 5)
     want = _reference_halls(solver, size)
     halls = solver.halls_of_fame
@@ -388,3 +390,47 @@ def test_a_word_tied_with_the_halls_last_place_enters_it_by_word_order(ctx):
     assert min(bred[1] | bred[2]) < max(sorted(bred[0])[:5])  # a later generation brings a lower word
     hall = [ctx.words.index(w) for w, _ in solver.halls_of_fame[1].words()]
     assert sorted(hall) == sorted(set().union(*bred))[:5]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_ga_game_depends_on_its_seed_so_bench_repeats_it(name):
+    """The GA solvers draw from their generator: ``bench --repeat N`` runs them N times (a
+    deterministic solver once)."""
+    from evo_wordle.cli.bench_cmds import repeats
+    from evo_wordle.solvers import SOLVERS, load_all
+
+    load_all()
+    assert SOLVERS[name].stochastic is True
+    assert repeats(name, Settings(), 4) == 4 and repeats("greedy", Settings(), 4) == 1
+
+
+def test_a_game_may_be_taken_up_at_a_later_turn_and_taken_back_to_the_start(ctx):
+    """The assistant asks a fresh solver about a game already under way, and its undo may go
+    back to the first turn: no pattern is invented for a record whose feedback never came."""
+    answer, tales = ctx.words.index("merry"), ctx.words.index("tales")
+    start = GameState.start(ctx, Settings())
+    later = start.after(tales, int(ctx.table[tales, answer]))
+    solver = make_solver("ga", ctx, Settings(), population=20)
+    solver.reset(np.random.default_rng(0))
+    guess = solver.choose(later)
+    assert guess in later.candidates and solver.logbook[0]["pattern"] is None
+    assert solver.choose(start) == tales  # back to the first turn: the opener again
+    log = solver.logbook
+    assert [r["guess_no"] for r in log if r["guess"]] == [2, 1]
+    assert [r["pattern"] for r in log] == [None] * len(log)
+
+
+def test_a_later_generation_enters_the_hall_between_its_places(ctx):
+    """Generations bred for one decision: a word better than the hall's last place enters it
+    even when it is worse than the others (here fitness = word index, a hall of three)."""
+    solver = make_solver("ga-thesis", ctx, Settings(), population=3, generations_per_guess=3, hof_size=3,
+                         opener="tales")
+    bred = iter([[100, 90, 80], [85, 1, 2], [3, 4, 5]])
+    solver.toolbox.register("evaluate", vectorised(lambda words: words.astype(float)))
+    solver.toolbox.register("breed", lambda population, fitness: np.array(next(bred), dtype=np.int64))
+    solver.reset(np.random.default_rng(0))
+    state = GameState.start(ctx, Settings())
+    tales = solver.choose(state)
+    solver.choose(state.after(tales, int(ctx.table[tales, ctx.words.index("merry")])))
+    assert [(ctx.words.index(w), f) for w, f in solver.halls_of_fame[1].words()] == [
+        (100, 100.0), (90, 90.0), (85, 85.0)]
