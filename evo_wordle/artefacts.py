@@ -89,6 +89,28 @@ def list_mismatch(record: dict, words: WordSet) -> str | None:
     return None
 
 
+def lists_made_for(record: dict, where: str) -> WordSet:
+    """The word lists a ``made_for`` block names, loaded and checked against its sha256, so a
+    caption or report can state their sizes from the file alone.  The answer list is the one it
+    names (a bundled name, or the file at the recorded path); the allowed list is the bundled one
+    (a block does not name another).  One-line error when they cannot be loaded or differ."""
+    if not isinstance(record, dict):
+        raise EvoWordleError(f"{where}: no \"made_for\" block: the word lists it was made for are unknown")
+    label = record.get("answers")
+    if not isinstance(label, str) or not label:
+        raise EvoWordleError(f"{where}: \"made_for\" does not name its answer list")
+    if label == "allowed":  # every allowed word was an answer: the allowed list names both
+        words = load_words("allowed")
+    elif label in BUNDLED or Path(label).is_file():
+        words = load_words(answers=label)
+    else:
+        raise EvoWordleError(f"{where}: made for the answer list {label}, which is not here")
+    why = list_mismatch(record, words)
+    if why:
+        raise EvoWordleError(f"{where}: {why}")
+    return words
+
+
 def overrides(stored: Settings, playing: Settings) -> list[str]:
     """``name: stored -> playing`` for each setting the run changes."""
     return [f"{k} {getattr(stored, k)} -> {getattr(playing, k)}" for k in SETTING_KEYS

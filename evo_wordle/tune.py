@@ -809,6 +809,35 @@ def load_params(path: str | Path) -> dict:
     return data
 
 
+#: The first 16 bytes of every SQLite 3 database file.
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def require_study_database(path: Path) -> None:
+    """Refuse a file that holds no Optuna study tables, read-only and before Optuna opens it:
+    Optuna writes its schema into whatever SQLite file it is given, so a report (which only
+    reads) turned an empty file, or another program's database, into a study database."""
+    import sqlite3
+
+    if not path.is_file():
+        return  # a folder or special file: check_storage_url names it
+    with path.open("rb") as fh:
+        head = fh.read(len(SQLITE_MAGIC))
+    if head != SQLITE_MAGIC:
+        what = "an empty file" if not head else "not an SQLite database"
+        raise EvoWordleError(f"{path} is not a study database ({what}; tune --out or --storage makes one)")
+    try:
+        con = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            tables = {row[0] for row in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            con.close()
+    except sqlite3.Error as exc:
+        raise EvoWordleError(f"cannot read the study database {path}: {exc}") from None
+    if not {"studies", "version_info"} <= tables:
+        raise EvoWordleError(f"{path} is an SQLite database without Optuna study tables: not one tune wrote")
+
+
 def study_summary(storage: str, name: str | None = None) -> dict:
     """What ``report`` prints for a study: counts, games and the best trials (``name`` None: the
     storage's only study)."""
@@ -817,6 +846,8 @@ def study_summary(storage: str, name: str | None = None) -> dict:
         path = Path(storage[len("sqlite:///"):]).expanduser()
         if not path.exists() and not path.is_symlink():  # opening it would make an empty database there
             raise EvoWordleError(f"no study database at {path} (a report reads one; tune --out or --storage makes it)")
+        check_storage_url(storage)
+        require_study_database(path)
     db = _storage(storage)
     if name is None:
         names = optuna.get_all_study_names(storage=db)

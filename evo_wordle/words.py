@@ -55,6 +55,12 @@ def _parse(text: str, label: str) -> list[str]:
     return check_words([w.strip() for w in text.splitlines() if w.strip()], label)
 
 
+def _normal(word: str) -> str:
+    """A typed word as the lists hold it: surrounding whitespace dropped, lowercased.  The one
+    rule for :meth:`WordSet.contains` and :meth:`WordSet.index`, and for list entries in :func:`check_words`."""
+    return word.strip().lower()
+
+
 def check_words(words, label: str) -> list[str]:
     """The words lowercased and sorted, or a clear error: empty list, a non-string, a
     non-letter word, mixed lengths, more than MAX_LENGTH letters or a duplicate.  The one
@@ -65,7 +71,7 @@ def check_words(words, label: str) -> list[str]:
     bad_type = next((w for w in words if not isinstance(w, str)), None)
     if bad_type is not None:
         raise EvoWordleError(f"word list {label} has a non-string entry: {bad_type!r}")
-    words = [w.strip().lower() for w in words]
+    words = [_normal(w) for w in words]
     if not words or not all(words):
         raise EvoWordleError(f"word list {label} is empty" if not words else f"word list {label} has an empty word")
     bad = next((w for w in words if not (w.isascii() and w.isalpha())), None)
@@ -171,14 +177,15 @@ class WordSet:
         return hashlib.sha256(("\n".join(self.allowed) + "\n").encode()).hexdigest()
 
     def contains(self, word: str) -> bool:
-        """True if ``word`` (any case) is an allowed word."""
-        return isinstance(word, str) and word.lower() in self._index
+        """True if ``word`` is an allowed word, read as :meth:`index` reads it: any case,
+        surrounding spaces dropped (as in a list file), so both agree on every string."""
+        return isinstance(word, str) and _normal(word) in self._index
 
     def index(self, word: str) -> int:
-        """Index of ``word`` in the allowed list, with a clear error for bad words."""
+        """Index of ``word`` (any case, surrounding spaces dropped), with a clear error for bad words."""
         if not isinstance(word, str):
             raise EvoWordleError(f"{word!r} is not a word (a string of {self.length} letters)")
-        w = word.strip().lower()
+        w = _normal(word)
         if len(w) != self.length or not (w.isascii() and w.isalpha()):
             raise EvoWordleError(f"{word!r} is not a {self.length}-letter word")
         try:

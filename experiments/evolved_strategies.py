@@ -31,11 +31,13 @@ import numpy as np
 from _study import add_output_args, output_dirs, save_figure, write_json, write_text
 
 from evo_wordle import Context
+from evo_wordle.artefacts import lists_made_for, settings_of
 from evo_wordle.bench import run_bench
 from evo_wordle.evolve.strategy import Strategy, read_strategy_file
 from evo_wordle.game import Settings
 from evo_wordle.plots.common import COLOURS, new_figure
-from evo_wordle.plots.style import add_caption
+from evo_wordle.plots.style import add_caption, lists_record_text
+from evo_wordle.words import WordSet
 
 ROOT = Path(__file__).resolve().parent.parent
 STRATS = ROOT / "data" / "strategies"
@@ -73,6 +75,39 @@ def short(label: str) -> str:
 def test_answers(ctx: Context, path: Path) -> np.ndarray:
     """The test answers of an evolved strategy's split (never seen while it evolved)."""
     return ctx.words.indices(read_strategy_file(path).provenance["split"]["test"])
+
+
+def made_for_game(path: Path) -> tuple[Settings, WordSet, dict]:
+    """The settings, word lists and ``made_for`` record a strategy file was made for (lists
+    loaded and checked by their sha256), so captions state the file's own game and list sizes."""
+    f = read_strategy_file(path)
+    where = f"strategy file {f.path}"
+    if f.made_for is None:
+        raise SystemExit(f"{where} has no made_for block: its caption cannot name its game")
+    return settings_of(f.made_for, where), lists_made_for(f.made_for, where), f.made_for
+
+
+def list_name(label: str) -> str:
+    """An answer list's name in a caption: NYT, original, or the file's name."""
+    return {"nyt": "NYT"}.get(label, Path(label).name)
+
+
+def hist_caption(left: Path, right: Path, n_test: int, seed) -> str:
+    """evolve_hist.png's caption: each panel's game and list sizes from its strategy file
+    (``left``: the P0 strategy scored on ``n_test`` test answers; ``right``: all answers)."""
+    (ls, lw, lrec), (rs, rw, rrec) = made_for_game(left), made_for_game(right)
+    pool = (f"{len(lw.allowed):,} allowed words may be the answer" if ls.candidates == "allowed"
+            else f"candidates = the {len(lw.answers):,} {list_name(lw.label)} answers")
+    guesses = "guesses from any allowed word" if ls.guess_from == "allowed" else "guesses among the possible words"
+    right_pool = "the answer list" if rs.candidates == "answers" else f"all {len(rw.allowed):,} allowed words"
+    right_guess = "any allowed guess" if rs.guess_from == "allowed" else "guesses among the possible words"
+    text = (f"Left: the {n_test} test answers of split seed {seed} (never seen while evolving), {pool}, "
+            f"{guesses}, {'hard' if ls.hard else 'normal'} mode, one deterministic game each. "
+            f"Right: all {len(rw.answers):,} {list_name(rw.label)} answers, candidates = {right_pool}, "
+            f"{right_guess}{', hard mode' if rs.hard else ''}, one game each.")
+    notes = [f"{side}: {note}" for side, rec in (("left", lrec), ("right", rrec))
+             if (note := lists_record_text({**rec, "answers": list_name(rec["answers"])}))]
+    return " ".join([text, *[n[0].upper() + n[1:] + "." for n in notes]])
 
 
 def rebuild(out: Path) -> list[dict]:
@@ -146,7 +181,7 @@ def main() -> None:
                       {"opener": "salet"}, "hard"))
     rows.append(bench(ctx, "ga-search tree, hard mode", "strategy", HARD,
                       {"strategy": STRATS / "answers-known-hard-salet.json"}, "hard"))
-    rows.append(bench(orig, "ga-search tree, original 2,315 answers", "strategy", KNOWN,
+    rows.append(bench(orig, f"ga-search tree, original {len(orig.words.answers):,} answers", "strategy", KNOWN,
                       {"strategy": STRATS / "original-answers-salet.json"}, "original"))
     for group, (label, value) in PUBLISHED.items():
         print(f"| {group} | all | published: {label} | {value:.4f} | | | |")
@@ -186,11 +221,7 @@ def main() -> None:
         ax.set_ylabel("answers")
         ax.set_ylim(0, ax.get_ylim()[1] * 1.3)  # room for the legend above the bars
         ax.legend(fontsize=7, loc="upper right")
-    n_test = len(test)
-    add_caption(fig, f"Left: the {n_test} test answers of split seed {prov['seed']} (never seen while evolving), "
-                "12,972 allowed words may be the answer, guesses from any allowed word, normal mode, one "
-                "deterministic game each. Right: all 2,309 NYT answers, candidates = the answer list, any allowed "
-                "guess, one game each.")
+    add_caption(fig, hist_caption(p0, STRATS / "answers-known-salet.json", len(test), prov["seed"]))
     save_figure(fig, figs / "evolve_hist.png", dpi=110)
 
     fig, axes = new_figure(6, 4)

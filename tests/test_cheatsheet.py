@@ -120,7 +120,7 @@ def test_bad_tree_files_exit_2(tree_file, tmp_path, capsys):
     path, _ = tree_file
     cases = {"garbage.tree": "not a tree\n",
              "branch.tree": path.read_text().replace(": tight ", ": tight zzzzz ", 1),
-             "empty.tree": "# nothing\n"}
+             "empty.tree": "# nothing\n", "zero.tree": "", "blank.tree": "\n  \n"}
     for name, text in cases.items():
         bad = tmp_path / name
         bad.write_text(text)
@@ -128,7 +128,7 @@ def test_bad_tree_files_exit_2(tree_file, tmp_path, capsys):
         args[2] = str(bad)
         assert main(args) == 2, name
         err = capsys.readouterr().err.strip()
-        lines = [line for line in err.splitlines() if "warning: " not in line]  # headerless: warned, then read
+        lines = err.splitlines()  # a headerless file that is no tree: the error alone, no "old file" warning first
         assert len(lines) == 1 and lines[0].startswith("evo-wordle: error: ") and str(bad) in lines[0], (name, err)
     args = _args(tree_file)
     args[2] = str(tmp_path / "missing.tree")

@@ -259,3 +259,106 @@ def test_reference_lexicographic_pairs_are_consistent(small):
     assert total == ref.cost(words, legal) and worst >= ref.minmax(words, legal)
     assert ref.cost(words, legal, ref.minmax(words, legal) - 1) == INF
     assert reference_pattern("tight", "tight") == SOLVED
+
+
+def test_root_cost_is_the_optimum_below_beta_and_a_bound_from_beta_on(small):
+    """root_cost(cand, opener, depth, beta): the least total of a tree opening with ``opener``
+    within ``depth`` guesses when it is below ``beta``; otherwise a value ≥ ``beta`` (≥ INFEASIBLE
+    when no tree exists).  Checked against the exhaustive reference at every depth and at
+    thresholds around the optimum, and by hand for one answer, one guess and no guesses left."""
+    ref = TreeReference(list(small.words.allowed), False)
+    rng = np.random.default_rng(5)
+    cases = [(np.sort(small.words.indices(SHALLOWER[False].split())), "fight"),
+             (np.sort(rng.choice(small.words.answer_index, 8, replace=False)), None)]
+    cases[1] = (cases[1][0], small.words.allowed[int(cases[1][0][3])])  # an opener that may be the answer
+    cases.append((np.sort(small.words.indices(IGHT[:6])), "tight"))
+    for answers, opener in cases:
+        words = _words(small, answers)
+        op = small.words.index(opener)
+        for depth in (None, 1, 2, 3, 4, 5):
+            want = ref.with_opener(words, opener, INF if depth is None else depth)["mean"]
+            finite = want < INF
+            for beta in sorted({INFEASIBLE, *((want + 1, want, want - 1, want - 3) if finite else ())}):
+                got = root_cost(TreeSearch(small, "allowed"), answers, op, depth, beta)
+                if want < beta:
+                    assert got == want, (opener, depth, beta)
+                else:
+                    assert got >= beta, (opener, depth, beta)
+            if not finite:
+                assert root_cost(TreeSearch(small, "allowed"), answers, op, depth) >= INFEASIBLE
+    one = np.array([small.words.index("tight")])
+    night = small.words.index("night")
+    assert root_cost(TreeSearch(small, "allowed"), one, int(one[0]), 1) == 1  # the opener is the answer
+    assert root_cost(TreeSearch(small, "allowed"), one, night, 1) >= INFEASIBLE  # one guess, not the answer
+    assert root_cost(TreeSearch(small, "allowed"), one, night, 2) == 2
+    assert root_cost(TreeSearch(small, "allowed"), one, int(one[0]), 0) >= INFEASIBLE
+    two = np.sort(small.words.indices(["tight", "night"]))
+    assert root_cost(TreeSearch(small, "allowed"), two, int(two[0]), 1) >= INFEASIBLE
+    assert root_cost(TreeSearch(small, "allowed"), two, int(two[0]), 2) == 3
+
+
+def test_the_attempts_record_each_limit_lowered_and_why_the_last_failed(small):
+    """max / mean-then-max: the limits tried fall one by one from the worst game found; a tree found
+    within a limit is recorded again at its own worst game (no search, 0 s); the last attempt
+    fails: no tree within d − 1 (max), or every tree within it totals at least T* + 1
+    (mean-then-max); the result's limit is its worst game."""
+    answers = np.sort(small.words.indices(COSTLY[False].split()))
+    ref = TreeReference(list(small.words.allowed), False)
+    words = _words(small, answers)
+    d = ref.minmax(words, frozenset(small.words.allowed))
+    best_total = ref.cost(words, frozenset(small.words.allowed))
+    for objective in ("max", "mean-then-max"):
+        result = optimise(TreeSearch(small, "allowed"), answers, None, 8, objective)
+        steps = result.attempts
+        assert steps[0].depth_limit == 8 and steps[0].total is not None
+        limits = [a.depth_limit for a in steps]
+        assert all(b <= a for a, b in zip(limits, limits[1:]))
+        for prev, a in zip(steps, steps[1:]):
+            if a.note == "the tree above is within this limit":
+                assert a.seconds == 0.0 and a.total == prev.total and a.worst == a.depth_limit == prev.worst
+                assert a.depth_limit < prev.depth_limit  # only a tree below the limit tried is recorded again
+            elif prev.total is not None and prev.worst < prev.depth_limit:
+                pytest.fail(f"the tree within {prev.depth_limit} is {prev.worst} deep: not recorded at {prev.worst}")
+            elif a.total is not None:
+                assert a.depth_limit == prev.depth_limit - 1 and a.worst <= a.depth_limit
+        last = steps[-1]
+        assert last.total is None and last.worst is None
+        if objective == "max":
+            assert last.depth_limit == d - 1 and last.note == "no tree within this limit"
+            assert result.worst == result.depth_limit == d
+        else:
+            assert result.total == best_total and last.depth_limit == result.worst - 1
+            assert last.note.startswith("every tree within it totals ≥ ")
+            assert int(last.note.rsplit(" ", 1)[1]) >= best_total + 1
+            assert result.depth_limit == result.worst
+        info = result.as_dict()
+        assert info["limits_failed"] == [d - 1] if objective == "max" else info["limits_failed"] == [last.depth_limit]
+    # one answer: one guess always suffices and no lower limit is tried; two: one guess does not
+    one = optimise(TreeSearch(small, "allowed"), answers[:1], None, 6, "max")
+    assert one.worst == 1 and one.as_dict()["limits_failed"] == []
+    two = optimise(TreeSearch(small, "allowed"), answers[:2], None, 6, "max")
+    assert two.worst == 2 and two.as_dict()["limits_failed"] == [1]
+    attempt = result.attempts[0]
+    attempt.seconds = 1.23456
+    assert attempt.as_dict()["seconds"] == 1.23
+
+
+def test_a_limit_no_proposal_tree_meets_names_the_proposal_width(small):
+    answers = np.sort(small.words.indices(COSTLY[False].split()))
+    d = TreeReference(list(small.words.allowed), False).minmax(_words(small, answers), frozenset(small.words.allowed))
+    with pytest.raises(EvoWordleError, match=f"within {d - 1} guesses using the 1 best guesses per node$"):
+        optimise(TreeSearch(small, "allowed", width=1), answers, None, d - 1, "max")
+    with pytest.raises(EvoWordleError, match=f"within {d - 1} guesses$"):
+        optimise(TreeSearch(small, "allowed"), answers, None, d - 1, "max")
+
+
+def test_attempt_and_search_seconds_are_within_the_call(small):
+    import time
+
+    answers = np.sort(small.words.indices(COSTLY[False].split()))
+    search = TreeSearch(small, "allowed")
+    start = time.monotonic()
+    result = optimise(search, answers, None, 8, "max")
+    took = time.monotonic() - start
+    assert all(0 <= a.seconds <= took for a in result.attempts)
+    assert 0 < search.stats.seconds <= took

@@ -463,3 +463,30 @@ def test_an_empty_value_in_a_set_or_space_item_names_the_item(tmp_path, capsys, 
     code, stdout, err = run(capsys, [*argv, "--out", str(tmp_path / "out")])
     assert code == 2 and not stdout
     assert err == f"evo-wordle: error: {message}\n"
+
+
+def test_report_leaves_a_file_that_is_no_study_database_as_it_was(tmp_path, capsys):
+    """`report sqlite:///FILE` on an empty file or another program's SQLite database let Optuna
+    write its schema there (an empty file became a 114 KB database) and then said "holds 0
+    studies"; a report only reads, so such a file is refused first and left byte for byte."""
+    import sqlite3
+
+    empty, other, text = tmp_path / "empty.db", tmp_path / "other.db", tmp_path / "notes.txt"
+    empty.write_bytes(b"")
+    text.write_text("not a database\n")
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE notes (body TEXT)")
+    con.commit()
+    con.close()
+    (tmp_path / "tuned").mkdir()
+    (tmp_path / "tuned" / "study.db").write_bytes(b"")  # a `tune --out` folder whose database is empty
+    cases = [(f"sqlite:///{empty}", f"{empty} is not a study database (an empty file"),
+             (f"sqlite:///{text}", f"{text} is not a study database (not an SQLite database"),
+             (f"sqlite:///{other}", f"{other} is an SQLite database without Optuna study tables"),
+             (str(tmp_path / "tuned"), "study.db is not a study database (an empty file")]
+    for target, message in cases:
+        before = {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()}
+        code, out, err = run(capsys, ["report", target])
+        assert code == 2 and out == "" and message in err, err
+        assert_one_line(err)
+        assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before

@@ -123,3 +123,20 @@ def test_list_file_digests_are_recorded_only_when_a_list_is_a_file(tmp_path):
     assert list_file_digests(str(allowed), None) == list_digests(load_words(str(allowed), None))
     path.write_text("cigar\nsissy\n")  # the file edited: another record
     assert list_file_digests(None, str(path)) != got
+
+
+def test_lists_made_for_loads_the_named_lists_and_checks_their_digests():
+    from evo_wordle.artefacts import lists_made_for
+    from evo_wordle.words import load_words
+
+    record = made_for(Settings(), load_words(answers="original"))
+    assert len(lists_made_for(record, "f").answers) == 2315 and lists_made_for(record, "f").label == "original"
+    with pytest.raises(EvoWordleError, match="^f: the allowed list differs from the one it was made for$"):
+        lists_made_for({**record, "allowed_sha256": "0" * 64}, "f")
+    with pytest.raises(EvoWordleError, match=r"^f: the answer list \(nyt\) differs .* \(nyt\)$"):
+        lists_made_for({**record, "answers": "nyt"}, "f")
+    for bad, message in [(None, "no \"made_for\" block"),
+                         ({**record, "answers": 3}, "\"made_for\" does not name its answer list"),
+                         ({**record, "answers": "/no/such.txt"}, "made for the answer list /no/such.txt, which is")]:
+        with pytest.raises(EvoWordleError, match=f"^f: {message}"):
+            lists_made_for(bad, "f")

@@ -114,6 +114,27 @@ def test_larger_parts_are_finished_by_a_most_informative_guess(small, allowed, e
         assert look.memo[cand.tobytes()] == got
 
 
+def test_a_rollout_tie_goes_to_a_word_that_may_be_the_answer(small):
+    """BIGHT, CLASP, CLASS: CLASP and the outside word BASSO both split the three apart (equal
+    entropy): the finishing policy guesses CLASP, which may win at once: 3 + 1 + 1 = 5 guesses, not 6."""
+    cand = np.sort(small.words.indices(["bight", "clasp", "class"]))
+    look = LookAhead(small, True, exact_limit=0)
+    basso, clasp = small.words.index("basso"), small.words.index("clasp")
+    assert basso in look.rollout_guesses(cand).tolist()
+    assert plain_entropy(small, basso, cand) == plain_entropy(small, clasp, cand) == math.log2(3)
+    assert look.finish(cand) == (5, 2)
+
+
+def test_three_candidates_are_searched_not_answered_with_the_first(small):
+    """Two candidates are played in order; three are searched: BIGHT does not tell CLASP from
+    CLASS, CLASP tells all three apart."""
+    solver = GASearchSolver(small, ALLOWED, opener="tight")
+    cand = np.sort(small.words.indices(["bight", "clasp", "class"]))
+    state = SimpleNamespace(candidates=cand, hard=False, key=lambda: cand.tobytes())
+    choice = solver.pick(state)
+    assert choice != int(cand[0]) and LookAhead(small, True).split(choice, cand) == (5, 2)
+
+
 def test_rollout_guesses_are_the_candidates_unless_any_word_may_be_guessed(small):
     cand = np.sort(small.words.indices(IGHT))
     assert LookAhead(small, False).rollout_guesses(cand).tolist() == cand.tolist()
@@ -133,6 +154,7 @@ def test_fitness_is_the_look_ahead_total_plus_a_thousand_per_guess_past_the_win_
     to a word that may be the answer, then to the first word."""
     state = GameState.start(small, ALLOWED)
     tight = small.words.index("tight")
+    any_word = LookAhead(small, True, exact_limit=6)
     for turn_state in (state, state.after(tight, int(small.table[tight, small.words.index("eight")]))):
         if len(turn_state.candidates) <= 6:
             continue
@@ -145,7 +167,7 @@ def test_fitness_is_the_look_ahead_total_plus_a_thousand_per_guess_past_the_win_
             assert ga["fitness"]
             penalised = 0
             for w, fit in ga["fitness"].items():
-                total, depth = solver.look.split(w, late.candidates)
+                total, depth = any_word.split(w, late.candidates)  # any allowed word finishes a part
                 assert fit == total + 1000 * max(0, depth - limit), (w, turns)
                 penalised += depth > limit
             cand = set(late.candidates.tolist())
@@ -202,13 +224,14 @@ def test_hard_mode_weighs_every_legal_word_up_to_the_exhaustive_limit(small, mon
     state = GameState.start(small, hard)
     legal = state.guessable("allowed")
     solver = GASearchSolver(small, hard, opener="tight", population=3)
+    only_candidates = LookAhead(small, False, exact_limit=6)  # hard mode's parts are finished from candidates
 
-    def best_by_hand(words):
+    def best_by_hand(words, left=6):
         cand = set(state.candidates.tolist())
         keys = {}
         for w in words:
-            total, depth = solver.look.split(w, state.candidates)
-            keys[w] = (total + 1000 * max(0, depth - 6), w not in cand, w)
+            total, depth = only_candidates.split(w, state.candidates)
+            keys[w] = (total + 1000 * max(0, depth - left), w not in cand, w)
         return min(keys, key=keys.get)
 
     monkeypatch.setattr(search_mod, "HARD_EXHAUSTIVE", len(legal))
@@ -221,6 +244,42 @@ def test_hard_mode_weighs_every_legal_word_up_to_the_exhaustive_limit(small, mon
     tried = np.asarray(ga["population"]).tolist()
     assert len(tried) == 12 and ga["choice"] == best_by_hand(tried)
     assert min(ent[g] for g in tried) >= max(ent[g] for g in legal.tolist() if g not in tried) - 1e-9
+    # later in the game the win limit is nearer: the penalty counts the guesses left from this turn
+    choices = set()
+    for exhaustive in (len(legal), len(legal) - 1):
+        monkeypatch.setattr(search_mod, "HARD_EXHAUSTIVE", exhaustive)
+        for turn in range(0, 6):
+            late = SimpleNamespace(candidates=state.candidates, hard=True, key=state.key, turn=turn,
+                                   guessable=state.guessable)
+            ga = solver.evolve(late)
+            words = np.asarray(ga["population"]).tolist()
+            assert ga["choice"] == best_by_hand(words, 6 - turn), (exhaustive, turn)
+            choices.add(ga["choice"])
+    assert len(choices) > 1  # the limit changes the choice
+
+
+def test_hard_mode_with_few_candidates_still_weighs_every_legal_word(small):
+    """The exact shortcut (at most exact_limit candidates) is for normal mode: in hard mode the
+    decision weighs every legal word, which may be a word that cannot be the answer."""
+    hard = Settings(candidates="answers", guess_from="allowed", hard=True)
+    only_candidates = LookAhead(small, False, exact_limit=6)
+    start = GameState.start(small, hard)
+    light = small.words.index("light")
+    seen = 0
+    for code, part in sorted(parts_of(small, light, start.candidates).items()):
+        if not 2 < len(part) <= 6:
+            continue
+        state = start.after(light, code)
+        legal = state.guessable("allowed")
+        cand = set(state.candidates.tolist())
+        keys = {}
+        for w in legal.tolist():
+            total, depth = only_candidates.split(w, state.candidates)
+            keys[w] = (total + 1000 * max(0, depth - 5), w not in cand, w)
+        want = min(keys, key=keys.get)
+        assert GASearchSolver(small, hard, opener="light").search(state) == want
+        seen += 1
+    assert seen
 
 
 @pytest.mark.parametrize("words, exhaustive", [(400, True), (401, False)])
@@ -345,6 +404,29 @@ def test_tree_limits_are_inclusive(small, tmp_path):
         load_tree(small, path)
 
 
+def test_a_tree_file_of_4_mib_is_read_and_one_byte_more_is_refused(small, tmp_path):
+    path = tmp_path / "t.txt"
+    head = "eight: eight\n"
+    pad = 4 * 2**20 - len(head)
+    lines = ["#" + "x" * 998 + "\n"] * (pad // 1000)
+    rest = pad - 1000 * len(lines)
+    path.write_text(head + "".join(lines) + ("#" + "x" * (rest - 2) + "\n" if rest else ""))
+    assert path.stat().st_size == 4 * 2**20
+    assert load_tree(small, path)[""] == small.words.index("eight")
+    with open(path, "a") as f:
+        f.write("\n")
+    with pytest.raises(EvoWordleError, match="tree file"):
+        load_tree(small, path)
+
+
+def test_an_illegal_first_move_is_named_after_the_start(small, tmp_path):
+    path = tmp_path / "t.txt"
+    outside = next(wd for wd in small.words.allowed if wd not in set(small.words.answers))
+    path.write_text(f"eight: {outside} eight\n")
+    with pytest.raises(EvoWordleError, match="is illegal in this game: .* after the start$"):
+        load_tree(small, path, Settings(candidates="answers", guess_from="candidates"))
+
+
 def test_a_tree_whose_answer_cannot_be_the_answer_is_refused(small, tmp_path):
     path = tmp_path / "t.txt"
     outside = next(wd for wd in small.words.allowed if wd not in set(small.words.answers))
@@ -363,3 +445,139 @@ def test_a_strategy_file_or_a_bad_header_given_as_a_tree_is_one_line(small, tmp_
     path.write_text("# made_for: {not json\neight: eight\n")
     with pytest.raises(EvoWordleError, match="made_for header is not valid JSON"):
         tree_made_for(path)
+
+
+# ------------------------------------------------------------------------------ breeding, boards
+
+
+def test_parents_are_tournament_winners_and_half_the_children_mutants(small, monkeypatch):
+    """breed: both parents of a recombinant and the parent of a mutant win tournaments (lower
+    fitness is better: they are fitter than the population on average); the first half of the
+    children are recombinants, the second half mutants."""
+    from evo_wordle.ga import operators
+
+    seen = {"pairs": [], "mutated": []}
+    real_recombine, real_mutate = operators.recombine_children, operators.mutate_words
+
+    def recombine(ctx, a, b, *args):
+        seen["pairs"].append((a.copy(), b.copy()))
+        return real_recombine(ctx, a, b, *args)
+
+    def mutate(words, *args):
+        seen["mutated"].append(words.copy())
+        return real_mutate(words, *args)
+
+    monkeypatch.setattr(operators, "recombine_children", recombine)
+    monkeypatch.setattr(operators, "mutate_words", mutate)
+    seeds = np.arange(0, len(small.words), 5)[:10]
+    fitness: dict[int, int] = {}
+
+    def evaluate(words):
+        for w in np.unique(words).tolist():
+            fitness.setdefault(w, w)  # the word's index: lower is fitter
+
+    evaluate(seeds)
+    mask = np.ones(len(small.words), dtype=bool)
+    search_mod.breed(small, seeds, mask, 3, np.random.default_rng(5), fitness, evaluate)
+    pops, mean_parent = [], []
+    pop = seeds
+    for (a, b), mutated in zip(seen["pairs"], seen["mutated"]):
+        assert len(a) == len(b) == len(pop) and len(mutated) == len(pop) - len(pop) // 2
+        assert set(a.tolist()) | set(b.tolist()) | set(mutated.tolist()) <= set(pop.tolist())
+        pops.append(np.mean([fitness[w] for w in pop.tolist()]))
+        mean_parent.append(np.mean([fitness[w] for w in np.concatenate([a, b, mutated]).tolist()]))
+        union = sorted(fitness)
+        pop = np.array(sorted(union, key=lambda w: (fitness[w], w))[: len(seeds)])
+    assert len(seen["pairs"]) == 3
+    assert np.mean(mean_parent) < np.mean(pops)
+
+
+def test_board_search_seeds_are_the_policys_best_scored_words(small):
+    """population = 1, no generations: besides the policy's guess and the boards' words only the
+    best-scored word is weighed, so a search whose scores put the least-fitness word first finds it."""
+    from evo_wordle.evolve.search import BoardSearch
+
+    boards = [np.sort(small.words.indices(["fight", "light", "might", "night"])),
+              np.sort(small.words.indices(["eight", "right", "sight"]))]
+    search = BoardSearch(small, True, population=1, generations=0)
+    fit = np.array([search.fitness(g, boards) for g in range(len(small.words))])
+    possible = set(np.concatenate(boards).tolist())
+    outside = [g for g in np.argsort(fit, kind="stable").tolist() if g not in possible]
+    best, worst = outside[0], outside[-1]
+    assert fit[best] < min(fit[list(possible)])
+    scores = np.zeros(len(small.words))
+    scores[best] = 1.0
+    assert search.choose(boards, lambda: scores, worst, False) == best
+
+
+def test_board_search_keeps_the_policys_guess_within_1e_9(small, monkeypatch):
+    """Ties keep the policy's own guess: a word whose summed fitness is below it by at most 1e-9
+    (a float sum of equal fractions in another order) does not replace it; one clearly below does."""
+    from evo_wordle.evolve.search import BoardSearch
+
+    boards = [np.sort(small.words.indices(["fight", "light"]))]
+    fight, light = (int(w) for w in boards[0])
+    for base_fit, other_fit, want in ((0.1 + 0.2, 0.3, "base"), (1.0, 1.0 - 1e-9, "base"), (1.0, 0.99, "other")):
+        search = BoardSearch(small, True, population=1, generations=0)
+        monkeypatch.setattr(search, "fitness", lambda g, b, bf=base_fit, of=other_fit: bf if g == light else of)
+        got = search.choose(boards, lambda: np.zeros(len(small.words)), light, True)
+        assert got == (light if want == "base" else fight), (base_fit, other_fit)
+
+
+@pytest.mark.parametrize("exhaustive", [True, False])
+def test_a_lower_total_within_the_limit_beats_a_shallower_tree(small, monkeypatch, exhaustive):
+    """Hard mode after AWNED (all grey), 15 candidates, 5 guesses left: CLIMB finishes them in 39
+    guesses with games of at most 5, BOWRS in 41 with at most 4.  Depth costs only beyond the win
+    limit, so CLIMB is played; each turn's choice is the least (total + 1000 × guesses past the
+    limit) among the words weighed."""
+    hard = Settings(candidates="answers", guess_from="allowed", hard=True)
+    awned = small.words.index("awned")
+    state = GameState.start(small, hard).after(awned, 0)
+    look = LookAhead(small, False, exact_limit=6)
+    climb, bowrs = small.words.index("climb"), small.words.index("bowrs")
+    assert len(state.candidates) == 15 and state.turn == 1
+    assert look.split(climb, state.candidates) == (39, 5) and look.split(bowrs, state.candidates) == (41, 4)
+    legal = state.guessable("allowed")
+    if not exhaustive:
+        monkeypatch.setattr(search_mod, "HARD_EXHAUSTIVE", len(legal) - 1)
+    solver = GASearchSolver(small, hard, opener="awned", population=30)  # 4 × 30 ≥ every legal word
+    assert solver.evolve(state)["choice"] == climb
+    cand = set(state.candidates.tolist())
+    for turn in range(1, 6):
+        late = SimpleNamespace(candidates=state.candidates, hard=True, key=state.key, turn=turn,
+                               guessable=state.guessable)
+
+        def key(w, left=6 - turn):
+            total, depth = look.split(w, state.candidates)
+            return (total + 1000 * max(0, depth - left), w not in cand, w)
+
+        assert solver.evolve(late)["choice"] == min(legal.tolist(), key=key), turn
+
+
+def test_the_help_states_the_solvers_defaults(small):
+    import argparse
+    import re
+
+    parser = argparse.ArgumentParser()
+    GASearchSolver.add_options(parser)
+    helps = {a.dest: a.help for a in parser._actions}
+    said = {key: int(re.search(r"default: (\d+)", helps[dest]).group(1))
+            for dest, key in (("search_population", "population"), ("search_generations", "generations"),
+                              ("exact_limit", "exact_limit"))}
+    described = GASearchSolver(small, ALLOWED).describe()
+    assert said == {key: described[key] for key in said} == {"population": 16, "generations": 4, "exact_limit": 6}
+
+
+def test_a_state_of_exact_limit_candidates_is_decided_by_the_exact_solver(small):
+    """After AAHED (feedback 81) six candidates remain, as many as exact_limit: the exact solver
+    decides (BOWRS, a tree of 12 guesses at most 2 deep), not the GA, which ties CLASP on the total
+    and prefers a word that may be the answer."""
+    aahed = small.words.index("aahed")
+    state = GameState.start(small, ALLOWED).after(aahed, 81)
+    cand = state.candidates
+    assert [small.words.allowed[i] for i in cand] == ["clasp", "class", "cloak", "coast", "cobra", "cocoa"]
+    solver = GASearchSolver(small, ALLOWED, opener="aahed", exact_limit=6)
+    bowrs, clasp = small.words.index("bowrs"), small.words.index("clasp")
+    assert solver.search(state) == ExactSolver(small, small.all_words).best(cand)[1] == bowrs
+    assert solver.evolve(state)["choice"] == clasp  # what the GA alone would play
+    assert LookAhead(small, True).split(bowrs, cand) == (12, 2) and LookAhead(small, True).split(clasp, cand) == (12, 3)

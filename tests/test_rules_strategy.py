@@ -31,6 +31,7 @@ from evo_wordle.evolve.strategy import (
     StrategyFile,
     StrategyPolicy,
     StrategySolver,
+    check_prior,
     check_tree,
     explore_pool,
     history_key,
@@ -203,7 +204,7 @@ def test_genes_their_bounds_and_defaults_are_as_documented():
                           "w_proper": (0.001, 1.0), "w_unlisted": (0.001, 1.0)}
     assert MULTIPLIERS == ("w_plural", "w_past", "w_proper", "w_unlisted") and LOG_GENES == set(MULTIPLIERS)
     assert Strategy().as_dict() == DEFAULTS and list(Strategy().as_dict()) == list(DEFAULTS)
-    assert DEFAULT_POOL == 300 and StrategyPolicy.__init__.__defaults__ == (None, 300)
+    assert DEFAULT_POOL == 300 and StrategyPolicy.__init__.__defaults__ == (None, 300, None)
 
 
 @pytest.mark.parametrize("name", list(REAL_GENES))
@@ -402,6 +403,62 @@ def test_weights_are_the_prior_normalised_then_mixed_with_uniform(ctx):
         np.testing.assert_allclose(got, plain_weights(ctx, s, cand), rtol=1e-13)
         assert got.sum() == pytest.approx(1.0, abs=1e-14)
     np.testing.assert_allclose(StrategyPolicy(ctx, Strategy(mix=1.0)).weights(cand), np.full(8, 1 / 8), rtol=1e-15)
+
+
+def test_a_given_prior_replaces_the_genomes_curve_multipliers_and_mix(ctx):
+    cand = np.array(sorted(idx(ctx, "cigar", "rebut", "sissy", "humph", "awake", "blush", "baked", "cares")))
+    prior = np.arange(1.0, len(ctx.words) + 1.0)  # any positive weights, unlike every genome's curve
+    genome = Strategy(steepness=30.0, midpoint=0.9, mix=0.4, w_past=0.1, w_plural=0.2)
+    got = StrategyPolicy(ctx, genome, prior=prior).weights(cand)
+    np.testing.assert_allclose(got, prior[cand] / prior[cand].sum(), rtol=1e-13)  # no uniform share mixed in
+    np.testing.assert_allclose(StrategyPolicy(ctx, genome).weights(cand), plain_weights(ctx, genome, cand),
+                               rtol=1e-13)  # without one, the genome's own prior as before
+
+
+def test_of_two_candidates_the_likelier_under_the_given_prior_is_guessed(ctx):
+    first = after(ctx, ANY, ("salet", "cigar"))
+    state = GameState(ctx, first.candidates[:2], first.history)
+    a, b = (int(c) for c in state.candidates)
+    for favoured, other in ((a, b), (b, a)):
+        prior = np.ones(len(ctx.words))
+        prior[favoured] = 3.0
+        assert StrategyPolicy(ctx, Strategy(), prior=prior).decide(state, "allowed") == favoured
+        assert other != favoured
+
+
+@pytest.mark.parametrize("bad, message", [
+    ("abc", "must be numbers"),
+    (np.ones(5), "one weight per allowed word"),
+    (np.ones((2, 3)), "one weight per allowed word"),
+    ("zero", "finite and > 0"),
+    ("negative", "finite and > 0"),
+    ("nan", "finite and > 0"),
+    ("inf", "finite and > 0"),
+])
+def test_a_prior_must_hold_one_finite_positive_weight_per_word(ctx, bad, message):
+    n = len(ctx.words)
+    if isinstance(bad, str) and bad in ("zero", "negative", "nan", "inf"):
+        w = np.ones(n)
+        w[7] = {"zero": 0.0, "negative": -1.0, "nan": np.nan, "inf": np.inf}[bad]
+        bad = w
+    with pytest.raises(EvoWordleError, match=message) as err:
+        StrategyPolicy(ctx, Strategy(), prior=bad)
+    assert isinstance(err.value, ValueError)
+    np.testing.assert_array_equal(check_prior([1, 2] * (n // 2) + [1] * (n % 2), n)[:3], [1.0, 2.0, 1.0])
+
+
+def test_a_given_prior_does_not_play_a_tree_made_under_the_genomes_own(ctx, tmp_path):
+    start = GameState.start(ctx, ANY)
+    with pytest.raises(EvoWordleError, match="a prior or a tree, not both"):
+        StrategyPolicy(ctx, Strategy(), {"": "slate"}, prior=np.ones(len(ctx.words)))
+    path = tmp_path / "s.json"
+    s = Strategy(opener="crane")
+    save_strategy(path, s, {}, {"": "slate"}, ANY, ctx.words)
+    assert StrategySolver(ctx, ANY, strategy=path).choose(start) == ctx.words.index("slate")  # the tree
+    given = StrategySolver(ctx, ANY, strategy=path, prior=np.ones(len(ctx.words)))
+    assert given.choose(start) == ctx.words.index("crane") and given.policy.tree == {}
+    assert given.describe()["prior"].startswith("given")
+    assert "prior" not in StrategySolver(ctx, ANY, strategy=path).describe()
 
 
 # ---------------------------------------------------------------------------------- files

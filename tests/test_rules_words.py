@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import re
 from importlib import resources
 
 import numpy as np
@@ -128,6 +129,20 @@ def test_contains_and_index_take_any_case_and_refuse_what_is_not_a_word_of_the_l
                          (3, "3 is not a word \\(a string of 3 letters\\)")]:
         with pytest.raises(EvoWordleError, match=message):
             words.index(bad)
+
+
+@pytest.mark.parametrize("typed", [" crane", "crane ", "\tCRANE\n", " Crane  ", "CRANE", "crane"])
+def test_a_word_typed_with_stray_spaces_or_capitals_is_found_by_contains_and_index_alike(typed):
+    words = WordSet(("crane", "slate"), ("crane",))
+    assert words.contains(typed) and words.index(typed) == 0
+
+
+@pytest.mark.parametrize("typed", ["cr ane", "c rane", "crane.", "", "   ", "\u00a0", " cranes", "crate ", " 5"])
+def test_what_index_refuses_contains_says_is_not_a_word(typed):
+    words = WordSet(("crane", "slate"), ("crane",))
+    assert not words.contains(typed)
+    with pytest.raises(EvoWordleError, match=re.escape(repr(typed)) + " is not (a 5-letter|an allowed) word"):
+        words.index(typed)
 
 
 def test_the_label_names_the_answer_list():

@@ -359,13 +359,27 @@ def _read_tree_text(path: Path) -> str:
     return text
 
 
+def _check_first_path(path: Path, text: str) -> None:
+    """Refuse a headerless file that is no tree at all (no path line, or a first line without
+    ``answer:``) before a caller warns that it is an old tree: one line, the error alone."""
+    lineno, line = next(((n, ln) for n, ln in enumerate(text.splitlines(), 1)
+                         if ln.strip() and not ln.startswith("#")), (0, ""))
+    if not lineno:
+        raise EvoWordleError(f"tree file {path}: no answer paths")
+    if ":" not in line[:MAX_TREE_LINE]:
+        raise EvoWordleError(f"tree file {path} line {lineno}: missing ':' (a tree file has one line "
+                             "'answer: guess … answer' per answer)")
+
+
 def tree_made_for(path: str | Path) -> dict | None:
     """The ``made_for`` header of a tree file (None for an old file without one)."""
     from ..artefacts import settings_of
 
     path = Path(path)
-    first = _read_tree_text(path).partition("\n")[0]
+    text = _read_tree_text(path)
+    first = text.partition("\n")[0]
     if not first.startswith(HEADER):
+        _check_first_path(path, text)
         return None
     try:
         record = json.loads(first[len(HEADER):])

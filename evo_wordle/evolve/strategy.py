@@ -456,20 +456,40 @@ def explore_pool(ctx: Context, candidates: np.ndarray, weights: np.ndarray, size
     return np.union1d(top, likely)
 
 
+def check_prior(prior, n_words: int) -> np.ndarray:
+    """``prior`` as float weights, one per allowed word, each finite and > 0 (a word of weight 0
+    could still be the answer and leave its candidates no weight to normalise)."""
+    try:
+        w = np.asarray(prior, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise EvoWordleError(f"a prior must be numbers, one per allowed word, not {type(prior).__name__}") from None
+    if w.shape != (n_words,):
+        raise EvoWordleError(f"a prior needs one weight per allowed word ({n_words}), not shape {w.shape}")
+    if not np.isfinite(w).all() or (w <= 0).any():
+        raise EvoWordleError("a prior's weights must be finite and > 0")
+    return w
+
+
 class StrategyPolicy:
     """A genome bound to a context: ``decide(state, guess_from)`` → word index (memoised)."""
 
     def __init__(self, ctx: Context, strategy: Strategy, tree: dict[str, str] | None = None,
-                 pool: int = DEFAULT_POOL) -> None:
+                 pool: int = DEFAULT_POOL, prior: np.ndarray | None = None) -> None:
         self.ctx = ctx
         self.pool = pool
         self.strategy = strategy
         self.opener = ctx.words.index(strategy.opener)
         s = strategy
-        self.prior = priority_paper(ctx.frequencies, s.steepness, s.midpoint)
-        if any(getattr(s, gene) != 1.0 for gene in MULTIPLIERS):
-            self.prior = self.prior * prior_multipliers(ctx.words.allowed, s)
+        if prior is not None:  # replaces the genome's whole prior: curve, multipliers and mix
+            self.prior, self.mix = check_prior(prior, len(ctx.words)), 0.0
+        else:
+            self.prior, self.mix = priority_paper(ctx.frequencies, s.steepness, s.midpoint), s.mix
+            if any(getattr(s, gene) != 1.0 for gene in MULTIPLIERS):
+                self.prior = self.prior * prior_multipliers(ctx.words.allowed, s)
         self.bonus_priority = ctx.priority
+        if prior is not None and tree:
+            raise EvoWordleError("a stored tree was made under the genome's own prior: "
+                                 "give a prior or a tree, not both")
         self.tree = {k: (v if isinstance(v, int) else ctx.words.index(v)) for k, v in (tree or {}).items()}
         self._memo: dict[tuple[bytes, str], int] = {}
 
@@ -477,7 +497,7 @@ class StrategyPolicy:
         """Answer probabilities of ``candidates``: the frequency prior mixed with uniform by the genome."""
         w = self.prior[candidates]
         w = w / w.sum()
-        mix = self.strategy.mix
+        mix = self.mix
         return (1.0 - mix) * w + mix / len(candidates) if mix else w
 
     def decide(self, state: GameState, guess_from: str = "allowed") -> int:
@@ -556,11 +576,15 @@ class _StrategyAction(argparse.Action):
 
 @register("strategy")
 class StrategySolver(Solver):
-    """Play a strategy genome (``--strategy FILE``; default genome if none is given)."""
+    """Play a strategy genome (``--strategy FILE``; default genome if none is given).
+
+    ``prior`` (Python API: one weight > 0 per allowed word) replaces the genome's prior, its
+    multipliers and mix, e.g. to ask how the same search fares with a better prior; a file's
+    stored tree is then not played, since it was made under the genome's own prior."""
 
     def __init__(self, ctx: Context, settings, opener: str | None = None,
                  strategy: str | Path | Strategy | None = None, tree: dict[str, str] | None = None,
-                 pool: int = DEFAULT_POOL) -> None:
+                 pool: int = DEFAULT_POOL, prior: np.ndarray | None = None) -> None:
         super().__init__(ctx, settings, None)
         as_word("opener", opener, ctx.words)  # 5 or b'x' refused in one line, "" is none
         self.source = None
@@ -582,7 +606,8 @@ class StrategySolver(Solver):
         if tree:
             tree = check_tree(ctx, settings, tree, where)
         self.genome = genome
-        self.policy = StrategyPolicy(ctx, genome, tree, pool)
+        self.custom_prior = prior is not None
+        self.policy = StrategyPolicy(ctx, genome, None if self.custom_prior else tree, pool, prior)
         self.opener = None  # the policy plays the opener (tree or genome)
 
     def choose(self, state: GameState) -> int:
@@ -607,5 +632,8 @@ class StrategySolver(Solver):
         return {"strategy": path} if path else {}
 
     def describe(self) -> dict:
-        return {"solver": self.name, "opener": self.genome.opener, "strategy": self.source,
-                "genome": self.genome.as_dict()}
+        out = {"solver": self.name, "opener": self.genome.opener, "strategy": self.source,
+               "genome": self.genome.as_dict()}
+        if self.custom_prior:  # the genome's prior genes were not played
+            out["prior"] = "given (replaces the genome's prior, its multipliers and mix)"
+        return out
