@@ -86,7 +86,9 @@ def _writable_by_others(st: os.stat_result) -> bool:
 
 
 def _private_group(gid: int) -> bool:
-    """True for a user-private group (named after the user, no other member), as with umask 002."""
+    """True for a user-private group (named after the user, no other member), as with umask 002.
+
+    A user whose primary group it is belongs to it without being listed among its members."""
     try:
         import grp
         import pwd
@@ -95,7 +97,9 @@ def _private_group(gid: int) -> bool:
         group = grp.getgrgid(gid)
     except (ImportError, KeyError):
         return False
-    return group.gr_name == user and set(group.gr_mem) <= {user}
+    if group.gr_name != user or not set(group.gr_mem) <= {user}:
+        return False
+    return all(p.pw_gid != gid or p.pw_name == user for p in pwd.getpwall())
 
 
 def prepare(root: Path | None = None) -> Path:
@@ -283,17 +287,33 @@ def write_sealed_array(path: Path, kind: str, values: np.ndarray) -> None:
     write_sealed(path, kind, buf.getvalue())
 
 
+def _npy_vector(payload: bytes, n: int) -> np.ndarray | None:
+    """The float64 vector of length ``n`` that a ``.npy`` payload holds, else None.  Its header is
+    checked before any array is made: ``np.load`` would open a zip (``.npz``) payload as an archive
+    and allocate whatever shape a header claims."""
+    fh = io.BytesIO(payload)
+    try:
+        version = np.lib.format.read_magic(fh)
+        if version == (1, 0):
+            header = np.lib.format.read_array_header_1_0(fh)
+        elif version == (2, 0):
+            header = np.lib.format.read_array_header_2_0(fh)
+        else:
+            return None
+    except ValueError:
+        return None
+    if header != ((n,), False, np.dtype(np.float64)) or len(payload) - fh.tell() != 8 * n:
+        return None
+    return np.frombuffer(payload, dtype=np.float64, offset=fh.tell()).copy()
+
+
 def read_sealed_array(path: Path, kind: str, n: int) -> np.ndarray | None:
     """A sealed float64 vector of length ``n`` with only finite, non-negative values, else None."""
     payload = read_sealed(path, kind, limit=8 * n + 1024)
     if payload is None:
         return None
-    try:
-        values = np.load(io.BytesIO(payload), allow_pickle=False)
-    except (ValueError, EOFError, OSError):
-        values = None
-    ok = (values is not None and values.shape == (n,) and values.dtype == np.float64
-          and bool(np.all(np.isfinite(values) & (values >= 0))))
+    values = _npy_vector(payload, n)
+    ok = values is not None and bool(np.all(np.isfinite(values) & (values >= 0)))
     if not ok:
         notice(f"cache file {path} does not hold {n} {kind} values; recomputing it")
         return None

@@ -55,7 +55,7 @@ def make_temp(path: Path) -> tuple[int, str]:
         os.fchmod(fd, 0o666 & ~_umask())
     except OSError:
         os.close(fd)
-        Path(tmp).unlink(missing_ok=True)
+        os.unlink(tmp)  # mkstemp made it a moment ago
         raise
     return fd, tmp
 

@@ -294,6 +294,34 @@ MODULES: dict[str, dict] = {
                   "tests/test_faults_api.py"],
         "pristine_table": True,
     },
+    "evo_wordle/cachedir.py": {
+        # the cache folder: who may own it, stale temporary files, sealed small caches, the verified
+        # stamps of big ones (test_faults_cache.py but its slow concurrency and kill runs)
+        "tests": ["tests/test_rules_files.py",
+                  *(f"tests/test_faults_cache.py::{name}" for name in (
+                      "test_every_damage_is_detected_and_rebuilt",
+                      "test_a_folder_with_content_at_the_table_path_is_one_line_error",
+                      "test_stale_temp_files_removed_only_when_ours_and_dead_or_old",
+                      "test_shared_cache_folder_refused", "test_group_named_otherwise_refused",
+                      "test_user_private_group_may_write", "test_cache_folder_of_another_user_refused",
+                      "test_cache_path_that_is_a_file_refused", "test_private_and_new_folders_accepted",
+                      "test_planted_frequency_cache_detected",
+                      "test_frequency_cache_with_right_digest_but_wrong_values_detected",
+                      "test_planted_static_entropy_cache_detected", "test_planted_opener_detected",
+                      "test_a_stamped_table_loads_without_reading_it_again",
+                      "test_no_stamp_for_a_file_changed_within_the_margin",
+                      "test_every_damage_after_a_stamp_is_detected_and_rebuilt",
+                      "test_damage_in_place_with_times_restored_is_detected",
+                      "test_a_stamp_that_cannot_be_trusted_means_a_full_check",
+                      "test_a_table_others_may_write_is_read_on_every_load"))],
+        "pristine_table": True,
+    },
+    "evo_wordle/files.py": {
+        # atomic writes that never follow a symlink, capped and strictly decoded reads of shared
+        # files, the JSON depth and control-character checks
+        "tests": ["tests/test_rules_files.py", "tests/test_faults_files.py", "tests/test_faults_outputs.py"],
+        "pristine_table": True,
+    },
 }
 
 #: The operator set.  cosmic-ray replaces each binary operator by all 11 others and each comparison

@@ -3,8 +3,6 @@ panel come from the strategy file's own ``made_for`` block, never from typed-in 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,6 +11,8 @@ from evo_wordle.evolve.strategy import Strategy, read_strategy_file, save_strate
 from evo_wordle.game import Settings
 from evo_wordle.words import load_words
 
+from .experiment_scripts import load_experiment
+
 ROOT = Path(__file__).resolve().parents[1]
 STRATS = ROOT / "data" / "strategies"
 KNOWN = Settings(candidates="answers", guess_from="allowed")
@@ -20,15 +20,7 @@ KNOWN = Settings(candidates="answers", guess_from="allowed")
 
 @pytest.fixture(scope="module")
 def script():
-    sys.path.insert(0, str(ROOT / "experiments"))
-    try:
-        path = ROOT / "experiments" / "evolved_strategies.py"
-        spec = importlib.util.spec_from_file_location("evolved_strategies", path)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-    finally:
-        sys.path.remove(str(ROOT / "experiments"))
-    return mod
+    return load_experiment("evolved_strategies")
 
 
 def test_the_shipped_caption_states_the_sizes_of_the_lists_the_files_were_made_for(script):

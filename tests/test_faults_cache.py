@@ -358,15 +358,25 @@ def test_sigkill_during_build_then_rerun_gives_the_same_table(tmp_path):
 # --------------------------------------------------------------------------- stale temp files
 
 
-def test_stale_temp_files_removed_only_when_ours_and_dead_or_old(tmp_path):
+@pytest.fixture
+def writer():
+    """A live process of ours standing for a writer of temporary files (not this test's parent:
+    a sweep that signalled the pids it checks would then hit a process the test owns)."""
+    proc = subprocess.Popen(["sleep", "120"])
+    yield proc
+    proc.kill()
+    proc.wait()
+
+
+def test_stale_temp_files_removed_only_when_ours_and_dead_or_old(tmp_path, writer):
     cache = tmp_path / "cache"
     cache.mkdir(mode=0o700)
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
                           text=True).stdout.strip()
     names = {
         "dead": f".patterns-v2-0123456789abcdef.npy.{dead}.abcd1234.tmp",
-        "alive": f".openers.cache.{os.getppid()}.abcd1234.tmp",
-        "alive-old": f".freq-x.cache.{os.getppid()}.zzzz9999.tmp",
+        "alive": f".openers.cache.{writer.pid}.abcd1234.tmp",
+        "alive-old": f".freq-x.cache.{writer.pid}.zzzz9999.tmp",
         "legacy-old": ".patterns-q1w2e3r4.npy.tmp",
         "legacy-new": ".patterns-a1s2d3f4.npy.tmp",
         "not-ours": f"notes.{dead}.abcd1234.txt",
@@ -386,6 +396,8 @@ def test_stale_temp_files_removed_only_when_ours_and_dead_or_old(tmp_path):
     left = {p.name for p in cache.iterdir()}
     assert {names[k] for k in ("alive", "legacy-new", "not-ours", "user-file")} | {link.name} == left
     assert victim.read_text() == "keep"
+    with pytest.raises(subprocess.TimeoutExpired):  # asking whether it lives did not signal it
+        writer.wait(timeout=0.3)
 
 
 # ----------------------------------------------------------------------------- disk, size cap

@@ -3,7 +3,6 @@ experiments/ga_proposals.py, on a small list."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +13,7 @@ from evo_wordle.evolve.bnb import TreeSearch
 from evo_wordle.evolve.search import GASearchSolver
 from evo_wordle.game import GameState, Settings
 
+from .experiment_scripts import load_experiment
 from .small_lists import IGHT, small_context
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -26,16 +26,7 @@ def small(cache_dir) -> Context:
 
 @pytest.fixture(scope="module")
 def script():
-    import sys
-
-    sys.path.insert(0, str(ROOT / "experiments"))
-    try:
-        spec = importlib.util.spec_from_file_location("ga_proposals", ROOT / "experiments" / "ga_proposals.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-    finally:
-        sys.path.remove(str(ROOT / "experiments"))
-    return mod
+    return load_experiment("ga_proposals")
 
 
 def test_tree_nodes_follow_the_tree(small, script):

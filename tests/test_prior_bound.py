@@ -3,9 +3,7 @@ the fitted prior (chosen on the validation answers), on a small list."""
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +12,8 @@ import pytest
 from evo_wordle import Context
 from evo_wordle.words import WordSet
 
+from .experiment_scripts import load_experiment
+
 ROOT = Path(__file__).resolve().parents[1]
 WORDS = ("baked", "baker", "bakes", "crane", "crazy", "fizzy", "jazzy", "kevin", "plant", "slate", "stare",
          "tales", "zzxqv")
@@ -21,14 +21,7 @@ WORDS = ("baked", "baker", "bakes", "crane", "crazy", "fizzy", "jazzy", "kevin",
 
 @pytest.fixture(scope="module")
 def script():
-    sys.path.insert(0, str(ROOT / "experiments"))
-    try:
-        spec = importlib.util.spec_from_file_location("prior_bound", ROOT / "experiments" / "prior_bound.py")
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
-    finally:
-        sys.path.remove(str(ROOT / "experiments"))
-    return mod
+    return load_experiment("prior_bound")
 
 
 @pytest.fixture(scope="module")
