@@ -94,6 +94,13 @@ MODULES: dict[str, dict] = {
                   "tests/test_ga_proposals.py"],
         "pristine_table": True,
     },
+    "evo_wordle/ga/solvers.py": {
+        # the GA solvers every GA figure comes from (ga, ga-thesis, ga-first): their defaults, the
+        # game loop (opener, hard-mode guess, generations per guess), logbook and halls of fame
+        "tests": ["tests/test_rules_ga_solvers.py", "tests/test_ga_solvers.py",
+                  "tests/test_baseline_opener.py::test_greedy_and_ga_share_the_baseline_opener"],
+        "pristine_table": True,
+    },
     "evo_wordle/ga/adapter.py": {
         # the boundary between the GA's numpy population and DEAP-style operators: checks, refusals
         "tests": ["tests/test_rules_adapter.py", "tests/test_ga_adapter.py", "tests/test_rules_toolbox.py"],

@@ -218,11 +218,11 @@ BAD_CALLS = [
     ("sweep out ''", lambda ctx, tmp: run_sweep(SweepSpec("greedy", {"hard": [True]}), ""), "empty string"),
     # plot data: raw TypeError / numpy messages for runs 0, a figure of 9s for an answer P1 rules out
     ("convergence_data runs=0", lambda ctx, tmp: convergence_data(ctx, "greedy", Settings(), answer="merry", runs=0),
-     "--runs must be at least 1, not 0"),
+     "--runs must be between 1 and 10000, not 0"),
     ("convergence_data jobs=0", lambda ctx, tmp: convergence_data(ctx, "greedy", Settings(), answer="merry", runs=1,
                                                                   jobs=0), "--jobs must be at least 1, not 0"),
     ("evolution_data runs=-2", lambda ctx, tmp: evolution_data(ctx, "greedy", Settings(), None, "merry", runs=-2),
-     "--runs must be at least 1, not -2"),
+     "--runs must be between 1 and 10000, not -2"),
     ("evolution_data seed=-1", lambda ctx, tmp: evolution_data(ctx, "greedy", Settings(), None, "merry", 2, seed=-1),
      "--seed must be a whole number from 0"),
     ("evolution_data P1 answer outside the answer list",

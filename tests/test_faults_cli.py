@@ -144,7 +144,10 @@ BAD_INPUT = [
     ("plot heatmap {d} --out /proc/x.png", "under /proc;"),
     ("plot heatmap {d} --out ", "empty string"),
     ("plot lines {d} --out {d}/missing/x.png", "does not exist"),
-    ("plot convergence --out {d}/x.png --runs 0", "must be at least 1"),
+    ("plot convergence --out {d}/x.png --runs 0", "must be between 1 and 10000, not 0"),
+    # a huge --runs began to play and ran out of memory (exit 1): a usage error now, before any game
+    ("plot convergence --answer merry --out {d}/x.png --runs 999999999999", "must be between 1 and 10000"),
+    ("plot evolution --answer merry --out {d}/x.png --runs 10001", "must be between 1 and 10000"),
     ("plot histograms --solvers greedy,random --population 5 --out {d}/x.png", "none of the solvers"),
     # evolve-strategy: everything checked before the long run
     ("evolve-strategy --penalty nan", "finite number"),
@@ -156,6 +159,10 @@ BAD_INPUT = [
     ("evolve-strategy --train 2000 --holdout 400", "exceed the 2309 answers"),
     ("evolve-strategy --seed -1", "from 0 to 2**63"),
     ("evolve-strategy --mu 1", "--mu must be"),
+    # population sizes and loops share the word GA's cap: --lambda 10**12 began to run
+    ("evolve-strategy --lambda 999999999999", "--lambda must be between 1 and 1000000"),
+    ("evolve-strategy --mu 1000001", "--mu must be between 2 and 1000000"),
+    ("evolve-strategy --generations 1000001", "--generations must be between 0 and 1000000"),
     ("evolve-strategy --cxpb 0.8 --mutpb 0.8", "at most 1"),
     ("evolve-strategy --cxpb 1.5", "between 0.0 and 1.0"),
     ("evolve-strategy --out {d}/adir", "is a folder"),
@@ -490,3 +497,18 @@ def test_report_leaves_a_file_that_is_no_study_database_as_it_was(tmp_path, caps
         assert code == 2 and out == "" and message in err, err
         assert_one_line(err)
         assert {p: p.read_bytes() for p in tmp_path.rglob("*") if p.is_file()} == before
+
+
+def test_the_runs_of_a_figure_and_the_meta_ga_counts_are_capped_in_the_python_api_too(files):
+    from evo_wordle.evolve.metaga import EvolveConfig
+    from evo_wordle.game import Settings
+    from evo_wordle.plots.convergence import convergence_data
+    from evo_wordle.plots.evolution import evolution_data
+
+    ctx = Context(allowed=str(files / "one.txt"))
+    for make in (convergence_data, evolution_data):
+        with pytest.raises(ValueError, match="^--runs must be between 1 and 10000, not 10001$"):
+            make(ctx, "greedy", Settings(), None, answer="crane", runs=10_001)
+    for name in ("mu", "lambda_", "generations", "hof_size", "train_sets", "holdout_sets"):
+        with pytest.raises(ValueError, match="must be between .* and 1000000, not 1000001$"):
+            EvolveConfig(**{name: 1_000_001})

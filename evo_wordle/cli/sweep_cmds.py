@@ -8,13 +8,17 @@ from pathlib import Path
 
 from ..errors import EvoWordleError
 from ..outputs import writing
-from ..params import arg_type, as_list
+from ..params import arg_type, as_int, as_list
+from ..plots.common import MAX_RUNS
 from ..progress import note, progress_bar
 from ..wording import count
 from .common import add_command, add_word_args, positive_int, seed_int
 from .settings_args import add_settings_args, run_context, settings_from_args, warn
 
 PLOT_KINDS = ("heatmap", "lines", "convergence", "histograms", "evolution")
+
+#: GA runs one figure plays (a usage error above the cap, before any game).
+runs_int = arg_type(as_int, 1, MAX_RUNS)
 
 
 def _csv_list(flag: str):
@@ -128,8 +132,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                               ("evo-wordle plot convergence --games 30 --runs 3 --out all.png",
                                "30 puzzles, 3 runs")])
     q.add_argument("--answer", metavar="WORD", help="one puzzle (default: all answers or a --games sample)")
-    q.add_argument("--runs", type=positive_int, default=None, metavar="R",
-                   help="GA runs (default: 50 for one answer, 3 else)")
+    q.add_argument("--runs", type=runs_int, default=None, metavar="R",
+                   help="GA runs, at most 10,000 (default: 50 for one answer, 3 else)")
     q.add_argument("--baseline", default="greedy", metavar="NAME",
                    help="deterministic baseline solver (default: greedy, opener TALES)")
     _game_plot_args(q)
@@ -151,7 +155,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                               ("evo-wordle plot evolution --answer crane --solver ga --runs 20 --top 5 --out e.png",
                                "the tuned GA on CRANE, 20 seeds, 5 sequences")])
     q.add_argument("--answer", required=True, metavar="WORD", help="the puzzle")
-    q.add_argument("--runs", type=positive_int, default=200, metavar="R", help="seeds played (default: %(default)s)")
+    q.add_argument("--runs", type=runs_int, default=200, metavar="R",
+                   help="seeds played, at most 10,000 (default: %(default)s)")
     q.add_argument("--top", type=positive_int, default=10, metavar="N", help="sequences shown (default: 10)")
     _game_plot_args(q)
 

@@ -37,6 +37,7 @@ from ..boards import SummedEntropy, draw_answers, play_boards
 from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text
+from ..ga.config import MAX_COUNT
 from ..game import GameState, Settings, play
 from ..params import as_float, as_int, as_seed
 from ..split import recorded_split, split_answers
@@ -63,6 +64,10 @@ if not hasattr(creator, "StrategyFitness"):
     creator.create("StrategyFitness", base.Fitness, weights=(-1.0,))
 if not hasattr(creator, "StrategyIndividual"):
     creator.create("StrategyIndividual", list, fitness=creator.StrategyFitness)
+
+
+#: Counts that size populations and loops: capped as the word GA's (``--lambda 10**12`` began to run).
+CAPPED = ("mu", "lambda_", "generations", "hof_size", "train_sets", "holdout_sets")
 
 
 @dataclass
@@ -94,7 +99,8 @@ class EvolveConfig:
         self.seed = as_seed("seed", self.seed)
         for name, lo in (("train_size", 1), ("holdout_size", 1), ("mu", 2), ("lambda_", 1), ("generations", 0),
                          ("pool", 0), ("openers", 1), ("hof_size", 1), ("train_sets", 1), ("holdout_sets", 1)):
-            setattr(self, name, as_int(name.removesuffix("_size").rstrip("_"), getattr(self, name), lo, None))
+            hi = MAX_COUNT if name in CAPPED else None
+            setattr(self, name, as_int(name.removesuffix("_size").rstrip("_"), getattr(self, name), lo, hi))
         for name in ("cxpb", "mutpb", "sigma", "indpb"):
             setattr(self, name, as_float(name, getattr(self, name), 0.0, 1.0))
         if self.test_size is not None:

@@ -244,7 +244,7 @@ class GASolver(Solver):
                 best = fit[first]
                 if guess is not None and not (words == guess).any():
                     words, best = np.append(words, guess), np.append(best, guess_fit)  # a fixed opener
-                if len(hof_fit) < size or best.max() > hof_fit[-1]:
+                if len(hof_fit) < size or best.max() >= hof_fit[-1]:  # else none of these can enter
                     hof_words, hof_fit = _merge_hof(hof_words, hof_fit, words, best, size)
                 if guess is not None:  # the decision is made: its hall of fame is complete
                     hof = WordHallOfFame(size, self.ctx.words.allowed, guess_no - 1)

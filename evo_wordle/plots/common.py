@@ -15,6 +15,10 @@ from ..files import atomic_write
 from ..outputs import IMAGE_FORMATS, check_file
 from .style import SERIES, add_caption
 
+#: Most GA runs (seeds) one figure plays, as a sweep's most seeds: a figure of more is not
+#: readable, and ``--runs 10**12`` ran out of memory after the work began (exit 1, not 2).
+MAX_RUNS = 10_000
+
 FORMATS = IMAGE_FORMATS
 #: The series colours of :mod:`evo_wordle.plots.style` (studied solver first, baseline second).
 COLOURS = SERIES

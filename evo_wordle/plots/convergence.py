@@ -19,7 +19,7 @@ from ..game import GameRecord, GameState, Settings, play
 from ..params import as_int, as_seed
 from ..solvers.base import SolverSpec, build_solver, pack_solver, solver_label, unpack_solver
 from ..wording import count
-from .common import Plotted, count_axis, new_figure, save
+from .common import MAX_RUNS, Plotted, count_axis, new_figure, save
 from .style import BASELINE, SERIES, STUDIED, caption_text, lists_text, styled
 
 
@@ -125,7 +125,7 @@ def convergence_data(
     """
     from ..bench import derived_seeds, game_plan
 
-    runs = as_int("runs", runs, 1, None)
+    runs = as_int("runs", runs, 1, MAX_RUNS)
     jobs = as_int("jobs", jobs, 1, None)
     if answer is not None:
         idx = ctx.words.index(answer)

@@ -12,7 +12,7 @@ from ..context import Context
 from ..game import Settings
 from ..params import as_int
 from ..wording import count
-from .common import Plotted, count_axis, new_figure, save
+from .common import MAX_RUNS, Plotted, count_axis, new_figure, save
 from .convergence import play_games
 from .style import FAILED, SOLVED, STUDIED, caption_text, lists_text, styled, won_within
 
@@ -31,7 +31,7 @@ def evolution_data(
     count), ``sequences`` (every run's guesses, upper case), ``top`` ((sequence, runs) most
     frequent first, ties alphabetical), ``endings`` (the same for the last three guesses:
     with random openers every full sequence may be unique), ``mean``, ``solved``."""
-    runs = as_int("runs", runs, 1, None)
+    runs = as_int("runs", runs, 1, MAX_RUNS)
     idx = ctx.words.index(answer)
     played = play_games(ctx, solver, settings, params, np.full(runs, idx), seed)
     scores = [rec.score(settings.max_guesses) for rec, _ in played]
