@@ -106,12 +106,6 @@ def fitted_prior(ctx: Context, train: np.ndarray, validation: np.ndarray,
     return best[0], best[2], tried
 
 
-def own_weights(solver: StrategySolver) -> np.ndarray:
-    """The genome's own answer weights over every allowed word: its prior with its uniform mix."""
-    p = solver.policy.prior / solver.policy.prior.sum()
-    return (1.0 - solver.policy.mix) * p + solver.policy.mix / len(p)
-
-
 def fail(message: str) -> None:
     """Bad input: one line on stderr, exit 2."""
     print(f"prior_bound.py: {message}", file=sys.stderr)
@@ -187,9 +181,9 @@ def main() -> None:
     fitted, c, tried = fitted_prior(ctx, split.train, split.validation)
     bound = np.full(len(ctx.words), OUTSIDE)
     bound[ctx.words.answer_index] = 1.0
-    own = StrategySolver(ctx, settings, strategy=f.strategy)
-    # genome played, prior played (None: the genome's own) and the weights its bits are scored on
-    players = {"own": (f.strategy, None, own_weights(own)), "fitted": (f.strategy, fitted, fitted),
+    own = StrategySolver(ctx, settings, strategy=f.strategy).policy.weights(np.arange(len(ctx.words)))
+    # genome played, prior played (None: the genome's own, mix included) and the weights its bits are scored on
+    players = {"own": (f.strategy, None, own), "fitted": (f.strategy, fitted, fitted),
                "answer list": (f.strategy, bound, bound)}
     retuned = None
     if args.retune:

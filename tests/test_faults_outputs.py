@@ -8,10 +8,8 @@ test instead of hanging it."""
 from __future__ import annotations
 
 import os
-import signal
 import socket
 import time
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -23,22 +21,14 @@ from evo_wordle.folder_lock import LOCK_FILE
 from evo_wordle.outputs import check_file, check_folder, special
 from evo_wordle.sweep import RESULTS_FILE, SPEC_FILE
 
+from . import alarms
+
 #: Seconds a refusal may take (it comes before any work; a FIFO open would block for ever).
 LIMIT = 20
 
 
-@contextmanager
 def alarm(seconds: int = LIMIT):
-    def hung(signum, frame):
-        raise TimeoutError(f"still running after {seconds} s (blocked on a FIFO?)")
-
-    old = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
+    return alarms.alarm(seconds)
 
 
 def refused(capsys, argv: list[str]) -> str:

@@ -14,6 +14,8 @@ import pytest
 from evo_wordle import files
 from evo_wordle.errors import EvoWordleError
 
+from .alarms import alarm
+
 # ------------------------------------------------------------------------------ capped reads
 
 
@@ -101,7 +103,7 @@ def test_a_fifo_swapped_in_after_the_check_neither_blocks_nor_is_read(tmp_path: 
     regular.write_bytes(b"x")
     real_stat = os.stat
     monkeypatch.setattr(os, "stat", lambda p, *a, **k: real_stat(regular if Path(p) == fifo else p, *a, **k))
-    with _no_hang(), pytest.raises(EvoWordleError, match=r"^list .*fifo is not a regular file$"):
+    with alarm(5), pytest.raises(EvoWordleError, match=r"^list .*fifo is not a regular file$"):
         files.read_capped(fifo, 100, "list")
 
 
@@ -733,25 +735,6 @@ def test_a_stamp_of_another_user_or_for_a_file_others_may_write_never_counts(tmp
     assert not cachedir.stamp_matches(stamp, st, "d")
 
 
-def _no_hang(seconds: int = 5):
-    """Fail (instead of hanging) if the block takes longer: an open that waits for a FIFO's writer."""
-    import contextlib
-    import signal
-
-    @contextlib.contextmanager
-    def guard():
-        def hung(*_):
-            raise TimeoutError("blocked")
-
-        old = signal.signal(signal.SIGALRM, hung)
-        signal.alarm(seconds)
-        try:
-            yield
-        finally:
-            signal.alarm(0)
-            signal.signal(signal.SIGALRM, old)
-
-    return guard()
 
 
 def test_a_fifo_or_a_symlink_in_place_of_a_stamp_never_counts_nor_blocks(tmp_path: Path):
@@ -764,7 +747,7 @@ def test_a_fifo_or_a_symlink_in_place_of_a_stamp_never_counts_nor_blocks(tmp_pat
     assert not cachedir.stamp_matches(stamp, st, "d")
     stamp.unlink()
     os.mkfifo(stamp, 0o600)
-    with _no_hang():
+    with alarm(5):
         assert not cachedir.stamp_matches(stamp, st, "d")
 
 

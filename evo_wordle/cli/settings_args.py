@@ -211,6 +211,18 @@ def warn(message: str) -> None:
     print(f"evo-wordle: warning: {message}", file=sys.stderr)
 
 
+def record_context(args: argparse.Namespace, record: dict) -> tuple[Context, str | None]:
+    """(the word lists to play, why they differ from those ``record`` (a ``made_for`` block) was
+    made for, or None): the lists the flags give, else the bundled answer list the record names."""
+    from ..artefacts import BUNDLED, list_mismatch
+    from .common import context_from_args
+
+    if args.answers is None and args.allowed is None and record.get("answers") in BUNDLED:
+        args.answers = record["answers"]
+    ctx = context_from_args(args)
+    return ctx, list_mismatch(record, ctx.words)
+
+
 def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, Settings]:
     """The word lists and settings a run plays: the flags, with every setting the user did not
     give taken from the strategy/tree file being replayed (and its answer list, if bundled).
@@ -218,7 +230,7 @@ def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, 
     Overriding a file's setting prints a one-line warning; so does replaying an old file that
     records no settings, or a genome made for other word lists.  A tree made for other word
     lists is an error (its moves may not exist here)."""
-    from ..artefacts import BUNDLED, list_mismatch, overrides, settings_of
+    from ..artefacts import overrides, settings_of
     from .common import context_from_args
 
     found = artefact_of(args, solvers)
@@ -234,10 +246,7 @@ def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, 
         raise EvoWordleError(f"{label} was made for {stored.boards} board{'s' if stored.boards > 1 else ''}, "
                              f"not {given.boards}: it replays only in its own game")
     settings = stored.with_(**{k: getattr(given, k) for k, test in _GIVEN.items() if test(args)})
-    if args.answers is None and args.allowed is None and record.get("answers") in BUNDLED:
-        args.answers = record["answers"]
-    ctx = context_from_args(args)
-    why = list_mismatch(record, ctx.words)
+    ctx, why = record_context(args, record)
     if why and has_tree:
         raise EvoWordleError(f"{label} cannot be replayed: {why}")
     if why:

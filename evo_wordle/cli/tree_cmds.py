@@ -16,7 +16,7 @@ from .common import (
     print_json,
     wrote,
 )
-from .settings_args import add_settings_args, run_context
+from .settings_args import add_settings_args, record_context, run_context
 
 
 def register(sub) -> None:
@@ -116,14 +116,12 @@ def cmd_cheatsheet(args: argparse.Namespace) -> int:
 
 
 def cmd_lookahead_tree(args: argparse.Namespace) -> int:
-    import json
     import time
 
-    from ..artefacts import BUNDLED, list_mismatch, settings_of
+    from ..artefacts import settings_of
     from ..errors import EvoWordleError
     from ..evolve.lookahead import MAX_TURNS, MAX_WIDTH, lookahead_tree
     from ..evolve.strategy import StrategyPolicy, read_strategy_file, save_strategy
-    from .common import context_from_args
     from .evolve_cmds import command_line
 
     command = command_line(args)  # as given, before the file's answer list fills in --answers
@@ -136,10 +134,7 @@ def cmd_lookahead_tree(args: argparse.Namespace) -> int:
     settings = settings_of(f.made_for, label)
     if settings.boards != 1:
         raise EvoWordleError(f"{label} is a {settings.boards}-board policy: the lookahead plays one board")
-    if args.answers is None and args.allowed is None and f.made_for.get("answers") in BUNDLED:
-        args.answers = f.made_for["answers"]
-    ctx = context_from_args(args)
-    why = list_mismatch(f.made_for, ctx.words)
+    ctx, why = record_context(args, f.made_for)
     if why:
         raise EvoWordleError(f"{label}: {why}")
     if not ctx.words.contains(f.strategy.opener):
@@ -166,6 +161,6 @@ def cmd_lookahead_tree(args: argparse.Namespace) -> int:
               f"each: {sum(stats['states'])} states, {sum(stats['changed'])} decisions changed, {seconds} s")
     sys.stdout.flush()
     with writing(args.out):
-        save_strategy(args.out, f.strategy, json.loads(json.dumps(provenance)), tree, settings, ctx.words)
+        save_strategy(args.out, f.strategy, provenance, tree, settings, ctx.words)
     wrote(args.out, args.json)
     return 0
