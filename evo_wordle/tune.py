@@ -35,7 +35,7 @@ from .context import Context
 from .errors import EvoWordleError
 from .files import check_value, decode_utf8, parse_json, read_capped, read_json
 from .game import Settings
-from .params import as_list
+from .params import as_int, as_list
 from .split import Split, split_answers
 from .stats import mean_ci, paired, t975  # noqa: F401 - paired is part of tune's API
 
@@ -362,6 +362,10 @@ def same_trial(study, params: dict):
 
 # ------------------------------------------------------------------------------------ the study
 
+#: Most trials one study runs, as a sweep's most configurations (sweep.MAX_CONFIGS): ``--trials
+#: 10**12`` was accepted and began a study that could never finish (a usage error now).
+MAX_TRIALS = 10_000
+
 
 def check_storage_url(url: str) -> None:
     """Refuse a storage URL that cannot work, before anything runs or is written.  SQLite writes
@@ -607,8 +611,7 @@ def run_study(spec: TuneSpec, storage: str, name: str, trials: int, *, jobs: int
     """Run (or resume) the study until ``trials`` trials are finished or pruned; return it."""
     ctx = spec.context()
     spec.check(ctx)
-    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-        raise EvoWordleError(f"--trials must be at least 1, not {trials!r}")
+    trials = as_int("trials", trials, 1, MAX_TRIALS)
     study = open_study(spec, storage, name)
     if jobs <= 1 and executor == "local":
         optimize(spec.as_dict(), storage, name, trials, spec.seed)

@@ -473,7 +473,7 @@ def _finished_trials(db: Path) -> int:
 def test_killed_tune_continues_the_same_study(lists, tmp_path):
     out = tmp_path / "killed"
     log = tmp_path / "tune.log"
-    proc = _tune_process(lists, out, 100_000, log)  # never finishes on its own: the kill lands mid-study
+    proc = _tune_process(lists, out, 10_000, log)  # the cap: never finishes, the kill lands mid-study
     url = f"sqlite:///{out.resolve() / 'study.db'}"
     deadline = time.time() + 120
     while time.time() < deadline and proc.poll() is None and _finished_trials(out / "study.db") < 2:
