@@ -367,10 +367,13 @@ def same_trial(study, params: dict):
 MAX_TRIALS = 10_000
 
 
-def check_storage_url(url: str) -> None:
+def check_storage_url(url: str, *, writes: bool = False) -> None:
     """Refuse a storage URL that cannot work, before anything runs or is written.  SQLite writes
     its file in place (it cannot be replaced atomically), so a symlink there, dangling or not,
-    is refused rather than written through, and so is anything but a regular file."""
+    is refused rather than written through, and so is anything but a regular file.  ``writes``
+    (tune, which makes its study there): an existing file must be empty, an SQLite database
+    without tables or one holding Optuna's (:func:`require_study_database`), never another
+    program's database, which Optuna would add its tables to."""
     from .outputs import special
 
     if not isinstance(url, str) or "://" not in url:
@@ -384,6 +387,8 @@ def check_storage_url(url: str) -> None:
                                  "(give the file itself)")
         if (kind := special(db)) is not None:
             raise EvoWordleError(f"the study database {db} is {kind}, not a regular file")
+        if writes:
+            require_study_database(db, new=True)
 
 
 def _storage(url: str):
@@ -612,6 +617,7 @@ def run_study(spec: TuneSpec, storage: str, name: str, trials: int, *, jobs: int
     ctx = spec.context()
     spec.check(ctx)
     trials = as_int("trials", trials, 1, MAX_TRIALS)
+    check_storage_url(storage, writes=True)  # once, here: the workers' opens find the study made
     study = open_study(spec, storage, name)
     if jobs <= 1 and executor == "local":
         optimize(spec.as_dict(), storage, name, trials, spec.seed)
@@ -816,16 +822,20 @@ def load_params(path: str | Path) -> dict:
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-def require_study_database(path: Path) -> None:
+def require_study_database(path: Path, *, new: bool = False) -> None:
     """Refuse a file that holds no Optuna study tables, read-only and before Optuna opens it:
     Optuna writes its schema into whatever SQLite file it is given, so a report (which only
-    reads) turned an empty file, or another program's database, into a study database."""
+    reads) turned an empty file, or another program's database, into a study database.  With
+    ``new`` (tune, which makes a study) an empty file or a database without any table is
+    accepted too: nothing of anyone else's is in it."""
     import sqlite3
 
     if not path.is_file():
-        return  # a folder or special file: check_storage_url names it
+        return  # missing (a new database), a folder or special file: check_storage_url names it
     with path.open("rb") as fh:
         head = fh.read(len(SQLITE_MAGIC))
+    if new and not head:
+        return
     if head != SQLITE_MAGIC:
         what = "an empty file" if not head else "not an SQLite database"
         raise EvoWordleError(f"{path} is not a study database ({what}; tune --out or --storage makes one)")
@@ -837,8 +847,11 @@ def require_study_database(path: Path) -> None:
             con.close()
     except sqlite3.Error as exc:
         raise EvoWordleError(f"cannot read the study database {path}: {exc}") from None
+    if new and not tables:
+        return
     if not {"studies", "version_info"} <= tables:
-        raise EvoWordleError(f"{path} is an SQLite database without Optuna study tables: not one tune wrote")
+        why = "tune adds its tables only to a new file or a study database" if new else "not one tune wrote"
+        raise EvoWordleError(f"{path} is an SQLite database without Optuna study tables: {why}")
 
 
 def study_summary(storage: str, name: str | None = None) -> dict:

@@ -379,6 +379,41 @@ def test_bad_command_lines_are_one_line(lists, tmp_path, capsys):
     assert main(_cli(lists, tmp_path / "file")) == 2
 
 
+def test_tune_refuses_another_programs_sqlite_file_and_takes_an_empty_one_or_its_own_study(lists, tmp_path, capsys):
+    """`tune --storage sqlite:///FILE` on another program's SQLite database added Optuna's
+    tables to it; it is refused (the check `report` makes, read-only) and left byte for byte.
+    An empty file, a missing one and an existing study still work."""
+    import sqlite3
+
+    from evo_wordle.tune import run_study
+
+    other = tmp_path / "other.db"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE notes (body TEXT)")
+    con.commit()
+    con.close()
+    before = other.read_bytes()
+    Context(allowed=lists[0], answers=lists[1]).table  # noqa: B018 - built now: no notice below
+    assert main(_cli(lists, tmp_path / "x", "--trials", "1", "--storage", f"sqlite:///{other}")) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (f"evo-wordle: error: {other} is an SQLite database without Optuna study tables: "
+                                 "tune adds its tables only to a new file or a study database\n")
+    assert other.read_bytes() == before and not (tmp_path / "x").exists()
+    with pytest.raises(ValueError, match="without Optuna study tables"):  # the Python API too
+        run_study(_spec(lists), f"sqlite:///{other}", "s", 1)
+    assert other.read_bytes() == before
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    for db, trials in ((empty, "1"), (empty, "2"), (tmp_path / "new.db", "1")):  # the second: its own study
+        assert main(_cli(lists, tmp_path / "y", "--trials", trials, "--storage", f"sqlite:///{db}")) == 0, \
+            capsys.readouterr().err
+        capsys.readouterr()
+    from evo_wordle.tune import study_summary
+
+    assert study_summary(f"sqlite:///{empty}")["states"]["complete"] + \
+        study_summary(f"sqlite:///{empty}")["states"]["pruned"] == 2
+
+
 @pytest.mark.parametrize("kind", ["to-a-file", "dangling", "fifo"])
 def test_a_study_database_is_never_written_through_a_symlink(lists, tmp_path, capsys, kind):
     """SQLite writes its file in place: a symlink (or a FIFO) as --storage is refused up front."""

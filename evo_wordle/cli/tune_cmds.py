@@ -119,7 +119,7 @@ def cmd_tune(args: argparse.Namespace) -> int:
     ctx = spec.context()
     spec.check(ctx)  # unknown solver or parameter: refused before anything is written
     if args.storage:
-        tune.check_storage_url(args.storage)
+        tune.check_storage_url(args.storage, writes=True)
     out.mkdir(exist_ok=True)
     storage = args.storage or f"sqlite:///{out.resolve() / 'study.db'}"
     print(spec.split(ctx).describe(), file=sys.stderr)
