@@ -135,13 +135,25 @@ def parse_param(text: str) -> Param:
     name = name.strip().replace("-", "_")
     if not sep or not body.strip():
         raise EvoWordleError(f"--space expects name=low:high[:log] or name=a|b, not {text!r}")
-    if "|" in body or ":" not in body:
+    if "|" not in body and ":" not in body:  # population=abc read as one choice: "use --fix population=abc"
+        value = body.strip()
+        raise EvoWordleError(f"--space {text!r}: {value!r} is neither a range nor choices: expected "
+                             f"{name}=LOW:HIGH[:log] or {name}=A|B (--fix {name}={value} holds one value)")
+    if "|" in body:
         choices = as_list("--space", body, sep="|", what=text, item="choice")
         return Param(name, "cat", choices=tuple(parse_value(v) for v in choices))
     parts = body.split(":")
     if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2].strip() not in ("log", "lin")):
         raise EvoWordleError(f"--space: {text!r} is not name=low:high or name=low:high:log")
-    low, high = _number(parts[0].strip()), _number(parts[1].strip())
+
+    def bound(which: str, part: str) -> int | float:
+        try:
+            return _number(part.strip())
+        except EvoWordleError as exc:  # "'abc' is not a number" alone named neither the item nor the form
+            raise EvoWordleError(f"--space {text!r}: the {which} bound {exc}: expected {name}=LOW:HIGH[:log] "
+                                 "with numbers as bounds") from None
+
+    low, high = bound("low", parts[0]), bound("high", parts[1])
     kind = "int" if isinstance(low, int) and isinstance(high, int) else "float"
     return Param(name, kind, low, high, log=len(parts) == 3 and parts[2].strip() == "log")
 

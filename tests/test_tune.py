@@ -78,6 +78,25 @@ def test_bad_spaces_are_refused(text):
         parse_space(text)
 
 
+@pytest.mark.parametrize("text, message", [
+    ("population=abc", "--space 'population=abc': 'abc' is neither a range nor choices: expected "
+     "population=LOW:HIGH[:log] or population=A|B (--fix population=abc holds one value)"),
+    ("population=10:abc", "--space 'population=10:abc': the high bound 'abc' is not a number: expected "
+     "population=LOW:HIGH[:log] with numbers as bounds"),
+    ("mutation=x:0.5", "--space 'mutation=x:0.5': the low bound 'x' is not a number: expected "
+     "mutation=LOW:HIGH[:log] with numbers as bounds"),
+])
+def test_a_space_value_that_does_not_parse_is_named_with_the_form_expected(tmp_path, capsys, text, message):
+    """`--space population=abc` said "population=abc is one value, nothing to search: use --fix
+    population=abc" (which fails too) and `population=10:abc` only "'abc' is not a number"."""
+    with pytest.raises(EvoWordleError) as caught:
+        parse_space(f"pressure=1:100,{text}")
+    assert str(caught.value) == message
+    assert main(["tune", "--space", text, "--out", str(tmp_path / "t")]) == 2
+    assert capsys.readouterr().err == f"evo-wordle: error: {message}\n"
+    assert not (tmp_path / "t").exists()
+
+
 def test_space_files(tmp_path):
     (tmp_path / "s.toml").write_text('population = {low = 10, high = 500, log = true}\nfitness = ["a", "b"]\n')
     (tmp_path / "s.json").write_text(json.dumps({"mutation": {"low": 0, "high": 0.5}}))
