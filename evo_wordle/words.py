@@ -31,6 +31,9 @@ def _read(source: str | Path, what: str) -> tuple[str, str]:
         return _bundled(BUNDLED_ANSWERS[source]), source
     if isinstance(source, str) and source == "allowed":
         return _bundled("allowed.txt"), "allowed"
+    if source == "":  # Path("") is the current folder: it was refused as "a folder"
+        names = f" (or {', '.join(BUNDLED_ANSWERS)})" if what == "answers" else ""
+        raise EvoWordleError(f"{what} list needs a file name{names}, not an empty string")
     path = Path(source)
     if not path.exists() and not path.is_symlink():
         raise EvoWordleError(f"{what} list file not found: {path}")

@@ -550,3 +550,25 @@ def test_ga_search_counts_are_capped_in_the_python_api_too(files):
         GASearchSolver(ctx, Settings(), population=1001)
     with pytest.raises(ValueError, match="^--search-generations must be between 0 and 50, not 51$"):
         GASearchSolver(ctx, Settings(), generations=51)
+
+
+@pytest.mark.parametrize("flag", ["--allowed", "--answers"])
+@pytest.mark.parametrize("command", [
+    "pattern crane slate", "entropy crane", "bench --games 1", "solve crane", "assist",
+    "tune --solver ga --space population=10:50 --out {d}/t", "ga-tree --games 1 --tree {d}/t.txt",
+    "evolve-strategy --generations 0 --out {d}/s.json",
+])
+def test_an_empty_word_list_path_is_named_as_such(files, capsys, command, flag):
+    """`--answers ""` was read as the current folder ("answers list . is a folder, not a file"),
+    and tune took it as no flag at all (the NYT list); every command and the API name it."""
+    argv = [a.replace("{d}", str(files)) for a in command.split(" ")] + [flag, ""]
+    before = sorted(p.name for p in files.iterdir())
+    code, out, err = run(capsys, argv)
+    what = flag.removeprefix("--")
+    names = " (or nyt, original)" if what == "answers" else ""
+    message = f"error: {what} list needs a file name{names}, not an empty string\n"
+    assert (code, out) == (2, "") and err.endswith(message), err
+    assert_one_line(err)
+    assert sorted(p.name for p in files.iterdir()) == before
+    with pytest.raises(ValueError, match=f"^{what} list needs a file name"):
+        Context(**{what: ""})

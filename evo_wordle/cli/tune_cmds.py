@@ -114,7 +114,8 @@ def cmd_tune(args: argparse.Namespace) -> int:
         solver=args.solver, space=space, settings=settings_from_args(args).as_dict(), fixed=_fixed(args.fix),
         seed=args.seed, split_seed=args.seed if args.split_seed is None else args.split_seed,
         steps=args.steps, pruner=args.pruner, allowed=args.allowed,
-        answers=args.answers or ("nyt" if args.allowed is None else None),  # a custom list is its own answers
+        # a custom list is its own answers; "" is no default (words.py refuses it)
+        answers=args.answers if args.answers is not None else ("nyt" if args.allowed is None else None),
     )
     ctx = spec.context()
     spec.check(ctx)  # unknown solver or parameter: refused before anything is written
