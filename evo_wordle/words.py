@@ -37,7 +37,8 @@ def _read(source: str | Path, what: str) -> tuple[str, str]:
     path = Path(source)
     if not path.exists() and not path.is_symlink():
         raise EvoWordleError(f"{what} list file not found: {path}")
-    data = read_capped(path, MAX_LIST_BYTES, f"{what} list", streams=True)
+    # regular files only: a FIFO with no writer blocked the open for ever
+    data = read_capped(path, MAX_LIST_BYTES, f"{what} list")
     return _decode(data, str(path)), str(path)
 
 
