@@ -572,3 +572,27 @@ def test_an_empty_word_list_path_is_named_as_such(files, capsys, command, flag):
     assert sorted(p.name for p in files.iterdir()) == before
     with pytest.raises(ValueError, match=f"^{what} list needs a file name"):
         Context(**{what: ""})
+
+
+@pytest.mark.parametrize("command", [
+    "bench --games 1", "compare --solvers greedy,naive --games 1", "solve crane", "assist",
+    "sweep --solver greedy --set games=1,2 --out {d}/sw", "tune --solver ga --space population=10:50 --out {d}/t",
+    "ga-tree --games 1 --tree {d}/t.txt", "evolve-strategy --generations 0 --out {d}/s.json",
+])
+def test_a_flag_that_contradicts_the_problem_preset_is_refused_by_every_command(files, capsys, command):
+    """`bench --problem P1 --candidates allowed` played P0 (the flag silently won over the
+    preset) while sweep refused such a conflict; every command now refuses it, with one message
+    (settings_args.check_preset_flags); --guess-from still refines a preset."""
+    argv = [a.replace("{d}", str(files)) for a in command.split(" ")]
+    before = sorted(p.name for p in files.iterdir())
+    for extra, message in (
+            (["--problem", "P1", "--candidates", "allowed"], "--problem P1 sets candidates=answers, which --candidates "
+             "allowed contradicts (that game is P0): give --problem P0, or drop --candidates allowed"),
+            (["--problem", "p0", "--daily"], "--problem P0 sets daily=false, which --daily contradicts (that game is "
+             "P2): give --problem P2, or drop --daily")):
+        if extra[-1] == "--daily" and command.split()[0] in ("solve", "assist", "tune", "ga-tree", "evolve-strategy"):
+            continue  # these play one game at a time: no --daily
+        code, out, err = run(capsys, argv + extra)
+        assert (code, out) == (2, "") and err.endswith(f"error: {message}\n"), err
+        assert_one_line(err)
+    assert sorted(p.name for p in files.iterdir()) == before
