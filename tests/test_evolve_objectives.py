@@ -362,3 +362,68 @@ def test_attempt_and_search_seconds_are_within_the_call(small):
     took = time.monotonic() - start
     assert all(0 <= a.seconds <= took for a in result.attempts)
     assert 0 < search.stats.seconds <= took
+
+
+def _spy_on_part_searches(search: TreeSearch, monkeypatch) -> list[tuple[int, int]]:
+    """(part size, threshold) of each search root_cost starts itself (not the searches those
+    start in turn)."""
+    calls: list[tuple[int, int]] = []
+    inner = search.search
+    depth = [0]
+
+    def spy(members, legal, beta, limit=None):
+        if not depth[0]:
+            calls.append((len(members), beta))
+        depth[0] += 1
+        try:
+            return inner(members, legal, beta, limit)
+        finally:
+            depth[0] -= 1
+
+    monkeypatch.setattr(search, "search", spy)
+    return calls
+
+
+def test_root_cost_searches_the_largest_part_first_and_stops_once_beta_is_reached(small, monkeypatch):
+    """BATCH splits these 13 answers into parts of 3, 4, 1, 3 and 1 (in pattern order).  root_cost
+    searches them largest first, each with what is left of beta beyond the other parts' bounds
+    (2c − 1 each); with beta at the opener's own bound n + Σ (2c − 1) the first part's search
+    proves it without expanding a node, and no other part is searched."""
+    answers = np.sort(small.words.indices(SHALLOWER[False].split()))
+    batch = small.words.index("batch")
+    sizes = [len(m) for m, _ in TreeSearch(small, "allowed").parts(batch, answers)]
+    assert sizes == [3, 4, 1, 3, 1]
+    floor = len(answers) + sum(2 * c - 1 for c in sizes)
+    want = TreeReference(list(small.words.allowed), False).with_opener(_words(small, answers), "batch")["mean"]
+    assert want > floor
+    search = TreeSearch(small, "allowed")
+    calls = _spy_on_part_searches(search, monkeypatch)
+    assert root_cost(search, answers, batch, None) == want
+    assert [c for c, _ in calls] == [4, 3, 3, 1, 1]
+    search = TreeSearch(small, "allowed")
+    calls = _spy_on_part_searches(search, monkeypatch)
+    assert root_cost(search, answers, batch, None, floor) == floor
+    assert calls == [(4, 2 * 4 - 1)] and search.stats.expanded == 0
+
+
+def test_a_cap_of_no_guess_has_no_tree_even_when_the_opener_is_the_answer(small):
+    """The tree walk would play an opener that is the only answer with no guess left; optimise
+    refuses it (one line; with proposals the width is named)."""
+    tight = np.array([small.words.index("tight")])
+    with pytest.raises(EvoWordleError, match="^no tree solves these 1 answers within 0 guesses$"):
+        optimise(TreeSearch(small, "allowed"), tight, int(tight[0]), 0, "max")
+    with pytest.raises(EvoWordleError, match="within 0 guesses using the 1 best guesses per node$"):
+        optimise(TreeSearch(small, "allowed", width=1), tight, int(tight[0]), 0, "mean-then-max")
+
+
+def test_proposals_stop_when_a_lower_limit_makes_the_total_worse(small):
+    """mean-then-max over the 2 best proposals per node: the tree within 8 guesses totals 39 with
+    games of at most 4; within 3 the proposals' best tree totals more, so the search stops there,
+    keeps the 39-guess tree and records the limit as failed."""
+    words = "arbor aroma arose ashen asset atoll batch bight eight light might night patch sight watch wight"
+    answers = np.sort(small.words.indices(words.split()))
+    result = optimise(TreeSearch(small, "allowed", width=2), answers, None, 8, "mean-then-max")
+    assert [(a.depth_limit, a.total, a.worst, a.note) for a in result.attempts] == [
+        (8, 39, 4, ""), (3, None, None, "total above 39")]
+    assert (result.total, result.worst, result.depth_limit) == (39, 4, 4)
+    assert result.as_dict()["limits_failed"] == [3]

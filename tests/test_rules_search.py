@@ -581,3 +581,94 @@ def test_a_state_of_exact_limit_candidates_is_decided_by_the_exact_solver(small)
     assert solver.search(state) == ExactSolver(small, small.all_words).best(cand)[1] == bowrs
     assert solver.evolve(state)["choice"] == clasp  # what the GA alone would play
     assert LookAhead(small, True).split(bowrs, cand) == (12, 2) and LookAhead(small, True).split(clasp, cand) == (12, 3)
+
+
+#: Sets whose finish tells the look-ahead's limits apart (all words may be guessed): six answers
+#: the exact solver finishes in 12 guesses at most 3 deep and a rollout in 12 at most 2 deep; seven
+#: -IGHT words the exact solver finishes in 18 guesses and a rollout in 19.
+SIX = "bight cling clone clout colon fight"
+SEVEN = "bight light might night right sight tight"
+
+
+def test_a_part_of_exactly_exact_limit_answers_is_finished_exactly_and_one_more_by_a_rollout(small):
+    six, seven = (np.sort(small.words.indices(words.split())) for words in (SIX, SEVEN))
+    exact = ExactSolver(small, small.all_words)
+    for cand in (six, seven):
+        k = len(cand)
+        want = (exact.cost(cand), exact.depth(cand))
+        assert LookAhead(small, True, exact_limit=k).finish(cand) == want
+        assert LookAhead(small, True, exact_limit=k - 1).finish(cand) != want  # the set tells them apart
+
+
+def test_the_look_ahead_defaults_are_exact_up_to_six_answers_and_a_60_word_rollout(small):
+    """LookAhead, BoardSearch and ga-search finish parts of up to 6 answers exactly (docs: "default:
+    6") and roll larger ones out over a pool of 60 words."""
+    from evo_wordle.evolve.search import BoardSearch
+
+    six, seven = (np.sort(small.words.indices(words.split())) for words in (SIX, SEVEN))
+    stated = LookAhead(small, True, exact_limit=6, pool=60)
+    for look in (LookAhead(small, True), BoardSearch(small, True, population=1, generations=0).look,
+                 GASearchSolver(small, ALLOWED).look):
+        for cand in (six, seven):
+            assert look.finish(cand) == stated.finish(cand)
+        assert np.array_equal(look.rollout_guesses(seven), stated.rollout_guesses(seven))
+    uniform = np.full(len(seven), 1 / len(seven))
+    assert np.array_equal(stated.rollout_guesses(seven), explore_pool(small, seven, uniform, 60))
+    for pool in (59, 61):  # the set tells the pools apart
+        other = LookAhead(small, True, pool=pool).rollout_guesses(seven)
+        assert not np.array_equal(other, stated.rollout_guesses(seven))
+    assert LookAhead(small, True, exact_limit=5).finish(six) != stated.finish(six)
+    assert LookAhead(small, True, exact_limit=7).finish(seven) != stated.finish(seven)
+
+
+def test_the_decision_gas_default_seed_is_0(small):
+    """The published ga-search figures were made with seed 0: a solver built without a seed
+    evaluates the same words and keeps the same population as one given seed 0 (seed 1 does not)."""
+    state = GameState.start(small, ALLOWED)
+
+    def run(**seed):
+        ga = GASearchSolver(small, ALLOWED, opener="tight", population=8, generations=2, **seed).evolve(state)
+        return sorted(ga["fitness"]), np.asarray(ga["population"]).tolist()
+
+    default = run()
+    assert default == run(seed=0) and default != run(seed=1)
+
+
+def test_the_board_searchs_default_seed_is_0(small, monkeypatch):
+    from evo_wordle.evolve.search import BoardSearch
+
+    boards = [np.sort(small.words.indices(["fight", "light", "might", "night"])),
+              np.sort(small.words.indices(["eight", "right", "sight", "tight", "wight"]))]
+    scores = np.random.default_rng(0).random(len(small.words))
+
+    def weighed(**seed) -> list[int]:
+        search = BoardSearch(small, True, population=8, generations=2, **seed)
+        seen: list[int] = []
+        inner = search.fitness
+        monkeypatch.setattr(search, "fitness", lambda g, b: seen.append(g) or inner(g, b))
+        search.choose(boards, lambda: scores, int(boards[0][0]), False)
+        return seen
+
+    default = weighed()
+    assert default == weighed(seed=0) and default != weighed(seed=1)
+
+
+def test_hard_mode_with_few_candidates_may_play_a_word_that_cannot_be_the_answer(small):
+    """Hard mode after SALSA and CLOWN (all grey): six -IGHT words remain, fewer than exact_limit.
+    The decision weighs every legal word, and AMBLE (which tells B, E and M apart) beats every
+    candidate; the exact solver over the candidates alone would play one of them."""
+    hard = Settings(candidates="answers", guess_from="allowed", hard=True)
+    salsa, clown, amble = (small.words.index(w) for w in ("salsa", "clown", "amble"))
+    state = GameState.start(small, hard).after(salsa, 0).after(clown, 0)
+    cand = state.candidates
+    assert [small.words.allowed[i] for i in cand] == ["bight", "eight", "fight", "might", "right", "tight"]
+    only_candidates = LookAhead(small, False, exact_limit=6)
+    legal = state.guessable("allowed").tolist()
+
+    def key(w):
+        total, depth = only_candidates.split(w, cand)
+        return (total + 1000 * max(0, depth - (6 - state.turn)), w not in set(cand.tolist()), w)
+
+    assert min(legal, key=key) == amble
+    assert GASearchSolver(small, hard, opener="salsa").search(state) == amble
+    assert ExactSolver(small, None).best(cand)[1] in set(cand.tolist())
