@@ -138,7 +138,7 @@ def parse_param(text: str) -> Param:
     if "|" not in body and ":" not in body:  # population=abc read as one choice: "use --fix population=abc"
         value = body.strip()
         raise EvoWordleError(f"--space {text!r}: {value!r} is neither a range nor choices: expected "
-                             f"{name}=LOW:HIGH[:log] or {name}=A|B (--fix {name}={value} holds one value)")
+                             f"{name}=LOW:HIGH[:log] or {name}=A|B; to hold one value, use --fix {name}={value}")
     if "|" in body:
         choices = as_list("--space", body, sep="|", what=text, item="choice")
         return Param(name, "cat", choices=tuple(parse_value(v) for v in choices))

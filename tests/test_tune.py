@@ -80,7 +80,7 @@ def test_bad_spaces_are_refused(text):
 
 @pytest.mark.parametrize("text, message", [
     ("population=abc", "--space 'population=abc': 'abc' is neither a range nor choices: expected "
-     "population=LOW:HIGH[:log] or population=A|B (--fix population=abc holds one value)"),
+     "population=LOW:HIGH[:log] or population=A|B; to hold one value, use --fix population=abc"),
     ("population=10:abc", "--space 'population=10:abc': the high bound 'abc' is not a number: expected "
      "population=LOW:HIGH[:log] with numbers as bounds"),
     ("mutation=x:0.5", "--space 'mutation=x:0.5': the low bound 'x' is not a number: expected "
