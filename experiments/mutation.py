@@ -291,6 +291,12 @@ MODULES: dict[str, dict] = {
                   "tests/test_solvers.py"],
         "pristine_table": True,
     },
+    "evo_wordle/evolve/plan.py": {
+        # the plan over a prior's likeliest words (the planned words, the cheapest opener's
+        # branch-and-bound tree, the cut after --depth decisions, the bounds, plan-tree): p0-plan's figures
+        "tests": ["tests/test_plan.py"],
+        "pristine_table": True,
+    },
     "evo_wordle/evolve/lookahead.py": {
         # the lookahead tree over a strategy genome (expected guesses under its own play and prior,
         # the cheapest of its best guesses, the bounds, the lookahead-tree command): p0-lookahead's figures

@@ -17,6 +17,11 @@ Each prior is also scored by its cross-entropy on the held-out answers: the mean
 real answers).  No tree is replayed: every decision is computed under the prior being tested.
 
     python experiments/prior_bound.py [--strategy p0-evolved] [--retune TRIALS] [--out DIR]
+                                      [--save-strategy FILE]
+
+``--save-strategy FILE`` also writes the genome with the fitted prior stored in it (a strategy
+file any command replays: ``bench --strategy FILE``; ``lookahead-tree`` looks ahead under it).
+It is written as soon as the prior is fitted, before the benches.
 
 ``--retune TRIALS`` adds a fourth row: the genome with its cost-model genes (bonus, k1, k2,
 switch_eff) chosen again under the fitted prior by optuna, on the training answers, each of
@@ -42,8 +47,17 @@ from sklearn.preprocessing import SplineTransformer, StandardScaler
 from evo_wordle import Context
 from evo_wordle.artefacts import list_mismatch, settings_of
 from evo_wordle.bench import run_bench
+from evo_wordle.cli.common import output_path
 from evo_wordle.errors import EvoWordleError
-from evo_wordle.evolve.strategy import REAL_GENES, Strategy, StrategySolver, inflection_weights, read_strategy_file
+from evo_wordle.evolve.strategy import (
+    REAL_GENES,
+    StoredPrior,
+    Strategy,
+    StrategySolver,
+    inflection_weights,
+    read_strategy_file,
+    save_strategy,
+)
 from evo_wordle.frequency import frequency_rank
 from evo_wordle.lexicon import word_classes
 from evo_wordle.split import recorded_split
@@ -150,12 +164,27 @@ def retune(ctx: Context, settings, genome: Strategy, folds: list, trials: int) -
     return Strategy.from_dict({**genome.as_dict(), **study.best_params}), float(study.best_value)
 
 
+def save_fitted(args: argparse.Namespace, ctx: Context, f, settings, prior: StoredPrior, fit: dict) -> None:
+    """The source file's genome, settings and provenance with the fitted prior stored (its tree,
+    made under the genome's own prior, is left out)."""
+    provenance = {k: v for k, v in f.provenance.items() if k != "lookahead"}
+    provenance["prior"] = {"command": " ".join(["python", "experiments/prior_bound.py", *sys.argv[1:]]),
+                           "from": str(args.strategy), "about": prior.about, **fit}
+    try:
+        save_strategy(args.save_strategy, f.strategy, provenance, None, settings, ctx.words, prior)
+    except (EvoWordleError, OSError) as exc:
+        fail(f"--save-strategy {args.save_strategy}: {exc}")
+    print(f"wrote {args.save_strategy}", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--strategy", default="p0-evolved", help="strategy file: a path or a shipped name")
     ap.add_argument("--retune", type=int, default=0, metavar="TRIALS",
                     help="also re-tune the genome's cost-model genes under the fitted prior (optuna trials; "
                     "minutes each)")
+    ap.add_argument("--save-strategy", type=output_path, metavar="FILE",
+                    help="also write the genome with the fitted prior stored in it, as a strategy file")
     add_output_args(ap, "prior_bound")
     args = ap.parse_args()
     if args.retune < 0:
@@ -179,6 +208,11 @@ def main() -> None:
     if split is None:
         fail(f"{where} records no train/validation/test split")
     fitted, c, tried = fitted_prior(ctx, split.train, split.validation)
+    if args.save_strategy is not None:
+        about = (f"logistic regression (experiments/prior_bound.py, scikit-learn) on the {len(split.train)} "
+                 f"training answers of split seed {split.seed} against every other allowed word; C = {c:g}, "
+                 "chosen on the validation answers")
+        save_fitted(args, ctx, f, settings, StoredPrior(fitted, about), {"C": c, "validation_bits": tried})
     bound = np.full(len(ctx.words), OUTSIDE)
     bound[ctx.words.answer_index] = 1.0
     own = StrategySolver(ctx, settings, strategy=f.strategy).policy.weights(np.arange(len(ctx.words)))

@@ -112,3 +112,32 @@ def test_retune_starts_from_the_genomes_own_genes_and_changes_only_the_cost_mode
     assert mean3 <= mean  # the best of three trials, the own genes among them
     changed = {k for k, v in best3.as_dict().items() if v != genome.as_dict()[k]}
     assert changed <= set(script.RETUNED)
+
+
+def test_save_strategy_writes_the_genome_with_the_fitted_prior_and_not_the_old_tree(script, small, tmp_path, capsys):
+    import argparse
+
+    from evo_wordle.evolve.strategy import StoredPrior, Strategy, StrategyFile, read_strategy_file
+    from evo_wordle.game import Settings
+
+    settings = Settings(candidates="allowed", guess_from="allowed")
+    genome = Strategy(opener="slate", w_plural=0.2)
+    source = StrategyFile("src.json", genome, {"split": {"seed": 3}, "lookahead": {"turns": 2}}, {"": "crane"}, None)
+    weights = np.linspace(0.5, 2.0, len(WORDS)) / 3.0
+    out = tmp_path / "fitted.json"
+    args = argparse.Namespace(save_strategy=out, strategy="src")
+    script.save_fitted(args, small, source, settings, StoredPrior(weights, "fitted here"), {"C": 1.0})
+    assert capsys.readouterr().out == f"wrote {out}\n"
+    f = read_strategy_file(out)
+    assert f.strategy == genome and f.tree == {} and f.made_for["candidates"] == "allowed"
+    np.testing.assert_allclose(f.prior.weights, weights, rtol=5e-7)
+    assert f.prior.about == "fitted here"
+    assert f.provenance["split"] == {"seed": 3} and "lookahead" not in f.provenance
+    assert f.provenance["prior"]["from"] == "src" and f.provenance["prior"]["C"] == 1.0
+    assert f.provenance["prior"]["command"].startswith("python experiments/prior_bound.py")
+    bad = argparse.Namespace(save_strategy=tmp_path / "missing" / "x.json", strategy="src")
+    with pytest.raises(SystemExit) as stop:
+        script.save_fitted(bad, small, source, settings, StoredPrior(weights, "x"), {})
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("prior_bound.py: --save-strategy") and err.count("\n") == 1

@@ -27,6 +27,7 @@ from evo_wordle.evolve.strategy import (
     MULTIPLIERS,
     REAL_GENES,
     TREE_KEYS,
+    StoredPrior,
     Strategy,
     StrategyFile,
     StrategyPolicy,
@@ -447,10 +448,10 @@ def test_a_prior_must_hold_one_finite_positive_weight_per_word(ctx, bad, message
     np.testing.assert_array_equal(check_prior([1, 2] * (n // 2) + [1] * (n % 2), n)[:3], [1.0, 2.0, 1.0])
 
 
-def test_a_given_prior_does_not_play_a_tree_made_under_the_genomes_own(ctx, tmp_path):
+def test_a_given_prior_does_not_play_a_tree_made_under_the_files_prior(ctx, tmp_path):
     start = GameState.start(ctx, ANY)
-    with pytest.raises(EvoWordleError, match="a prior or a tree, not both"):
-        StrategyPolicy(ctx, Strategy(), {"": "slate"}, prior=np.ones(len(ctx.words)))
+    both = StrategyPolicy(ctx, Strategy(), {"": "slate"}, prior=np.ones(len(ctx.words)))  # the caller's pairing
+    assert both.decide(start, "allowed") == ctx.words.index("slate")
     path = tmp_path / "s.json"
     s = Strategy(opener="crane")
     save_strategy(path, s, {}, {"": "slate"}, ANY, ctx.words)
@@ -459,6 +460,100 @@ def test_a_given_prior_does_not_play_a_tree_made_under_the_genomes_own(ctx, tmp_
     assert given.choose(start) == ctx.words.index("crane") and given.policy.tree == {}
     assert given.describe()["prior"].startswith("given")
     assert "prior" not in StrategySolver(ctx, ANY, strategy=path).describe()
+    stored = tmp_path / "p.json"  # a file's own prior plays with the file's own tree
+    save_strategy(stored, s, {}, {"": "slate"}, ANY, ctx.words, StoredPrior(np.ones(len(ctx.words)), "flat"))
+    mine = StrategySolver(ctx, ANY, strategy=stored)
+    assert mine.choose(start) == ctx.words.index("slate") and mine.describe()["prior"] == "stored in the file: flat"
+    over = StrategySolver(ctx, ANY, strategy=stored, prior=np.full(len(ctx.words), 2.0))
+    assert over.policy.tree == {} and over.describe()["prior"].startswith("given")
+    np.testing.assert_array_equal(over.policy.prior, np.full(len(ctx.words), 2.0))
+
+
+def test_a_stored_prior_round_trips_to_seven_digits_and_replaces_the_genomes(ctx, tmp_path):
+    n = len(ctx.words)
+    weights = np.linspace(1e-6, 3.0, n) * (1 + 1e-9) + 1.23456789e-3  # more digits than a file keeps
+    path = tmp_path / "s.json"
+    genome = Strategy(steepness=7.0, midpoint=0.3, mix=0.4, w_plural=0.1)  # prior genes a stored prior replaces
+    save_strategy(path, genome, {}, None, P0, ctx.words, StoredPrior(weights, "by hand"))
+    doc = json.loads(path.read_text())
+    assert doc["prior"]["about"] == "by hand" and len(doc["prior"]["weights"]) == n
+    assert doc["prior"]["weights"][:3] == [float(f"{w:.7g}") for w in weights[:3]]
+    f = read_strategy_file(path)
+    np.testing.assert_array_equal(f.prior.weights, [float(f"{w:.7g}") for w in weights])
+    np.testing.assert_allclose(f.prior.weights, weights, rtol=5e-7)
+    policy = StrategySolver(ctx, P0, strategy=path).policy
+    np.testing.assert_array_equal(policy.prior, f.prior.weights)
+    assert policy.mix == 0.0  # the genome's uniform share is not mixed in either
+    cand = np.arange(0, n, 97)
+    np.testing.assert_allclose(policy.weights(cand), f.prior.weights[cand] / f.prior.weights[cand].sum(), rtol=1e-13)
+    same = StrategySolver(ctx, P0, strategy=genome, prior=f.prior.weights)
+    for answer in ("cigar", "vivid", "fjord"):
+        state = GameState.start(ctx, P0).after(ctx.words.index("salet"), int(ctx.table[ctx.words.index("salet"),
+                                                                                       ctx.words.index(answer)]))
+        assert policy.decide(state, "allowed") == same.policy.decide(state, "allowed")
+    plain = tmp_path / "plain.json"
+    save_strategy(plain, genome, {}, None, P0, ctx.words)
+    assert "prior" not in json.loads(plain.read_text()) and read_strategy_file(plain).prior is None
+
+
+def test_a_prior_is_stored_only_with_the_lists_it_weighs(ctx, tmp_path):
+    with pytest.raises(EvoWordleError, match="needs the game and word lists") as err:
+        save_strategy(tmp_path / "s.json", Strategy(), {}, None, None, None, StoredPrior(np.ones(len(ctx.words)), ""))
+    assert isinstance(err.value, ValueError) and not (tmp_path / "s.json").exists()
+    with pytest.raises(EvoWordleError, match="one weight per allowed word"):
+        save_strategy(tmp_path / "s.json", Strategy(), {}, None, P0, ctx.words, StoredPrior(np.ones(5), ""))
+    with pytest.raises(EvoWordleError, match="finite and > 0"):
+        save_strategy(tmp_path / "s.json", Strategy(), {}, None, P0, ctx.words,
+                      StoredPrior(np.zeros(len(ctx.words)), ""))
+    assert not (tmp_path / "s.json").exists()
+
+
+def _with_prior(tmp_path, ctx, block, made_for=True) -> Path:
+    path = tmp_path / "s.json"
+    save_strategy(path, Strategy(), {}, None, P0 if made_for else None, ctx.words if made_for else None)
+    doc = json.loads(path.read_text())
+    doc["prior"] = block
+    path.write_text(json.dumps(doc))
+    return path
+
+
+@pytest.mark.parametrize("block, message", [
+    ([1.0, 2.0], "must be a JSON object with a list of \"weights\""),
+    ({"about": "x"}, "must be a JSON object with a list of \"weights\""),
+    ({"weights": {"a": 1}}, "must be a JSON object with a list of \"weights\""),
+    ({"weights": [1.0, 2.0], "about": 5}, "\"about\" must be a string"),
+    ({"weights": [1.0, True]}, "every weight must be a number"),
+    ({"weights": [1.0, "2"]}, "every weight must be a number"),
+    ({"weights": [1.0, None]}, "every weight must be a number"),
+    ({"weights": [1.0, 0]}, "finite and > 0"),
+    ({"weights": [1.0, -2.5]}, "finite and > 0"),
+    ({"weights": [1.0, 1e400]}, "finite and > 0"),
+    ({"weights": []}, "has no weights"),
+])
+def test_a_bad_stored_prior_is_refused_in_one_line(ctx, tmp_path, block, message):
+    path = _with_prior(tmp_path, ctx, block)
+    with pytest.raises(EvoWordleError, match=message) as err:
+        read_strategy_file(path)
+    assert str(err.value).startswith(f"strategy file {path}: its prior") and "\n" not in str(err.value)
+
+
+def test_a_stored_prior_needs_made_for_and_its_own_allowed_list(ctx, tmp_path):
+    with pytest.raises(EvoWordleError, match="not tied to a word list"):
+        read_strategy_file(_with_prior(tmp_path, ctx, {"weights": [1.0, 2.0]}, made_for=False))
+    assert st.MAX_PRIOR_WORDS == 200_000
+    big = _with_prior(tmp_path, ctx, {"weights": [1.0] * (st.MAX_PRIOR_WORDS + 1)})
+    with pytest.raises(EvoWordleError, match=f"has {st.MAX_PRIOR_WORDS + 1} weights, more than {st.MAX_PRIOR_WORDS}"):
+        read_strategy_file(big)
+    at_cap = _with_prior(tmp_path, ctx, {"weights": [1.0] * st.MAX_PRIOR_WORDS})
+    assert len(read_strategy_file(at_cap).prior.weights) == st.MAX_PRIOR_WORDS  # read; it fits no list here
+    with pytest.raises(EvoWordleError, match="one weight per allowed word"):
+        StrategySolver(ctx, P0, strategy=at_cap)
+    small = Context(words=WordSet(ctx.words.allowed[:40], ctx.words.allowed[:10]))
+    path = tmp_path / "other.json"
+    save_strategy(path, Strategy(opener="aahed"), {}, None, P0, small.words, StoredPrior(np.ones(40), "small"))
+    with pytest.raises(EvoWordleError, match="its prior was made for another allowed list"):
+        st.file_prior(ctx, read_strategy_file(path))
+    np.testing.assert_array_equal(st.file_prior(small, read_strategy_file(path)), np.ones(40))
 
 
 # ---------------------------------------------------------------------------------- files

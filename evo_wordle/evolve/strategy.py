@@ -69,6 +69,8 @@ LOG_GENES = frozenset({"w_plural", "w_past", "w_proper", "w_unlisted"})
 MULTIPLIERS = ("w_plural", "w_past", "w_proper", "w_unlisted")
 #: Cells per bincount block when scoring guesses (bounds temporary memory).
 BLOCK_CELLS = 1 << 23
+#: Most weights a stored prior may hold (far above any allowed list; bounds what a file can make us build).
+MAX_PRIOR_WORDS = 200_000
 
 
 @dataclass(frozen=True)
@@ -185,19 +187,61 @@ def prior_multipliers(words, strategy: Strategy) -> np.ndarray:
 
 def save_strategy(path: str | Path, strategy: Strategy, provenance: dict | None = None,
                   tree: dict[str, str] | None = None, settings: Settings | None = None,
-                  words=None) -> None:
+                  words=None, prior: StoredPrior | None = None) -> None:
     """Write a strategy file atomically: genome, how it was produced, the game it was made for
-    (``made_for``: settings and word-list hashes, when ``settings`` and ``words`` are given) and
-    an optional decision tree (valid only in that game)."""
+    (``made_for``: settings and word-list hashes, when ``settings`` and ``words`` are given), an
+    optional prior (one weight per allowed word, which then replaces the genome's prior genes;
+    it needs ``made_for``, since it is tied to the allowed list) and an optional decision tree
+    (valid only in that game, under the file's prior)."""
     from ..artefacts import made_for
 
     doc = {"format": FORMAT, "version": VERSION, "genome": strategy.as_dict(),
            "provenance": provenance or {}}
     if settings is not None and words is not None:
         doc["made_for"] = made_for(settings, words)
+    if prior is not None:
+        if "made_for" not in doc:
+            raise EvoWordleError("a stored prior needs the game and word lists it was made for (settings and words)")
+        weights = check_prior(prior.weights, len(words))
+        # 7 significant digits: the file is what is replayed, so its rounded weights are the prior
+        doc["prior"] = {"about": str(prior.about), "weights": [float(f"{w:.7g}") for w in weights.tolist()]}
     if tree:
         doc["tree"] = tree
     atomic_write_text(path, json.dumps(doc, indent=1) + "\n")
+
+
+@dataclass(frozen=True)
+class StoredPrior:
+    """A prior a strategy file carries: one weight > 0 per allowed word of its ``made_for`` list
+    (replacing the genome's frequency curve, multipliers and mix), and how it was made."""
+
+    weights: np.ndarray
+    about: str
+
+
+def _stored_prior(doc: dict, path: Path) -> StoredPrior | None:
+    """The file's ``prior`` block checked as data (numbers, size, > 0), or None if it has none."""
+    block = doc.get("prior")
+    if block is None:
+        return None
+    where = f"strategy file {path}: its prior"
+    if not isinstance(block, dict) or not isinstance(block.get("weights"), list):
+        raise EvoWordleError(f"{where} must be a JSON object with a list of \"weights\"")
+    if doc.get("made_for") is None:
+        raise EvoWordleError(f"{where} is not tied to a word list (the file has no \"made_for\")")
+    about, weights = block.get("about", ""), block["weights"]
+    if not isinstance(about, str):
+        raise EvoWordleError(f"{where}: \"about\" must be a string")
+    if not weights:
+        raise EvoWordleError(f"{where} has no weights")
+    if len(weights) > MAX_PRIOR_WORDS:
+        raise EvoWordleError(f"{where} has {len(weights)} weights, more than {MAX_PRIOR_WORDS}")
+    if not all(type(w) in (int, float) for w in weights):  # not bool, str or null
+        raise EvoWordleError(f"{where}: every weight must be a number")
+    try:
+        return StoredPrior(check_prior(weights, len(weights)), about)
+    except EvoWordleError as exc:
+        raise EvoWordleError(f"{where}: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -209,6 +253,7 @@ class StrategyFile:
     provenance: dict
     tree: dict[str, str]
     made_for: dict | None
+    prior: StoredPrior | None = None
 
 
 def resolve_strategy_path(name: str | Path) -> Path:
@@ -261,7 +306,7 @@ def read_strategy_file(name: str | Path) -> StrategyFile:
     prov = doc.get("provenance", {})
     if not isinstance(prov, dict):
         raise EvoWordleError(f"strategy file {path}: provenance must be a JSON object")
-    return StrategyFile(str(path), strategy, prov, tree, record)
+    return StrategyFile(str(path), strategy, prov, tree, record, _stored_prior(doc, path))
 
 
 def load_strategy_file(path: str | Path, settings: Settings | None = None) -> tuple[Strategy, dict, dict[str, str]]:
@@ -292,6 +337,14 @@ def usable_tree(ctx: Context, settings: Settings, f: StrategyFile) -> dict[str, 
     if any(f.made_for.get(k) != getattr(settings, k) for k in TREE_KEYS):
         return {}
     return f.tree
+
+
+def file_prior(ctx: Context, f: StrategyFile) -> np.ndarray:
+    """The file's stored prior as weights over ``ctx``'s allowed list; a one-line error when the
+    file was made for another allowed list (its weights would fall on other words)."""
+    if f.made_for.get("allowed_sha256") != ctx.words.digest:
+        raise EvoWordleError(f"strategy file {f.path}: its prior was made for another allowed list")
+    return check_prior(f.prior.weights, len(ctx.words))
 
 
 def load_strategy(path: str | Path) -> Strategy:
@@ -487,9 +540,6 @@ class StrategyPolicy:
             if any(getattr(s, gene) != 1.0 for gene in MULTIPLIERS):
                 self.prior = self.prior * prior_multipliers(ctx.words.allowed, s)
         self.bonus_priority = ctx.priority
-        if prior is not None and tree:
-            raise EvoWordleError("a stored tree was made under the genome's own prior: "
-                                 "give a prior or a tree, not both")
         self.tree = {k: (v if isinstance(v, int) else ctx.words.index(v)) for k, v in (tree or {}).items()}
         self._memo: dict[tuple[bytes, str], int] = {}
 
@@ -578,9 +628,10 @@ class _StrategyAction(argparse.Action):
 class StrategySolver(Solver):
     """Play a strategy genome (``--strategy FILE``; default genome if none is given).
 
-    ``prior`` (Python API: one weight > 0 per allowed word) replaces the genome's prior, its
-    multipliers and mix, e.g. to ask how the same search fares with a better prior; a file's
-    stored tree is then not played, since it was made under the genome's own prior."""
+    A file's stored prior replaces the genome's prior genes, and its tree (made under that prior)
+    is played with it.  ``prior`` (Python API: one weight > 0 per allowed word) replaces the
+    genome's or the file's prior, e.g. to ask how the same search fares with a better prior; a
+    file's stored tree is then not played, since it was made under another prior."""
 
     def __init__(self, ctx: Context, settings, opener: str | None = None,
                  strategy: str | Path | Strategy | None = None, tree: dict[str, str] | None = None,
@@ -588,6 +639,8 @@ class StrategySolver(Solver):
         super().__init__(ctx, settings, None)
         as_word("opener", opener, ctx.words)  # 5 or b'x' refused in one line, "" is none
         self.source = None
+        given = prior is not None
+        self.prior_about = "given (replaces the genome's prior, its multipliers and mix)" if given else None
         where = "the tree"
         if isinstance(strategy, Strategy):
             genome = strategy
@@ -596,7 +649,10 @@ class StrategySolver(Solver):
             genome, where, self.source = f.strategy, f"strategy file {f.path}", str(strategy)
             if not opener and not ctx.words.contains(genome.opener):
                 raise EvoWordleError(f"{where}: its opener {genome.opener!r} is not an allowed word of this list")
-            tree = tree or usable_tree(ctx, settings, f)
+            if not given:  # a given prior does not play the file's tree (made under another prior)
+                if f.prior is not None:
+                    prior, self.prior_about = file_prior(ctx, f), f"stored in the file: {f.prior.about}"
+                tree = tree or usable_tree(ctx, settings, f)
         else:
             genome = Strategy()
         if opener:
@@ -606,8 +662,7 @@ class StrategySolver(Solver):
         if tree:
             tree = check_tree(ctx, settings, tree, where)
         self.genome = genome
-        self.custom_prior = prior is not None
-        self.policy = StrategyPolicy(ctx, genome, None if self.custom_prior else tree, pool, prior)
+        self.policy = StrategyPolicy(ctx, genome, None if given else tree, pool, prior)
         self.opener = None  # the policy plays the opener (tree or genome)
 
     def choose(self, state: GameState) -> int:
@@ -634,6 +689,6 @@ class StrategySolver(Solver):
     def describe(self) -> dict:
         out = {"solver": self.name, "opener": self.genome.opener, "strategy": self.source,
                "genome": self.genome.as_dict()}
-        if self.custom_prior:  # the genome's prior genes were not played
-            out["prior"] = "given (replaces the genome's prior, its multipliers and mix)"
+        if self.prior_about:  # the genome's prior genes were not played
+            out["prior"] = self.prior_about
         return out
