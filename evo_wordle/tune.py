@@ -35,7 +35,7 @@ from .context import Context
 from .errors import EvoWordleError
 from .files import check_value, decode_utf8, parse_json, read_capped, read_json
 from .game import Settings
-from .params import as_list
+from .params import as_int, as_list
 from .split import Split, split_answers
 from .stats import mean_ci, paired, t975  # noqa: F401 - paired is part of tune's API
 
@@ -135,13 +135,25 @@ def parse_param(text: str) -> Param:
     name = name.strip().replace("-", "_")
     if not sep or not body.strip():
         raise EvoWordleError(f"--space expects name=low:high[:log] or name=a|b, not {text!r}")
-    if "|" in body or ":" not in body:
+    if "|" not in body and ":" not in body:  # population=abc read as one choice: "use --fix population=abc"
+        value = body.strip()
+        raise EvoWordleError(f"--space {text!r}: {value!r} is neither a range nor choices: expected "
+                             f"{name}=LOW:HIGH[:log] or {name}=A|B; to hold one value, use --fix {name}={value}")
+    if "|" in body:
         choices = as_list("--space", body, sep="|", what=text, item="choice")
         return Param(name, "cat", choices=tuple(parse_value(v) for v in choices))
     parts = body.split(":")
     if len(parts) not in (2, 3) or (len(parts) == 3 and parts[2].strip() not in ("log", "lin")):
         raise EvoWordleError(f"--space: {text!r} is not name=low:high or name=low:high:log")
-    low, high = _number(parts[0].strip()), _number(parts[1].strip())
+
+    def bound(which: str, part: str) -> int | float:
+        try:
+            return _number(part.strip())
+        except EvoWordleError as exc:  # "'abc' is not a number" alone named neither the item nor the form
+            raise EvoWordleError(f"--space {text!r}: the {which} bound {exc}: expected {name}=LOW:HIGH[:log] "
+                                 "with numbers as bounds") from None
+
+    low, high = bound("low", parts[0]), bound("high", parts[1])
     kind = "int" if isinstance(low, int) and isinstance(high, int) else "float"
     return Param(name, kind, low, high, log=len(parts) == 3 and parts[2].strip() == "log")
 
@@ -362,11 +374,18 @@ def same_trial(study, params: dict):
 
 # ------------------------------------------------------------------------------------ the study
 
+#: Most trials one study runs, as a sweep's most configurations (sweep.MAX_CONFIGS): ``--trials
+#: 10**12`` was accepted and began a study that could never finish (a usage error now).
+MAX_TRIALS = 10_000
 
-def check_storage_url(url: str) -> None:
+
+def check_storage_url(url: str, *, writes: bool = False) -> None:
     """Refuse a storage URL that cannot work, before anything runs or is written.  SQLite writes
     its file in place (it cannot be replaced atomically), so a symlink there, dangling or not,
-    is refused rather than written through, and so is anything but a regular file."""
+    is refused rather than written through, and so is anything but a regular file.  ``writes``
+    (tune, which makes its study there): an existing file must be empty, an SQLite database
+    without tables or one holding Optuna's (:func:`require_study_database`), never another
+    program's database, which Optuna would add its tables to."""
     from .outputs import special
 
     if not isinstance(url, str) or "://" not in url:
@@ -380,6 +399,8 @@ def check_storage_url(url: str) -> None:
                                  "(give the file itself)")
         if (kind := special(db)) is not None:
             raise EvoWordleError(f"the study database {db} is {kind}, not a regular file")
+        if writes:
+            require_study_database(db, new=True)
 
 
 def _storage(url: str):
@@ -607,8 +628,8 @@ def run_study(spec: TuneSpec, storage: str, name: str, trials: int, *, jobs: int
     """Run (or resume) the study until ``trials`` trials are finished or pruned; return it."""
     ctx = spec.context()
     spec.check(ctx)
-    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-        raise EvoWordleError(f"--trials must be at least 1, not {trials!r}")
+    trials = as_int("trials", trials, 1, MAX_TRIALS)
+    check_storage_url(storage, writes=True)  # once, here: the workers' opens find the study made
     study = open_study(spec, storage, name)
     if jobs <= 1 and executor == "local":
         optimize(spec.as_dict(), storage, name, trials, spec.seed)
@@ -813,16 +834,20 @@ def load_params(path: str | Path) -> dict:
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-def require_study_database(path: Path) -> None:
+def require_study_database(path: Path, *, new: bool = False) -> None:
     """Refuse a file that holds no Optuna study tables, read-only and before Optuna opens it:
     Optuna writes its schema into whatever SQLite file it is given, so a report (which only
-    reads) turned an empty file, or another program's database, into a study database."""
+    reads) turned an empty file, or another program's database, into a study database.  With
+    ``new`` (tune, which makes a study) an empty file or a database without any table is
+    accepted too: nothing of anyone else's is in it."""
     import sqlite3
 
     if not path.is_file():
-        return  # a folder or special file: check_storage_url names it
+        return  # missing (a new database), a folder or special file: check_storage_url names it
     with path.open("rb") as fh:
         head = fh.read(len(SQLITE_MAGIC))
+    if new and not head:
+        return
     if head != SQLITE_MAGIC:
         what = "an empty file" if not head else "not an SQLite database"
         raise EvoWordleError(f"{path} is not a study database ({what}; tune --out or --storage makes one)")
@@ -834,8 +859,11 @@ def require_study_database(path: Path) -> None:
             con.close()
     except sqlite3.Error as exc:
         raise EvoWordleError(f"cannot read the study database {path}: {exc}") from None
+    if new and not tables:
+        return
     if not {"studies", "version_info"} <= tables:
-        raise EvoWordleError(f"{path} is an SQLite database without Optuna study tables: not one tune wrote")
+        why = "tune adds its tables only to a new file or a study database" if new else "not one tune wrote"
+        raise EvoWordleError(f"{path} is an SQLite database without Optuna study tables: {why}")
 
 
 def study_summary(storage: str, name: str | None = None) -> dict:

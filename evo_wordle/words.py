@@ -31,10 +31,14 @@ def _read(source: str | Path, what: str) -> tuple[str, str]:
         return _bundled(BUNDLED_ANSWERS[source]), source
     if isinstance(source, str) and source == "allowed":
         return _bundled("allowed.txt"), "allowed"
+    if source == "":  # Path("") is the current folder: it was refused as "a folder"
+        names = f" (or {', '.join(BUNDLED_ANSWERS)})" if what == "answers" else ""
+        raise EvoWordleError(f"{what} list needs a file name{names}, not an empty string")
     path = Path(source)
     if not path.exists() and not path.is_symlink():
         raise EvoWordleError(f"{what} list file not found: {path}")
-    data = read_capped(path, MAX_LIST_BYTES, f"{what} list", streams=True)
+    # regular files only: a FIFO with no writer blocked the open for ever
+    data = read_capped(path, MAX_LIST_BYTES, f"{what} list")
     return _decode(data, str(path)), str(path)
 
 

@@ -135,7 +135,8 @@ def _settings(*argv: str) -> Settings:
 def test_settings_flags() -> None:
     assert _settings() == Settings()
     assert _settings("--problem", "p3") == Settings.problem("P3")
-    assert _settings("--problem", "P2", "--candidates", "answers") == Settings(candidates="answers", daily=True)
+    assert _settings("--problem", "P3", "--candidates", "answers", "--daily") == Settings.problem("P3")  # agreeing
+    assert _settings("--problem", "P1", "--guess-from", "allowed") == Settings.problem("P1", guess_from="allowed")
     got = _settings("--guess-from", "allowed", "--hard", "--max-guesses", "6")
     assert (got.guess_from, got.hard, got.max_guesses) == ("allowed", True, 6)
     assert _settings("--boards", "8").max_guesses == 13  # N + 5 by default

@@ -16,6 +16,8 @@ import pytest
 from evo_wordle import Context
 from evo_wordle.cli import main
 
+from .alarms import alarm
+
 
 def run(capsys, argv: list[str]) -> tuple[int, str, str]:
     try:
@@ -184,7 +186,7 @@ BAD_INPUT = [
     ("tune --solver ga --space population=10:50 --out {d}/afile", "is a file, not a folder"),
     ("tune --solver ga --space population=10:50 --out ", "empty string"),
     ("tune --solver ga --space population=10:50 --seed -1 --out {d}/t", "from 0 to 2**63"),
-    ("tune --solver ga --space population=10:50 --trials 0 --out {d}/t", "must be at least 1"),
+    ("tune --solver ga --space population=10:50 --trials 0 --out {d}/t", "must be between 1 and 10000, not 0"),
     # a bad --fix was blamed on the space: "the solver refuses population=10: unknown GA parameter 'foo'"
     ("tune --solver ga --space population=10:50 --fix foo=1 --out {d}/t",
      "--fix: the solver refuses foo=1: unknown GA parameter 'foo'"),
@@ -512,3 +514,85 @@ def test_the_runs_of_a_figure_and_the_meta_ga_counts_are_capped_in_the_python_ap
     for name in ("mu", "lambda_", "generations", "hof_size", "train_sets", "holdout_sets"):
         with pytest.raises(ValueError, match="must be between .* and 1000000, not 1000001$"):
             EvolveConfig(**{name: 1_000_001})
+
+
+@pytest.mark.parametrize("argv, message, helped", [
+    (["ga-tree", "--search-generations", "999999999999"], "--search-generations: must be between 0 and 50",
+     "generations per decision, at most 50"),
+    (["ga-tree", "--search-population", "1001"], "--search-population: must be between 1 and 1000",
+     "words per decision GA, at most 1,000"),
+    (["tune", "--space", "population=10:50", "--trials", "999999999999"], "--trials: must be between 1 and 10000",
+     "trials to finish or prune, at most 10,000"),
+    # bench takes the flags through the solver: the cap is the solver's own, checked before any game
+    (["bench", "--solver", "ga-search", "--search-generations", "51", "--games", "1"],
+     "--search-generations must be between 0 and 50, not 51", "generations per decision, at most 50"),
+])
+def test_search_counts_and_tune_trials_are_capped_and_the_cap_is_in_help(files, capsys, argv, message, helped):
+    """`ga-tree --search-generations 10**12` and `tune --trials 10**12` were accepted and began
+    work that could not end; they share the capped counts' mechanism (arg_type / as_int)."""
+    out_flags = {"ga-tree": ["--tree", str(files / "t.txt")], "tune": ["--out", str(files / "t")], "bench": []}
+    with alarm(60):  # before the fix the search began and never ended
+        code, out, err = run(capsys, [*argv, *out_flags[argv[0]]])
+    assert code == 2 and out == "" and message in err, err
+    assert_one_line(err)
+    assert not (files / "t.txt").exists() and not (files / "t").exists()
+    with pytest.raises(SystemExit):
+        main([argv[0], "--help"])
+    assert helped in " ".join(capsys.readouterr().out.split())
+
+
+def test_ga_search_counts_are_capped_in_the_python_api_too(files):
+    from evo_wordle.evolve.search import GASearchSolver
+    from evo_wordle.game import Settings
+
+    ctx = Context(allowed=str(files / "one.txt"))
+    with pytest.raises(ValueError, match="^--search-population must be between 1 and 1000, not 1001$"):
+        GASearchSolver(ctx, Settings(), population=1001)
+    with pytest.raises(ValueError, match="^--search-generations must be between 0 and 50, not 51$"):
+        GASearchSolver(ctx, Settings(), generations=51)
+
+
+@pytest.mark.parametrize("flag", ["--allowed", "--answers"])
+@pytest.mark.parametrize("command", [
+    "pattern crane slate", "entropy crane", "bench --games 1", "solve crane", "assist",
+    "tune --solver ga --space population=10:50 --out {d}/t", "ga-tree --games 1 --tree {d}/t.txt",
+    "evolve-strategy --generations 0 --out {d}/s.json",
+])
+def test_an_empty_word_list_path_is_named_as_such(files, capsys, command, flag):
+    """`--answers ""` was read as the current folder ("answers list . is a folder, not a file"),
+    and tune took it as no flag at all (the NYT list); every command and the API name it."""
+    argv = [a.replace("{d}", str(files)) for a in command.split(" ")] + [flag, ""]
+    before = sorted(p.name for p in files.iterdir())
+    code, out, err = run(capsys, argv)
+    what = flag.removeprefix("--")
+    names = " (or nyt, original)" if what == "answers" else ""
+    message = f"error: {what} list needs a file name{names}, not an empty string\n"
+    assert (code, out) == (2, "") and err.endswith(message), err
+    assert_one_line(err)
+    assert sorted(p.name for p in files.iterdir()) == before
+    with pytest.raises(ValueError, match=f"^{what} list needs a file name"):
+        Context(**{what: ""})
+
+
+@pytest.mark.parametrize("command", [
+    "bench --games 1", "compare --solvers greedy,naive --games 1", "solve crane", "assist",
+    "sweep --solver greedy --set games=1,2 --out {d}/sw", "tune --solver ga --space population=10:50 --out {d}/t",
+    "ga-tree --games 1 --tree {d}/t.txt", "evolve-strategy --generations 0 --out {d}/s.json",
+])
+def test_a_flag_that_contradicts_the_problem_preset_is_refused_by_every_command(files, capsys, command):
+    """`bench --problem P1 --candidates allowed` played P0 (the flag silently won over the
+    preset) while sweep refused such a conflict; every command now refuses it, with one message
+    (settings_args.check_preset_flags); --guess-from still refines a preset."""
+    argv = [a.replace("{d}", str(files)) for a in command.split(" ")]
+    before = sorted(p.name for p in files.iterdir())
+    for extra, message in (
+            (["--problem", "P1", "--candidates", "allowed"], "--problem P1 sets candidates=answers, which --candidates "
+             "allowed contradicts (that game is P0): give --problem P0, or drop --candidates allowed"),
+            (["--problem", "p0", "--daily"], "--problem P0 sets daily=false, which --daily contradicts (that game is "
+             "P2): give --problem P2, or drop --daily")):
+        if extra[-1] == "--daily" and command.split()[0] in ("solve", "assist", "tune", "ga-tree", "evolve-strategy"):
+            continue  # these play one game at a time: no --daily
+        code, out, err = run(capsys, argv + extra)
+        assert (code, out) == (2, "") and err.endswith(f"error: {message}\n"), err
+        assert_one_line(err)
+    assert sorted(p.name for p in files.iterdir()) == before

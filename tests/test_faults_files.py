@@ -27,6 +27,8 @@ from evo_wordle.game import Settings
 from evo_wordle.sweep import RESULTS_FILE, SPEC_FILE, ResultsStore, load_sweep
 from evo_wordle.words import load_words
 
+from .alarms import alarm
+
 P1A = Settings(candidates="answers", guess_from="allowed")
 
 
@@ -110,8 +112,20 @@ def test_word_list_sources_capped(tmp_path, capsys, kind):
     with Budget():
         assert main(["pattern", "crane", "slate", "--allowed", str(path)]) == 2
     err = one_line(capsys)
-    assert {"dev-zero": "too large", "huge-file": "too large", "folder": "is a folder",
+    assert {"dev-zero": "is not a regular file", "huge-file": "too large", "folder": "is a folder",
             "missing": "not found"}[kind] in err
+
+
+@pytest.mark.parametrize("what", ["answers", "allowed"])
+def test_a_fifo_as_a_word_list_is_refused_before_it_is_opened(tmp_path, capsys, what):
+    """`--answers /tmp/fifo` blocked for ever in the open (lists were read as streams); a word
+    list is a regular file, refused otherwise as every other input file is (files.read_capped)."""
+    fifo = _source(tmp_path / "fifo", "fifo", 0)
+    with alarm(20):
+        assert main(["pattern", "crane", "slate", f"--{what}", str(fifo)]) == 2
+    assert one_line(capsys) == f"evo-wordle: error: {what} list {fifo} is not a regular file\n"
+    with alarm(20), pytest.raises(ValueError, match=f"^{what} list {fifo} is not a regular file$"):
+        load_words(**{what: fifo})
 
 
 def test_utf8_bom_is_accepted(tmp_path):

@@ -4,6 +4,7 @@ keeps each operator's natural partner (cosmic-ray itself is not needed here)."""
 from __future__ import annotations
 
 import importlib.util
+import re
 import sys
 import tomllib
 from pathlib import Path
@@ -47,6 +48,18 @@ NOT_TARGETS = {
         "tests/test_solvers.py": "the baseline solvers (solvers/), not the GA solvers",
         "tests/test_rules_solvers.py": "the scoring solvers' rules (solvers/base.py), not the GA solvers"},
 }
+
+
+def test_the_modules_paragraph_of_docs_testing_md_names_every_module():
+    """docs/testing.md lists the modules mutation testing covers and their rule tests; it left
+    out ga/toolbox.py (and so test_rules_toolbox.py) while MODULES ran it."""
+    text = (ROOT / "docs" / "testing.md").read_text()
+    start = text.index("Modules: `evo_wordle/patterns.py`")
+    paragraph = text[start:text.index("each has its own targeted tests", start)]
+    named = set(re.findall(r"`([\w/]+\.py)`", paragraph))
+    missing = [m for m in _script().MODULES if m not in named and m.removeprefix("evo_wordle/") not in named]
+    assert missing == []
+    assert "`test_rules_toolbox.py`" in paragraph
 
 
 def test_test_files_named_after_a_module_are_among_its_targets():

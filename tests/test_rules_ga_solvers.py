@@ -217,6 +217,48 @@ def test_the_logbook_is_built_once_per_generation_and_takes_the_last_pattern_lat
     assert solver.logbook is again and again[-1]["pattern"] == to_digits(last)
 
 
+def test_after_an_undo_each_decision_keeps_the_feedback_of_its_own_word_in_the_line_played(ctx):
+    """The assistant's undo: the GA's logbook gave the feedback of the next move entered to the
+    suggestion of the line taken back, and left the taken-back feedback on the word before it.
+    Each decision's record holds the feedback its word got in the game as it now stands: none
+    for a suggestion of a line taken back or for a word the player did not take."""
+    from evo_wordle.assist import AssistSession
+
+    settings = Settings(candidates="answers")
+    session = AssistSession(ctx, settings, make_solver("ga", ctx, settings, population=30))
+    session.solver.reset(np.random.default_rng(5))
+    answer = ctx.words.index("merry")
+
+    def play(word: int, pattern: int | None = None) -> int:
+        pattern = int(ctx.table[word, answer]) if pattern is None else pattern
+        session.enter(word, pattern)
+        return pattern
+
+    def decisions() -> list[tuple[str, str | None]]:
+        return [(r["guess"], r["pattern"]) for r in session.solver.logbook if r["guess"] is not None]
+
+    first = ctx.words.index(session.suggest())
+    p0 = play(first)
+    second = ctx.words.index(session.suggest())
+    p1 = play(second)
+    third = session.suggest()
+    assert decisions() == [(ctx.words.allowed[first], to_digits(p0)), (ctx.words.allowed[second], to_digits(p1)),
+                           (third, None)]
+    # the colours of the second word were mistyped: taken back and entered again, other colours
+    assert session.undo() and session.suggest() == ctx.words.allowed[second]
+    other = next(int(ctx.table[second, w]) for w in session.state.candidates if int(ctx.table[second, w]) != p1)
+    play(second, other)
+    fourth = session.suggest()
+    assert decisions() == [(ctx.words.allowed[first], to_digits(p0)), (ctx.words.allowed[second], to_digits(other)),
+                           (third, None), (fourth, None)]
+    # taken back again, and another word than the suggestion played: the suggestion got no feedback
+    assert session.undo()
+    word = next(int(w) for w in session.state.candidates if int(w) != second)
+    play(word)
+    session.suggest()
+    assert [p for _, p in decisions()] == [to_digits(p0), None, None, None, None]
+
+
 def _reference_halls(solver, size):
     """Per decision: the ``size`` best distinct words of every generation bred for it (the
     played word included), best first, ties by word index."""

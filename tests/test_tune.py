@@ -78,6 +78,25 @@ def test_bad_spaces_are_refused(text):
         parse_space(text)
 
 
+@pytest.mark.parametrize("text, message", [
+    ("population=abc", "--space 'population=abc': 'abc' is neither a range nor choices: expected "
+     "population=LOW:HIGH[:log] or population=A|B; to hold one value, use --fix population=abc"),
+    ("population=10:abc", "--space 'population=10:abc': the high bound 'abc' is not a number: expected "
+     "population=LOW:HIGH[:log] with numbers as bounds"),
+    ("mutation=x:0.5", "--space 'mutation=x:0.5': the low bound 'x' is not a number: expected "
+     "mutation=LOW:HIGH[:log] with numbers as bounds"),
+])
+def test_a_space_value_that_does_not_parse_is_named_with_the_form_expected(tmp_path, capsys, text, message):
+    """`--space population=abc` said "population=abc is one value, nothing to search: use --fix
+    population=abc" (which fails too) and `population=10:abc` only "'abc' is not a number"."""
+    with pytest.raises(EvoWordleError) as caught:
+        parse_space(f"pressure=1:100,{text}")
+    assert str(caught.value) == message
+    assert main(["tune", "--space", text, "--out", str(tmp_path / "t")]) == 2
+    assert capsys.readouterr().err == f"evo-wordle: error: {message}\n"
+    assert not (tmp_path / "t").exists()
+
+
 def test_space_files(tmp_path):
     (tmp_path / "s.toml").write_text('population = {low = 10, high = 500, log = true}\nfitness = ["a", "b"]\n')
     (tmp_path / "s.json").write_text(json.dumps({"mutation": {"low": 0, "high": 0.5}}))
@@ -379,6 +398,41 @@ def test_bad_command_lines_are_one_line(lists, tmp_path, capsys):
     assert main(_cli(lists, tmp_path / "file")) == 2
 
 
+def test_tune_refuses_another_programs_sqlite_file_and_takes_an_empty_one_or_its_own_study(lists, tmp_path, capsys):
+    """`tune --storage sqlite:///FILE` on another program's SQLite database added Optuna's
+    tables to it; it is refused (the check `report` makes, read-only) and left byte for byte.
+    An empty file, a missing one and an existing study still work."""
+    import sqlite3
+
+    from evo_wordle.tune import run_study
+
+    other = tmp_path / "other.db"
+    con = sqlite3.connect(other)
+    con.execute("CREATE TABLE notes (body TEXT)")
+    con.commit()
+    con.close()
+    before = other.read_bytes()
+    Context(allowed=lists[0], answers=lists[1]).table  # noqa: B018 - built now: no notice below
+    assert main(_cli(lists, tmp_path / "x", "--trials", "1", "--storage", f"sqlite:///{other}")) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == (f"evo-wordle: error: {other} is an SQLite database without Optuna study tables: "
+                                 "tune adds its tables only to a new file or a study database\n")
+    assert other.read_bytes() == before and not (tmp_path / "x").exists()
+    with pytest.raises(ValueError, match="without Optuna study tables"):  # the Python API too
+        run_study(_spec(lists), f"sqlite:///{other}", "s", 1)
+    assert other.read_bytes() == before
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    for db, trials in ((empty, "1"), (empty, "2"), (tmp_path / "new.db", "1")):  # the second: its own study
+        assert main(_cli(lists, tmp_path / "y", "--trials", trials, "--storage", f"sqlite:///{db}")) == 0, \
+            capsys.readouterr().err
+        capsys.readouterr()
+    from evo_wordle.tune import study_summary
+
+    assert study_summary(f"sqlite:///{empty}")["states"]["complete"] + \
+        study_summary(f"sqlite:///{empty}")["states"]["pruned"] == 2
+
+
 @pytest.mark.parametrize("kind", ["to-a-file", "dangling", "fifo"])
 def test_a_study_database_is_never_written_through_a_symlink(lists, tmp_path, capsys, kind):
     """SQLite writes its file in place: a symlink (or a FIFO) as --storage is refused up front."""
@@ -473,7 +527,7 @@ def _finished_trials(db: Path) -> int:
 def test_killed_tune_continues_the_same_study(lists, tmp_path):
     out = tmp_path / "killed"
     log = tmp_path / "tune.log"
-    proc = _tune_process(lists, out, 100_000, log)  # never finishes on its own: the kill lands mid-study
+    proc = _tune_process(lists, out, 10_000, log)  # the cap: never finishes, the kill lands mid-study
     url = f"sqlite:///{out.resolve() / 'study.db'}"
     deadline = time.time() + 120
     while time.time() < deadline and proc.poll() is None and _finished_trials(out / "study.db") < 2:

@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX
 from ..errors import EvoWordleError
 from ..outputs import writing
 from ..params import arg_type, as_int
@@ -356,10 +357,10 @@ def register_tree(sub) -> None:
     add_word_args(p)
     add_settings_args(p, daily=False, boards=True)
     p.add_argument("--opener", metavar="WORD", help="first guess (default: salet)")
-    p.add_argument("--search-population", type=positive_int, default=16, metavar="N",
-                   help="words per decision GA (default: %(default)s)")
-    p.add_argument("--search-generations", type=nonnegative_int, default=4, metavar="N",
-                   help="generations per decision (default: %(default)s)")
+    p.add_argument("--search-population", type=arg_type(as_int, 1, SEARCH_MAX), default=16, metavar="N",
+                   help=f"words per decision GA, at most {SEARCH_MAX:,} (default: %(default)s)")
+    p.add_argument("--search-generations", type=arg_type(as_int, 0, SEARCH_GENERATIONS_MAX), default=4, metavar="N",
+                   help=f"generations per decision, at most {SEARCH_GENERATIONS_MAX} (default: %(default)s)")
     p.add_argument("--exact-limit", type=nonnegative_int, default=6, metavar="N",
                    help="parts of at most N answers are finished by exact search (default: %(default)s)")
     p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="seed of the sample and the GAs (default: 0)")

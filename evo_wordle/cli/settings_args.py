@@ -1,7 +1,9 @@
 """Problem-setting flags shared by every command that plays games (bench, compare, solve, assist, …).
 
-``--problem P0..P3`` sets the thesis's three axes (candidates, guess source, daily); any axis
-given explicitly overrides the preset, so ``--problem P1 --guess-from allowed`` works.
+``--problem P0..P3`` sets the thesis's three axes (candidates, guess source, daily).  The guess
+source may be given on top (``--problem P1 --guess-from allowed`` works); a ``--candidates`` or
+``--daily`` that contradicts the preset is refused (:func:`check_preset_flags`), as ``sweep``
+refuses a flag its grid's problem would replace.
 """
 
 from __future__ import annotations
@@ -70,11 +72,37 @@ def add_settings_args(parser: argparse.ArgumentParser, daily: bool = True, board
         )
 
 
+#: The axes the presets P0-P3 differ in: a flag that contradicts its preset on one asks for another problem.
+PRESET_AXES = ("candidates", "daily")
+
+
+def check_preset_flags(args: argparse.Namespace) -> None:
+    """Refuse ``--candidates`` or ``--daily`` contradicting ``--problem``: ``--problem P1
+    --candidates allowed`` played P0 while the user and the output said P1.  The one check of
+    every command with presets (through :func:`settings_from_args`)."""
+    problem = getattr(args, "problem", None)
+    if not problem:
+        return
+    preset = PROBLEMS[problem]
+    for axis in PRESET_AXES:
+        value = getattr(args, axis, None)
+        if value is None or value is False or value == preset[axis]:
+            continue
+        flag = "--" + axis.replace("_", "-")
+        shown = flag if value is True else f"{flag} {value}"
+        asked = {**preset, axis: value}
+        other = next(name for name, p in PROBLEMS.items() if all(p[k] == asked[k] for k in PRESET_AXES))
+        setting = str(preset[axis]).lower()
+        raise EvoWordleError(f"--problem {problem} sets {axis}={setting}, which {shown} contradicts (that game is "
+                             f"{other}): give --problem {other}, or drop {shown}")
+
+
 def settings_from_args(args: argparse.Namespace) -> Settings:
     """The :class:`Settings` the flags describe (preset first, explicit flags on top).
 
     The guess cap defaults to 9 for one board and N + 5 for N boards.
     """
+    check_preset_flags(args)
     base: dict = dict(PROBLEMS[args.problem]) if getattr(args, "problem", None) else {}
     for name in ("candidates", "guess_from"):
         value = getattr(args, name, None)

@@ -9,7 +9,8 @@ from pathlib import Path
 
 from ..errors import EvoWordleError
 from ..outputs import check_folder
-from ..params import arg_type, as_list
+from ..params import arg_type, as_int, as_list
+from ..tune import MAX_TRIALS
 from ..wording import count
 from .common import add_command, add_word_args, positive_int, seed_int
 from .settings_args import add_settings_args, settings_from_args
@@ -55,7 +56,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    "or name=a|b|c, comma-separated; or a .json/.toml file {name: {low, high, log}, name: [a, b]}")
     p.add_argument("--fix", action="append", default=[], metavar="KEY=VALUE",
                    help="a parameter held constant in every trial; repeatable")
-    p.add_argument("--trials", type=positive_int, default=50, help="trials to finish or prune (default: %(default)s)")
+    p.add_argument("--trials", type=arg_type(as_int, 1, MAX_TRIALS), default=50,
+                   help=f"trials to finish or prune, at most {MAX_TRIALS:,} (default: %(default)s)")
     p.add_argument("--seed", type=seed_int, default=0,
                    help="seed of the sampler, the training order and every game (default: 0)")
     p.add_argument("--split-seed", type=seed_int, default=None, metavar="S",
@@ -112,12 +114,13 @@ def cmd_tune(args: argparse.Namespace) -> int:
         solver=args.solver, space=space, settings=settings_from_args(args).as_dict(), fixed=_fixed(args.fix),
         seed=args.seed, split_seed=args.seed if args.split_seed is None else args.split_seed,
         steps=args.steps, pruner=args.pruner, allowed=args.allowed,
-        answers=args.answers or ("nyt" if args.allowed is None else None),  # a custom list is its own answers
+        # a custom list is its own answers; "" is no default (words.py refuses it)
+        answers=args.answers if args.answers is not None else ("nyt" if args.allowed is None else None),
     )
     ctx = spec.context()
     spec.check(ctx)  # unknown solver or parameter: refused before anything is written
     if args.storage:
-        tune.check_storage_url(args.storage)
+        tune.check_storage_url(args.storage, writes=True)
     out.mkdir(exist_ok=True)
     storage = args.storage or f"sqlite:///{out.resolve() / 'study.db'}"
     print(spec.split(ctx).describe(), file=sys.stderr)

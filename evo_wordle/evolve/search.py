@@ -20,10 +20,12 @@ from pathlib import Path
 
 import numpy as np
 
+from ..boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX
 from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text, decode_utf8, read_capped
 from ..game import GameState, Settings, illegal_move
+from ..params import as_int
 from ..patterns import to_digits
 from ..solvers.base import Solver, register
 from .exact import ExactSolver
@@ -138,8 +140,9 @@ class GASearchSolver(Solver):
         if opener is None and not tree:
             opener = "salet" if ctx.words.contains("salet") else None
         super().__init__(ctx, settings, opener)
-        self.population = population
-        self.generations = generations
+        # the multi-board search's caps: a huge value began a search that never ended
+        self.population = as_int("search_population", population, 1, SEARCH_MAX)
+        self.generations = as_int("search_generations", generations, 0, SEARCH_GENERATIONS_MAX)
         self.seed = seed
         self.look = LookAhead(ctx, settings.guess_from == "allowed" and not settings.hard, exact_limit)
         self._memo: dict[bytes, int] = {}
@@ -239,9 +242,11 @@ class GASearchSolver(Solver):
         g = parser.add_argument_group("ga-search solver")
         g.add_argument("--tree", metavar="FILE", help="decision tree file (from ga-tree) to play instantly")
         g.add_argument("--search-population", type=int, metavar="N",
-                       help="ga-search: words per decision GA (default: 16; 60 on several boards)")
+                       help=f"ga-search: words per decision GA, at most {SEARCH_MAX:,} (default: 16; 60 on "
+                       "several boards)")
         g.add_argument("--search-generations", type=int, metavar="N",
-                       help="ga-search: generations per decision (default: 4; 0 on several boards)")
+                       help=f"ga-search: generations per decision, at most {SEARCH_GENERATIONS_MAX} (default: 4; "
+                       "0 on several boards)")
         g.add_argument("--exact-limit", type=int, metavar="N",
                        help="ga-search: parts of at most N answers are finished exactly (default: 6; one board)")
 

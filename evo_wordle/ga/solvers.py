@@ -140,7 +140,8 @@ class GASolver(Solver):
         # a game's time).
         self._generations: list[list] = []
         self._summarised: tuple[int, tools.Logbook, list[WordHallOfFame]] | None = None
-        self._last_guess_record: list | None = None
+        # (the history a decision was made at, its raw entry): its feedback is looked up there
+        self._decisions: list[tuple[tuple, list]] = []
         self._nevals = 0
 
     def _evaluate(self, words: np.ndarray) -> np.ndarray:
@@ -152,8 +153,7 @@ class GASolver(Solver):
         """Evolve under the feedback in ``state`` and return the word to play (logged in :attr:`logbook`)."""
         tb = self.toolbox
         self.state.observe(state)
-        if self._last_guess_record is not None and state.history:
-            self._last_guess_record[5] = to_digits(state.history[-1][1], self.ctx.words.length)
+        self._attach_feedback(state.history)
         if self.population is None:
             self.population = tb.init_population(self.config.population)
             self.fitness = self._evaluate(self.population)
@@ -170,7 +170,7 @@ class GASolver(Solver):
             guess = self._hard_guess(state)
         else:
             guess = adapter.choose(tb, self.population, self.fitness)
-        self._last_guess_record = self._record(state, int(guess))
+        self._decisions.append((state.history, self._record(state, int(guess))))
         return int(guess)
 
     def pick(self, state: GameState) -> int:
@@ -179,8 +179,16 @@ class GASolver(Solver):
 
     def finish(self, state: GameState, guess: int, pattern: int) -> None:
         """The last guess's feedback completes the logbook's last record."""
-        if self._last_guess_record is not None:
-            self._last_guess_record[5] = to_digits(pattern, self.ctx.words.length)
+        self._attach_feedback(state.history + ((guess, pattern),))
+
+    def _attach_feedback(self, history: tuple) -> None:
+        """Give each decision's record the feedback its word got in ``history``, the game as it
+        now stands: none when the move after the decision was another word or was taken back
+        (the assistant's undo gave the next move's feedback to a suggestion never played)."""
+        for made_at, entry in self._decisions:
+            turn = len(made_at)
+            played = turn < len(history) and history[turn][0] == entry[4] and history[:turn] == made_at
+            entry[5] = to_digits(history[turn][1], self.ctx.words.length) if played else None
 
     def _hard_guess(self, state: GameState) -> int:
         """In hard mode the guess is chosen among the population's legal words (mutants that
