@@ -20,7 +20,7 @@ No cosmic-ray here (mutants arrive as source text), so the suite tests this file
     python experiments/_mutation_worker.py coverage --copy DIR --module M --tests T1,T2 [--pristine CACHE] --out F
 
 ``serve`` reads one JSON request per line on stdin ({"source": text or null, "tests": [...], "timeout": s,
-"order": optional test ids to run first})
+"order": optional test ids to run first, "idle": optional seconds without CPU that count as hung, 10 by default})
 and answers one JSON line ({"outcome": "killed" | "survived" | "timeout", "code": pytest's exit code,
 "seconds": wall time}).
 """
@@ -51,6 +51,12 @@ PYTEST_ARGS = ["-x", "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addop
 #: a child is stopped after ``timeout`` s of CPU (so a loaded machine does not turn a slow mutant into a
 #: timeout), or after this many times ``timeout`` of wall time (a mutant that sleeps or waits forever)
 WALL_FACTOR = 5
+#: ... or once every process of its group has slept this long (at most ``timeout``) without using any CPU:
+#: a mutant blocked for good (a FIFO opened without O_NONBLOCK waits for a writer that never comes) stops
+#: within seconds instead of the wall limit.  No targeted test sleeps that long without CPU in its group.
+IDLE_SECONDS = 10.0
+#: how often the child's process group is looked at while it runs (seconds)
+POLL_SECONDS = 0.25
 #: exit code of a child that imported the package from somewhere other than its scratch copy
 WRONG_COPY = 111
 #: a mutant's CPU budget (``time_budget``): this many times what its tests took in the coverage run ...
@@ -127,9 +133,11 @@ class Worker:
         gc.collect()
         gc.freeze()  # the warm objects never move to a collected generation: children's gc.collect skips them
 
-    def run(self, source: str | None, tests: list[str], timeout: float, order: list[str] | None = None) -> dict:
+    def run(self, source: str | None, tests: list[str], timeout: float, order: list[str] | None = None,
+            idle: float = IDLE_SECONDS) -> dict:
         """Write the mutant (None: the unmutated module), run its tests in a forked child, restore the module.
-        ``order``: test ids to run first, in this order (the others follow in collection order)."""
+        ``order``: test ids to run first, in this order (the others follow in collection order); ``idle``:
+        seconds without CPU after which the child counts as hung (at most ``timeout``)."""
         if source is not None:
             self.target.write_text(source)
         cache = fresh_cache(self.pristine)
@@ -138,7 +146,7 @@ class Worker:
             pid = os.fork()
             if pid == 0:  # the child: never returns
                 self._child(tests, cache, timeout, order)
-            status, timed_out = wait_child(pid, WALL_FACTOR * timeout)
+            status, timed_out = wait_child(pid, WALL_FACTOR * timeout, min(idle, timeout))
         finally:
             if source is not None:
                 self.target.write_text(self.source)
@@ -195,16 +203,57 @@ class Reorder:
         items.sort(key=lambda item: self.rank.get(item.nodeid, len(self.rank)))
 
 
-def wait_child(pid: int, timeout: float) -> tuple[int, bool]:
-    """Wait for ``pid`` up to ``timeout`` seconds; on timeout kill its process group.  (status, timed out)"""
+def group_state(pid: int) -> tuple[bool, int]:
+    """(whether a process of ``pid``'s group or descendants is running or in uninterruptible I/O, the CPU
+    ticks those processes used, their reaped children included), read from /proc.  Descendants count
+    too: a test may wait for a process it started in a session of its own."""
+    procs = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            head, tail = stat.read_text().rsplit(")", 1)
+            fields = tail.split()
+            procs[int(head.split(" (", 1)[0])] = (int(fields[1]), int(fields[2]), fields[0],
+                                                  sum(int(f) for f in fields[11:15]))  # utime … cstime
+        except (OSError, ValueError, IndexError):
+            continue  # gone meanwhile
+    children: dict[int, list[int]] = {}
+    for p, (ppid, _, _, _) in procs.items():
+        children.setdefault(ppid, []).append(p)
+    members, todo = {pid}, [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            if c not in members:
+                members.add(c)
+                todo.append(c)
+    members |= {p for p, (_, pgrp, _, _) in procs.items() if pgrp == pid}
+    busy = any(procs[p][2] in ("R", "D") for p in members if p in procs)
+    return busy, sum(procs[p][3] for p in members if p in procs)
+
+
+def wait_child(pid: int, timeout: float, idle: float | None = None) -> tuple[int, bool]:
+    """Wait for ``pid`` up to ``timeout`` seconds, or until it, its group and its descendants have used
+    no CPU for ``idle`` seconds with none of them running (None: no idle limit); then kill its group.
+    (status, stopped)"""
     fd = os.pidfd_open(pid)
     try:
-        ready, _, _ = select.select([fd], [], [], timeout)
-        if not ready:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-            return 0, True
+        start = time.monotonic()
+        last_ticks, still_since = -1, start
+        while True:
+            now = time.monotonic()
+            left = timeout - (now - start)
+            ready, _, _ = select.select([fd], [], [], max(0.0, min(left, POLL_SECONDS)))
+            if ready:
+                break
+            now = time.monotonic()
+            if idle is not None:
+                busy, ticks = group_state(pid)
+                if busy or ticks != last_ticks:
+                    last_ticks, still_since = ticks, now
+            if now - start >= timeout or (idle is not None and now - still_since >= idle):
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return 0, True
         _, status = os.waitpid(pid, 0)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(pid, signal.SIGKILL)  # whatever the tests left running
@@ -228,7 +277,8 @@ def serve(args: argparse.Namespace) -> int:
         if not line.strip():
             continue
         req = json.loads(line)
-        answer = worker.run(req.get("source"), req["tests"], float(req["timeout"]), req.get("order"))
+        answer = worker.run(req.get("source"), req["tests"], float(req["timeout"]), req.get("order"),
+                            float(req.get("idle", IDLE_SECONDS)))
         channel.write(json.dumps(answer) + "\n")
         channel.flush()
     return 0

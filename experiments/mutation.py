@@ -370,7 +370,8 @@ def excluded_operators() -> list[str]:
 
 
 #: what a kept run's run.json records about the run itself (not the verdicts), for --rescore
-RUN_FIELDS = ("seconds", "jobs", "load", "load_before", "cpu_seconds", "route", "run", "not_run", "timeouts")
+RUN_FIELDS = ("seconds", "jobs", "load", "load_before", "cpu_seconds", "route", "run", "not_run", "timeouts",
+              "worker_deaths")
 
 PYTEST_ARGS = ["-x", "-q", "-p", "no:cacheprovider", "--no-header", "-o", "addopts="]
 
@@ -644,30 +645,56 @@ def made_mutant(source: str, module: str, m: dict) -> str | None:
     return mutated
 
 
+class WorkerDied(RuntimeError):
+    """A worker process ended while running a mutant (the mutant killed it, its tests' parent)."""
+
+
 class WorkerPool:
     """One _mutation_worker.py process per scratch copy; ``run`` hands mutants to whichever is free."""
 
     def __init__(self, copies: list[Path], module: str, tests: list[str], pristine: Path | None, workdir: Path):
-        self.procs = []
+        self.copies, self.module, self.workdir = copies, module, workdir
+        self.sources = [(c / module).read_text() for c in copies]  # unmutated: no worker has run yet
+        self.cmds = []
         for i, c in enumerate(copies):
             cmd = [sys.executable, str(c / "experiments" / "_mutation_worker.py"), "serve", "--copy", str(c),
                    "--module", module, "--tests", ",".join(tests), "--log", str(workdir / f"worker{i}.log")]
             if pristine:
                 cmd += ["--pristine", str(pristine)]
-            self.procs.append(subprocess.Popen(cmd, cwd=c, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                               text=True))
-        for i, p in enumerate(self.procs):
-            if not p.stdout.readline().strip():
-                self.close()
-                fail(f"mutation worker {i} did not start (see {workdir / f'worker{i}.log'})")
+            self.cmds.append(cmd)
+        self.procs = [self._start(i) for i in range(len(copies))]
+        for i in range(len(copies)):
+            self._ready(i)
+
+    def _start(self, i: int) -> subprocess.Popen:
+        return subprocess.Popen(self.cmds[i], cwd=self.copies[i], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                text=True)
+
+    def _ready(self, i: int) -> None:
+        if not self.procs[i].stdout.readline().strip():
+            self.close()
+            fail(f"mutation worker {i} did not start (see {self.workdir / f'worker{i}.log'})")
+
+    def restart(self, i: int) -> None:
+        """A fresh worker in place of a dead one, on its copy restored (the dead one may have left a mutant there)."""
+        old = self.procs[i]
+        with contextlib.suppress(OSError):
+            old.kill()
+        old.wait()
+        (self.copies[i] / self.module).write_text(self.sources[i])
+        self.procs[i] = self._start(i)
+        self._ready(i)
 
     def ask(self, i: int, source: str | None, tests: list[str], timeout: float, order: list[str] | None) -> dict:
         p = self.procs[i]
-        p.stdin.write(json.dumps({"source": source, "tests": tests, "timeout": timeout, "order": order}) + "\n")
-        p.stdin.flush()
+        try:
+            p.stdin.write(json.dumps({"source": source, "tests": tests, "timeout": timeout, "order": order}) + "\n")
+            p.stdin.flush()
+        except OSError:  # BrokenPipeError: it died after its last answer
+            raise WorkerDied(f"mutation worker {i} died") from None
         line = p.stdout.readline()
         if not line:
-            raise RuntimeError(f"mutation worker {i} died")
+            raise WorkerDied(f"mutation worker {i} died")
         return json.loads(line)
 
     def run(self, jobs, timeout: float, tests: list[str], progress) -> None:
@@ -699,6 +726,15 @@ class WorkerPool:
                         budget = job.get("timeout_all", timeout)
                         job["answer"] = self.ask(i, job["source"], tests, budget, job.get("order"))
                         job["tests"] = None
+                    job["budget"] = budget
+                except WorkerDied as e:
+                    if job["source"] is None:  # the unmutated module: nothing to blame
+                        errors.append(e)
+                        continue
+                    # the mutant killed the worker running its tests (their parent): killed, and the run
+                    # goes on with a fresh worker
+                    self.restart(i)
+                    job["answer"] = {"outcome": "killed", "code": None, "seconds": None, "worker_died": True}
                     job["budget"] = budget
                 except Exception as e:  # noqa: BLE001 - reported once all threads stop
                     errors.append(e)
@@ -815,7 +851,7 @@ def run_worker(module: str, jobs: int, timeout: float, workdir: Path, tests: lis
         a, m = job["answer"], job["mutant"]
         m.update(outcome="survived" if a["outcome"] == "survived" else "killed", seconds=a["seconds"],
                  timed_out=a["outcome"] == "timeout", tests_run=len(job["tests"]) if job["tests"] else "all",
-                 cpu_budget=job["budget"])
+                 cpu_budget=job["budget"], worker_died=bool(a.get("worker_died")))
     records = mutants
     (workdir / "mutants.json").write_text(json.dumps(records, indent=1))
     (workdir / "run.json").write_text(json.dumps({"seconds": round(seconds, 1), "jobs": jobs, "route": "worker",
@@ -823,7 +859,8 @@ def run_worker(module: str, jobs: int, timeout: float, workdir: Path, tests: lis
     result = score(records, module, source)
     result.update(seconds=round(seconds, 1), jobs=jobs, tests=tests, load=os.getloadavg()[0], route="worker",
                   run=len(runs), not_run=sum(1 for m in mutants if m.get("why")),
-                  timeouts=sum(1 for m in runs if m.get("timed_out")))
+                  timeouts=sum(1 for m in runs if m.get("timed_out")),
+                  worker_deaths=sum(1 for m in runs if m.get("worker_died")))
     return result
 
 
@@ -951,6 +988,7 @@ def report_text(r: dict) -> str:
     if r.get("route") == "worker" and "run" in r:
         lines.append(f"  worker route: {r['run']} mutants run, {r['not_run']} not run (annotation only, or no "
                      f"targeted test runs the line), {r['timeouts']} timed out (counted killed), "
+                     f"{r.get('worker_deaths', 0)} killed their worker (counted killed), "
                      f"load {r.get('load_before', float('nan')):.1f} before, {r.get('cpu_seconds', 0):.0f} s of CPU")
     for s in r["survivors"]:
         lines.append(f"  SURVIVED {s['operator']} line {s['line_no']}: {s['line']}")

@@ -292,3 +292,67 @@ def test_the_worker_runs_without_cosmic_ray():
                           f"import runpy; runpy.run_path({str(WORKER)!r}, run_name='w')"],
                          capture_output=True, text=True, env=env)
     assert out.returncode == 0, out.stderr
+
+
+def _ask_idle(w: Serve, source: str, timeout: float, idle: float) -> dict:
+    w.proc.stdin.write(json.dumps({"source": source, "tests": ["test_calc.py"], "timeout": timeout,
+                                   "idle": idle}) + "\n")
+    w.proc.stdin.flush()
+    return json.loads(w.proc.stdout.readline())
+
+
+def test_a_mutant_blocked_for_good_stops_after_the_idle_limit_not_the_wall_limit(copy):
+    """A mutant that opens a FIFO no one writes to sleeps without CPU: it is stopped once it has been idle
+    for ``idle`` seconds (here 1), long before WALL_FACTOR × its CPU budget (here 5 × 4 s)."""
+    fifo = copy / "fifo"
+    os.mkfifo(fifo)
+    blocked = CALC.replace("    if b is None:\n", f"    os.open({str(fifo)!r}, os.O_RDONLY)\n    if b is None:\n")
+    blocked = blocked.replace("TABLE = {", "import os\n\nTABLE = {", 1)
+    w = Serve(copy)
+    try:
+        start = time.monotonic()
+        answer = _ask_idle(w, blocked, timeout=4, idle=1)
+        took = time.monotonic() - start
+        assert answer["outcome"] == "timeout" and took < _worker().WALL_FACTOR * 4 / 2, took
+        assert w.ask(None, ["test_calc.py"])["outcome"] == "survived"
+    finally:
+        w.close()
+
+
+def test_a_test_waiting_for_a_busy_process_of_its_own_session_is_not_idle(copy):
+    """A test that waits for a process it started in a session of its own uses no CPU itself; the
+    process it waits for does, so the child is not stopped as idle."""
+    busy = CALC.replace("    if b is None:\n", textwrap.indent(textwrap.dedent('''\
+        import subprocess, sys
+        subprocess.run([sys.executable, "-c", "import time\\nend = time.process_time() + 2.5\\n"
+                        "while time.process_time() < end: pass"], start_new_session=True, check=True)
+        '''), "    ") + "    if b is None:\n")
+    w = Serve(copy)
+    try:
+        assert _ask_idle(w, busy, timeout=20, idle=1)["outcome"] == "survived"
+    finally:
+        w.close()
+
+
+def test_a_mutant_that_kills_its_worker_counts_killed_and_the_run_goes_on(copy):
+    """A mutant that kills its tests' parent takes the worker down with it: the driver counts it killed,
+    restores the copy, starts a fresh worker and runs the next mutants (before, the whole run stopped with
+    nothing kept)."""
+    spec = importlib.util.spec_from_file_location("mutation_script_under_test", ROOT / "experiments" / "mutation.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    (copy / "experiments").mkdir()
+    (copy / "experiments" / "_mutation_worker.py").write_text(WORKER.read_text())
+    killer = CALC.replace("    if b is None:\n", "    import os, signal\n    os.kill(os.getppid(), signal.SIGKILL)\n"
+                                                  "    if b is None:\n")
+    jobs = [{"source": source, "tests": ["test_calc.py"]}
+            for source in (killer, CALC.replace("return a + b", "return a - b"), CALC.replace("a * 3", "a + 3"))]
+    pool = script.WorkerPool([copy], "pkgx/calc.py", ["test_calc.py"], None, copy)
+    first = pool.procs[0].pid
+    try:
+        pool.run(jobs, 30, ["test_calc.py"], lambda job: None)
+    finally:
+        pool.close()
+    assert [j["answer"]["outcome"] for j in jobs] == ["killed", "killed", "survived"]
+    assert jobs[0]["answer"]["worker_died"] and not jobs[1]["answer"].get("worker_died")
+    assert pool.procs[0].pid != first and (copy / "pkgx" / "calc.py").read_text() == CALC

@@ -672,3 +672,18 @@ def test_hard_mode_with_few_candidates_may_play_a_word_that_cannot_be_the_answer
     assert min(legal, key=key) == amble
     assert GASearchSolver(small, hard, opener="salsa").search(state) == amble
     assert ExactSolver(small, None).best(cand)[1] in set(cand.tolist())
+
+
+def test_a_headerless_tree_file_is_an_old_tree_only_if_its_first_path_line_has_a_colon(tmp_path):
+    """A file without the made_for header is an old tree (no settings) when its first line that is
+    neither blank nor a comment is a path; otherwise one error names that line (counted from 1), or
+    says there is no path at all."""
+    path = tmp_path / "t.txt"
+    path.write_text("fight: fight\n")
+    assert tree_made_for(path) is None
+    for text, message in (("# a note\n\nfight fight\nlight: light\n", "line 3: missing ':'"),
+                          ("fight fight\n", "line 1: missing ':'"),
+                          ("# only a note\n\n", "no answer paths$"), ("", "no answer paths$")):
+        path.write_text(text)
+        with pytest.raises(EvoWordleError, match=message):
+            tree_made_for(path)
