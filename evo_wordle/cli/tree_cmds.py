@@ -1,4 +1,5 @@
-"""``cheatsheet``: a decision-tree file as people read it (text, JSON, CSV, a figure, an export)."""
+"""Tree commands: ``cheatsheet`` (a decision-tree file as people read it), and ``lookahead-tree``
+and ``plan-tree`` (a strategy file's early decisions, looked ahead or planned)."""
 
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ def register(sub) -> None:
              "bench --strategy s.json --split test)"),
         ],
     )
-    p.add_argument("--strategy", metavar="FILE", required=True,
+    p.add_argument("--strategy", metavar="FILE", required=True, type=file_name,
                    help="strategy file (a path or a shipped name) whose genome looks ahead")
     add_word_args(p)
     p.add_argument("--turns", type=positive_int, default=2, metavar="N",
@@ -93,7 +94,7 @@ def register(sub) -> None:
              "the genome's own opener, the second and third guesses planned; the summary as JSON"),
         ],
     )
-    p.add_argument("--strategy", metavar="FILE", required=True,
+    p.add_argument("--strategy", metavar="FILE", required=True, type=file_name,
                    help="strategy file (a path or a shipped name) whose prior picks the planned words")
     add_word_args(p)
     p.add_argument("--top", type=positive_int, required=True, metavar="M",

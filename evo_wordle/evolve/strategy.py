@@ -40,7 +40,7 @@ from ..errors import EvoWordleError
 from ..files import atomic_write_text, read_json
 from ..frequency import priority_paper
 from ..game import GameState, Settings
-from ..params import as_word
+from ..params import arg_type, as_file_name, as_word
 from ..patterns import to_digits
 from ..solvers.base import Solver, register
 
@@ -676,7 +676,7 @@ class StrategySolver(Solver):
     @classmethod
     def add_options(cls, parser) -> None:
         group = parser.add_argument_group("strategy solver")
-        group.add_argument("--strategy", metavar="FILE", action=_StrategyAction,
+        group.add_argument("--strategy", metavar="FILE", action=_StrategyAction, type=arg_type(as_file_name),
                            help="strategy file (JSON) to play, a path or a shipped name (answers-known-salet; "
                            "dordle-, quordle- and octordle-evolved are multi-board policies, played in their own "
                            "game); selects the strategy solver unless another --solver is given after it")
