@@ -528,6 +528,7 @@ def _with_prior(tmp_path, ctx, block, made_for=True) -> Path:
     ({"weights": [1.0, 0]}, "finite and > 0"),
     ({"weights": [1.0, -2.5]}, "finite and > 0"),
     ({"weights": [1.0, 1e400]}, "finite and > 0"),
+    ({"weights": [1.0, 10**400]}, "finite and > 0"),  # a whole number too big for a float
     ({"weights": []}, "has no weights"),
 ])
 def test_a_bad_stored_prior_is_refused_in_one_line(ctx, tmp_path, block, message):

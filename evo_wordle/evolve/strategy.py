@@ -516,6 +516,8 @@ def check_prior(prior, n_words: int) -> np.ndarray:
         w = np.asarray(prior, dtype=np.float64)
     except (TypeError, ValueError):
         raise EvoWordleError(f"a prior must be numbers, one per allowed word, not {type(prior).__name__}") from None
+    except OverflowError:  # a whole number past 1e308 (a file may hold one)
+        raise EvoWordleError("a prior's weights must be finite and > 0") from None
     if w.shape != (n_words,):
         raise EvoWordleError(f"a prior needs one weight per allowed word ({n_words}), not shape {w.shape}")
     if not np.isfinite(w).all() or (w <= 0).any():
