@@ -519,6 +519,7 @@ def _with_prior(tmp_path, ctx, block, made_for=True) -> Path:
 
 @pytest.mark.parametrize("block, message", [
     ([1.0, 2.0], "must be a JSON object with a list of \"weights\""),
+    (None, "must be a JSON object with a list of \"weights\""),  # null is not "no prior"
     ({"about": "x"}, "must be a JSON object with a list of \"weights\""),
     ({"weights": {"a": 1}}, "must be a JSON object with a list of \"weights\""),
     ({"weights": [1.0, 2.0], "about": 5}, "\"about\" must be a string"),

@@ -221,9 +221,9 @@ class StoredPrior:
 
 def _stored_prior(doc: dict, path: Path) -> StoredPrior | None:
     """The file's ``prior`` block checked as data (numbers, size, > 0), or None if it has none."""
-    block = doc.get("prior")
-    if block is None:
+    if "prior" not in doc:  # left out: no prior; null is a malformed prior, not an absent one
         return None
+    block = doc["prior"]
     where = f"strategy file {path}: its prior"
     if not isinstance(block, dict) or not isinstance(block.get("weights"), list):
         raise EvoWordleError(f"{where} must be a JSON object with a list of \"weights\"")
