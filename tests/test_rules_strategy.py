@@ -456,8 +456,10 @@ def test_a_given_prior_does_not_play_a_tree_made_under_the_files_prior(ctx, tmp_
     s = Strategy(opener="crane")
     save_strategy(path, s, {}, {"": "slate"}, ANY, ctx.words)
     assert StrategySolver(ctx, ANY, strategy=path).choose(start) == ctx.words.index("slate")  # the tree
+    assert StrategySolver(ctx, ANY, strategy=path).describe()["opener"] == "slate"  # played, not the genome's
     given = StrategySolver(ctx, ANY, strategy=path, prior=np.ones(len(ctx.words)))
     assert given.choose(start) == ctx.words.index("crane") and given.policy.tree == {}
+    assert given.describe()["opener"] == "crane"
     assert given.describe()["prior"].startswith("given")
     assert "prior" not in StrategySolver(ctx, ANY, strategy=path).describe()
     stored = tmp_path / "p.json"  # a file's own prior plays with the file's own tree

@@ -689,7 +689,9 @@ class StrategySolver(Solver):
         return {"strategy": path} if path else {}
 
     def describe(self) -> dict:
-        out = {"solver": self.name, "opener": self.genome.opener, "strategy": self.source,
+        first = self.policy.tree.get("")  # a stored tree may open with another word (plan-tree --openers)
+        opener = self.genome.opener if first is None else self.ctx.words.allowed[first]
+        out = {"solver": self.name, "opener": opener, "strategy": self.source,
                "genome": self.genome.as_dict()}
         if self.prior_about:  # the genome's prior genes were not played
             out["prior"] = self.prior_about
