@@ -200,6 +200,8 @@ def test_the_command_refuses_what_it_cannot_plan_in_one_line(small, tmp_path, ca
         (["--strategy", str(good), "--top", "20", "--depth", "5"], "--depth at most 4"),
         (["--strategy", str(good), "--top", "20", "--openers", many], "at most 20 words, not 21"),
         (["--strategy", str(good), "--top", "20", "--openers", "caste,,light"], "--openers"),
+        (["--strategy", str(good), "--top", "20", "--openers", ""], "--openers must be a value"),
+        (["--strategy", str(good), "--top", "20", "--openers", " "], "--openers must be a value"),
         (["--strategy", str(good), "--top", "20", "--openers", "zzzzz"], "zzzzz"),
         (["--strategy", str(tmp_path / "missing.json"), "--top", "20"], "does not exist"),
     ]

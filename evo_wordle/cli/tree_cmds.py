@@ -182,7 +182,8 @@ def cmd_plan_tree(args: argparse.Namespace) -> int:
     command = command_line(args)
     if args.width > MAX_WIDTH or args.depth > MAX_DEPTH:  # before the lists load
         raise EvoWordleError(f"--width is at most {MAX_WIDTH} and --depth at most {MAX_DEPTH}")
-    names = as_list("--openers", args.openers, item="word") if args.openers else []
+    # "" is a usage error, not the flag left out (which tries the genome's opener)
+    names = as_list("--openers", args.openers, item="word") if args.openers is not None else []
     if len(names) > MAX_OPENERS:
         raise EvoWordleError(f"--openers takes at most {MAX_OPENERS} words, not {len(names)}")
     f, settings, ctx = _one_board_file(args)
