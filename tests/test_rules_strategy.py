@@ -550,8 +550,9 @@ def test_a_stored_prior_needs_made_for_and_its_own_allowed_list(ctx, tmp_path):
         read_strategy_file(big)
     at_cap = _with_prior(tmp_path, ctx, {"weights": [1.0] * st.MAX_PRIOR_WORDS})
     assert len(read_strategy_file(at_cap).prior.weights) == st.MAX_PRIOR_WORDS  # read; it fits no list here
-    with pytest.raises(EvoWordleError, match="one weight per allowed word"):
+    with pytest.raises(EvoWordleError, match="one weight per allowed word") as err:
         StrategySolver(ctx, P0, strategy=at_cap)
+    assert str(err.value).startswith(f"strategy file {at_cap}: its prior: ")  # which file, in a compare of several
     small = Context(words=WordSet(ctx.words.allowed[:40], ctx.words.allowed[:10]))
     path = tmp_path / "other.json"
     save_strategy(path, Strategy(opener="aahed"), {}, None, P0, small.words, StoredPrior(np.ones(40), "small"))

@@ -344,7 +344,10 @@ def file_prior(ctx: Context, f: StrategyFile) -> np.ndarray:
     file was made for another allowed list (its weights would fall on other words)."""
     if f.made_for.get("allowed_sha256") != ctx.words.digest:
         raise EvoWordleError(f"strategy file {f.path}: its prior was made for another allowed list")
-    return check_prior(f.prior.weights, len(ctx.words))
+    try:
+        return check_prior(f.prior.weights, len(ctx.words))
+    except EvoWordleError as exc:  # e.g. fewer weights than the list it names has words
+        raise EvoWordleError(f"strategy file {f.path}: its prior: {exc}") from None
 
 
 def load_strategy(path: str | Path) -> Strategy:
