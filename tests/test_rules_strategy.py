@@ -525,6 +525,7 @@ def _with_prior(tmp_path, ctx, block, made_for=True) -> Path:
     ({"about": "x"}, "must be a JSON object with a list of \"weights\""),
     ({"weights": {"a": 1}}, "must be a JSON object with a list of \"weights\""),
     ({"weights": [1.0, 2.0], "about": 5}, "\"about\" must be a string"),
+    ({"weights": [1.0, 2.0], "abuot": "x", "junk": [[1]]}, "has unknown key\\(s\\): abuot, junk"),
     ({"weights": [1.0, True]}, "every weight must be a number"),
     ({"weights": [1.0, "2"]}, "every weight must be a number"),
     ({"weights": [1.0, None]}, "every weight must be a number"),

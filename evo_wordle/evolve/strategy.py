@@ -227,6 +227,9 @@ def _stored_prior(doc: dict, path: Path) -> StoredPrior | None:
     where = f"strategy file {path}: its prior"
     if not isinstance(block, dict) or not isinstance(block.get("weights"), list):
         raise EvoWordleError(f"{where} must be a JSON object with a list of \"weights\"")
+    unknown = sorted(set(block) - {"about", "weights"})
+    if unknown:  # a misspelt "about" would be lost silently
+        raise EvoWordleError(f"{where} has unknown key(s): {', '.join(unknown)}")
     if doc.get("made_for") is None:
         raise EvoWordleError(f"{where} is not tied to a word list (the file has no \"made_for\")")
     about, weights = block.get("about", ""), block["weights"]
