@@ -234,7 +234,8 @@ def cmd_lookahead_tree(args: argparse.Namespace) -> int:
 
     tree, stats = lookahead_tree(ctx, settings, policy, args.turns, args.width, report)
     seconds = round(time.perf_counter() - t0, 1)
-    provenance = {**f.provenance, "lookahead": {
+    # a plan's record goes with its tree, which the lookahead does not keep (it looks ahead after the genome's opener)
+    provenance = {**{k: v for k, v in f.provenance.items() if k != "plan"}, "lookahead": {
         "command": command, "from": str(args.strategy), "turns": args.turns, "width": args.width,
         "states": stats["states"], "overruled": stats["changed"], "seconds": seconds}}
     summary = {"strategy": str(args.strategy), "out": str(args.out), "settings": settings.as_dict(),
