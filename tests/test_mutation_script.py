@@ -47,8 +47,6 @@ NOT_TARGETS = {
     "evo_wordle/ga/solvers.py": {
         "tests/test_solvers.py": "the baseline solvers (solvers/), not the GA solvers",
         "tests/test_rules_solvers.py": "the scoring solvers' rules (solvers/base.py), not the GA solvers"},
-    "evo_wordle/split.py": {
-        "tests/test_split_compare.py": "experiments/split_compare.py, not the split module"},
 }
 
 
