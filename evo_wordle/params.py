@@ -95,6 +95,14 @@ def as_word(name: str, value, words) -> int | None:
     return words.index(value)
 
 
+def as_file_name(name: str, value, *, text: bool = False) -> str:
+    """The name of a file to read: a non-empty string (``""`` read as no flag at all, or as the
+    current folder, is refused; ``text`` is accepted for :func:`arg_type`)."""
+    if not isinstance(value, str) or not value:
+        raise EvoWordleError(f"{_label(name)} must name a file, not {value!r}")
+    return value
+
+
 def as_seed(name: str, value, *, text: bool = False) -> int:
     """A seed: a whole number from 0 to 2**63 - 1 (numpy's SeedSequence refuses negatives)."""
     value = as_int(name, value, text=text)

@@ -596,3 +596,21 @@ def test_a_flag_that_contradicts_the_problem_preset_is_refused_by_every_command(
         assert (code, out) == (2, "") and err.endswith(f"error: {message}\n"), err
         assert_one_line(err)
     assert sorted(p.name for p in files.iterdir()) == before
+
+
+@pytest.mark.parametrize("command", [
+    "bench --games 1 --params", "compare --solvers greedy,naive --games 1 --params",
+    "sweep --solver greedy --set games=1,2 --out {d}/sw --params", "bench --games 1 --solver ga-search --tree",
+    "cheatsheet --tree", "evolve-strategy --generations 0 --out {d}/s.json --init",
+])
+def test_an_empty_file_name_of_another_input_flag_is_refused(files, capsys, command):
+    """`--params ""`, `bench --solver ga-search --tree ""` and `evolve-strategy --init ""` were
+    taken as no flag at all (exit 0, the defaults played), `cheatsheet --tree ""` said "tree
+    file . is a folder": each is a usage error naming the flag (params.as_file_name)."""
+    argv = [a.replace("{d}", str(files)) for a in command.split(" ")] + [""]
+    before = sorted(p.name for p in files.iterdir())
+    code, out, err = run(capsys, argv)
+    flag = command.split(" ")[-1]
+    assert (code, out) == (2, "") and err.endswith(f"error: argument {flag}: must name a file, not ''\n"), err
+    assert_one_line(err)
+    assert sorted(p.name for p in files.iterdir()) == before

@@ -84,6 +84,21 @@ def test_the_tree_is_the_cheapest_openers_branch_and_bound_tree_over_the_planned
     assert max(len(p) for p in paths[first].values()) > 1 + MAX_DEPTH  # the cut at 4 decisions shows
 
 
+def test_of_equal_totals_the_first_opener_wins(small, prior, monkeypatch):
+    import evo_wordle.evolve.plan as plan
+
+    class Found:  # every opener's tree costs the same
+        def __init__(self, opener, planned):
+            self.total, self.paths = 50, {int(a): [opener, int(a)] for a in planned}
+
+    monkeypatch.setattr(plan, "optimise", lambda search, planned, opener, cap: Found(opener, planned))
+    a, b = small.words.index("light"), small.words.index("caste")
+    for first, second in ((a, b), (b, a)):
+        tree, info = plan_tree(small, P0, prior, 10, [first, second], 3, 1)
+        assert tree[""] == info["opener"] == small.words.allowed[first]
+        assert info["totals"] == {small.words.allowed[first]: 50, small.words.allowed[second]: 50}
+
+
 def test_the_tree_is_cut_after_depth_decisions(small, prior):
     opener = [small.words.index("sight")]
     full, _ = plan_tree(small, P0, prior, 30, opener, width=3, depth=MAX_DEPTH)
@@ -114,6 +129,7 @@ def test_a_plan_is_bounded(small, prior):
     assert (MAX_OPENERS, MAX_WIDTH, MAX_DEPTH) == (20, 100, 4)
     assert plan_tree.__defaults__ == (20, 1)
     assert plan_tree(small, P0, prior, 20, [sight] * MAX_OPENERS, 1, 1)[1]["opener"] == "sight"
+    assert plan_tree(small, P0, prior, 12, [sight], MAX_WIDTH, MAX_DEPTH)[0][""] == "sight"  # the upper bounds
 
 
 def write_lists(tmp_path, small) -> tuple[str, str]:

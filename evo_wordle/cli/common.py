@@ -12,7 +12,7 @@ from pathlib import Path
 from ..context import Context
 from ..errors import EvoWordleError
 from ..outputs import check_file
-from ..params import arg_type, as_float, as_int, as_seed
+from ..params import arg_type, as_file_name, as_float, as_int, as_seed
 
 
 def add_command(
@@ -95,6 +95,8 @@ nonnegative_int = arg_type(as_int, 0, None)
 finite_float = arg_type(as_float, None, None)
 nonnegative_float = arg_type(as_float, 0.0, None)
 seed_int = arg_type(as_seed)
+#: A file to read (``--params ""`` was taken as no flag at all).
+file_name = arg_type(as_file_name)
 
 
 def output_file(*suffixes: str, flag: str = "--out"):
@@ -143,7 +145,7 @@ def add_solver_options(parser: argparse.ArgumentParser) -> None:
 
     load_all()
     parser.add_argument("--opener", metavar="WORD", help="first guess (default: the solver's own best)")
-    parser.add_argument("--params", metavar="FILE",
+    parser.add_argument("--params", type=file_name, metavar="FILE",
                         help="solver parameters from a file written by `evo-wordle tune` (best-params.json); "
                         "flags given on the command line override them")
     owners: dict[str, tuple] = {}

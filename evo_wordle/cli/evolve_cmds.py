@@ -18,6 +18,7 @@ from .common import (
     add_command,
     add_word_args,
     context_from_args,
+    file_name,
     nonnegative_float,
     nonnegative_int,
     output_path,
@@ -89,7 +90,7 @@ def register(sub) -> None:
                    "not evolved, played on the test sets and written to --out (default: 0, off)")
     g.add_argument("--pool", type=nonnegative_int, default=300, metavar="N",
                    help="non-candidate guesses scored per decision, 0 = all (default: %(default)s)")
-    g.add_argument("--init", metavar="FILE", help="strategy file the first individual starts from")
+    g.add_argument("--init", type=file_name, metavar="FILE", help="strategy file the first individual starts from")
     g.add_argument("--seed", type=seed_int, default=0, metavar="S", help="seed of the samples and the GA (default: 0)")
     g.add_argument("--checkpoint", type=output_path, metavar="FILE",
                    help="JSON checkpoint written after every generation (data only); an existing FILE is "

@@ -12,7 +12,7 @@ from ..params import arg_type, as_int, as_list
 from ..plots.common import MAX_RUNS
 from ..progress import note, progress_bar
 from ..wording import count
-from .common import add_command, add_word_args, positive_int, seed_int
+from .common import add_command, add_word_args, file_name, positive_int, seed_int
 from .settings_args import add_settings_args, run_context, settings_from_args, warn
 
 PLOT_KINDS = ("heatmap", "lines", "convergence", "histograms", "evolution")
@@ -53,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="any other solver parameter (e.g. init=random,best) or setting axis "
         "(problem, candidates, guess_from, hard, daily, max_guesses); repeatable",
     )
-    p.add_argument("--params", metavar="FILE",
+    p.add_argument("--params", type=file_name, metavar="FILE",
                    help="fixed solver parameters from a file written by `evo-wordle tune` (grid values override)")
     p.add_argument("--seeds", type=positive_int, default=3, metavar="N",
                    help="seeds per configuration (default: %(default)s)")

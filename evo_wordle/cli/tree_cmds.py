@@ -9,6 +9,7 @@ from ..outputs import IMAGE_FORMATS, writing
 from .common import (
     add_command,
     add_word_args,
+    file_name,
     nonnegative_int,
     output_file,
     output_path,
@@ -33,7 +34,7 @@ def register(sub) -> None:
              "every row as JSON and CSV, the figure, and the whole tree as JSON"),
         ],
     )
-    p.add_argument("--tree", metavar="FILE", required=True, help="tree file (from ga-tree --tree)")
+    p.add_argument("--tree", type=file_name, metavar="FILE", required=True, help="tree file (from ga-tree --tree)")
     add_word_args(p)
     add_settings_args(p, daily=False, boards=False)
     p.add_argument("--top", type=nonnegative_int, default=30, metavar="N",

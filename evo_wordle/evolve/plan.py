@@ -48,15 +48,15 @@ def plan_tree(ctx: Context, settings: Settings, prior: np.ndarray, top: int, ope
     if isinstance(depth, bool) or not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
         raise EvoWordleError(f"a plan stores 1 to {MAX_DEPTH} decisions after the opener, not {depth!r}")
     planned = likeliest(prior, top)
-    totals, best = {}, None
+    totals, best, best_opener = {}, None, None
     for opener in openers:
         search = TreeSearch(ctx, settings.guess_from, settings.hard, width)
         found = optimise(search, planned, int(opener), settings.max_guesses)
         totals[ctx.words.allowed[opener]] = found.total
         if best is None or found.total < best.total:
-            best = found
+            best, best_opener = found, ctx.words.allowed[opener]
     full = tree_json(ctx, best.paths)
     tree = {k: w for k, w in full.items() if len(parse_history_key(ctx, k)) <= depth}
-    info = {"planned": int(len(planned)), "totals": totals, "opener": ctx.words.allowed[best.paths[int(planned[0])][0]],
+    info = {"planned": int(len(planned)), "totals": totals, "opener": best_opener,
             "mean_over_planned": best.total / len(planned), "tree_entries": len(tree)}
     return tree, info

@@ -25,7 +25,7 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text, decode_utf8, read_capped
 from ..game import GameState, Settings, illegal_move
-from ..params import as_int
+from ..params import arg_type, as_file_name, as_int
 from ..patterns import to_digits
 from ..solvers.base import Solver, register
 from .exact import ExactSolver
@@ -240,7 +240,8 @@ class GASearchSolver(Solver):
     @classmethod
     def add_options(cls, parser) -> None:
         g = parser.add_argument_group("ga-search solver")
-        g.add_argument("--tree", metavar="FILE", help="decision tree file (from ga-tree) to play instantly")
+        g.add_argument("--tree", type=arg_type(as_file_name), metavar="FILE",
+                       help="decision tree file (from ga-tree) to play instantly")
         g.add_argument("--search-population", type=int, metavar="N",
                        help=f"ga-search: words per decision GA, at most {SEARCH_MAX:,} (default: 16; 60 on "
                        "several boards)")
