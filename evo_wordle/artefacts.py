@@ -80,9 +80,25 @@ def settings_of(record: dict, where: str) -> Settings:
         raise EvoWordleError(f"{where}: bad \"made_for\" settings ({exc})") from None
 
 
+def allowed_differs(record: dict, words: WordSet) -> bool:
+    """Whether ``words``' allowed list is not the one a ``made_for`` block names (a stored prior,
+    one weight per allowed word, holds only on its own list)."""
+    return record.get("allowed_sha256") != words.digest
+
+
+#: Provenance records that describe how a file's stored tree was made (``lookahead-tree``,
+#: ``plan-tree``): a file written without that tree must not carry them.
+TREE_RECORDS = ("lookahead", "plan")
+
+
+def without_tree_records(provenance: dict) -> dict:
+    """``provenance`` without :data:`TREE_RECORDS`, for a file that does not keep the source's tree."""
+    return {k: v for k, v in provenance.items() if k not in TREE_RECORDS}
+
+
 def list_mismatch(record: dict, words: WordSet) -> str | None:
     """Why the word lists differ from those the artefact was made for (None when they match)."""
-    if record.get("allowed_sha256") != words.digest:
+    if allowed_differs(record, words):
         return "the allowed list differs from the one it was made for"
     if record.get("answers_sha256") != answers_digest(words):
         return f"the answer list ({words.label}) differs from the one it was made for ({record.get('answers')})"

@@ -45,7 +45,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import SplineTransformer, StandardScaler
 
 from evo_wordle import Context
-from evo_wordle.artefacts import list_mismatch, settings_of
+from evo_wordle.artefacts import list_mismatch, settings_of, without_tree_records
 from evo_wordle.bench import run_bench
 from evo_wordle.cli.common import output_path
 from evo_wordle.errors import EvoWordleError
@@ -167,7 +167,7 @@ def retune(ctx: Context, settings, genome: Strategy, folds: list, trials: int) -
 def save_fitted(args: argparse.Namespace, ctx: Context, f, settings, prior: StoredPrior, fit: dict) -> None:
     """The source file's genome, settings and provenance with the fitted prior stored (its tree,
     made under the genome's own prior, is left out, and so is the record of how it was made)."""
-    provenance = {k: v for k, v in f.provenance.items() if k not in ("lookahead", "plan")}  # trees not kept
+    provenance = without_tree_records(f.provenance)
     provenance["prior"] = {"command": " ".join(["python", "experiments/prior_bound.py", *sys.argv[1:]]),
                            "from": str(args.strategy), "about": prior.about, **fit}
     try:

@@ -46,7 +46,7 @@ def compare(ctx: Context, names: list[str], part: str) -> dict:
             raise EvoWordleError(f"{name} records no settings (made_for): its game is unknown")
         if f.provenance.get("split") is None:
             raise EvoWordleError(f"{name} records no train/validation/test split")
-        if {k: v for k, v in f.made_for.items()} != first.made_for:
+        if f.made_for != first.made_for:
             raise EvoWordleError(f"{name} was made for another game or other lists than {names[0]}")
         if f.provenance["split"] != first.provenance["split"]:
             raise EvoWordleError(f"{name} records another split than {names[0]}")
@@ -56,10 +56,10 @@ def compare(ctx: Context, names: list[str], part: str) -> dict:
     scores = [run_bench(ctx, "strategy", settings, answers, 0, {"strategy": f.path}).scores() for f in files]
     rows = []
     for name, s in zip(names, scores):
-        d = None if s is scores[0] else paired(s, scores[0])
+        d = None if s is scores[0] else paired(scores[0], s)
         rows.append({"strategy": name, "games": int(len(s)), "mean": round(float(s.mean()), 4),
                      "se": round(float(s.std(ddof=1) / np.sqrt(len(s))), 4),
-                     "first_minus": None if d is None else round(-d["mean"], 4),
+                     "first_minus": None if d is None else round(d["mean"], 4),
                      "first_minus_ci95": None if d is None else round(d["ci95"], 4)})
     return {"part": part, "split_seed": split.seed, "settings": first.made_for, "rows": rows}
 

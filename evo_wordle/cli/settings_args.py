@@ -260,7 +260,7 @@ def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, 
     Overriding a file's setting prints a one-line warning; so does replaying an old file that
     records no settings, or a genome made for other word lists.  A tree made for other word
     lists is an error (its moves may not exist here)."""
-    from ..artefacts import overrides, settings_of
+    from ..artefacts import allowed_differs, overrides, settings_of
     from .common import context_from_args
 
     found = artefact_of(args, solvers)
@@ -279,8 +279,10 @@ def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, 
     ctx, why = record_context(args, record)
     if why and has_tree:
         raise EvoWordleError(f"{label} cannot be replayed: {why}")
-    if has_prior and record.get("allowed_sha256") != ctx.words.digest:  # one line, no warning before it
-        raise EvoWordleError(f"{label}: its prior was made for another allowed list")
+    if has_prior and allowed_differs(record, ctx.words):  # one line, no warning before it
+        from ..evolve.strategy import PRIOR_ELSEWHERE
+
+        raise EvoWordleError(f"{label}: {PRIOR_ELSEWHERE}")
     if why:
         warn(f"{label}: {why}")
     changed = overrides(stored, settings)

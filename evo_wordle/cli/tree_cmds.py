@@ -180,9 +180,10 @@ def _one_board_file(args: argparse.Namespace):
 def cmd_plan_tree(args: argparse.Namespace) -> int:
     import time
 
+    from ..artefacts import without_tree_records
     from ..errors import EvoWordleError
     from ..evolve.plan import MAX_DEPTH, MAX_OPENERS, MAX_WIDTH, plan_tree
-    from ..evolve.strategy import StrategyPolicy, file_prior, save_strategy
+    from ..evolve.strategy import file_policy, save_strategy
     from ..params import as_list
     from .evolve_cmds import command_line
 
@@ -197,13 +198,13 @@ def cmd_plan_tree(args: argparse.Namespace) -> int:
     if args.top < 2 or args.top > len(ctx.words):
         raise EvoWordleError(f"--top takes 2 to {len(ctx.words)} words (the allowed list), not {args.top}")
     openers = list(dict.fromkeys(ctx.words.index(w) for w in names)) or [ctx.words.index(f.strategy.opener)]
-    prior = StrategyPolicy(ctx, f.strategy, prior=None if f.prior is None else file_prior(ctx, f)).prior
+    prior = file_policy(ctx, f).prior
     t0 = time.perf_counter()
     tree, info = plan_tree(ctx, settings, prior, args.top, openers, args.width, args.depth)
     seconds = round(time.perf_counter() - t0, 1)
     record = {"command": command, "from": str(args.strategy), "top": args.top, "width": args.width,
               "depth": args.depth, **info, "seconds": seconds}
-    provenance = {**{k: v for k, v in f.provenance.items() if k not in ("lookahead", "plan")}, "plan": record}
+    provenance = {**without_tree_records(f.provenance), "plan": record}
     summary = {"strategy": str(args.strategy), "out": str(args.out), "settings": settings.as_dict(), **record}
     if args.json:  # the result first: a late write failure cannot lose it
         print_json(summary)
@@ -222,17 +223,17 @@ def cmd_plan_tree(args: argparse.Namespace) -> int:
 def cmd_lookahead_tree(args: argparse.Namespace) -> int:
     import time
 
+    from ..artefacts import without_tree_records
     from ..errors import EvoWordleError
     from ..evolve.lookahead import MAX_TURNS, MAX_WIDTH, lookahead_tree
-    from ..evolve.strategy import StrategyPolicy, file_prior, save_strategy
+    from ..evolve.strategy import file_policy, save_strategy
     from .evolve_cmds import command_line
 
     command = command_line(args)  # as given, before the file's answer list fills in --answers
     if args.turns > MAX_TURNS or args.width > MAX_WIDTH:  # before the lists load
         raise EvoWordleError(f"--turns is at most {MAX_TURNS} and --width at most {MAX_WIDTH}")
     f, settings, ctx = _one_board_file(args)
-    # under the file's own prior when it stores one: the tree is played with that prior
-    policy = StrategyPolicy(ctx, f.strategy, prior=None if f.prior is None else file_prior(ctx, f))
+    policy = file_policy(ctx, f)  # under the file's own prior when it stores one: the tree is played with it
     t0 = time.perf_counter()
 
     def report(turn: int, states: int, changed: int) -> None:
@@ -241,8 +242,7 @@ def cmd_lookahead_tree(args: argparse.Namespace) -> int:
 
     tree, stats = lookahead_tree(ctx, settings, policy, args.turns, args.width, report)
     seconds = round(time.perf_counter() - t0, 1)
-    # a plan's record goes with its tree, which the lookahead does not keep (it looks ahead after the genome's opener)
-    provenance = {**{k: v for k, v in f.provenance.items() if k != "plan"}, "lookahead": {
+    provenance = {**without_tree_records(f.provenance), "lookahead": {
         "command": command, "from": str(args.strategy), "turns": args.turns, "width": args.width,
         "states": stats["states"], "overruled": stats["changed"], "seconds": seconds}}
     summary = {"strategy": str(args.strategy), "out": str(args.out), "settings": settings.as_dict(),

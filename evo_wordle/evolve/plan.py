@@ -20,7 +20,6 @@ from ..game import Settings
 from .bnb import TreeSearch
 from .objectives import optimise
 from .search import tree_json
-from .strategy import parse_history_key
 
 #: Most openers one plan may try, most proposals per node, most decisions it may store.
 MAX_OPENERS = 20
@@ -55,8 +54,8 @@ def plan_tree(ctx: Context, settings: Settings, prior: np.ndarray, top: int, ope
         totals[ctx.words.allowed[opener]] = found.total
         if best is None or found.total < best.total:
             best, best_opener = found, ctx.words.allowed[opener]
-    full = tree_json(ctx, best.paths)
-    tree = {k: w for k, w in full.items() if len(parse_history_key(ctx, k)) <= depth}
+    # the opener and the next ``depth`` guesses of each path: the keys of at most ``depth`` moves
+    tree = tree_json(ctx, {a: path[: depth + 1] for a, path in best.paths.items()})
     info = {"planned": int(len(planned)), "totals": totals, "opener": best_opener,
             "mean_over_planned": best.total / len(planned), "tree_entries": len(tree)}
     return tree, info

@@ -355,15 +355,27 @@ def usable_tree(ctx: Context, settings: Settings, f: StrategyFile) -> dict[str, 
     return f.tree
 
 
+#: Why a stored prior cannot be played on a list (its weights would fall on other words).
+PRIOR_ELSEWHERE = "its prior was made for another allowed list"
+
+
 def file_prior(ctx: Context, f: StrategyFile) -> np.ndarray:
     """The file's stored prior as weights over ``ctx``'s allowed list; a one-line error when the
-    file was made for another allowed list (its weights would fall on other words)."""
-    if f.made_for.get("allowed_sha256") != ctx.words.digest:
-        raise EvoWordleError(f"strategy file {f.path}: its prior was made for another allowed list")
+    file was made for another allowed list."""
+    from ..artefacts import allowed_differs
+
+    if allowed_differs(f.made_for, ctx.words):
+        raise EvoWordleError(f"strategy file {f.path}: {PRIOR_ELSEWHERE}")
     try:
         return check_prior(f.prior.weights, len(ctx.words))
     except EvoWordleError as exc:  # e.g. fewer weights than the list it names has words
         raise EvoWordleError(f"strategy file {f.path}: its prior: {exc}") from None
+
+
+def file_policy(ctx: Context, f: StrategyFile) -> StrategyPolicy:
+    """The file's genome under the file's prior (the one it stores, else the genome's own), with
+    no tree: what lookahead-tree and plan-tree build a new tree from."""
+    return StrategyPolicy(ctx, f.strategy, prior=None if f.prior is None else file_prior(ctx, f))
 
 
 def load_strategy(path: str | Path) -> Strategy:
