@@ -6,6 +6,7 @@ which stored settings are refused and how, which list differences are named, and
 from __future__ import annotations
 
 import hashlib
+from pathlib import Path
 
 import pytest
 
@@ -140,3 +141,15 @@ def test_lists_made_for_loads_the_named_lists_and_checks_their_digests():
                          ({**record, "answers": "/no/such.txt"}, "made for the answer list /no/such.txt, which is")]:
         with pytest.raises(EvoWordleError, match=f"^f: {message}"):
             lists_made_for(bad, "f")
+
+
+def test_word_lists_record_each_list_by_its_file_name_and_both_digests():
+    from evo_wordle.artefacts import list_digests, word_lists
+
+    words = WordSet(("cigar", "crane", "slate"), ("cigar",), label="lists/mine.txt")
+    got = word_lists(words, "some/dir/allowed.txt", Path("other/answers.txt"))
+    assert got == {"allowed": "allowed.txt", "answers": "answers.txt", "label": "mine.txt", **list_digests(words)}
+    assert set(list_digests(words)) == {"allowed_sha256", "answers_sha256"}
+    for absent in (None, ""):  # no list named: the default
+        assert word_lists(words, absent, absent)["allowed"] is None
+    assert word_lists(words, 5, b"x.txt")["answers"] is None  # not a file name at all
