@@ -187,8 +187,10 @@ def check_value(value: Any, path: str | Path, what: str, max_depth: int = MAX_JS
         if isinstance(item, dict):
             stack.extend((k, depth + 1) for k in item)
             stack.extend((v, depth + 1) for v in item.values())
-        elif isinstance(item, list):
-            stack.extend((v, depth + 1) for v in item)
+        elif isinstance(item, list):  # only what can nest or hold a control character is stacked:
+            if item and depth >= max_depth:  # a flat list of numbers (a stored prior) then costs no tuple per item
+                raise EvoWordleError(f"{what} {path} is nested too deeply (more than {max_depth} levels)")
+            stack.extend((v, depth + 1) for v in item if isinstance(v, (dict, list, str)))
         elif isinstance(item, str) and (bad := control_char(item)) is not None:
             raise EvoWordleError(f"{what} {path} holds a control character ({bad!r})")
 

@@ -166,8 +166,8 @@ def retune(ctx: Context, settings, genome: Strategy, folds: list, trials: int) -
 
 def save_fitted(args: argparse.Namespace, ctx: Context, f, settings, prior: StoredPrior, fit: dict) -> None:
     """The source file's genome, settings and provenance with the fitted prior stored (its tree,
-    made under the genome's own prior, is left out)."""
-    provenance = {k: v for k, v in f.provenance.items() if k != "lookahead"}
+    made under the genome's own prior, is left out, and so is the record of how it was made)."""
+    provenance = {k: v for k, v in f.provenance.items() if k not in ("lookahead", "plan")}  # trees not kept
     provenance["prior"] = {"command": " ".join(["python", "experiments/prior_bound.py", *sys.argv[1:]]),
                            "from": str(args.strategy), "about": prior.about, **fit}
     try:

@@ -602,6 +602,8 @@ def test_a_flag_that_contradicts_the_problem_preset_is_refused_by_every_command(
     "bench --games 1 --params", "compare --solvers greedy,naive --games 1 --params",
     "sweep --solver greedy --set games=1,2 --out {d}/sw --params", "bench --games 1 --solver ga-search --tree",
     "cheatsheet --tree", "evolve-strategy --generations 0 --out {d}/s.json --init",
+    "bench --games 1 --strategy", "compare --solvers strategy,greedy --games 1 --strategy",
+    "plan-tree --top 10 --out {d}/p.json --strategy", "lookahead-tree --out {d}/l.json --strategy",
 ])
 def test_an_empty_file_name_of_another_input_flag_is_refused(files, capsys, command):
     """`--params ""`, `bench --solver ga-search --tree ""` and `evolve-strategy --init ""` were

@@ -168,7 +168,8 @@ def test_the_command_writes_the_genome_its_settings_and_the_lookahead_tree(small
     allowed, answers = write_lists(tmp_path, small)
     ctx = Context(allowed=allowed, answers=answers)
     source = tmp_path / "g.json"
-    save_strategy(source, genome, {"split": {"seed": 1}, "command": "made by hand"}, {"": "sight"}, P0, ctx.words)
+    planned = {"split": {"seed": 1}, "command": "made by hand", "plan": {"opener": "sight"}}
+    save_strategy(source, genome, planned, {"": "sight"}, P0, ctx.words)
     out = tmp_path / "look.json"
     assert main(["lookahead-tree", "--strategy", str(source), "--allowed", allowed, "--answers", answers,
                  "--turns", "1", "--width", "5", "--out", str(out), "--json"]) == 0
@@ -178,6 +179,7 @@ def test_the_command_writes_the_genome_its_settings_and_the_lookahead_tree(small
     assert f.strategy == genome and f.tree == tree and f.made_for == read_strategy_file(source).made_for
     assert summary["states"] == stats["states"] and summary["overruled"] == stats["changed"]
     assert f.provenance["command"] == "made by hand" and f.provenance["split"] == {"seed": 1}
+    assert "plan" not in f.provenance  # the plan's tree is not in this file
     look = f.provenance["lookahead"]
     assert (look["turns"], look["width"], look["from"]) == (1, 5, str(source))
     assert look["command"].startswith("evo-wordle lookahead-tree")

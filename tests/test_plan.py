@@ -200,6 +200,8 @@ def test_the_command_refuses_what_it_cannot_plan_in_one_line(small, tmp_path, ca
         (["--strategy", str(good), "--top", "20", "--depth", "5"], "--depth at most 4"),
         (["--strategy", str(good), "--top", "20", "--openers", many], "at most 20 words, not 21"),
         (["--strategy", str(good), "--top", "20", "--openers", "caste,,light"], "--openers"),
+        (["--strategy", str(good), "--top", "20", "--openers", ""], "--openers must be a value"),
+        (["--strategy", str(good), "--top", "20", "--openers", " "], "--openers must be a value"),
         (["--strategy", str(good), "--top", "20", "--openers", "zzzzz"], "zzzzz"),
         (["--strategy", str(tmp_path / "missing.json"), "--top", "20"], "does not exist"),
     ]
@@ -219,3 +221,21 @@ def test_the_shipped_plan_is_the_documented_command_over_the_shipped_fitted_prio
     assert (record["from"], record["top"], record["width"], record["depth"]) == ("p0-fitted", 2300, 20, 1)
     assert plan.tree[""] == record["opener"] == "crane"
     assert fitted.provenance["split"] == plan.provenance["split"] and not fitted.tree
+
+
+def test_a_file_whose_prior_weighs_another_allowed_list_is_refused_in_one_line(small, prior, tmp_path, capsys):
+    """bench, solve and compare: one error line (no warning about the lists before it), exit 2."""
+    allowed, answers = write_lists(tmp_path, small)
+    ctx = Context(allowed=allowed, answers=answers)
+    source = tmp_path / "g.json"
+    save_strategy(source, GENOME, {}, None, P0, ctx.words, StoredPrior(prior, "by hand"))
+    fewer = tmp_path / "fewer.txt"  # another allowed list that still holds every answer and the opener
+    dropped = next(w for w in ctx.words.allowed if w not in ctx.words.answers)
+    fewer.write_text("\n".join(w for w in ctx.words.allowed if w != dropped) + "\n")
+    lists = ["--allowed", str(fewer), "--answers", answers]
+    for argv in (["bench", "--games", "3"], ["solve", "light"], ["compare", "--solvers", "strategy", "--games", "3"]):
+        code = main([*argv, "--strategy", str(source), *lists])
+        err = capsys.readouterr().err
+        assert code == 2 and err.strip().splitlines() == [
+            f"evo-wordle: error: strategy file {source}: its prior was made for another allowed list"], (argv, err)
+    assert main(["solve", "light", "--strategy", str(source), "--allowed", allowed, "--answers", answers]) == 0

@@ -122,7 +122,8 @@ def test_save_strategy_writes_the_genome_with_the_fitted_prior_and_not_the_old_t
 
     settings = Settings(candidates="allowed", guess_from="allowed")
     genome = Strategy(opener="slate", w_plural=0.2)
-    source = StrategyFile("src.json", genome, {"split": {"seed": 3}, "lookahead": {"turns": 2}}, {"": "crane"}, None)
+    source = StrategyFile("src.json", genome, {"split": {"seed": 3}, "lookahead": {"turns": 2}, "plan": {"top": 9}},
+                           {"": "crane"}, None)
     weights = np.linspace(0.5, 2.0, len(WORDS)) / 3.0
     out = tmp_path / "fitted.json"
     args = argparse.Namespace(save_strategy=out, strategy="src")
@@ -132,7 +133,7 @@ def test_save_strategy_writes_the_genome_with_the_fitted_prior_and_not_the_old_t
     assert f.strategy == genome and f.tree == {} and f.made_for["candidates"] == "allowed"
     np.testing.assert_allclose(f.prior.weights, weights, rtol=5e-7)
     assert f.prior.about == "fitted here"
-    assert f.provenance["split"] == {"seed": 3} and "lookahead" not in f.provenance
+    assert f.provenance["split"] == {"seed": 3} and "lookahead" not in f.provenance and "plan" not in f.provenance
     assert f.provenance["prior"]["from"] == "src" and f.provenance["prior"]["C"] == 1.0
     assert f.provenance["prior"]["command"].startswith("python experiments/prior_bound.py")
     bad = argparse.Namespace(save_strategy=tmp_path / "missing" / "x.json", strategy="src")

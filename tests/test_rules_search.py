@@ -687,3 +687,19 @@ def test_a_headerless_tree_file_is_an_old_tree_only_if_its_first_path_line_has_a
         path.write_text(text)
         with pytest.raises(EvoWordleError, match=message):
             tree_made_for(path)
+
+
+def test_the_decision_ga_accepts_its_bounds_and_refuses_beyond(small):
+    """population 1 … SEARCH_MAX and generations 0 … SEARCH_GENERATIONS_MAX (a huge value began a
+    search that never ended); one step beyond either end is an error naming the option and its range."""
+    from evo_wordle.boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX
+
+    for population, generations in ((1, 0), (SEARCH_MAX, SEARCH_GENERATIONS_MAX)):
+        solver = GASearchSolver(small, ALLOWED, population=population, generations=generations)
+        assert (solver.population, solver.generations) == (population, generations)
+    for kwargs in ({"population": 0}, {"population": SEARCH_MAX + 1}, {"generations": -1},
+                   {"generations": SEARCH_GENERATIONS_MAX + 1}):
+        (option, value), = kwargs.items()
+        lo, hi = (1, SEARCH_MAX) if option == "population" else (0, SEARCH_GENERATIONS_MAX)
+        with pytest.raises(EvoWordleError, match=f"^--search-{option} must be between {lo} and {hi}, not {value}$"):
+            GASearchSolver(small, ALLOWED, **kwargs)

@@ -456,8 +456,10 @@ def test_a_given_prior_does_not_play_a_tree_made_under_the_files_prior(ctx, tmp_
     s = Strategy(opener="crane")
     save_strategy(path, s, {}, {"": "slate"}, ANY, ctx.words)
     assert StrategySolver(ctx, ANY, strategy=path).choose(start) == ctx.words.index("slate")  # the tree
+    assert StrategySolver(ctx, ANY, strategy=path).describe()["opener"] == "slate"  # played, not the genome's
     given = StrategySolver(ctx, ANY, strategy=path, prior=np.ones(len(ctx.words)))
     assert given.choose(start) == ctx.words.index("crane") and given.policy.tree == {}
+    assert given.describe()["opener"] == "crane"
     assert given.describe()["prior"].startswith("given")
     assert "prior" not in StrategySolver(ctx, ANY, strategy=path).describe()
     stored = tmp_path / "p.json"  # a file's own prior plays with the file's own tree
@@ -529,15 +531,18 @@ def _with_prior(tmp_path, ctx, block, made_for=True) -> Path:
 
 @pytest.mark.parametrize("block, message", [
     ([1.0, 2.0], "must be a JSON object with a list of \"weights\""),
+    (None, "must be a JSON object with a list of \"weights\""),  # null is not "no prior"
     ({"about": "x"}, "must be a JSON object with a list of \"weights\""),
     ({"weights": {"a": 1}}, "must be a JSON object with a list of \"weights\""),
     ({"weights": [1.0, 2.0], "about": 5}, "\"about\" must be a string"),
+    ({"weights": [1.0, 2.0], "abuot": "x", "junk": [[1]]}, "has unknown key\\(s\\): abuot, junk"),
     ({"weights": [1.0, True]}, "every weight must be a number"),
     ({"weights": [1.0, "2"]}, "every weight must be a number"),
     ({"weights": [1.0, None]}, "every weight must be a number"),
     ({"weights": [1.0, 0]}, "finite and > 0"),
     ({"weights": [1.0, -2.5]}, "finite and > 0"),
     ({"weights": [1.0, 1e400]}, "finite and > 0"),
+    ({"weights": [1.0, 10**400]}, "finite and > 0"),  # a whole number too big for a float
     ({"weights": []}, "has no weights"),
 ])
 def test_a_bad_stored_prior_is_refused_in_one_line(ctx, tmp_path, block, message):
@@ -556,8 +561,9 @@ def test_a_stored_prior_needs_made_for_and_its_own_allowed_list(ctx, tmp_path):
         read_strategy_file(big)
     at_cap = _with_prior(tmp_path, ctx, {"weights": [1.0] * st.MAX_PRIOR_WORDS})
     assert len(read_strategy_file(at_cap).prior.weights) == st.MAX_PRIOR_WORDS  # read; it fits no list here
-    with pytest.raises(EvoWordleError, match="one weight per allowed word"):
+    with pytest.raises(EvoWordleError, match="one weight per allowed word") as err:
         StrategySolver(ctx, P0, strategy=at_cap)
+    assert str(err.value).startswith(f"strategy file {at_cap}: its prior: ")  # which file, in a compare of several
     small = Context(words=WordSet(ctx.words.allowed[:40], ctx.words.allowed[:10]))
     path = tmp_path / "other.json"
     save_strategy(path, Strategy(opener="aahed"), {}, None, P0, small.words, StoredPrior(np.ones(40), "small"))

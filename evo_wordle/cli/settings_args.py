@@ -186,12 +186,14 @@ def policy_genes(params: dict, path: str) -> None:
 
 class Artefact(NamedTuple):
     """The strategy, tree or parameter file a run replays: a label for messages, the game it
-    was made for (None in old files), whether it holds a decision tree, and its provenance."""
+    was made for (None in old files), whether it holds a decision tree, its provenance, and
+    whether it stores a prior (tied to its allowed list)."""
 
     label: str
     made_for: dict | None
     has_tree: bool
     provenance: dict
+    has_prior: bool = False
 
 
 def artefact_of(args: argparse.Namespace, solvers: list[str]) -> Artefact | None:
@@ -206,7 +208,7 @@ def artefact_of(args: argparse.Namespace, solvers: list[str]) -> Artefact | None
 
             return _params_artefact(f"strategy file {board}", load_params(board))
         f = read_strategy_file(strategy)
-        return Artefact(f"strategy file {f.path}", f.made_for, bool(f.tree), f.provenance)
+        return Artefact(f"strategy file {f.path}", f.made_for, bool(f.tree), f.provenance, f.prior is not None)
     if tree and "ga-search" in solvers:
         from ..evolve.search import tree_made_for
 
@@ -265,7 +267,7 @@ def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, 
     given = settings_from_args(args)
     if found is None:
         return context_from_args(args), given
-    label, record, has_tree, _ = found
+    label, record, has_tree, _, has_prior = found
     if record is None:
         warn(f"{label} records no settings (an old file): playing the settings given on the command line")
         return context_from_args(args), given
@@ -277,6 +279,8 @@ def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, 
     ctx, why = record_context(args, record)
     if why and has_tree:
         raise EvoWordleError(f"{label} cannot be replayed: {why}")
+    if has_prior and record.get("allowed_sha256") != ctx.words.digest:  # one line, no warning before it
+        raise EvoWordleError(f"{label}: its prior was made for another allowed list")
     if why:
         warn(f"{label}: {why}")
     changed = overrides(stored, settings)

@@ -1,4 +1,5 @@
-"""``cheatsheet``: a decision-tree file as people read it (text, JSON, CSV, a figure, an export)."""
+"""Tree commands: ``cheatsheet`` (a decision-tree file as people read it), and ``lookahead-tree``
+and ``plan-tree`` (a strategy file's early decisions, looked ahead or planned)."""
 
 from __future__ import annotations
 
@@ -66,7 +67,7 @@ def register(sub) -> None:
              "bench --strategy s.json --split test)"),
         ],
     )
-    p.add_argument("--strategy", metavar="FILE", required=True,
+    p.add_argument("--strategy", metavar="FILE", required=True, type=file_name,
                    help="strategy file (a path or a shipped name) whose genome looks ahead")
     add_word_args(p)
     p.add_argument("--turns", type=positive_int, default=2, metavar="N",
@@ -93,7 +94,7 @@ def register(sub) -> None:
              "the genome's own opener, the second and third guesses planned; the summary as JSON"),
         ],
     )
-    p.add_argument("--strategy", metavar="FILE", required=True,
+    p.add_argument("--strategy", metavar="FILE", required=True, type=file_name,
                    help="strategy file (a path or a shipped name) whose prior picks the planned words")
     add_word_args(p)
     p.add_argument("--top", type=positive_int, required=True, metavar="M",
@@ -182,7 +183,8 @@ def cmd_plan_tree(args: argparse.Namespace) -> int:
     command = command_line(args)
     if args.width > MAX_WIDTH or args.depth > MAX_DEPTH:  # before the lists load
         raise EvoWordleError(f"--width is at most {MAX_WIDTH} and --depth at most {MAX_DEPTH}")
-    names = as_list("--openers", args.openers, item="word") if args.openers else []
+    # "" is a usage error, not the flag left out (which tries the genome's opener)
+    names = as_list("--openers", args.openers, item="word") if args.openers is not None else []
     if len(names) > MAX_OPENERS:
         raise EvoWordleError(f"--openers takes at most {MAX_OPENERS} words, not {len(names)}")
     f, settings, ctx = _one_board_file(args)
@@ -233,7 +235,8 @@ def cmd_lookahead_tree(args: argparse.Namespace) -> int:
 
     tree, stats = lookahead_tree(ctx, settings, policy, args.turns, args.width, report)
     seconds = round(time.perf_counter() - t0, 1)
-    provenance = {**f.provenance, "lookahead": {
+    # a plan's record goes with its tree, which the lookahead does not keep (it looks ahead after the genome's opener)
+    provenance = {**{k: v for k, v in f.provenance.items() if k != "plan"}, "lookahead": {
         "command": command, "from": str(args.strategy), "turns": args.turns, "width": args.width,
         "states": stats["states"], "overruled": stats["changed"], "seconds": seconds}}
     summary = {"strategy": str(args.strategy), "out": str(args.out), "settings": settings.as_dict(),

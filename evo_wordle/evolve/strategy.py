@@ -40,7 +40,7 @@ from ..errors import EvoWordleError
 from ..files import atomic_write_text, read_json
 from ..frequency import priority_paper
 from ..game import GameState, Settings
-from ..params import as_word
+from ..params import arg_type, as_file_name, as_word
 from ..patterns import to_digits
 from ..solvers.base import Solver, register
 
@@ -221,12 +221,15 @@ class StoredPrior:
 
 def _stored_prior(doc: dict, path: Path) -> StoredPrior | None:
     """The file's ``prior`` block checked as data (numbers, size, > 0), or None if it has none."""
-    block = doc.get("prior")
-    if block is None:
+    if "prior" not in doc:  # left out: no prior; null is a malformed prior, not an absent one
         return None
+    block = doc["prior"]
     where = f"strategy file {path}: its prior"
     if not isinstance(block, dict) or not isinstance(block.get("weights"), list):
         raise EvoWordleError(f"{where} must be a JSON object with a list of \"weights\"")
+    unknown = sorted(set(block) - {"about", "weights"})
+    if unknown:  # a misspelt "about" would be lost silently
+        raise EvoWordleError(f"{where} has unknown key(s): {', '.join(unknown)}")
     if doc.get("made_for") is None:
         raise EvoWordleError(f"{where} is not tied to a word list (the file has no \"made_for\")")
     about, weights = block.get("about", ""), block["weights"]
@@ -344,7 +347,10 @@ def file_prior(ctx: Context, f: StrategyFile) -> np.ndarray:
     file was made for another allowed list (its weights would fall on other words)."""
     if f.made_for.get("allowed_sha256") != ctx.words.digest:
         raise EvoWordleError(f"strategy file {f.path}: its prior was made for another allowed list")
-    return check_prior(f.prior.weights, len(ctx.words))
+    try:
+        return check_prior(f.prior.weights, len(ctx.words))
+    except EvoWordleError as exc:  # e.g. fewer weights than the list it names has words
+        raise EvoWordleError(f"strategy file {f.path}: its prior: {exc}") from None
 
 
 def load_strategy(path: str | Path) -> Strategy:
@@ -516,6 +522,8 @@ def check_prior(prior, n_words: int) -> np.ndarray:
         w = np.asarray(prior, dtype=np.float64)
     except (TypeError, ValueError):
         raise EvoWordleError(f"a prior must be numbers, one per allowed word, not {type(prior).__name__}") from None
+    except OverflowError:  # a whole number past 1e308 (a file may hold one)
+        raise EvoWordleError("a prior's weights must be finite and > 0") from None
     if w.shape != (n_words,):
         raise EvoWordleError(f"a prior needs one weight per allowed word ({n_words}), not shape {w.shape}")
     if not np.isfinite(w).all() or (w <= 0).any():
@@ -676,7 +684,7 @@ class StrategySolver(Solver):
     @classmethod
     def add_options(cls, parser) -> None:
         group = parser.add_argument_group("strategy solver")
-        group.add_argument("--strategy", metavar="FILE", action=_StrategyAction,
+        group.add_argument("--strategy", metavar="FILE", action=_StrategyAction, type=arg_type(as_file_name),
                            help="strategy file (JSON) to play, a path or a shipped name (answers-known-salet; "
                            "dordle-, quordle- and octordle-evolved are multi-board policies, played in their own "
                            "game); selects the strategy solver unless another --solver is given after it")
@@ -687,7 +695,9 @@ class StrategySolver(Solver):
         return {"strategy": path} if path else {}
 
     def describe(self) -> dict:
-        out = {"solver": self.name, "opener": self.genome.opener, "strategy": self.source,
+        first = self.policy.tree.get("")  # a stored tree may open with another word (plan-tree --openers)
+        opener = self.genome.opener if first is None else self.ctx.words.allowed[first]
+        out = {"solver": self.name, "opener": opener, "strategy": self.source,
                "genome": self.genome.as_dict()}
         if self.prior_about:  # the genome's prior genes were not played
             out["prior"] = self.prior_about
