@@ -479,6 +479,7 @@ def test_a_stored_prior_round_trips_to_seven_digits_and_replaces_the_genomes(ctx
     save_strategy(path, genome, {}, None, P0, ctx.words, StoredPrior(weights, "by hand"))
     doc = json.loads(path.read_text())
     assert doc["prior"]["about"] == "by hand" and len(doc["prior"]["weights"]) == n
+    assert doc["version"] == st.PRIOR_VERSION == 2  # an evo-wordle without stored priors refuses it
     assert doc["prior"]["weights"][:3] == [float(f"{w:.7g}") for w in weights[:3]]
     f = read_strategy_file(path)
     np.testing.assert_array_equal(f.prior.weights, [float(f"{w:.7g}") for w in weights])
@@ -496,6 +497,8 @@ def test_a_stored_prior_round_trips_to_seven_digits_and_replaces_the_genomes(ctx
     plain = tmp_path / "plain.json"
     save_strategy(plain, genome, {}, None, P0, ctx.words)
     assert "prior" not in json.loads(plain.read_text()) and read_strategy_file(plain).prior is None
+    assert json.loads(plain.read_text())["version"] == st.VERSION == 1
+    assert st.FILE_KEYS == {"format", "version", "genome", "provenance", "made_for", "tree", "prior"}
 
 
 def test_a_stored_prior_cannot_be_changed_once_read(ctx, tmp_path):
@@ -524,7 +527,7 @@ def _with_prior(tmp_path, ctx, block, made_for=True) -> Path:
     path = tmp_path / "s.json"
     save_strategy(path, Strategy(), {}, None, P0 if made_for else None, ctx.words if made_for else None)
     doc = json.loads(path.read_text())
-    doc["prior"] = block
+    doc["prior"], doc["version"] = block, 2  # a file with a prior is version 2
     path.write_text(json.dumps(doc))
     return path
 
@@ -607,7 +610,14 @@ GOOD = {"format": "evo-wordle-strategy", "version": 1, "genome": {**DEFAULTS, "o
 
 
 @pytest.mark.parametrize(("doc", "message"), [
-    ({**GOOD, "version": 2}, "strategy file {path} has unsupported version 2"),
+    ({**GOOD, "version": 3}, "strategy file {path} has unsupported version 3"),
+    ({**GOOD, "version": True}, "strategy file {path} has unsupported version True"),
+    ({**GOOD, "version": 2}, "strategy file {path} is version 2 but stores no prior (version 2 is a file with "
+                             "a prior)"),
+    ({**GOOD, "prior": {"weights": [1.0]}}, "strategy file {path} is version 1 but stores a prior (a file with a "
+                                           "prior is version 2)"),
+    ({**GOOD, "priors": {"weights": [1.0]}}, "strategy file {path} has unknown key(s): priors"),
+    ({**GOOD, "Tree": {}, "notes": ""}, "strategy file {path} has unknown key(s): Tree, notes"),
     ({**GOOD, "version": "1"}, "strategy file {path} has unsupported version '1'"),
     ({"format": "evo-wordle-strategy", "genome": {}}, "strategy file {path} has unsupported version None"),
     ({**GOOD, "format": "other"}, "{path} is not an evo-wordle strategy file (no \"format\": \"evo-wordle-strategy\")"),

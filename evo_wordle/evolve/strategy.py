@@ -45,6 +45,11 @@ from ..patterns import to_digits
 from ..solvers.base import Solver, register
 
 VERSION = 1
+#: The version of a file that stores a prior: an evo-wordle from before stored priors refuses it
+#: (unsupported version) instead of playing the genome's own prior with the file's tree.
+PRIOR_VERSION = 2
+#: Every top-level key a strategy file may hold: a misspelt one ("priors") is refused, not ignored.
+FILE_KEYS = frozenset({"format", "version", "genome", "provenance", "made_for", "tree", "prior"})
 
 #: Real genes with their (low, high) bounds; Gaussian mutation clips to these.
 REAL_GENES: dict[str, tuple[float, float]] = {
@@ -195,7 +200,7 @@ def save_strategy(path: str | Path, strategy: Strategy, provenance: dict | None 
     (valid only in that game, under the file's prior)."""
     from ..artefacts import made_for
 
-    doc = {"format": FORMAT, "version": VERSION, "genome": strategy.as_dict(),
+    doc = {"format": FORMAT, "version": VERSION if prior is None else PRIOR_VERSION, "genome": strategy.as_dict(),
            "provenance": provenance or {}}
     if settings is not None and words is not None:
         doc["made_for"] = made_for(settings, words)
@@ -292,8 +297,16 @@ def read_strategy_file(name: str | Path) -> StrategyFile:
                              "not a one-board strategy: replay it with bench or compare --strategy")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise EvoWordleError(f"{path} is not an evo-wordle strategy file (no \"format\": \"{FORMAT}\")")
-    if doc.get("version") != VERSION:
-        raise EvoWordleError(f"strategy file {path} has unsupported version {doc.get('version')!r}")
+    version = doc.get("version")
+    if type(version) is not int or version not in (VERSION, PRIOR_VERSION):
+        raise EvoWordleError(f"strategy file {path} has unsupported version {version!r}")
+    unknown = sorted(set(doc) - FILE_KEYS)
+    if unknown:
+        raise EvoWordleError(f"strategy file {path} has unknown key(s): {', '.join(unknown)}")
+    if ("prior" in doc) != (version == PRIOR_VERSION):  # a prior only in version 2, so older readers refuse it
+        raise EvoWordleError(f"strategy file {path} is version {version} but " + (
+            f"stores a prior (a file with a prior is version {PRIOR_VERSION})" if "prior" in doc
+            else "stores no prior (version 2 is a file with a prior)"))
     try:  # JSON keys are strings and every gene is checked: a bad genome is an EvoWordleError
         strategy = Strategy.from_dict(doc.get("genome"))
     except EvoWordleError as exc:
