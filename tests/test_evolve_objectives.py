@@ -427,3 +427,24 @@ def test_proposals_stop_when_a_lower_limit_makes_the_total_worse(small):
         (8, 39, 4, ""), (3, None, None, "total above 39")]
     assert (result.total, result.worst, result.depth_limit) == (39, 4, 4)
     assert result.as_dict()["limits_failed"] == [3]
+
+
+def test_a_tree_within_a_lower_limit_that_is_shallower_still_is_recorded_at_its_own_depth(cache_dir):
+    """Hard mode, 19 answers of another small list: the least total, 47 guesses, is met by a tree
+    5 deep (the one found within 5 guesses) and by one 3 deep (found within 4).  Both objectives record
+    the tree found within 4 again at 3, its own worst game, before trying 2; with a cap of 5 too, where
+    the first tree is as deep as the cap and is not recorded again."""
+    ctx = small_context("test-rules-search", IGHT, slice(400, 430), slice(None, None, 173), 70)
+    words = "bight clasp cleat cleft clerk climb cloak clone clove clown clued coast colon eight fight might right " \
+            "sight tight"
+    answers = np.sort(ctx.words.indices(words.split()))
+    again = "the tree above is within this limit"
+    for objective in ("max", "mean-then-max"):
+        for cap in (None, 5):
+            result = optimise(TreeSearch(ctx, "allowed", True), answers, None, cap, objective)
+            check_tree(ctx, result.paths, answers, True, result.total, result.worst)
+            steps = [(a.depth_limit, a.total, a.worst, a.note) for a in result.attempts]
+            first = [(cap, 47, 5, "")] + ([(5, 47, 5, again)] if cap is None else [])
+            assert steps[:-1] == first + [(4, 47, 3, ""), (3, 47, 3, again)], (objective, cap)
+            assert steps[-1][:3] == (2, None, None)
+            assert result.worst == result.depth_limit == 3 and result.total == 47

@@ -152,7 +152,11 @@ def test_the_command_plans_under_the_files_prior_and_keeps_it(small, prior, tmp_
     assert main(["plan-tree", "--strategy", str(source), "--allowed", allowed, "--answers", answers,
                  "--top", "25", "--openers", "caste, light,caste", "--width", "4", "--depth", "2",
                  "--out", str(out), "--json"]) == 0
-    summary = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    summary = json.loads(captured.out)
+    assert captured.err.splitlines()[0] == (f"evo-wordle: warning: strategy file {source}'s stored tree (1 decision, "
+                                            "opening with SIGHT) is not kept: plan-tree starts from the genome's "
+                                            "opener SIGHT")
     caste, light = ctx.words.index("caste"), ctx.words.index("light")
     tree, info = plan_tree(ctx, P0, prior, 25, [caste, light], 4, 2)  # a repeated opener is tried once
     f = read_strategy_file(out)

@@ -18,7 +18,7 @@ from .common import (
     print_json,
     wrote,
 )
-from .settings_args import add_settings_args, record_context, run_context
+from .settings_args import add_settings_args, record_context, run_context, warn
 
 
 def register(sub) -> None:
@@ -168,6 +168,12 @@ def _one_board_file(args: argparse.Namespace):
         raise EvoWordleError(f"{label}: {why}")
     if not ctx.words.contains(f.strategy.opener):
         raise EvoWordleError(f"{label}: its opener {f.strategy.opener!r} is not an allowed word of this list")
+    if f.tree:  # the new file's tree replaces it: say so, since it may open with another word
+        from ..wording import count
+
+        first = f.tree.get("", "?").upper()
+        warn(f"{label}'s stored tree ({count(len(f.tree), 'decision', fmt=',')}, opening with {first}) is not "
+             f"kept: {args.command} starts from the genome's opener {f.strategy.opener.upper()}")
     return f, settings, ctx
 
 
