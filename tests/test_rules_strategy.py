@@ -501,6 +501,16 @@ def test_a_stored_prior_round_trips_to_seven_digits_and_replaces_the_genomes(ctx
     assert st.FILE_KEYS == {"format", "version", "genome", "provenance", "made_for", "tree", "prior"}
 
 
+def test_a_stored_prior_cannot_be_changed_once_read(ctx, tmp_path):
+    path = tmp_path / "s.json"
+    save_strategy(path, Strategy(), {}, None, P0, ctx.words, StoredPrior(np.ones(len(ctx.words)), "flat"))
+    f = read_strategy_file(path)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        f.prior.about = "changed"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        f.prior.weights = np.ones(3)
+
+
 def test_a_prior_is_stored_only_with_the_lists_it_weighs(ctx, tmp_path):
     with pytest.raises(EvoWordleError, match="needs the game and word lists") as err:
         save_strategy(tmp_path / "s.json", Strategy(), {}, None, None, None, StoredPrior(np.ones(len(ctx.words)), ""))
