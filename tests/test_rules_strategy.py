@@ -501,6 +501,20 @@ def test_a_stored_prior_round_trips_to_seven_digits_and_replaces_the_genomes(ctx
     assert st.FILE_KEYS == {"format", "version", "genome", "provenance", "made_for", "tree", "prior"}
 
 
+def test_file_policy_plays_the_files_prior_else_the_genomes_and_no_tree(ctx, tmp_path):
+    genome = Strategy(steepness=7.0, midpoint=0.3, mix=0.4)
+    weights = np.linspace(0.5, 2.0, len(ctx.words))
+    stored, plain = tmp_path / "p.json", tmp_path / "g.json"
+    save_strategy(stored, genome, {}, {"": "slate"}, P0, ctx.words, StoredPrior(weights, "made here"))
+    save_strategy(plain, genome, {}, {"": "slate"}, P0, ctx.words)
+    mine = st.file_policy(ctx, read_strategy_file(stored))
+    np.testing.assert_array_equal(mine.prior, read_strategy_file(stored).prior.weights)
+    assert mine.mix == 0.0 and mine.tree == {}
+    own = st.file_policy(ctx, read_strategy_file(plain))
+    np.testing.assert_array_equal(own.prior, StrategyPolicy(ctx, genome).prior)
+    assert own.mix == 0.4 and own.tree == {}
+
+
 def test_a_stored_prior_cannot_be_changed_once_read(ctx, tmp_path):
     path = tmp_path / "s.json"
     save_strategy(path, Strategy(), {}, None, P0, ctx.words, StoredPrior(np.ones(len(ctx.words)), "flat"))
