@@ -294,7 +294,8 @@ MODULES: dict[str, dict] = {
     "evo_wordle/evolve/checkpoint.py": {
         # evolve-strategy's checkpoints (a killed run resumes from them): written as JSON, read back
         # field by field, refused in one line when damaged or made with other settings or lists
-        "tests": [*(f"tests/test_faults_files.py::{name}" for name in (
+        "tests": ["tests/test_rules_checkpoint.py",
+                  *(f"tests/test_faults_files.py::{name}" for name in (
                       "test_pickle_checkpoint_never_runs", "test_damaged_checkpoint_refused",
                       "test_checkpoint_sources_capped", "test_deeply_nested_checkpoint",
                       "test_checkpoint_is_json_and_resumes")),
