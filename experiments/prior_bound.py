@@ -177,6 +177,32 @@ def save_fitted(args: argparse.Namespace, ctx: Context, f, settings, prior: Stor
     print(f"wrote {args.save_strategy}", flush=True)
 
 
+def markdown(data: dict) -> str:
+    """prior_bound.md from the JSON main() writes beside it (rows in play order, the split's sizes,
+    the fitted C, any re-tuned genes), so a test rebuilds the tracked table from the tracked JSON."""
+    sizes, rows = data["sizes"], data["rows"]
+    header = ["prior", *(f"{p} ({sizes[p]} answers): mean guesses" for p in PARTS)]
+
+    def cell(r: dict) -> str:
+        versus = "" if r["minus_own"] is None else f"; {r['minus_own']:+.4f} ± {r['minus_own_ci95']:.4f} vs own"
+        return f"{r['mean']:.4f} ({r['bits']:.2f} bits{versus})"
+
+    players = list(dict.fromkeys(r["prior"] for r in rows))
+    table = markdown_table(header, [[name, *(cell(r) for r in rows if r["prior"] == name)] for name in players])
+    s = data["settings"]
+    guesses = "any allowed word" if s["guess_from"] == "allowed" else "the words still possible"
+    bits = ", ".join(f"{c_:g} → {b:.2f}" for c_, b in data["c_tried"])
+    setting = (f"{data['strategy']}, split seed {data['split_seed']}: every allowed word may be the answer, guesses "
+               f"from {guesses}, {'hard' if s['hard'] else 'normal'} mode, no stored tree. Fitted prior: "
+               f"C = {data['fitted_c']:g} (validation bits by C: {bits}).")
+    if data["retuned"] is not None:
+        setting += (f" Re-tuned: {', '.join(RETUNED)} by {data['retune_trials']} optuna trials (TPE, seed 0) on the "
+                    f"training answers, each of {data['retune_folds']} folds played under a prior fitted without it "
+                    f"(best training mean {data['retune_train_mean']:.4f}): "
+                    + ", ".join(f"{g} {data['retuned'][g]:.3g}" for g in RETUNED) + ".")
+    return f"{table}\n\n{setting}\n"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--strategy", default="p0-evolved", help="strategy file: a path or a shipped name")
@@ -239,29 +265,15 @@ def main() -> None:
                          "seconds": round(time.perf_counter() - t, 1)})
             print(f"{name:12s} {part:10s} {rows[-1]['mean']:.4f} ({rows[-1]['bits']:.3f} bits, "
                   f"{rows[-1]['seconds']} s)", flush=True)
-    sizes = {p: len(getattr(split, p)) for p in PARTS}
-    header = ["prior", *(f"{p} ({sizes[p]} answers): mean guesses" for p in PARTS)]
-
-    def cell(r: dict) -> str:
-        versus = "" if r["minus_own"] is None else f"; {r['minus_own']:+.4f} ± {r['minus_own_ci95']:.4f} vs own"
-        return f"{r['mean']:.4f} ({r['bits']:.2f} bits{versus})"
-
-    table = markdown_table(header, [[name, *(cell(r) for r in rows if r["prior"] == name)] for name in players])
-    guesses = "any allowed word" if settings.guess_from == "allowed" else "the words still possible"
-    bits = ", ".join(f"{c_:g} → {b:.2f}" for c_, b in tried)
-    setting = (f"{args.strategy}, split seed {split.seed}: every allowed word may be the answer, guesses from "
-               f"{guesses}, {'hard' if settings.hard else 'normal'} mode, no stored tree. Fitted prior: C = {c:g} "
-               f"(validation bits by C: {bits}).")
-    if retuned is not None:
-        setting += (f" Re-tuned: {', '.join(RETUNED)} by {args.retune} optuna trials (TPE, seed 0) on the training "
-                    f"answers, each of {FOLDS} folds played under a prior fitted without it (best training mean "
-                    f"{train_mean:.4f}): " + ", ".join(f"{g} {getattr(retuned, g):.3g}" for g in RETUNED) + ".")
-    write_text(res / "prior_bound.md", f"{table}\n\n{setting}\n")
-    write_json(res / "prior_bound.json", {"strategy": args.strategy, "settings": f.made_for, "split_seed": split.seed,
-                                          "sizes": sizes, "fitted_c": c, "c_tried": tried, "rows": rows,
-                                          "retuned": None if retuned is None else retuned.as_dict()})
-    print(table)
-    print(setting)
+    record = {"strategy": args.strategy, "settings": f.made_for, "split_seed": split.seed,
+              "sizes": {p: len(getattr(split, p)) for p in PARTS}, "fitted_c": c, "c_tried": tried, "rows": rows,
+              "retuned": None if retuned is None else retuned.as_dict(),
+              "retune_trials": args.retune, "retune_folds": FOLDS if retuned is not None else None,
+              "retune_train_mean": train_mean if retuned is not None else None}
+    text = markdown(record)
+    write_text(res / "prior_bound.md", text)
+    write_json(res / "prior_bound.json", record)
+    print(text, end="")
 
 
 if __name__ == "__main__":
