@@ -6,8 +6,10 @@ rebuilt from the files beside it (openers.md also needs each opener's P0 bits, f
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -61,6 +63,31 @@ REBUILD = {
     "ga-tuning-stage3.md": lambda ctx: load_experiment("ga_tuning").markdown(data("ga-tuning-stage3.json")) + "\n",
 }
 
+SWEEP_FILES = ("sweep.json", "results.csv", "table.md", "summary.json")
+
+
+def sweeps(*names: str) -> list[str]:
+    return [f"{n}/{f}" for n in names for f in SWEEP_FILES]
+
+
+#: tracked table -> the tracked data REBUILD reads for it (reproduce.py must copy them together)
+SOURCES = {
+    "population/comparison.md": sweeps("population"),
+    "mutation/comparison.md": sweeps("mutation"),
+    "init/comparison.md": sweeps("init"),
+    "problems.md": sweeps("problems-greedy", "problems-naive", "problems-ga-thesis"),
+    "openers.md": sweeps("openers-greedy", "openers-naive"),
+    "convergence.md": ["convergence.json"],
+    "p0_split_compare.md": ["p0_split_compare.json"],
+    "prior_bound.md": ["prior_bound.json"],
+    "prior_bound_strict.md": ["prior_bound_strict.json"],
+    "evolved_strategies.md": ["evolved_strategies.json"],
+    "fixed_openings.md": ["fixed_openings.json"],
+    "fixed_openings_game.md": ["fixed_openings_game.json"],
+    "ga-thesis-tables.md": ["ga-thesis-tables.json"],
+    "ga-tuning-stage3.md": ["ga-tuning-stage3.json"],
+}
+
 #: tracked tables whose data is not tracked (nothing to rebuild them from), and why
 DATA_NOT_TRACKED = {
     "prior_retune.md": "prior_retune.json is not tracked yet (the 40-trial re-tune takes long; "
@@ -96,3 +123,23 @@ def test_a_tracked_table_is_what_its_script_writes_from_the_tracked_data(name, c
     assert (RESULTS / name).read_text(encoding="utf-8") == expected, (
         f"experiments/results/{name} differs from what its script builds from the tracked data: regenerate "
         "table and data together (experiments/reproduce.py --write-docs) instead of editing the table")
+
+
+def test_reproduce_writes_each_tracked_table_together_with_the_data_it_is_built_from():
+    # reproduce.py --write-docs copies a run's `outputs`: a table copied without its data (as openers'
+    # summary.json once was, beside another run's results.csv) leaves the tracked pair disagreeing
+    assert set(SOURCES) == set(REBUILD)
+    sys.path.insert(0, str(ROOT / "experiments"))  # as tests/test_registry.py imports it (its dataclasses
+    try:                                             # need a module in sys.modules)
+        registry = importlib.import_module("registry")
+    finally:
+        sys.path.remove(str(ROOT / "experiments"))
+    runs = registry.load().runs.values()
+    copied = set()
+    for run in runs:
+        written = {dst.removeprefix("experiments/results/") for dst in run.outputs.values()}
+        for table in written & set(SOURCES):
+            copied.add(table)
+            missing = [f for f in SOURCES[table] if f not in written]
+            assert not missing, f"run {run.id} writes {table} without its data {missing}"
+    assert copied == set(SOURCES), f"no run writes {sorted(set(SOURCES) - copied)}"
