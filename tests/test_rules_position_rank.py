@@ -101,7 +101,7 @@ def test_letter_entropy_is_the_sum_of_slot_shares_times_their_complement(ctx):
 
 
 @pytest.mark.parametrize("values,expect", [([1.0, 2.0, 4.0], [0.25, 0.5, 1.0]), ([0.1, 0.5], [0.2, 1.0]),
-                                           ([0.0, 0.0], [0.0, 0.0]), ([], [])])
+                                           ([0.0, 0.0], [0.0, 0.0]), ([-1.0, -2.0], [0.0, 0.0]), ([], [])])
 def test_normalised_divides_by_the_largest_and_leaves_zeros(values, expect):
     assert pr._normalised(np.array(values, dtype=float)).tolist() == pytest.approx(expect)
 
@@ -178,6 +178,10 @@ def test_two_preset_plays_its_second_preset_unless_already_played(ctx):
     solver = make_solver("two-preset", ctx, settings, second="crane")
     assert _words(ctx, play(solver, GameState.start(ctx, settings), pilot, settings).guesses[:2]) == ["tares", "crane"]
     assert solver.describe()["second_preset"] == "crane"
+    for name in ("two-preset", "hybrid-two-preset"):  # the paper's presets by default
+        solver = make_solver(name, ctx, settings)
+        assert _words(ctx, play(solver, GameState.start(ctx, settings), pilot, settings).guesses[:2]) == [
+            "tares", "linum"]
     # LINUM opening: the preset LINUM is not played again; the second guess is the best rank
     solver = make_solver("hybrid-two-preset", ctx, settings, opener="linum")
     rec = play(solver, GameState.start(ctx, settings), pilot, settings)
@@ -217,6 +221,21 @@ def test_max_prune_looks_at_exactly_the_ten_best_ranked(ctx):
 
     assert [squares(w) for w in order] == [3058, 2140, 2248, 2314, 3036, 2792, 2730, 2718, 1972, 1764, 1676]
     assert _words(ctx, [make_solver("max-prune", ctx, Settings()).choose(state)]) == ["brads"]
+
+
+def test_max_prune_over_every_allowed_word(ctx):
+    """With any allowed word to guess, the shortlist holds words that cannot be the answer (their
+    feedback never says solved): after TARES against ABACK (97 answers left) the ten best-ranked
+    leave sums of squared group sizes 929, 1125, 1069, 527, 981, 753, 553, 799, 1281, 933:
+    max-prune plays the fourth, ABOIL."""
+    state = _after(ctx, ANY, ("tares", "aback"))
+    guesses = state.guessable("allowed")
+    scores = position_scores(ctx, guesses, state.history)
+    top = guesses[np.argsort(-scores, kind="stable")][:10]
+    assert _words(ctx, top) == ["ablow", "abmho", "abohm", "aboil", "acidy", "acing", "acold", "admin", "admix",
+                                "adown"]
+    assert len(state.candidates) == 97 and not np.isin(top[-1], state.candidates)
+    assert _words(ctx, [make_solver("max-prune", ctx, ANY).choose(state)]) == ["aboil"]
 
 
 def test_second_preset_option(ctx):
