@@ -223,6 +223,22 @@ def test_max_prune_looks_at_exactly_the_ten_best_ranked(ctx):
     assert _words(ctx, [make_solver("max-prune", ctx, Settings()).choose(state)]) == ["brads"]
 
 
+def test_max_prune_prunes_by_the_exact_expected_survivors(ctx):
+    """After TARES against BATCH (103 candidates) the ten best-ranked leave sums of squared group
+    sizes 2225, 1883, 1823, 1807, 2127, 2135, 2395, 1877, 3189, 2569: BANTU (1807) leaves the fewest
+    expected survivors, 1807 / 103 = 17.54, though BALTI's 1823 / 103 = 17.70 rounds down to the
+    same 17; and by sums of cubes BATON would be the best."""
+    state = _after(ctx, Settings(), ("tares", "batch"))
+    cand = state.candidates
+    top = cand[np.argsort(-position_scores(ctx, cand, state.history), kind="stable")][:10]
+    assert _words(ctx, top) == ["bahut", "baith", "balti", "bantu", "banty", "batch", "batik", "baton", "bawty",
+                                "cagot"]
+    groups = [np.unique(ctx.table[w, cand], return_counts=True)[1] for w in top]
+    assert [int((g**2).sum()) for g in groups] == [2225, 1883, 1823, 1807, 2127, 2135, 2395, 1877, 3189, 2569]
+    assert _words(ctx, [top[int(np.argmin([(g**3).sum() for g in groups]))]]) == ["baton"]
+    assert _words(ctx, [make_solver("max-prune", ctx, Settings()).choose(state)]) == ["bantu"]
+
+
 def test_max_prune_over_every_allowed_word(ctx):
     """With any allowed word to guess, the shortlist holds words that cannot be the answer (their
     feedback never says solved): after TARES against ABACK (97 answers left) the ten best-ranked
