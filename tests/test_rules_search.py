@@ -703,3 +703,25 @@ def test_the_decision_ga_accepts_its_bounds_and_refuses_beyond(small):
         lo, hi = (1, SEARCH_MAX) if option == "population" else (0, SEARCH_GENERATIONS_MAX)
         with pytest.raises(EvoWordleError, match=f"^--search-{option} must be between {lo} and {hi}, not {value}$"):
             GASearchSolver(small, ALLOWED, **kwargs)
+
+
+def test_the_exact_limit_is_capped_at_the_exact_solvers_size(small, capsys):
+    """``--exact-limit`` had no upper bound: a part of hundreds of answers went to the exact
+    solver (meant for at most 30) and the search never ended.  The cap holds for the flag of
+    bench and ga-tree (one line, exit 2) and for the Python API."""
+    from evo_wordle.cli import main
+    from evo_wordle.evolve.exact import MAX_ANSWERS
+
+    assert LookAhead(small, False, exact_limit=MAX_ANSWERS).exact_limit == MAX_ANSWERS == 30
+    with pytest.raises(EvoWordleError, match="^--exact-limit must be between 0 and 30, not 31$"):
+        LookAhead(small, False, exact_limit=MAX_ANSWERS + 1)
+    with pytest.raises(EvoWordleError, match="^--exact-limit must be between 0 and 30, not 400$"):
+        GASearchSolver(small, ALLOWED, exact_limit=400)
+    for argv in (["bench", "--solver", "ga-search", "--exact-limit", "31"],
+                 ["ga-tree", "--exact-limit", "400", "--tree", "t.txt"]):
+        with pytest.raises(SystemExit) as exc:  # a usage error exits from inside parse_args
+            main(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "argument --exact-limit: must be between 0 and 30" in err, err
+    assert search_mod.EXACT_LIMIT_MAX == MAX_ANSWERS
