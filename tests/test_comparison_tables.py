@@ -54,6 +54,7 @@ REBUILD = {
     "p0_split_compare.md": lambda ctx: load_experiment("split_compare").markdown(data("p0_split_compare.json")),
     "prior_bound.md": lambda ctx: load_experiment("prior_bound").markdown(data("prior_bound.json")),
     "prior_bound_strict.md": lambda ctx: load_experiment("prior_bound").markdown(data("prior_bound_strict.json")),
+    "rank_openers.md": lambda ctx: load_experiment("rank_openers").markdown(data("rank_openers.json")),
     "evolved_strategies.md": lambda ctx: load_experiment("evolved_strategies").markdown(
         data("evolved_strategies.json")),
     "fixed_openings.md": lambda ctx: load_experiment("fixed_openings").table(data("fixed_openings.json")),
@@ -81,6 +82,7 @@ SOURCES = {
     "p0_split_compare.md": ["p0_split_compare.json"],
     "prior_bound.md": ["prior_bound.json"],
     "prior_bound_strict.md": ["prior_bound_strict.json"],
+    "rank_openers.md": ["rank_openers.json"],
     "evolved_strategies.md": ["evolved_strategies.json"],
     "fixed_openings.md": ["fixed_openings.json"],
     "fixed_openings_game.md": ["fixed_openings_game.json"],
@@ -92,7 +94,6 @@ SOURCES = {
 DATA_NOT_TRACKED = {
     "prior_retune.md": "prior_retune.json is not tracked yet (the 40-trial re-tune takes long; "
                        "reproduce.py --only prior-retune --write-docs now copies it)",
-    "rank_openers.md": "rank_openers.json is not tracked",
 }
 
 
