@@ -305,6 +305,12 @@ MODULES: dict[str, dict] = {
                   "tests/test_evolve_boards.py::test_boards_meta_ga_starts_from_the_plain_policy_and_resumes_exactly"],
         "pristine_table": True,
     },
+    "evo_wordle/solvers/position_rank.py": {
+        # the paper's position-ranking family (position-rank … max-prune): the clue picture, the
+        # three scores, presets, special turns, ties, the memo, max-prune's shortlist
+        "tests": ["tests/test_rules_position_rank.py", "tests/test_solvers.py"],
+        "pristine_table": True,
+    },
     "evo_wordle/evolve/plan.py": {
         # the plan over a prior's likeliest words (the planned words, the cheapest opener's
         # branch-and-bound tree, the cut after --depth decisions, the bounds, plan-tree): p0-plan's figures
