@@ -725,3 +725,17 @@ def test_the_exact_limit_is_capped_at_the_exact_solvers_size(small, capsys):
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "argument --exact-limit: must be between 0 and 30" in err, err
     assert search_mod.EXACT_LIMIT_MAX == MAX_ANSWERS
+
+
+@pytest.mark.parametrize("key, value", [("exact_limit", 31), ("population", 0), ("generations", 51)])
+def test_a_sweep_over_ga_search_refuses_a_value_beyond_its_caps_before_the_folder_exists(tmp_path, key, value):
+    """The caps were the constructor's only: ``sweep --set exact_limit=100`` wrote sweep.json and
+    results.csv, then its first task refused the value.  Values within the caps pass."""
+    from evo_wordle.sweep import SweepSpec, run_sweep
+
+    out = tmp_path / "out"
+    with pytest.raises(EvoWordleError, match=f"^--{'search-' if key != 'exact_limit' else ''}"
+                                             f"{key.replace('_', '-')} must be between"):
+        run_sweep(SweepSpec("ga-search", {key: [value]}, seeds=1, games=1), out)
+    assert not out.exists()
+    GASearchSolver.check_params({"exact_limit": 30, "population": 1, "generations": 50})

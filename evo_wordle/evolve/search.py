@@ -257,6 +257,17 @@ class GASearchSolver(Solver):
                        f"{EXACT_LIMIT_MAX} (default: 6; one board)")
 
     @classmethod
+    def check_params(cls, params: dict) -> None:
+        """The constructor's caps, checked before a sweep's folder exists (``--set exact_limit=100``
+        was refused by the first task, after sweep.json and results.csv were written)."""
+        caps = {"population": ("search_population", 1, SEARCH_MAX),
+                "generations": ("search_generations", 0, SEARCH_GENERATIONS_MAX),
+                "exact_limit": ("exact_limit", 0, EXACT_LIMIT_MAX)}
+        for key, (name, lo, hi) in caps.items():
+            if key in params:
+                as_int(name, params[key], lo, hi)
+
+    @classmethod
     def options_from_args(cls, args) -> dict:
         out = {}
         for name, key in (("search_population", "population"), ("search_generations", "generations"),
