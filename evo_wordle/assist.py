@@ -38,13 +38,15 @@ class Alternative:
 class AssistSession:
     """One puzzle being played with help from ``solver`` (any registered solver, already built).
 
-    ``prior`` (one weight > 0 per allowed word, e.g. the prior a strategy file stores and its
-    solver plays by) replaces the frequency weights in everything shown: the order of the
-    candidates, the weights of the expected guesses to finish, and the alternatives' entropy and
-    score; ``prior_about`` says where it comes from (printed once)."""
+    ``prior`` (one weight > 0 per allowed word, e.g. the prior a strategy solver plays by: the
+    one its file stores, else its genome's) replaces the frequency weights in everything shown:
+    the order of the candidates, the weights of the expected guesses to finish, and the
+    alternatives' entropy and score; ``mix`` (in [0, 1], a genome's gene) blends it with a uniform
+    share over the candidates, as that solver does; ``prior_about`` says where it comes from
+    (printed once)."""
 
     def __init__(self, ctx: Context, settings: Settings, solver, make_solver: Callable | None = None,
-                 prior: np.ndarray | None = None, prior_about: str = "") -> None:
+                 prior: np.ndarray | None = None, prior_about: str = "", mix: float = 0.0) -> None:
         self.ctx = ctx
         self.settings = settings
         self.solver = solver
@@ -54,7 +56,12 @@ class AssistSession:
             from .evolve.strategy import check_prior
 
             prior = check_prior(prior, len(ctx.words))
+        if isinstance(mix, bool) or not isinstance(mix, (int, float)) or not 0.0 <= mix <= 1.0:
+            raise EvoWordleError(f"mix must be a number in [0, 1], not {mix!r}")
+        if mix and prior is None:
+            raise EvoWordleError("mix blends a prior with uniform weights: give the prior too")
         self.prior = prior
+        self.mix = float(mix)
         self.prior_about = prior_about
         self.states: list[GameState] = [GameState.start(ctx, settings)]
         self.solved = False
@@ -135,14 +142,16 @@ class AssistSession:
 
     def weights(self, candidates: np.ndarray) -> np.ndarray:
         """How likely each of ``candidates`` is the answer (summing to 1): the session's prior when
-        it has one, else the answer prior of the list (uniform for answers, word frequency for allowed)."""
+        it has one (blended with ``mix`` uniform, as the strategy solver weighs them), else the answer
+        prior of the list (uniform for answers, word frequency for allowed)."""
         if self.prior is not None:
             w = self.prior[candidates]
         else:
             from .ga.fitness import answer_weights
 
             w = answer_weights(self.ctx, self.settings.candidates)[candidates].astype(float)
-        return w / w.sum()
+        w = w / w.sum()
+        return (1.0 - self.mix) * w + self.mix / len(candidates) if self.mix else w
 
     def expected_to_finish(self, sample: int = 100, budget: float = 1.5) -> tuple[float, int]:
         """(mean guesses still needed when every suggestion is followed, answers it averages over).
@@ -199,8 +208,12 @@ class AssistSession:
     @property
     def priority(self) -> np.ndarray:
         """Each allowed word's priority in [0, 1]: the thesis's frequency priority, or the
-        session's prior scaled so that its likeliest word has 1."""
-        return self.ctx.priority if self.prior is None else self.prior / self.prior.max()
+        session's prior (with its mix, over the whole allowed list) scaled so that its likeliest
+        word has 1."""
+        if self.prior is None:
+            return self.ctx.priority
+        w = self.weights(self.ctx.all_words)
+        return w / w.max()
 
     def alternatives(self, top: int = 5) -> list[Alternative]:
         """The best next guesses by priority × entropy (ties: higher entropy, then alphabetical);
@@ -283,7 +296,8 @@ def run_assist(
         f" ({session.settings.candidates} list){', hard mode' if session.settings.hard else ''}."
     )
     if session.prior is not None:
-        say(f"Candidates are weighted by {session.prior_about or 'the given prior'}, not by word frequency.")
+        say(f"Candidates are weighted by {session.prior_about or 'the given prior'}, as the solver weighs them "
+            "(not by assist's usual weights).")
     digits, letters, emoji = colour_examples(n)
     say(f"Type a word or press Enter for the suggestion, then its colours as {digits}, {letters} or {emoji}.")
     say("'undo' takes back a guess, 'list answers' or 'list allowed' switches who may be the answer,")
