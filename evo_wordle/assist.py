@@ -19,10 +19,18 @@ from .context import Context
 from .entropy import entropies
 from .errors import EvoWordleError, ImpossibleFeedback
 from .game import MAX_GUESSES, GameState, Settings, hard_mode_mask, play
+from .wording import count
 
 UNDO = {"undo", "u", "back"}
 QUIT = {"quit", "exit", "q"}
 LISTS = ("answers", "allowed")
+#: Candidates the expected guesses to finish plays at most (a seeded draw stands for more) ...
+SAMPLE = 100
+#: ... within this many seconds ...
+BUDGET = 1.5
+#: ... and the fewest games a figure is shown from when they stand for more candidates: one or two
+#: games of a slow solver (p0-plan on the allowed list) are no estimate of hundreds of candidates.
+MIN_SAMPLE = 10
 
 
 @dataclass(frozen=True)
@@ -68,6 +76,8 @@ class AssistSession:
         self._suggested: dict[tuple, int] = {}
         self._expected: dict[tuple, tuple[float, int]] = {}
         self._beyond: dict[tuple, float] = {}
+        #: How :meth:`expected_to_finish` samples by default (a slow solver gets few games in the budget).
+        self.sample, self.budget = SAMPLE, BUDGET
 
     @property
     def state(self) -> GameState:
@@ -153,13 +163,17 @@ class AssistSession:
         w = w / w.sum()
         return (1.0 - self.mix) * w + self.mix / len(candidates) if self.mix else w
 
-    def expected_to_finish(self, sample: int = 100, budget: float = 1.5) -> tuple[float, int]:
+    def expected_to_finish(self, sample: int | None = None, budget: float | None = None) -> tuple[float, int]:
         """(mean guesses still needed when every suggestion is followed, answers it averages over).
 
         The solver (built afresh, so the session's own is untouched) plays on from the current
         state against the candidates left, each weighted by :meth:`weights`; above ``sample``
-        candidates a seeded draw of ``sample`` stands for them, and play stops after ``budget``
-        seconds with what it has."""
+        (default :attr:`sample`) candidates a seeded draw of ``sample`` stands for them, and play
+        stops after ``budget`` (default :attr:`budget`) seconds with what it has: the candidates
+        are played in a seeded random order, so a cut leaves a random part of them, not the
+        alphabetically first."""
+        sample = self.sample if sample is None else sample
+        budget = self.budget if budget is None else budget
         key = (self.settings.candidates, self.state.history)
         if key in self._expected:
             return self._expected[key]
@@ -169,7 +183,8 @@ class AssistSession:
         if len(cand) > sample:
             answers, weights = rng.choice(cand, size=sample, replace=False, p=w), np.ones(sample)
         else:
-            answers, weights = cand, w
+            order = rng.permutation(len(cand))
+            answers, weights = cand[order], w[order]
         # Played on without the guess cap: capped at the guesses left, every game the cap cut
         # short counted as finished in them ("1.00" with 167 candidates left at the cap).
         left = self.settings.max_guesses - self.turn
@@ -427,15 +442,26 @@ def draw_board(session: AssistSession, color: bool, top: int, show: int, say) ->
     more = f" … (+{left - len(names):,})" if left > len(names) else ""
     say(f"{left:,} candidate{'s' if left != 1 else ''} left: {' '.join(w.upper() for w in names)}{more}")
     mean, games = session.expected_to_finish()
-    over = "every candidate" if games == left else f"{games:,} sampled candidates"
-    say(f"expected guesses to finish: {mean:.2f} following the suggestions ({over})")
-    beyond = session.beyond_cap()
-    if beyond > 0:
-        cap, rest = session.settings.max_guesses, max(session.settings.max_guesses - session.turn, 0)
-        say(f"  {100 * beyond:.0f} % of them need more than the {rest} guess{'' if rest == 1 else 'es'} left "
-            f"of --max-guesses {cap}")
+    needed = min(left, MIN_SAMPLE)
+    if games < needed:
+        say(f"expected guesses to finish: not estimated: only {count(games, 'game', fmt=',')} fitted in the "
+            f"{session.budget:g} s budget, too few to stand for {count(left, 'candidate', fmt=',')} "
+            f"(it takes {needed})")
+    else:
+        over = "every candidate" if games == left else f"{count(games, 'sampled candidate', fmt=',')}"
+        say(f"expected guesses to finish: {mean:.2f} following the suggestions ({over})")
+        beyond = session.beyond_cap()
+        if beyond > 0:
+            cap, rest = session.settings.max_guesses, max(session.settings.max_guesses - session.turn, 0)
+            say(f"  {100 * beyond:.0f} % of them need more than the {rest} guess{'' if rest == 1 else 'es'} left "
+                f"of --max-guesses {cap}")
     if left == 1:
         return
+    _alternatives(session, top, say)
+
+
+def _alternatives(session: AssistSession, top: int, say) -> None:
+    """The table of the best next guesses."""
     alts = session.alternatives(top)
     if alts:
         say(f"  best guesses        entropy   {'priority' if session.prior is None else '   prior'}×entropy   "

@@ -468,3 +468,55 @@ def test_cli_assist_with_a_genome_file_shows_the_genomes_prior(ctx, tmp_path, ca
     top = np.lexsort((pool, -bits, -score))[:3]
     assert [r.split()[0] for r in rows] == [ctx.words.allowed[pool[i]].upper() for i in top]
     assert [float(r.split()[1]) for r in rows] == pytest.approx(bits[top], abs=1e-4)
+
+
+def _board(sess: AssistSession) -> str:
+    out = io.StringIO()
+    draw_board(sess, False, 3, 6, lambda line: out.write(line + "\n"))
+    return out.getvalue()
+
+
+def test_too_few_games_in_the_budget_give_no_estimate(ctx):
+    """A slow solver (p0-plan on the allowed list) played one game in the budget and assist printed
+    "expected guesses to finish: 4.00 … (1 sampled candidates)": a single game shown as an estimate
+    of hundreds of candidates, and in broken grammar."""
+    sess = session(ctx)
+    sess.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
+    left = len(sess.state.candidates)
+    assert left == 29
+    sess.budget = 0.0  # the budget is spent after the first game, as with a slow solver
+    assert sess.expected_to_finish()[1] == 1
+    text = _board(sess)
+    assert ("expected guesses to finish: not estimated: only 1 game fitted in the 0 s budget, too few to "
+            "stand for 29 candidates (it takes 10)") in text
+    assert "following the suggestions" not in text and "sampled" not in text
+    assert "could be the answer" in text  # the table is still shown
+    enough = session(ctx)
+    enough.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
+    enough.sample, enough.budget = 12, 60.0  # a draw of 12 stands for the 29
+    assert "following the suggestions (12 sampled candidates)" in _board(enough)
+
+
+def test_a_cut_short_estimate_plays_a_random_part_of_the_candidates(ctx, monkeypatch):
+    """Candidates up to the sample size were played in alphabetical order, so a budget cut left
+    the alphabetically first of them standing as "sampled candidates"."""
+    import evo_wordle.assist as assist
+
+    played = []
+
+    def recording_play(solver, state, answer, settings):
+        played.append(answer)
+        return play(solver, state, answer, settings)
+
+    monkeypatch.setattr(assist, "play", recording_play)
+    sess = session(ctx)
+    sess.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
+    cand = sess.state.candidates
+    sess.budget = 0.0
+    sess.expected_to_finish()
+    assert len(played) == 1 and played[0] in cand and played[0] != cand[0]
+    full = session(ctx)
+    full.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
+    played.clear()
+    full.expected_to_finish()
+    assert sorted(played) == list(cand)  # uncut, every candidate is played once
