@@ -168,10 +168,10 @@ class AssistSession:
 
         The solver (built afresh, so the session's own is untouched) plays on from the current
         state against the candidates left, each weighted by :meth:`weights`; above ``sample``
-        (default :attr:`sample`) candidates a seeded draw of ``sample`` stands for them, and play
-        stops after ``budget`` (default :attr:`budget`) seconds with what it has: the candidates
-        are played in a seeded random order, so a cut leaves a random part of them, not the
-        alphabetically first."""
+        (default: the session's ``sample``, :data:`SAMPLE`) candidates a seeded draw of ``sample``
+        stands for them, and play stops after ``budget`` (default: its ``budget``,
+        :data:`BUDGET`) seconds with what it has: the candidates are played in a seeded random
+        order, so a cut leaves a random part of them, not the alphabetically first."""
         sample = self.sample if sample is None else sample
         budget = self.budget if budget is None else budget
         key = (self.settings.candidates, self.state.history)
