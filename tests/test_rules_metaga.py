@@ -91,3 +91,21 @@ def test_select_is_checked_and_recorded_only_when_not_the_old_rule():
     assert "select" not in tiny().fingerprint()  # checkpoints of runs before --select still resume
     assert tiny(select="validated").fingerprint()["select"] == "validated"
     assert SELECT_RULES == ("hall", "validated")
+
+
+def test_the_command_line_passes_select_to_the_run(tmp_path, capsys, cache_dir):
+    """`evolve-strategy --select validated` reaches the run: its checkpoint records the rule (so a
+    resume under the other rule is refused), and the default records none."""
+    import json
+
+    from evo_wordle.cli import main
+
+    base = ["evolve-strategy", "--boards", "2", "--candidates", "answers", "--generations", "0", "--mu", "2",
+            "--lambda", "1", "--train-sets", "4", "--validation-sets", "3", "--test-sets", "2", "--seed", "3"]
+    for extra, expected in ((["--select", "validated"], "validated"), ([], None)):
+        ckpt = tmp_path / f"{expected}.ckpt"
+        assert main([*base, *extra, "--checkpoint", str(ckpt), "--quiet"]) == 0
+        assert json.loads(ckpt.read_text())["config"].get("select") == expected
+    capsys.readouterr()
+    assert main([*base, "--checkpoint", str(tmp_path / "None.ckpt"), "--resume", "--select", "validated"]) == 2
+    assert "different settings" in capsys.readouterr().err
