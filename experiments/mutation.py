@@ -237,16 +237,6 @@ MODULES: dict[str, dict] = {
                   "tests/test_board_search.py::test_from_python_ga_search_on_boards_is_the_policy_with_its_search"],
         "pristine_table": True,
     },
-    "evo_wordle/evolve/metaga.py": {
-        # the meta-GA behind every evolved strategy (one board and several): its configuration checks,
-        # genome <-> individual, the split's board sets, mutation and crossover, (mu + lambda) with the
-        # hall of fame chosen on validation, the test figures and the checkpointed, exact resume
-        "tests": ["tests/test_evolve.py", "tests/test_evolve_boards.py",
-                  "tests/test_strategy_genes.py", "tests/test_split_replay.py",
-                  *(f"tests/test_faults_provenance.py::{name}" for name in (
-                      "test_file_sets_names_what_the_file_lacks",))],
-        "pristine_table": True,
-    },
     "evo_wordle/ga/fitness.py": {
         # the GA's entropy x frequency fitness (static, dynamic, expected cost, first-guess knowledge)
         "tests": ["tests/test_rules_fitness.py"],
