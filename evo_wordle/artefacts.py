@@ -55,11 +55,22 @@ def list_file_digests(allowed: str | None, answers: str | None) -> dict | None:
 def word_lists(words: WordSet, allowed=None, answers=None) -> dict:
     """What a result records of its word lists, for a caption drawn later from it alone: the
     lists as the run named them (a file's name, a bundled list's name; None: the default),
-    the answer list's label, and both sha256 (:func:`list_digests`)."""
-    def name(source) -> str | None:
-        return Path(source).name if isinstance(source, str | Path) and str(source) else None
+    the answer list's label, and both sha256 (:func:`list_digests`).
 
-    return {"allowed": name(allowed), "answers": name(answers), "label": name(words.label), **list_digests(words)}
+    A list named by an empty path (``""``, or ``Path("")``, which is ``Path(".")``) is refused
+    as :func:`~evo_wordle.words.load_words` refuses it: no run reads a list from it, so
+    recording it as the default (or as ``""``) would caption lists the run never had."""
+    def name(source, what: str | None = None) -> str | None:
+        if not isinstance(source, str | Path):
+            return None
+        base = Path(source).name
+        if not base and what is not None:
+            raise EvoWordleError(f"{what} list needs a file name, not an empty string"
+                                 if str(source) in ("", ".") else f"{what} list needs a file name, not {source}")
+        return base or None
+
+    return {"allowed": name(allowed, "allowed"), "answers": name(answers, "answers"), "label": name(words.label),
+            **list_digests(words)}
 
 
 def made_for(settings: Settings, words: WordSet) -> dict:

@@ -31,19 +31,31 @@ class Alternative:
 
     word: str
     entropy: float
-    score: float  # priority × entropy, the greedy baseline's criterion
+    score: float  # priority × entropy, the greedy baseline's criterion (or the session's prior × entropy)
     candidate: bool  # could it be the answer?
 
 
 class AssistSession:
-    """One puzzle being played with help from ``solver`` (any registered solver, already built)."""
+    """One puzzle being played with help from ``solver`` (any registered solver, already built).
 
-    def __init__(self, ctx: Context, settings: Settings, solver, make_solver: Callable | None = None) -> None:
+    ``prior`` (one weight > 0 per allowed word, e.g. the prior a strategy file stores and its
+    solver plays by) replaces the frequency weights in everything shown: the order of the
+    candidates, the weights of the expected guesses to finish, and the alternatives' entropy and
+    score; ``prior_about`` says where it comes from (printed once)."""
+
+    def __init__(self, ctx: Context, settings: Settings, solver, make_solver: Callable | None = None,
+                 prior: np.ndarray | None = None, prior_about: str = "") -> None:
         self.ctx = ctx
         self.settings = settings
         self.solver = solver
         #: ``make_solver(settings)`` builds the solver again when the candidate list switches.
         self.make_solver = make_solver
+        if prior is not None:
+            from .evolve.strategy import check_prior
+
+            prior = check_prior(prior, len(ctx.words))
+        self.prior = prior
+        self.prior_about = prior_about
         self.states: list[GameState] = [GameState.start(ctx, settings)]
         self.solved = False
         self._suggested: dict[tuple, int] = {}
@@ -121,21 +133,29 @@ class AssistSession:
         self.settings, self.states, self.solver = settings, states, solver
         self._suggested.clear()
 
+    def weights(self, candidates: np.ndarray) -> np.ndarray:
+        """How likely each of ``candidates`` is the answer (summing to 1): the session's prior when
+        it has one, else the answer prior of the list (uniform for answers, word frequency for allowed)."""
+        if self.prior is not None:
+            w = self.prior[candidates]
+        else:
+            from .ga.fitness import answer_weights
+
+            w = answer_weights(self.ctx, self.settings.candidates)[candidates].astype(float)
+        return w / w.sum()
+
     def expected_to_finish(self, sample: int = 100, budget: float = 1.5) -> tuple[float, int]:
         """(mean guesses still needed when every suggestion is followed, answers it averages over).
 
         The solver (built afresh, so the session's own is untouched) plays on from the current
-        state against the candidates left, each weighted by the answer prior of the list (uniform
-        for answers, word frequency for allowed); above ``sample`` candidates a seeded draw of
-        ``sample`` stands for them, and play stops after ``budget`` seconds with what it has."""
+        state against the candidates left, each weighted by :meth:`weights`; above ``sample``
+        candidates a seeded draw of ``sample`` stands for them, and play stops after ``budget``
+        seconds with what it has."""
         key = (self.settings.candidates, self.state.history)
         if key in self._expected:
             return self._expected[key]
-        from .ga.fitness import answer_weights
-
         cand = self.state.candidates
-        w = answer_weights(self.ctx, self.settings.candidates)[cand].astype(float)
-        w /= w.sum()
+        w = self.weights(cand)
         rng = np.random.default_rng(np.random.SeedSequence([len(self.state.history), len(cand)]))
         if len(cand) > sample:
             answers, weights = rng.choice(cand, size=sample, replace=False, p=w), np.ones(sample)
@@ -168,21 +188,30 @@ class AssistSession:
         return self._beyond.get((self.settings.candidates, self.state.history), 0.0)
 
     def remaining(self, limit: int | None = None) -> list[str]:
-        """Remaining candidates, most common words first (by the thesis's frequency priority)."""
+        """Remaining candidates, likeliest first (by the session's prior, else the thesis's
+        frequency priority; ties alphabetical)."""
         cand = self.state.candidates
-        order = np.lexsort((cand, -self.ctx.priority[cand]))
+        order = np.lexsort((cand, -self.priority[cand]))
         if limit is not None:
             order = order[:limit]
         return [self.ctx.words.allowed[i] for i in cand[order]]
 
+    @property
+    def priority(self) -> np.ndarray:
+        """Each allowed word's priority in [0, 1]: the thesis's frequency priority, or the
+        session's prior scaled so that its likeliest word has 1."""
+        return self.ctx.priority if self.prior is None else self.prior / self.prior.max()
+
     def alternatives(self, top: int = 5) -> list[Alternative]:
-        """The best next guesses by priority × entropy (ties: higher entropy, then alphabetical)."""
+        """The best next guesses by priority × entropy (ties: higher entropy, then alphabetical);
+        with a prior, the entropy weighs the candidates by it and the priority is :attr:`priority`."""
         state = self.state
         if len(state.candidates) <= 1:
             return []
         pool = state.guessable(self.settings.guess_from)
-        bits = entropies(self.ctx.table, pool, state.candidates, n_patterns=self.ctx.words.n_patterns)
-        score = bits * self.ctx.priority[pool]
+        w = None if self.prior is None else self.weights(state.candidates)
+        bits = entropies(self.ctx.table, pool, state.candidates, w, n_patterns=self.ctx.words.n_patterns)
+        score = bits * self.priority[pool]
         order = np.lexsort((pool, -bits, -score))[:top]
         possible = np.isin(pool[order], state.candidates)
         return [
@@ -253,6 +282,8 @@ def run_assist(
         f"evo-wordle assist: {session.solver.name} solver, {len(session.state.candidates):,} possible answers"
         f" ({session.settings.candidates} list){', hard mode' if session.settings.hard else ''}."
     )
+    if session.prior is not None:
+        say(f"Candidates are weighted by {session.prior_about or 'the given prior'}, not by word frequency.")
     digits, letters, emoji = colour_examples(n)
     say(f"Type a word or press Enter for the suggestion, then its colours as {digits}, {letters} or {emoji}.")
     say("'undo' takes back a guess, 'list answers' or 'list allowed' switches who may be the answer,")
@@ -393,7 +424,8 @@ def draw_board(session: AssistSession, color: bool, top: int, show: int, say) ->
         return
     alts = session.alternatives(top)
     if alts:
-        say("  best guesses        entropy   priority×entropy   could be the answer")
+        say(f"  best guesses        entropy   {'priority' if session.prior is None else '   prior'}×entropy   "
+            "could be the answer")
         for alt in alts:
             say(f"  {alt.word.upper():<8}          {alt.entropy:7.4f}   {alt.score:16.4f}   "
                 f"{'yes' if alt.candidate else 'no'}")

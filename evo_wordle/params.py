@@ -103,6 +103,14 @@ def as_file_name(name: str, value, *, text: bool = False) -> str:
     return value
 
 
+def as_folder_name(name: str, value, *, text: bool = False) -> str:
+    """The name of a folder to read (a sweep's): a non-empty string (``""`` is ``Path(".")``,
+    which read the current folder as if it had been named; ``text`` is accepted for :func:`arg_type`)."""
+    if not isinstance(value, str) or not value:
+        raise EvoWordleError(f"{_label(name)} must name a folder, not {value!r}")
+    return value
+
+
 def as_seed(name: str, value, *, text: bool = False) -> int:
     """A seed: a whole number from 0 to 2**63 - 1 (numpy's SeedSequence refuses negatives)."""
     value = as_int(name, value, text=text)

@@ -59,6 +59,10 @@ MAX_GAMES_PER_ROW = 10_000_000
 #: Grid keys that change the problem setting rather than the solver.
 SETTING_KEYS = ("problem", "candidates", "guess_from", "hard", "daily", "max_guesses")
 
+#: The axes the problem presets differ in (candidates, daily): a grid value of one that
+#: contradicts its cell's problem would play another problem under that problem's name.
+PRESET_AXES = tuple(k for k in PROBLEMS["P0"] if len({p[k] for p in PROBLEMS.values()}) > 1)
+
 #: Result columns after the configuration columns.
 RESULT_COLUMNS = (
     "seed", "bench_seed", "games", "mean", "win_rate", "fail_rate", "worst_guesses", "seconds", "histogram", "version",
@@ -232,11 +236,15 @@ class SweepSpec:
             raise EvoWordleError(f"the sweep grid must map parameter names to lists, not {self.grid!r}")
         self.seeds = as_int("seeds", self.seeds, 1, None)
         self.base_seed = as_seed("seed", self.base_seed)
+        from .words import load_words
+
+        # the word lists are read now, whatever the grid: a missing or bad list was found only
+        # inside the folder lock, leaving the new --out folder and its lock file behind
+        words = load_words(self.allowed, self.answers)
         if self.games is not None:
             from .bench import check_games
-            from .words import load_words
 
-            self.games = check_games(self.games, len(load_words(self.allowed, self.answers).answer_index))
+            self.games = check_games(self.games, len(words.answer_index))
         for key, values in self.grid.items():
             if not isinstance(values, list) or not values:
                 raise EvoWordleError(f"no values for {key}")
@@ -258,25 +266,45 @@ class SweepSpec:
             )
         for config in self.configs():
             settings = self.settings_for(config)
+            _check_preset(config, settings)
             if isinstance(self.solver, Solver) and settings != self.solver.settings:
                 raise EvoWordleError(
                     f"the solver object was built for settings {self.solver.settings}, the sweep asks for {settings}"
                 )
             if isinstance(self.solver, str):
                 SOLVERS[self.solver].check_params(self.solver_params(config))
-        self.check_words()
+        self.check_words(words)
 
-    def check_words(self) -> None:
+    def check_words(self, words=None) -> None:
         """Word parameters (an opener, the two-preset solvers' second word) must be words of the
-        sweep's list: refused now, before the folder exists, not by the first task."""
+        sweep's list (``words``, loaded if not given): refused now, before the folder exists,
+        not by the first task."""
         from .words import load_words
 
         named = {value for config in self.configs() for key, value in self.solver_params(config).items()
                  if key in WORD_PARAMS and isinstance(value, str) and value}
         if named:
-            words = load_words(self.allowed, self.answers)
+            words = words if words is not None else load_words(self.allowed, self.answers)
             for word in sorted(named):
                 words.index(word)
+
+
+def _check_preset(config: dict, settings: Settings) -> None:
+    """Refuse a cell whose candidates or daily axis contradicts its problem (``--set problem=P1
+    --set candidates=allowed`` played P0 in a row labelled P1), as ``bench`` refuses
+    ``--problem P1 --candidates allowed`` (cli.settings_args.check_preset_flags)."""
+    if "problem" not in config:
+        return
+    name = str(config["problem"]).upper()  # a known problem: settings_for refused any other
+    preset = PROBLEMS[name]
+    for axis in PRESET_AXES:
+        if axis in config and getattr(settings, axis) != preset[axis]:
+            asked = {**preset, axis: getattr(settings, axis)}
+            other = next(n for n, p in PROBLEMS.items() if all(p[k] == asked[k] for k in PRESET_AXES))
+            raise EvoWordleError(
+                f"the grid's problem={config['problem']} and {axis}={format_value(config[axis])} contradict: "
+                f"{name} sets {axis}={format_value(preset[axis])}, so that cell would play {other} under the name "
+                f"{name}; sweep problem={other}, or drop {axis} from the grid")
 
 
 #: Key of ``sweep.json`` recording the sha256 of list files (not a field of the specification).
@@ -672,6 +700,8 @@ def load_sweep(out: str | Path) -> tuple[SweepSpec, list[dict]]:
 
     Both files are read with caps and checked; anything malformed is a one-line error naming
     the file and line (a torn last line, left by an interrupted sweep, is ignored)."""
+    if isinstance(out, str) and not out:  # Path("") is the current folder, never the one meant
+        raise EvoWordleError("a sweep folder needs a name, not an empty string")
     out = Path(out)
     path = out / SPEC_FILE
     if not out.is_dir():

@@ -109,11 +109,19 @@ def run(
     wall = time.perf_counter() - start
     spec, rows = load_sweep(out)
     summary = summarize(spec, rows)
-    write_text(out / "table.md", format_report(spec, summary, "markdown") + "\n")
-    write_text(out / "summary.json", json.dumps(summary, indent=1, default=str) + "\n")
+    for filename, text in sweep_files(spec, summary).items():
+        write_text(out / filename, text)
     print(f"{name}: {outcome.ran} benches run, {outcome.skipped} resumed, {wall:.1f} s wall "
           f"({args.jobs} {args.executor} workers)")
     return spec, summary, out
+
+
+def sweep_files(spec: SweepSpec, summary: list[dict]) -> dict[str, str]:
+    """The files a sweep's folder holds beside its data, by name: ``table.md`` (the package's
+    Markdown report) and ``summary.json``, both made from :func:`summarize` of sweep.json and
+    results.csv alone, so tests/test_study_tables.py can rebuild the tracked ones from the tracked data."""
+    return {"table.md": format_report(spec, summary, "markdown") + "\n",
+            "summary.json": json.dumps(summary, indent=1, default=str) + "\n"}
 
 
 def figure(args: argparse.Namespace, filename: str) -> Path:

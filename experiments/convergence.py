@@ -26,6 +26,25 @@ PARAMS = {"population": 100, "mutation": 0.1}
 LISTS = (None, "nyt")
 
 
+def markdown(data: dict) -> str:
+    """convergence.md from the JSON main() writes beside it (per-guess medians, bench means, the
+    MERRY runs), so a test rebuilds the tracked table from the tracked JSON."""
+    g = data["per_guess"]
+    rows = [[k, f"{gc:.1f}", f"{bc:.1f}", f"{gb:.3f}", f"{bb:.3f}"]
+            for k, gc, bc, gb, bb in zip(g["guess"], g["ga_candidates"], g["greedy_candidates"], g["ga_bits"],
+                                         g["greedy_bits"])]
+    table = markdown_table(["guesses made", "ga-thesis candidates (geo. mean, median of runs)",
+                            "greedy candidates", "ga-thesis bits left", "greedy bits left"], rows)
+    summary = [f"- {name}: mean {b['mean']:.4f}, {100 * b['fail_rate']:.2f} % over 6"
+               for name, b in data["bench"].items()]
+    summary.append(f"- MERRY over 200 seeds: mean {data['merry_200_mean']:.3f}, {data['merry_200']['distinct']} "
+                   f"distinct sequences, most frequent seen {data['merry_200']['most_frequent']} times")
+    summary.append(f"- MERRY 50 runs: median candidates after guess 1..3: "
+                   f"{np.round(data['merry_50']['ga_candidates'], 1).tolist()}, greedy "
+                   f"{np.round(data['merry_50']['greedy_candidates'], 1).tolist()}")
+    return "\n".join([table, "", *summary]) + "\n"
+
+
 def main() -> None:
     args = parse(parser(__doc__, "convergence"))
     ctx, settings = Context(), Settings()
@@ -49,25 +68,22 @@ def main() -> None:
     plot_evolution(evo, figure(args, "evolution_merry.png"))
     lines.append(f"MERRY, 200 seeds: {time.perf_counter() - t:.1f} s")
 
-    rows = []
-    for k in every["guess"]:
-        rows.append([k, f"{every['ga_candidates']['median'][k]:.1f}", f"{every['baseline_candidates'][k]:.1f}",
-                     f"{every['ga_bits']['median'][k]:.3f}", f"{every['baseline_bits'][k]:.3f}"])
-    table = markdown_table(["guesses made", "ga-thesis candidates (geo. mean, median of runs)",
-                            "greedy candidates", "ga-thesis bits left", "greedy bits left"], rows)
-    summary = [f"- {name}: mean {hist[name]['mean']:.4f}, {100 * hist[name]['fail_rate']:.2f} % over 6"
-               for name in hist["solvers"]]
-    summary.append(f"- MERRY over 200 seeds: mean {evo['mean']:.3f}, {len(evo['top'])} distinct sequences, "
-                   f"most frequent seen {evo['top'][0][1]} times")
-    summary.append(f"- MERRY 50 runs: median candidates after guess 1..3: "
-                   f"{np.round(merry['ga_candidates']['median'][1:4], 1).tolist()}, greedy "
-                   f"{np.round(merry['baseline_candidates'][1:4], 1).tolist()}")
-    text = "\n".join([table, "", *summary]) + "\n"
+    record = {
+        "bench": {name: {"mean": hist[name]["mean"], "fail_rate": hist[name]["fail_rate"]} for name in hist["solvers"]},
+        "merry_200_mean": evo["mean"],
+        "merry_200": {"distinct": len(evo["top"]), "most_frequent": evo["top"][0][1]},
+        "per_guess": {"guess": [int(k) for k in every["guess"]],
+                      "ga_candidates": [float(every["ga_candidates"]["median"][k]) for k in every["guess"]],
+                      "greedy_candidates": [float(every["baseline_candidates"][k]) for k in every["guess"]],
+                      "ga_bits": [float(every["ga_bits"]["median"][k]) for k in every["guess"]],
+                      "greedy_bits": [float(every["baseline_bits"][k]) for k in every["guess"]]},
+        "merry_50": {"ga_candidates": [float(x) for x in merry["ga_candidates"]["median"][1:4]],
+                     "greedy_candidates": [float(x) for x in merry["baseline_candidates"][1:4]]},
+        "seconds": lines}
+    text = markdown(record)
     write_text(args.results / "convergence.md", text)
     print(text + "\n" + "\n".join(f"- {x}" for x in lines))
-    write_json(args.results / "convergence.json", {
-        "bench": {name: {"mean": hist[name]["mean"], "fail_rate": hist[name]["fail_rate"]} for name in hist["solvers"]},
-        "merry_200_mean": evo["mean"], "seconds": lines})
+    write_json(args.results / "convergence.json", record)
 
 
 if __name__ == "__main__":

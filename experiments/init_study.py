@@ -18,11 +18,9 @@ from evo_wordle.game import Settings
 from evo_wordle.plots.sweep import plot_lines
 
 
-def main() -> None:
-    args = parse(parser(__doc__, "init_study"))
-    spec, summary, out = run(args, "init", "ga-thesis",
-                             {"init": ["random", "best"], "population": [10, 100, 500], "mutation": [0.1, 0.3]},
-                             seeds=3, settings=Settings(max_guesses=30))
+def comparison(summary: list[dict]) -> str:
+    """init/comparison.md from the sweep's summary (``summarize`` of init/): random beside best-N
+    per cell, so a test rebuilds the tracked table from the tracked sweep."""
     rows = []
     for mutation in (0.1, 0.3):
         for population in (10, 100, 500):
@@ -33,8 +31,17 @@ def main() -> None:
                              f"{100 * b['fail_rate']:.2f}", f"{b['mean'] - r['mean']:+.3f}"])
     table = markdown_table(["mutation", "population", "random: mean", "random: % over 6", "best-N: mean",
                             "best-N: % over 6", "best - random"], rows)
-    write_text(args.results / "init" / "comparison.md", table + "\n")
-    print(table)
+    return table + "\n"
+
+
+def main() -> None:
+    args = parse(parser(__doc__, "init_study"))
+    spec, summary, out = run(args, "init", "ga-thesis",
+                             {"init": ["random", "best"], "population": [10, 100, 500], "mutation": [0.1, 0.3]},
+                             seeds=3, settings=Settings(max_guesses=30))
+    text = comparison(summary)
+    write_text(args.results / "init" / "comparison.md", text)
+    print(text, end="")
     # The figure needs one mutation rate: draw 0.3 (the thesis code's).
     sub = replace(spec, grid={**spec.grid, "mutation": [0.3]})
     sub_rows = [s for s in summary if s["mutation"] == 0.3]

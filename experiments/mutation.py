@@ -291,6 +291,26 @@ MODULES: dict[str, dict] = {
                   "tests/test_solvers.py"],
         "pristine_table": True,
     },
+    "evo_wordle/evolve/checkpoint.py": {
+        # evolve-strategy's checkpoints (a killed run resumes from them): written as JSON, read back
+        # field by field, refused in one line when damaged or made with other settings or lists
+        "tests": ["tests/test_rules_checkpoint.py",
+                  *(f"tests/test_faults_files.py::{name}" for name in (
+                      "test_pickle_checkpoint_never_runs", "test_damaged_checkpoint_refused",
+                      "test_checkpoint_sources_capped", "test_deeply_nested_checkpoint",
+                      "test_checkpoint_is_json_and_resumes")),
+                  "tests/test_evolve.py::test_resumed_run_equals_uninterrupted",
+                  "tests/test_evolve.py::test_a_checkpoint_is_not_resumed_over_other_word_lists",
+                  "tests/test_evolve.py::test_evolve_strategy_cli_end_to_end",
+                  "tests/test_evolve_boards.py::test_boards_meta_ga_starts_from_the_plain_policy_and_resumes_exactly"],
+        "pristine_table": True,
+    },
+    "evo_wordle/solvers/position_rank.py": {
+        # the paper's position-ranking family (position-rank … max-prune): the clue picture, the
+        # three scores, presets, special turns, ties, the memo, max-prune's shortlist
+        "tests": ["tests/test_rules_position_rank.py", "tests/test_solvers.py"],
+        "pristine_table": True,
+    },
     "evo_wordle/evolve/plan.py": {
         # the plan over a prior's likeliest words (the planned words, the cheapest opener's
         # branch-and-bound tree, the cut after --depth decisions, the bounds, plan-tree): p0-plan's figures

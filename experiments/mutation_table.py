@@ -20,11 +20,9 @@ THESIS = {0.0: (4.6, None), 0.1: (4.760, 8.3), 0.2: (4.852, 10.8), 0.3: (4.951, 
 POPULATIONS = [10, 25, 50, 100, 250, 500]
 
 
-def main() -> None:
-    args = parse(parser(__doc__, "mutation_table"))
-    spec, summary, out = run(args, "mutation", "ga-thesis",
-                             {"population": POPULATIONS, "mutation": list(THESIS)}, seeds=3,
-                             settings=Settings(max_guesses=30))
+def comparison(summary: list[dict]) -> str:
+    """mutation/comparison.md from the sweep's summary (``summarize`` of mutation/): population 100's
+    rows beside the thesis's, so a test rebuilds the tracked table from the tracked sweep."""
     rows = []
     for s in summary:
         if s["population"] != 100:
@@ -34,8 +32,17 @@ def main() -> None:
                      "-" if over is None else f"{over:.1f}", f"{s['mean'] - mean:+.3f}"])
     table = markdown_table(["mutation (N = 100)", "mean ± 95 % (3 seeds)", "% over 6", "worst", "thesis mean",
                             "thesis % over 6", "difference"], rows)
-    write_text(args.results / "mutation" / "comparison.md", table + "\n")
-    print(table)
+    return table + "\n"
+
+
+def main() -> None:
+    args = parse(parser(__doc__, "mutation_table"))
+    spec, summary, out = run(args, "mutation", "ga-thesis",
+                             {"population": POPULATIONS, "mutation": list(THESIS)}, seeds=3,
+                             settings=Settings(max_guesses=30))
+    text = comparison(summary)
+    write_text(args.results / "mutation" / "comparison.md", text)
+    print(text, end="")
     plot_heatmap(spec, summary, figure(args, "mutation_heatmap.png"))
     plot_lines(spec, summary, figure(args, "mutation_lines.png"))
 

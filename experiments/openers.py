@@ -30,16 +30,11 @@ def top_naive_starters(ctx: Context, n: int = 10) -> list[str]:
     return [ctx.words.allowed[i] for i in order]
 
 
-def main() -> None:
-    args = parse(parser(__doc__, "openers"))
-    ctx = Context()
-    top = top_naive_starters(ctx)
-    openers = ["rates", "tales", *[w for w in top if w not in THESIS_GREEDY]]
-    results = {}
-    for solver in ("greedy", "naive"):
-        _, summary, _ = run(args, f"openers-{solver}", solver, {"opener": openers}, seeds=1)
-        results[solver] = {s["opener"]: s for s in summary}
-    bits = dict(zip(openers, ctx.entropy(openers)))
+def comparison(results: dict[str, dict[str, dict]], openers: list[str], top: list[str],
+               bits: dict[str, float]) -> str:
+    """openers.md from each solver's sweep summary by opener (``summarize`` of openers-SOLVER/), the
+    naive ranking ``top`` and each opener's P0 bits, so a test rebuilds the tracked table from the
+    tracked sweeps (the bits and ranks come from the word lists, not from a game)."""
     rows = []
     for w in openers:
         g, n = results["greedy"][w], results["naive"][w]
@@ -49,8 +44,21 @@ def main() -> None:
                      f"{n['mean']:.4f}", f"{100 * n['fail_rate']:.2f}"])
     table = markdown_table(["opener", "entropy rank", "bits (P0)", "greedy mean", "greedy % over 6",
                             "thesis greedy", "naive mean", "naive % over 6"], rows)
-    write_text(args.results / "openers.md", table + "\n")
-    print(table)
+    return table + "\n"
+
+
+def main() -> None:
+    args = parse(parser(__doc__, "openers"))
+    ctx = Context()
+    top = top_naive_starters(ctx)
+    openers = ["rates", "tales", *[w for w in top if w not in THESIS_GREEDY]]
+    results = {}
+    for solver in ("greedy", "naive"):
+        _, summary, _ = run(args, f"openers-{solver}", solver, {"opener": openers}, seeds=1)
+        results[solver] = {s["opener"]: s for s in summary}
+    text = comparison(results, openers, top, dict(zip(openers, ctx.entropy(openers))))
+    write_text(args.results / "openers.md", text)
+    print(text, end="")
     with style.context():
         fig, (ax, dx) = new_figure(12, 4.6, ncols=2)
         x = np.arange(len(openers))

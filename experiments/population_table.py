@@ -21,11 +21,9 @@ THESIS = {10: (4.737, 8.7), 25: (4.764, 8.7), 50: (4.718, 9.2), 100: (4.707, 7.5
           500: (4.722, 8.8)}
 
 
-def main() -> None:
-    args = parse(parser(__doc__, "population_table"))
-    spec, summary, out = run(args, "population", "ga-thesis",
-                             {"population": list(THESIS), "mutation": [0.1]}, seeds=3,
-                             settings=Settings(max_guesses=30))
+def comparison(summary: list[dict]) -> str:
+    """population/comparison.md from the sweep's summary (``summarize`` of population/): the
+    measured rows beside the thesis's, so a test rebuilds the tracked table from the tracked sweep."""
     rows = []
     for s in summary:
         mean, over = THESIS[s["population"]]
@@ -34,8 +32,17 @@ def main() -> None:
                      f"{s['mean'] - mean:+.3f}"])
     table = markdown_table(["population", "mean ± 95 % (3 seeds)", "% over 6", "worst", "thesis mean",
                             "thesis % over 6", "difference"], rows)
-    write_text(args.results / "population" / "comparison.md", table + "\n")
-    print(table)
+    return table + "\n"
+
+
+def main() -> None:
+    args = parse(parser(__doc__, "population_table"))
+    spec, summary, out = run(args, "population", "ga-thesis",
+                             {"population": list(THESIS), "mutation": [0.1]}, seeds=3,
+                             settings=Settings(max_guesses=30))
+    text = comparison(summary)
+    write_text(args.results / "population" / "comparison.md", text)
+    print(text, end="")
     plot_lines(spec, summary, figure(args, "population_lines.png"))
 
 

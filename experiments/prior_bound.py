@@ -4,7 +4,9 @@ A P0 player does not know the answer list: it weights the allowed words by a pri
 study plays one evolved genome (its opener, cost model and explore switch unchanged) on each
 part of its own train/validation/test split with three priors:
 
-* **own** — the genome's prior (frequency curve, multipliers, uniform mix), as shipped;
+* **own** — the genome's prior (frequency curve, multipliers, uniform mix), as shipped; for a
+  file that stores a prior (``p0-fitted``, ``p0-plan``) the row is **stored**: that prior, the
+  one every command replays the file with (the genome's prior genes are then never played);
 * **fitted** — a logistic regression fitted on the training answers against every other allowed
   word (features: frequency rank as splines, log frequency, the plural / past / name / unlisted
   classes, endings that make a word from a dictionary word, letter features); its strength of
@@ -28,7 +30,9 @@ switch_eff) chosen again under the fitted prior by optuna, on the training answe
 five folds played under a prior fitted on the other four (so no answer is scored by a prior
 that saw it); about 30-50 s per trial on 2 busy cores.
 
-Writes prior_bound.json and prior_bound.md to --out DIR (default experiments/out/prior_bound/).
+Writes prior_bound.json and prior_bound.md to --out DIR (default experiments/out/prior_bound/);
+the differences (``minus_own`` in the JSON, "vs" in the table) are against the first row, own or
+stored (the JSON's ``reference``).
 Deterministic: the genome plays deterministically and the regression has no random start.
 """
 
@@ -54,6 +58,8 @@ from evo_wordle.evolve.strategy import (
     StoredPrior,
     Strategy,
     StrategySolver,
+    file_policy,
+    file_prior,
     inflection_weights,
     read_strategy_file,
     save_strategy,
@@ -177,6 +183,48 @@ def save_fitted(args: argparse.Namespace, ctx: Context, f, settings, prior: Stor
     print(f"wrote {args.save_strategy}", flush=True)
 
 
+def priors_played(ctx: Context, f, fitted: np.ndarray, bound: np.ndarray) -> dict:
+    """Row name → (genome played, prior played, weights its bits are scored on); the first row is
+    the one the others are compared with: the prior the file is replayed with everywhere, its
+    stored prior (row "stored") when it has one, else the genome's own (row "own": None is
+    played, the genome's curve, multipliers and mix)."""
+    weights = file_policy(ctx, f).weights(np.arange(len(ctx.words)))
+    if f.prior is not None:
+        first = {"stored": (f.strategy, file_prior(ctx, f), weights)}
+    else:
+        first = {"own": (f.strategy, None, weights)}
+    return {**first, "fitted": (f.strategy, fitted, fitted), "answer list": (f.strategy, bound, bound)}
+
+
+def markdown(data: dict) -> str:
+    """prior_bound.md from the JSON main() writes beside it (rows in play order, the row compared
+    with, the split's sizes, the fitted C, any re-tuned genes), so a test rebuilds the tracked
+    table from the tracked JSON."""
+    sizes, rows, ref = data["sizes"], data["rows"], data["reference"]
+    header = ["prior", *(f"{p} ({sizes[p]} answers): mean guesses" for p in PARTS)]
+
+    def cell(r: dict) -> str:
+        versus = "" if r["minus_own"] is None else f"; {r['minus_own']:+.4f} ± {r['minus_own_ci95']:.4f} vs {ref}"
+        return f"{r['mean']:.4f} ({r['bits']:.2f} bits{versus})"
+
+    players = list(dict.fromkeys(r["prior"] for r in rows))
+    table = markdown_table(header, [[name, *(cell(r) for r in rows if r["prior"] == name)] for name in players])
+    s = data["settings"]
+    guesses = "any allowed word" if s["guess_from"] == "allowed" else "the words still possible"
+    bits = ", ".join(f"{c_:g} → {b:.2f}" for c_, b in data["c_tried"])
+    stored = data["stored_prior"]
+    setting = (f"{data['strategy']}, split seed {data['split_seed']}: every allowed word may be the answer, guesses "
+               f"from {guesses}, {'hard' if s['hard'] else 'normal'} mode, no stored tree. "
+               + (f"Stored prior (the file's own, compared with): {stored}. " if stored is not None else "")
+               + f"Fitted prior: C = {data['fitted_c']:g} (validation bits by C: {bits}).")
+    if data["retuned"] is not None:
+        setting += (f" Re-tuned: {', '.join(RETUNED)} by {data['retune_trials']} optuna trials (TPE, seed 0) on the "
+                    f"training answers, each of {data['retune_folds']} folds played under a prior fitted without it "
+                    f"(best training mean {data['retune_train_mean']:.4f}): "
+                    + ", ".join(f"{g} {data['retuned'][g]:.3g}" for g in RETUNED) + ".")
+    return f"{table}\n\n{setting}\n"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--strategy", default="p0-evolved", help="strategy file: a path or a shipped name")
@@ -215,10 +263,8 @@ def main() -> None:
         save_fitted(args, ctx, f, settings, StoredPrior(fitted, about), {"C": c, "validation_bits": tried})
     bound = np.full(len(ctx.words), OUTSIDE)
     bound[ctx.words.answer_index] = 1.0
-    own = StrategySolver(ctx, settings, strategy=f.strategy).policy.weights(np.arange(len(ctx.words)))
-    # genome played, prior played (None: the genome's own, mix included) and the weights its bits are scored on
-    players = {"own": (f.strategy, None, own), "fitted": (f.strategy, fitted, fitted),
-               "answer list": (f.strategy, bound, bound)}
+    players = priors_played(ctx, f, fitted, bound)
+    ref = next(iter(players))  # "own", or "stored" for a file with a prior
     retuned = None
     if args.retune:
         retuned, train_mean = retune(ctx, settings, f.strategy, cross_fitted(ctx, split, c), args.retune)
@@ -231,7 +277,7 @@ def main() -> None:
             answers_of_part = getattr(split, part)
             r = run_bench(ctx, player, settings, answers_of_part, 0)
             scores[name, part] = r.scores()
-            diff = paired(r.scores(), scores["own", part]) if name != "own" else None
+            diff = paired(r.scores(), scores[ref, part]) if name != ref else None
             rows.append({"prior": name, "part": part, "games": r.games, "mean": round(r.mean_guesses, 4),
                          "bits": round(cross_entropy(weights, answers_of_part), 4),
                          "minus_own": None if diff is None else round(diff["mean"], 4),
@@ -239,29 +285,16 @@ def main() -> None:
                          "seconds": round(time.perf_counter() - t, 1)})
             print(f"{name:12s} {part:10s} {rows[-1]['mean']:.4f} ({rows[-1]['bits']:.3f} bits, "
                   f"{rows[-1]['seconds']} s)", flush=True)
-    sizes = {p: len(getattr(split, p)) for p in PARTS}
-    header = ["prior", *(f"{p} ({sizes[p]} answers): mean guesses" for p in PARTS)]
-
-    def cell(r: dict) -> str:
-        versus = "" if r["minus_own"] is None else f"; {r['minus_own']:+.4f} ± {r['minus_own_ci95']:.4f} vs own"
-        return f"{r['mean']:.4f} ({r['bits']:.2f} bits{versus})"
-
-    table = markdown_table(header, [[name, *(cell(r) for r in rows if r["prior"] == name)] for name in players])
-    guesses = "any allowed word" if settings.guess_from == "allowed" else "the words still possible"
-    bits = ", ".join(f"{c_:g} → {b:.2f}" for c_, b in tried)
-    setting = (f"{args.strategy}, split seed {split.seed}: every allowed word may be the answer, guesses from "
-               f"{guesses}, {'hard' if settings.hard else 'normal'} mode, no stored tree. Fitted prior: C = {c:g} "
-               f"(validation bits by C: {bits}).")
-    if retuned is not None:
-        setting += (f" Re-tuned: {', '.join(RETUNED)} by {args.retune} optuna trials (TPE, seed 0) on the training "
-                    f"answers, each of {FOLDS} folds played under a prior fitted without it (best training mean "
-                    f"{train_mean:.4f}): " + ", ".join(f"{g} {getattr(retuned, g):.3g}" for g in RETUNED) + ".")
-    write_text(res / "prior_bound.md", f"{table}\n\n{setting}\n")
-    write_json(res / "prior_bound.json", {"strategy": args.strategy, "settings": f.made_for, "split_seed": split.seed,
-                                          "sizes": sizes, "fitted_c": c, "c_tried": tried, "rows": rows,
-                                          "retuned": None if retuned is None else retuned.as_dict()})
-    print(table)
-    print(setting)
+    record = {"strategy": args.strategy, "settings": f.made_for, "split_seed": split.seed, "reference": ref,
+              "stored_prior": None if f.prior is None else f.prior.about,
+              "sizes": {p: len(getattr(split, p)) for p in PARTS}, "fitted_c": c, "c_tried": tried, "rows": rows,
+              "retuned": None if retuned is None else retuned.as_dict(),
+              "retune_trials": args.retune, "retune_folds": FOLDS if retuned is not None else None,
+              "retune_train_mean": train_mean if retuned is not None else None}
+    text = markdown(record)
+    write_text(res / "prior_bound.md", text)
+    write_json(res / "prior_bound.json", record)
+    print(text, end="")
 
 
 if __name__ == "__main__":

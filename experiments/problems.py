@@ -21,17 +21,24 @@ PROBLEMS = ["P0", "P1", "P2", "P3"]
 SOLVERS = [("greedy", {}, 1), ("naive", {}, 1), ("ga-thesis", {"population": [100], "mutation": [0.1]}, 3)]
 
 
+def comparison(results: dict[str, dict[str, dict]]) -> str:
+    """problems.md from each solver's sweep summary by problem (``summarize`` of problems-SOLVER/),
+    so a test rebuilds the tracked table from the tracked sweeps."""
+    rows = [[p, *(f"{pm(results[s][p])} ({100 * results[s][p]['fail_rate']:.2f} %)" for s, _, _ in SOLVERS)]
+            for p in PROBLEMS]
+    table = markdown_table(["problem", *(f"{s}: mean (% over 6)" for s, _, _ in SOLVERS)], rows)
+    return table + "\n"
+
+
 def main() -> None:
     args = parse(parser(__doc__, "problems"))
     results = {}
     for solver, grid, seeds in SOLVERS:
         _, summary, _ = run(args, f"problems-{solver}", solver, {"problem": PROBLEMS, **grid}, seeds=seeds)
         results[solver] = {s["problem"]: s for s in summary}
-    rows = [[p, *(f"{pm(results[s][p])} ({100 * results[s][p]['fail_rate']:.2f} %)" for s, _, _ in SOLVERS)]
-            for p in PROBLEMS]
-    table = markdown_table(["problem", *(f"{s}: mean (% over 6)" for s, _, _ in SOLVERS)], rows)
-    write_text(args.results / "problems.md", table + "\n")
-    print(table)
+    text = comparison(results)
+    write_text(args.results / "problems.md", text)
+    print(text, end="")
     with style.context():
         fig, (ax,) = new_figure(8, 4.4)
         x = np.arange(len(PROBLEMS))

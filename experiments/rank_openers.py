@@ -22,6 +22,16 @@ import tempfile
 from _study import add_output_args, output_dirs, write_json, write_text
 
 
+def markdown(result: dict) -> str:
+    """rank_openers.md from the JSON main() writes beside it (``evo-wordle rank --json``), so a test
+    rebuilds the tracked table from the tracked JSON."""
+    quick = {r["opener"]: r["quick_total"] for r in result["prescreen"]}
+    rows = ["| rank | opener | total (optimal) | mean | worst | quick tree |", "|---|---|---|---|---|---|"]
+    rows += [f"| {r['rank']} | {r['opener'].upper()} | {r['total_guesses']} | {r['mean_guesses']:.4f} | "
+             f"{r['max_guesses']} | {quick.get(r['opener'], '—')} |" for r in result["ranking"]]
+    return "\n".join(rows) + "\n"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--answers", default="original", help="answer list (default: original)")
@@ -36,12 +46,8 @@ def main() -> None:
                 "--trees", trees, "--json", "--quiet"]
         result = json.loads(subprocess.run(argv, check=True, capture_output=True, text=True).stdout)
     result["command"] = "evo-wordle " + " ".join(argv[3:-4] + ["--json"])
-    quick = {r["opener"]: r["quick_total"] for r in result["prescreen"]}
-    rows = ["| rank | opener | total (optimal) | mean | worst | quick tree |", "|---|---|---|---|---|---|"]
-    rows += [f"| {r['rank']} | {r['opener'].upper()} | {r['total_guesses']} | {r['mean_guesses']:.4f} | "
-             f"{r['max_guesses']} | {quick.get(r['opener'], '—')} |" for r in result["ranking"]]
-    write_json(results / "rank_openers.json", {k: v for k, v in result.items()})
-    write_text(results / "rank_openers.md", "\n".join(rows) + "\n")
+    write_json(results / "rank_openers.json", result)
+    write_text(results / "rank_openers.md", markdown(result))
     print(f"wrote {results / 'rank_openers.md'}", file=sys.stderr)
 
 

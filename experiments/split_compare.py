@@ -64,6 +64,22 @@ def compare(ctx: Context, names: list[str], part: str) -> dict:
     return {"part": part, "split_seed": split.seed, "settings": first.made_for, "rows": rows}
 
 
+def markdown(out: dict) -> str:
+    """split_compare.md from the JSON main() writes beside it (:func:`compare`'s result), so a
+    test rebuilds the tracked table from the tracked JSON."""
+    first, part = out["rows"][0]["strategy"], out["part"]
+    table = markdown_table(
+        ["strategy", f"{part} mean ± s.e. ({out['rows'][0]['games']} answers)", f"paired: {first} minus it"],
+        [[r["strategy"], f"{r['mean']:.4f} ± {r['se']:.4f}",
+          "–" if r["first_minus"] is None else f"{r['first_minus']:+.4f} ± {r['first_minus_ci95']:.4f}"]
+         for r in out["rows"]])
+    s = out["settings"]
+    caption = (f"Split seed {out['split_seed']}, {part} answers; every file in its own game: candidates "
+               f"{s['candidates']}, guesses from {s['guess_from']}, {'hard' if s['hard'] else 'normal'} mode, "
+               f"answer list {s['answers']}. ± after a difference: 95 % interval over the same answers.")
+    return f"{table}\n\n{caption}\n"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("strategies", nargs="+", metavar="FILE", help="strategy files (paths or shipped names)")
@@ -77,20 +93,10 @@ def main() -> None:
         out = compare(Context(), args.strategies, args.part)
     except EvoWordleError as exc:
         fail(str(exc))
-    first = args.strategies[0]
-    table = markdown_table(
-        ["strategy", f"{args.part} mean ± s.e. ({out['rows'][0]['games']} answers)", f"paired: {first} minus it"],
-        [[r["strategy"], f"{r['mean']:.4f} ± {r['se']:.4f}",
-          "–" if r["first_minus"] is None else f"{r['first_minus']:+.4f} ± {r['first_minus_ci95']:.4f}"]
-         for r in out["rows"]])
-    s = out["settings"]
-    caption = (f"Split seed {out['split_seed']}, {args.part} answers; every file in its own game: candidates "
-               f"{s['candidates']}, guesses from {s['guess_from']}, {'hard' if s['hard'] else 'normal'} mode, "
-               f"answer list {s['answers']}. ± after a difference: 95 % interval over the same answers.")
-    write_text(res / "split_compare.md", f"{table}\n\n{caption}\n")
+    text = markdown(out)
+    write_text(res / "split_compare.md", text)
     write_json(res / "split_compare.json", out)
-    print(table)
-    print(caption)
+    print(text, end="")
 
 
 if __name__ == "__main__":

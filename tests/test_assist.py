@@ -344,3 +344,61 @@ def test_colour_examples_follow_the_length(cache_dir):
         digits, letters, emoji = colour_examples(n)
         assert len(digits) == len(letters) == len(emoji) == n
         assert patterns.parse(digits, n) == patterns.parse(letters, n) == patterns.parse(emoji, n)
+
+
+def _reversed_prior_file(ctx, tmp_path, settings: Settings):
+    """A strategy file whose stored prior ranks the words in reverse frequency order (the rarest
+    word likeliest): sharply unlike the frequency weights assist showed before."""
+    from evo_wordle.evolve.strategy import StoredPrior, Strategy, save_strategy
+    from evo_wordle.frequency import frequency_rank
+
+    prior = 1.0 + (len(ctx.words) - frequency_rank(ctx.frequencies)).astype(float) ** 2
+    path = tmp_path / "reversed.json"
+    save_strategy(path, Strategy(), {}, None, settings, ctx.words, StoredPrior(prior, "reversed frequency"))
+    from evo_wordle.evolve.strategy import read_strategy_file
+
+    return path, read_strategy_file(path).prior.weights
+
+
+def test_a_session_with_a_prior_shows_everything_by_that_prior(ctx, tmp_path):
+    """Candidate order, the weights of the expected guesses to finish and the alternatives'
+    entropy and score come from the session's prior (a strategy file's), not from frequency."""
+    path, prior = _reversed_prior_file(ctx, tmp_path, P1)
+    solver = make_solver("strategy", ctx, P1, strategy=str(path))
+    sess = AssistSession(ctx, P1, solver, prior=prior, prior_about="x")
+    plain = AssistSession(ctx, P1, make_solver("strategy", ctx, P1, strategy=str(path)))
+    for s in (sess, plain):
+        s.enter(ctx.words.index("slate"), patterns.parse(digits("slate", "crane"), 5))
+    left = sess.state.candidates
+    by_prior = [ctx.words.allowed[i] for i in left[np.lexsort((left, -prior[left]))]]
+    assert sess.remaining() == by_prior != plain.remaining()
+    np.testing.assert_allclose(sess.weights(left), prior[left] / prior[left].sum())
+    mean, games = sess.expected_to_finish(budget=60.0)
+    assert games == len(left) < 100
+    direct = [len(play(make_solver("strategy", ctx, P1, strategy=str(path)), sess.state, int(a), P1).guesses)
+              for a in left]
+    assert mean == pytest.approx(np.average(direct, weights=prior[left]))
+    pool = sess.state.guessable(P1.guess_from)
+    bits = entropies(ctx.table, pool, left, prior[left] / prior[left].sum())
+    score = bits * prior[pool] / prior.max()
+    alts = sess.alternatives(3)
+    assert [a.word for a in alts] == [ctx.words.allowed[pool[i]] for i in np.lexsort((pool, -bits, -score))[:3]]
+    assert [a.score for a in alts] == pytest.approx(np.sort(score)[::-1][:3])
+    assert [a.word for a in alts] != [a.word for a in plain.alternatives(3)]
+
+
+def test_cli_assist_with_a_strategy_file_that_stores_a_prior_shows_its_weights(ctx, tmp_path, capsys, monkeypatch):
+    """`assist --strategy FILE` (a file with a stored prior, as p0-plan) showed the candidates,
+    the expected guesses and the priority×entropy table by word frequency, while its solver
+    decides by the file's prior."""
+    path, prior = _reversed_prior_file(ctx, tmp_path, P1)
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"slate\n{digits('slate', 'crane')}\nquit\n"))
+    assert main(["assist", "--strategy", str(path), "--problem", "P1", "--show", "3"]) == 0
+    out = capsys.readouterr().out
+    assert f"weighted by the prior stored in strategy file {path}, not by word frequency" in out
+    state = GameState.start(ctx, P1).after(ctx.words.index("slate"), patterns.parse(digits("slate", "crane"), 5))
+    left = state.candidates
+    first = left[np.lexsort((left, -prior[left]))][:3]
+    shown = out.split("candidates left: ")[1].split("\n")[0].split()[:3]
+    assert shown == [ctx.words.allowed[i].upper() for i in first]
+    assert "prior×entropy" in out and "priority×entropy" not in out

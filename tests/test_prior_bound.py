@@ -142,3 +142,38 @@ def test_save_strategy_writes_the_genome_with_the_fitted_prior_and_not_the_old_t
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("prior_bound.py: --save-strategy") and err.count("\n") == 1
+
+
+def test_the_first_row_of_a_file_with_a_stored_prior_plays_and_names_that_prior(script, small, tmp_path):
+    """--strategy FILE with a stored prior (p0-fitted, p0-plan): the first row was labelled "own"
+    and played the genome's frequency prior, not the prior the file is replayed with everywhere.
+    Now it is the "stored" row, played and scored under that prior; a file without one keeps
+    "own", the genome's prior."""
+    from evo_wordle.evolve.strategy import StoredPrior, Strategy, StrategySolver, read_strategy_file, save_strategy
+    from evo_wordle.game import Settings
+
+    settings = Settings(candidates="allowed", guess_from="allowed")
+    genome = Strategy(opener="slate")
+    stored = np.ones(len(WORDS))
+    stored[WORDS.index("zzxqv")] = 1000.0  # a made-up word, the rarest by frequency, likeliest here
+    with_prior, without = tmp_path / "stored.json", tmp_path / "plain.json"
+    save_strategy(with_prior, genome, {}, None, settings, small.words, StoredPrior(stored, "by hand"))
+    save_strategy(without, genome, {}, None, settings, small.words)
+    fitted, bound = np.linspace(1.0, 2.0, len(WORDS)), np.full(len(WORDS), 1e-9)
+    everything = np.arange(len(WORDS))
+
+    players = script.priors_played(small, read_strategy_file(with_prior), fitted, bound)
+    assert list(players) == ["stored", "fitted", "answer list"]
+    played_genome, played, weights = players["stored"]
+    assert played_genome == genome
+    np.testing.assert_allclose(played, stored, rtol=1e-6)
+    np.testing.assert_allclose(weights, stored / stored.sum(), rtol=1e-6)
+    replayed = StrategySolver(small, settings, strategy=str(with_prior)).policy
+    row = StrategySolver(small, settings, strategy=genome, prior=played).policy
+    np.testing.assert_allclose(row.weights(everything), replayed.weights(everything))  # as every command plays it
+
+    own = script.priors_played(small, read_strategy_file(without), fitted, bound)
+    assert list(own) == ["own", "fitted", "answer list"] and own["own"][1] is None
+    genome_weights = StrategySolver(small, settings, strategy=genome).policy.weights(everything)
+    np.testing.assert_allclose(own["own"][2], genome_weights)
+    assert np.argmax(weights) == WORDS.index("zzxqv") != np.argmax(genome_weights)  # the two rows differ sharply

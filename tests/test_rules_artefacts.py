@@ -13,7 +13,7 @@ import pytest
 from evo_wordle.artefacts import SETTING_KEYS, answers_digest, list_mismatch, made_for, overrides, settings_of
 from evo_wordle.errors import EvoWordleError
 from evo_wordle.game import Settings
-from evo_wordle.words import WordSet
+from evo_wordle.words import WordSet, load_words
 
 ALLOWED = ("cigar", "rebut", "sissy", "humph", "awake", "blush")
 
@@ -150,6 +150,19 @@ def test_word_lists_record_each_list_by_its_file_name_and_both_digests():
     got = word_lists(words, "some/dir/allowed.txt", Path("other/answers.txt"))
     assert got == {"allowed": "allowed.txt", "answers": "answers.txt", "label": "mine.txt", **list_digests(words)}
     assert set(list_digests(words)) == {"allowed_sha256", "answers_sha256"}
-    for absent in (None, ""):  # no list named: the default
-        assert word_lists(words, absent, absent)["allowed"] is None
+    assert word_lists(words, None, None)["allowed"] is None  # no list named: the default
     assert word_lists(words, 5, b"x.txt")["answers"] is None  # not a file name at all
+
+
+@pytest.mark.parametrize("empty", ["", Path(""), ".", "/"])
+def test_word_lists_refuse_a_list_named_by_an_empty_path(empty):
+    """``Path("")`` was recorded as ``""`` and ``""`` as the default list, though load_words (and
+    every CLI list flag) refuses an empty list name: no run reads its lists from one."""
+    from evo_wordle.artefacts import word_lists
+
+    words = WordSet(("cigar", "crane", "slate"), ("cigar",), label="lists/mine.txt")
+    for args, what in (((empty, None), "allowed"), ((None, empty), "answers")):
+        with pytest.raises(EvoWordleError, match=f"^{what} list needs a file name, not "):
+            word_lists(words, *args)
+    with pytest.raises(EvoWordleError, match="^allowed list needs a file name, not an empty string$"):
+        load_words("")  # the refusal word_lists agrees with

@@ -703,3 +703,39 @@ def test_the_decision_ga_accepts_its_bounds_and_refuses_beyond(small):
         lo, hi = (1, SEARCH_MAX) if option == "population" else (0, SEARCH_GENERATIONS_MAX)
         with pytest.raises(EvoWordleError, match=f"^--search-{option} must be between {lo} and {hi}, not {value}$"):
             GASearchSolver(small, ALLOWED, **kwargs)
+
+
+def test_the_exact_limit_is_capped_at_the_exact_solvers_size(small, capsys):
+    """``--exact-limit`` had no upper bound: a part of hundreds of answers went to the exact
+    solver (meant for at most 30) and the search never ended.  The cap holds for the flag of
+    bench and ga-tree (one line, exit 2) and for the Python API."""
+    from evo_wordle.cli import main
+    from evo_wordle.evolve.exact import MAX_ANSWERS
+
+    assert LookAhead(small, False, exact_limit=MAX_ANSWERS).exact_limit == MAX_ANSWERS == 30
+    with pytest.raises(EvoWordleError, match="^--exact-limit must be between 0 and 30, not 31$"):
+        LookAhead(small, False, exact_limit=MAX_ANSWERS + 1)
+    with pytest.raises(EvoWordleError, match="^--exact-limit must be between 0 and 30, not 400$"):
+        GASearchSolver(small, ALLOWED, exact_limit=400)
+    for argv in (["bench", "--solver", "ga-search", "--exact-limit", "31"],
+                 ["ga-tree", "--exact-limit", "400", "--tree", "t.txt"]):
+        with pytest.raises(SystemExit) as exc:  # a usage error exits from inside parse_args
+            main(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "argument --exact-limit: must be between 0 and 30" in err, err
+    assert search_mod.EXACT_LIMIT_MAX == MAX_ANSWERS
+
+
+@pytest.mark.parametrize("key, value", [("exact_limit", 31), ("population", 0), ("generations", 51)])
+def test_a_sweep_over_ga_search_refuses_a_value_beyond_its_caps_before_the_folder_exists(tmp_path, key, value):
+    """The caps were the constructor's only: ``sweep --set exact_limit=100`` wrote sweep.json and
+    results.csv, then its first task refused the value.  Values within the caps pass."""
+    from evo_wordle.sweep import SweepSpec, run_sweep
+
+    out = tmp_path / "out"
+    with pytest.raises(EvoWordleError, match=f"^--{'search-' if key != 'exact_limit' else ''}"
+                                             f"{key.replace('_', '-')} must be between"):
+        run_sweep(SweepSpec("ga-search", {key: [value]}, seeds=1, games=1), out)
+    assert not out.exists()
+    GASearchSolver.check_params({"exact_limit": 30, "population": 1, "generations": 50})

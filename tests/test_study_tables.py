@@ -1,7 +1,8 @@
 """Every tracked sweep table (experiments/results/<study>/table.md) is what
 :func:`evo_wordle.sweep.format_report` writes today from the tracked sweep beside it
 (sweep.json + results.csv), as experiments/_study.py writes it: a hand edit of a table, or a
-report format change without regenerating the tables, fails here."""
+report format change without regenerating the tables, fails here.  So is each tracked
+summary.json: a summary copied from one run beside the data of another fails too."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from evo_wordle.sweep import format_report, load_sweep, summarize
+
+from .experiment_scripts import load_experiment
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = ROOT / "experiments" / "results"
@@ -43,3 +46,16 @@ def test_a_tracked_study_table_is_what_format_report_writes_from_its_tracked_swe
         f"{table.relative_to(ROOT)} differs from format_report of its sweep.json/results.csv: regenerate it "
         f"(evo-wordle report {table.parent.relative_to(ROOT)} --format markdown > {table.relative_to(ROOT)}) "
         "instead of editing it by hand")
+
+
+@pytest.mark.parametrize("table", TABLES, ids=[t.parent.name for t in TABLES])
+def test_a_tracked_sweep_summary_is_what_the_study_writes_from_its_tracked_sweep(table):
+    # every sweep the studies track keeps its summary.json (experiments/_study.py's sweep_files), and
+    # reproduce.py --write-docs copies it together with the sweep.json and results.csv it came from
+    path = table.parent / "summary.json"
+    assert path.is_file(), f"{path.relative_to(ROOT)} is missing: the sweep's summary is tracked with its data"
+    spec, rows = load_sweep(table.parent)
+    expected = load_experiment("_study").sweep_files(spec, summarize(spec, rows))["summary.json"]
+    assert path.read_text(encoding="utf-8") == expected, (
+        f"{path.relative_to(ROOT)} differs from the summary of its sweep.json/results.csv: it came from "
+        "another run; regenerate it with the data (experiments/reproduce.py --write-docs)")

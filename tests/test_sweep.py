@@ -385,3 +385,52 @@ def test_a_lower_guess_cap_is_not_called_best():
     one = SweepSpec("greedy", {"hard": [False, True]}, seeds=1)
     report = json.loads(format_report(one, [s for s in summary if s["max_guesses"] == 6], "json"))
     assert report["best"]["hard"] is True and "best_within" not in report
+
+
+def test_an_empty_sweep_folder_is_a_usage_error_naming_the_argument(tmp_path, capsys, monkeypatch):
+    """`report ""` read the current folder ("evo-wordle: error: . is not a sweep folder"), and
+    would have reported a sweep or tune study that happened to be there: an empty DIR is refused
+    as an empty --params or --out is, naming the argument."""
+    monkeypatch.chdir(tmp_path)
+    for argv, name in ((["report", ""], "DIR|URL"), (["plot", "heatmap", "", "--out", "h.png"], "DIR"),
+                       (["plot", "lines", "", "--out", "h.png"], "DIR")):
+        with pytest.raises(SystemExit) as exc:  # a usage error exits from inside parse_args
+            main(argv)
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"argument {name}: must name a folder, not ''" in err, err
+    with pytest.raises(EvoWordleError, match="^a sweep folder needs a name, not an empty string$"):
+        load_sweep("")
+
+
+@pytest.mark.parametrize("lists", [["--allowed", "missing.txt"], ["--answers", "bad.txt"]])
+def test_a_bad_word_list_is_refused_before_the_out_folder_exists(tmp_path, capsys, monkeypatch, lists):
+    """Without --games and without a word parameter (an opener) the lists were first read inside
+    the folder lock: the refusal left the new --out folder and its .lock behind."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "bad.txt").write_text("abc\n")
+    out = tmp_path / "out"
+    assert main(["sweep", "--solver", "greedy", "--set", "problem=P0,P1", "--seeds", "1", *lists,
+                 "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and ("missing.txt" in err or "3 letters" in err), err
+    assert not out.exists()
+
+
+def test_a_grid_axis_contradicting_its_cells_problem_is_refused(tmp_path, capsys):
+    """`--set problem=P0,P1 --set candidates=allowed` played P0 in the cells labelled P1 (the
+    axis was applied over the preset): refused like `bench --problem P1 --candidates allowed`,
+    in one line naming both, before the folder exists.  An axis that agrees is kept."""
+    out = tmp_path / "out"
+    for grid, said in ((["problem=P0,P1", "candidates=allowed"], "problem=P1 and candidates=allowed"),
+                       (["problem=p3", "daily=false"], "problem=p3 and daily=false")):
+        argv = ["sweep", "--solver", "greedy", "--seeds", "1", "--out", str(out)]
+        for item in grid:
+            argv += ["--set", item]
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and said in err and "would play" in err, err
+        assert not out.exists()
+    with pytest.raises(EvoWordleError, match=r"P1 sets candidates=answers, so that cell would play P0"):
+        SweepSpec("greedy", {"problem": ["P1"], "candidates": ["allowed"]}, seeds=1).validate()
+    SweepSpec("greedy", {"problem": ["P1"], "candidates": ["answers"], "guess_from": ["allowed"]}, seeds=1).validate()

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from ..boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX
 from ..errors import EvoWordleError
+from ..evolve.search import EXACT_LIMIT_MAX
 from ..outputs import writing
 from ..params import arg_type, as_int
 from ..progress import progress_bar
@@ -366,8 +367,9 @@ def register_tree(sub) -> None:
                    help=f"words per decision GA, at most {SEARCH_MAX:,} (default: %(default)s)")
     p.add_argument("--search-generations", type=arg_type(as_int, 0, SEARCH_GENERATIONS_MAX), default=4, metavar="N",
                    help=f"generations per decision, at most {SEARCH_GENERATIONS_MAX} (default: %(default)s)")
-    p.add_argument("--exact-limit", type=nonnegative_int, default=6, metavar="N",
-                   help="parts of at most N answers are finished by exact search (default: %(default)s)")
+    p.add_argument("--exact-limit", type=arg_type(as_int, 0, EXACT_LIMIT_MAX), default=6, metavar="N",
+                   help=f"parts of at most N answers are finished by exact search, N at most {EXACT_LIMIT_MAX} "
+                   "(default: %(default)s)")
     p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="seed of the sample and the GAs (default: 0)")
     p.add_argument("--games", type=positive_int, metavar="N", help="only a seeded sample of N answers")
     p.add_argument("--tree", type=output_path, metavar="FILE", required=True, help="tree file to write")

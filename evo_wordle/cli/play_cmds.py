@@ -250,6 +250,19 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
     return 0
 
 
+def _stored_prior(ctx, solver: str, params: dict):
+    """(weights, what they are) of the prior the strategy file the solver plays stores, else
+    (None, ""): the solver decides by it, so assist shows the candidates by it too."""
+    if solver != "strategy" or not params.get("strategy"):
+        return None, ""
+    from ..evolve.strategy import file_prior, read_strategy_file
+
+    f = read_strategy_file(params["strategy"])
+    if f.prior is None:
+        return None, ""
+    return file_prior(ctx, f), f"the prior stored in strategy file {params['strategy']}"
+
+
 def cmd_assist(args: argparse.Namespace) -> int:
     ctx, settings = run_context(args, [args.solver])
     params = solver_params(args.solver, args)
@@ -259,6 +272,7 @@ def cmd_assist(args: argparse.Namespace) -> int:
         solver.reset(_game_rng(args.seed))
         return solver
 
-    session = AssistSession(ctx, settings, build(settings), make_solver=build)
+    prior, about = _stored_prior(ctx, args.solver, params)
+    session = AssistSession(ctx, settings, build(settings), make_solver=build, prior=prior, prior_about=about)
     read = terminal_reader() if sys.stdin.isatty() else None  # piped: plain lines, as tests drive it
     return run_assist(session, sys.stdin, sys.stdout, color=color_enabled(), top=args.top, show=args.show, read=read)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from ..errors import EvoWordleError
 from ..outputs import writing
-from ..params import arg_type, as_int, as_list
+from ..params import arg_type, as_folder_name, as_int, as_list
 from ..plots.common import MAX_RUNS
 from ..progress import note, progress_bar
 from ..wording import count
@@ -19,6 +19,8 @@ PLOT_KINDS = ("heatmap", "lines", "convergence", "histograms", "evolution")
 
 #: GA runs one figure plays (a usage error above the cap, before any game).
 runs_int = arg_type(as_int, 1, MAX_RUNS)
+#: A sweep folder to read (``report ""`` read the current folder: ". is not a sweep folder").
+folder_name = arg_type(as_folder_name)
 
 
 def _csv_list(flag: str):
@@ -84,7 +86,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                   ("evo-wordle report runs/pop --format markdown", "the same as a Markdown table for docs"),
                   ("evo-wordle report sqlite:///tune-ga/study.db --study ga-default", "a tune study's best trials")],
     )
-    p.add_argument("dir", metavar="DIR|URL", help="sweep folder (holds sweep.json and results.csv), a tune "
+    p.add_argument("dir", metavar="DIR|URL", type=folder_name,
+                   help="sweep folder (holds sweep.json and results.csv), a tune "
                    "--out folder (holds study.db), or the storage URL of a tune study")
     p.add_argument("--study", default=None,
                    help="study name, with a storage URL or tune folder (default: the storage's only study)")
@@ -162,7 +165,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _sweep_plot_args(q: argparse.ArgumentParser, kind: str) -> None:
-    q.add_argument("dir", metavar="DIR", help="sweep folder")
+    q.add_argument("dir", metavar="DIR", type=folder_name, help="sweep folder")
     q.add_argument("--out", required=True, metavar="FILE", help="image file (.png, .svg or .pdf)")
     q.add_argument("--x", default="population", metavar="KEY", help="parameter on the x axis (default: population)")
     q.add_argument("--y" if kind == "heatmap" else "--hue", default="mutation", metavar="KEY",

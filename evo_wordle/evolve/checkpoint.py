@@ -22,6 +22,7 @@ FORMAT = "evo-wordle-checkpoint"
 VERSION = 1
 #: Largest checkpoint read (bytes); a long run's is well under 1 MB.
 MAX_BYTES = 64 * 2**20
+_ABSENT = object()
 
 
 def write_checkpoint(path: str | Path, state: dict) -> None:
@@ -115,7 +116,8 @@ def read_checkpoint(path: str | Path, fingerprint: dict, words, gene_names: list
         raise EvoWordleError(f"checkpoint {path} is corrupt (no configuration)")
     theirs = {**theirs, "generations": mine.get("generations")}  # a resumed run may go further
     if theirs != mine:
-        diff = sorted(k for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
+        # a setting only one side has differs even when the other's value is None (a key added since)
+        diff = sorted(k for k in set(mine) | set(theirs) if mine.get(k, _ABSENT) != theirs.get(k, _ABSENT))
         raise EvoWordleError(f"checkpoint {path} was made with different settings ({', '.join(diff)})")
     # (checkpoints from before the lists were recorded resume as before)
     if "lists" in doc and doc["lists"] != list_digests(words):

@@ -28,8 +28,12 @@ from ..game import GameState, Settings, illegal_move
 from ..params import arg_type, as_file_name, as_int
 from ..patterns import to_digits
 from ..solvers.base import Solver, register
-from .exact import ExactSolver
+from .exact import MAX_ANSWERS, ExactSolver
 from .strategy import explore_pool, history_key, weighted_entropies
+
+#: Largest ``exact_limit``: the exact solver's own size limit (a part of hundreds of answers
+#: sent to it began a search that never ended).
+EXACT_LIMIT_MAX = MAX_ANSWERS
 
 
 class LookAhead:
@@ -38,7 +42,7 @@ class LookAhead:
     def __init__(self, ctx: Context, allowed_guesses: bool, exact_limit: int = 6, pool: int = 60) -> None:
         self.ctx = ctx
         self.allowed_guesses = allowed_guesses
-        self.exact_limit = exact_limit
+        self.exact_limit = as_int("exact_limit", exact_limit, 0, EXACT_LIMIT_MAX)
         self.pool = pool
         self.solved = ctx.words.solved
         self.exact = ExactSolver(ctx, ctx.all_words if allowed_guesses else None)
@@ -248,8 +252,20 @@ class GASearchSolver(Solver):
         g.add_argument("--search-generations", type=int, metavar="N",
                        help=f"ga-search: generations per decision, at most {SEARCH_GENERATIONS_MAX} (default: 4; "
                        "0 on several boards)")
-        g.add_argument("--exact-limit", type=int, metavar="N",
-                       help="ga-search: parts of at most N answers are finished exactly (default: 6; one board)")
+        g.add_argument("--exact-limit", type=arg_type(as_int, 0, EXACT_LIMIT_MAX), metavar="N",
+                       help=f"ga-search: parts of at most N answers are finished exactly, N at most "
+                       f"{EXACT_LIMIT_MAX} (default: 6; one board)")
+
+    @classmethod
+    def check_params(cls, params: dict) -> None:
+        """The constructor's caps, checked before a sweep's folder exists (``--set exact_limit=100``
+        was refused by the first task, after sweep.json and results.csv were written)."""
+        caps = {"population": ("search_population", 1, SEARCH_MAX),
+                "generations": ("search_generations", 0, SEARCH_GENERATIONS_MAX),
+                "exact_limit": ("exact_limit", 0, EXACT_LIMIT_MAX)}
+        for key, (name, lo, hi) in caps.items():
+            if key in params:
+                as_int(name, params[key], lo, hi)
 
     @classmethod
     def options_from_args(cls, args) -> dict:
