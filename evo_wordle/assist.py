@@ -19,10 +19,18 @@ from .context import Context
 from .entropy import entropies
 from .errors import EvoWordleError, ImpossibleFeedback
 from .game import MAX_GUESSES, GameState, Settings, hard_mode_mask, play
+from .wording import count
 
 UNDO = {"undo", "u", "back"}
 QUIT = {"quit", "exit", "q"}
 LISTS = ("answers", "allowed")
+#: Candidates the expected guesses to finish plays at most (a seeded draw stands for more) ...
+SAMPLE = 100
+#: ... within this many seconds ...
+BUDGET = 1.5
+#: ... and the fewest games a figure is shown from when they stand for more candidates: one or two
+#: games of a slow solver (p0-plan on the allowed list) are no estimate of hundreds of candidates.
+MIN_SAMPLE = 10
 
 
 @dataclass(frozen=True)
@@ -38,13 +46,15 @@ class Alternative:
 class AssistSession:
     """One puzzle being played with help from ``solver`` (any registered solver, already built).
 
-    ``prior`` (one weight > 0 per allowed word, e.g. the prior a strategy file stores and its
-    solver plays by) replaces the frequency weights in everything shown: the order of the
-    candidates, the weights of the expected guesses to finish, and the alternatives' entropy and
-    score; ``prior_about`` says where it comes from (printed once)."""
+    ``prior`` (one weight > 0 per allowed word, e.g. the prior a strategy solver plays by: the
+    one its file stores, else its genome's) replaces the frequency weights in everything shown:
+    the order of the candidates, the weights of the expected guesses to finish, and the
+    alternatives' entropy and score; ``mix`` (in [0, 1], a genome's gene) blends it with a uniform
+    share over the candidates, as that solver does; ``prior_about`` says where it comes from
+    (printed once)."""
 
     def __init__(self, ctx: Context, settings: Settings, solver, make_solver: Callable | None = None,
-                 prior: np.ndarray | None = None, prior_about: str = "") -> None:
+                 prior: np.ndarray | None = None, prior_about: str = "", mix: float = 0.0) -> None:
         self.ctx = ctx
         self.settings = settings
         self.solver = solver
@@ -54,13 +64,20 @@ class AssistSession:
             from .evolve.strategy import check_prior
 
             prior = check_prior(prior, len(ctx.words))
+        if isinstance(mix, bool) or not isinstance(mix, (int, float)) or not 0.0 <= mix <= 1.0:
+            raise EvoWordleError(f"mix must be a number in [0, 1], not {mix!r}")
+        if mix and prior is None:
+            raise EvoWordleError("mix blends a prior with uniform weights: give the prior too")
         self.prior = prior
+        self.mix = float(mix)
         self.prior_about = prior_about
         self.states: list[GameState] = [GameState.start(ctx, settings)]
         self.solved = False
         self._suggested: dict[tuple, int] = {}
         self._expected: dict[tuple, tuple[float, int]] = {}
         self._beyond: dict[tuple, float] = {}
+        #: How :meth:`expected_to_finish` samples by default (a slow solver gets few games in the budget).
+        self.sample, self.budget = SAMPLE, BUDGET
 
     @property
     def state(self) -> GameState:
@@ -135,22 +152,28 @@ class AssistSession:
 
     def weights(self, candidates: np.ndarray) -> np.ndarray:
         """How likely each of ``candidates`` is the answer (summing to 1): the session's prior when
-        it has one, else the answer prior of the list (uniform for answers, word frequency for allowed)."""
+        it has one (blended with ``mix`` uniform, as the strategy solver weighs them), else the answer
+        prior of the list (uniform for answers, word frequency for allowed)."""
         if self.prior is not None:
             w = self.prior[candidates]
         else:
             from .ga.fitness import answer_weights
 
             w = answer_weights(self.ctx, self.settings.candidates)[candidates].astype(float)
-        return w / w.sum()
+        w = w / w.sum()
+        return (1.0 - self.mix) * w + self.mix / len(candidates) if self.mix else w
 
-    def expected_to_finish(self, sample: int = 100, budget: float = 1.5) -> tuple[float, int]:
+    def expected_to_finish(self, sample: int | None = None, budget: float | None = None) -> tuple[float, int]:
         """(mean guesses still needed when every suggestion is followed, answers it averages over).
 
         The solver (built afresh, so the session's own is untouched) plays on from the current
         state against the candidates left, each weighted by :meth:`weights`; above ``sample``
-        candidates a seeded draw of ``sample`` stands for them, and play stops after ``budget``
-        seconds with what it has."""
+        (default: the session's ``sample``, :data:`SAMPLE`) candidates a seeded draw of ``sample``
+        stands for them, and play stops after ``budget`` (default: its ``budget``,
+        :data:`BUDGET`) seconds with what it has: the candidates are played in a seeded random
+        order, so a cut leaves a random part of them, not the alphabetically first."""
+        sample = self.sample if sample is None else sample
+        budget = self.budget if budget is None else budget
         key = (self.settings.candidates, self.state.history)
         if key in self._expected:
             return self._expected[key]
@@ -160,7 +183,8 @@ class AssistSession:
         if len(cand) > sample:
             answers, weights = rng.choice(cand, size=sample, replace=False, p=w), np.ones(sample)
         else:
-            answers, weights = cand, w
+            order = rng.permutation(len(cand))
+            answers, weights = cand[order], w[order]
         # Played on without the guess cap: capped at the guesses left, every game the cap cut
         # short counted as finished in them ("1.00" with 167 candidates left at the cap).
         left = self.settings.max_guesses - self.turn
@@ -199,8 +223,12 @@ class AssistSession:
     @property
     def priority(self) -> np.ndarray:
         """Each allowed word's priority in [0, 1]: the thesis's frequency priority, or the
-        session's prior scaled so that its likeliest word has 1."""
-        return self.ctx.priority if self.prior is None else self.prior / self.prior.max()
+        session's prior (with its mix, over the whole allowed list) scaled so that its likeliest
+        word has 1."""
+        if self.prior is None:
+            return self.ctx.priority
+        w = self.weights(self.ctx.all_words)
+        return w / w.max()
 
     def alternatives(self, top: int = 5) -> list[Alternative]:
         """The best next guesses by priority × entropy (ties: higher entropy, then alphabetical);
@@ -283,7 +311,8 @@ def run_assist(
         f" ({session.settings.candidates} list){', hard mode' if session.settings.hard else ''}."
     )
     if session.prior is not None:
-        say(f"Candidates are weighted by {session.prior_about or 'the given prior'}, not by word frequency.")
+        say(f"Candidates are weighted by {session.prior_about or 'the given prior'}, as the solver weighs them "
+            "(not by assist's usual weights).")
     digits, letters, emoji = colour_examples(n)
     say(f"Type a word or press Enter for the suggestion, then its colours as {digits}, {letters} or {emoji}.")
     say("'undo' takes back a guess, 'list answers' or 'list allowed' switches who may be the answer,")
@@ -413,15 +442,26 @@ def draw_board(session: AssistSession, color: bool, top: int, show: int, say) ->
     more = f" … (+{left - len(names):,})" if left > len(names) else ""
     say(f"{left:,} candidate{'s' if left != 1 else ''} left: {' '.join(w.upper() for w in names)}{more}")
     mean, games = session.expected_to_finish()
-    over = "every candidate" if games == left else f"{games:,} sampled candidates"
-    say(f"expected guesses to finish: {mean:.2f} following the suggestions ({over})")
-    beyond = session.beyond_cap()
-    if beyond > 0:
-        cap, rest = session.settings.max_guesses, max(session.settings.max_guesses - session.turn, 0)
-        say(f"  {100 * beyond:.0f} % of them need more than the {rest} guess{'' if rest == 1 else 'es'} left "
-            f"of --max-guesses {cap}")
+    needed = min(left, MIN_SAMPLE)
+    if games < needed:
+        say(f"expected guesses to finish: not estimated: only {count(games, 'game', fmt=',')} fitted in the "
+            f"{session.budget:g} s budget, too few to stand for {count(left, 'candidate', fmt=',')} "
+            f"(it takes {needed})")
+    else:
+        over = "every candidate" if games == left else f"{count(games, 'sampled candidate', fmt=',')}"
+        say(f"expected guesses to finish: {mean:.2f} following the suggestions ({over})")
+        beyond = session.beyond_cap()
+        if beyond > 0:
+            cap, rest = session.settings.max_guesses, max(session.settings.max_guesses - session.turn, 0)
+            say(f"  {100 * beyond:.0f} % of them need more than the {rest} guess{'' if rest == 1 else 'es'} left "
+                f"of --max-guesses {cap}")
     if left == 1:
         return
+    _alternatives(session, top, say)
+
+
+def _alternatives(session: AssistSession, top: int, say) -> None:
+    """The table of the best next guesses."""
     alts = session.alternatives(top)
     if alts:
         say(f"  best guesses        entropy   {'priority' if session.prior is None else '   prior'}×entropy   "

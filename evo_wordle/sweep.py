@@ -264,9 +264,10 @@ class SweepSpec:
                 f"solver {solver_label(self.solver)} has no parameter {unknown[0]!r} "
                 f"(it takes: {', '.join(sorted(accepted)) or 'none'})"
             )
+        fixed = self.settings_for({})
         for config in self.configs():
             settings = self.settings_for(config)
-            _check_preset(config, settings)
+            _check_preset(config, settings, fixed)
             if isinstance(self.solver, Solver) and settings != self.solver.settings:
                 raise EvoWordleError(
                     f"the solver object was built for settings {self.solver.settings}, the sweep asks for {settings}"
@@ -289,14 +290,25 @@ class SweepSpec:
                 words.index(word)
 
 
-def _check_preset(config: dict, settings: Settings) -> None:
+def _check_preset(config: dict, settings: Settings, fixed: Settings) -> None:
     """Refuse a cell whose candidates or daily axis contradicts its problem (``--set problem=P1
     --set candidates=allowed`` played P0 in a row labelled P1), as ``bench`` refuses
-    ``--problem P1 --candidates allowed`` (cli.settings_args.check_preset_flags)."""
+    ``--problem P1 --candidates allowed`` (cli.settings_args.check_preset_flags); and a setting
+    the spec fixes (away from its default) that the cell's problem would silently replace
+    (``settings={"daily": True}`` with a grid ``problem=P0`` played P0), as ``sweep`` refuses
+    ``--daily --set problem=P0``."""
     if "problem" not in config:
         return
     name = str(config["problem"]).upper()  # a known problem: settings_for refused any other
     preset = PROBLEMS[name]
+    default = Settings()
+    for key, value in preset.items():
+        given = getattr(fixed, key)
+        if key not in config and given != getattr(default, key) and given != value:
+            raise EvoWordleError(
+                f"the sweep's fixed setting {key}={format_value(given)} and the grid's problem={config['problem']} "
+                f"contradict: {name} sets {key}={format_value(value)} and would replace it in that cell; drop "
+                f"{key} from the fixed settings, or sweep it in the grid")
     for axis in PRESET_AXES:
         if axis in config and getattr(settings, axis) != preset[axis]:
             asked = {**preset, axis: getattr(settings, axis)}

@@ -395,10 +395,128 @@ def test_cli_assist_with_a_strategy_file_that_stores_a_prior_shows_its_weights(c
     monkeypatch.setattr(sys, "stdin", io.StringIO(f"slate\n{digits('slate', 'crane')}\nquit\n"))
     assert main(["assist", "--strategy", str(path), "--problem", "P1", "--show", "3"]) == 0
     out = capsys.readouterr().out
-    assert f"weighted by the prior stored in strategy file {path}, not by word frequency" in out
+    assert f"weighted by the prior stored in strategy file {path}, as the solver weighs them" in out
     state = GameState.start(ctx, P1).after(ctx.words.index("slate"), patterns.parse(digits("slate", "crane"), 5))
     left = state.candidates
     first = left[np.lexsort((left, -prior[left]))][:3]
     shown = out.split("candidates left: ")[1].split("\n")[0].split()[:3]
     assert shown == [ctx.words.allowed[i].upper() for i in first]
     assert "prior×entropy" in out and "priority×entropy" not in out
+
+
+#: A genome whose own prior is sharply unlike plain frequency: plurals, -ed words, names and
+#: unlisted words damped a thousandfold, a flat frequency curve and a fifth of uniform mix.
+DAMPED = dict(steepness=3.0, midpoint=0.9, mix=0.2, w_plural=0.001, w_past=0.001, w_proper=0.001,
+              w_unlisted=0.001)
+P0 = Settings.problem("P0")
+
+
+def _genome_file(ctx, tmp_path):
+    """A strategy file with no stored prior (as p0-evolved): its solver decides by its genome's prior."""
+    from evo_wordle.evolve.strategy import Strategy, save_strategy
+
+    path = tmp_path / "damped.json"
+    save_strategy(path, Strategy(**DAMPED), {}, None, P0, ctx.words)
+    return path
+
+
+def test_a_session_with_a_genome_prior_and_mix_weighs_as_the_strategy_solver(ctx, tmp_path):
+    """With the genome's prior and its uniform mix, the session weighs the candidates exactly as
+    the strategy solver does (order, expected-guess weights, entropy, and the score's prior)."""
+    solver = make_solver("strategy", ctx, P0, strategy=str(_genome_file(ctx, tmp_path)))
+    policy = solver.policy
+    assert policy.mix == DAMPED["mix"]
+    sess = AssistSession(ctx, P0, solver, prior=policy.prior, mix=policy.mix)
+    sess.enter(ctx.words.index("slate"), patterns.parse(digits("slate", "cares"), 5))
+    left = sess.state.candidates
+    np.testing.assert_allclose(sess.weights(left), policy.weights(left))
+    assert sess.remaining(8) == [ctx.words.allowed[i] for i in left[np.lexsort((left, -policy.weights(left)))][:8]]
+    every = policy.weights(ctx.all_words)
+    np.testing.assert_allclose(sess.priority, every / every.max())
+    pool = sess.state.guessable(P0.guess_from)
+    bits = entropies(ctx.table, pool, left, policy.weights(left))
+    score = bits * every[pool] / every.max()
+    top = np.lexsort((pool, -bits, -score))[:3]
+    alts = sess.alternatives(3)
+    assert [a.word for a in alts] == [ctx.words.allowed[pool[i]] for i in top]
+    assert [(a.entropy, a.score) for a in alts] == [pytest.approx((bits[i], score[i])) for i in top]
+    with pytest.raises(EvoWordleError, match="mix"):
+        AssistSession(ctx, P0, solver, prior=policy.prior, mix=1.5)
+
+
+def test_cli_assist_with_a_genome_file_shows_the_genomes_prior(ctx, tmp_path, capsys, monkeypatch):
+    """`assist --strategy FILE` for a file without a stored prior (as p0-evolved) showed the
+    candidates, expected guesses and entropy table by word frequency, while its solver decides
+    by the genome's own prior (frequency curve, multipliers and mix)."""
+    path = _genome_file(ctx, tmp_path)
+    policy = make_solver("strategy", ctx, P0, strategy=str(path)).policy
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"slate\n{digits('slate', 'cares')}\nquit\n"))
+    assert main(["assist", "--strategy", str(path), "--problem", "P0", "--show", "5", "--top", "3"]) == 0
+    out = capsys.readouterr().out
+    assert f"weighted by the prior of the genome in strategy file {path} (its frequency curve" in out
+    state = GameState.start(ctx, P0).after(ctx.words.index("slate"), patterns.parse(digits("slate", "cares"), 5))
+    left = state.candidates
+    by_genome = [ctx.words.allowed[i].upper() for i in left[np.lexsort((left, -policy.weights(left)))][:5]]
+    by_frequency = [ctx.words.allowed[i].upper() for i in left[np.lexsort((left, -ctx.priority[left]))][:5]]
+    shown = out.split("candidates left: ")[1].split("\n")[0].split()[:5]
+    assert shown == by_genome != by_frequency
+    rows = out.split("could be the answer\n")[1].splitlines()[:3]
+    pool = state.guessable(P0.guess_from)
+    bits = entropies(ctx.table, pool, left, policy.weights(left))
+    every = policy.weights(ctx.all_words)
+    score = bits * every[pool] / every.max()
+    top = np.lexsort((pool, -bits, -score))[:3]
+    assert [r.split()[0] for r in rows] == [ctx.words.allowed[pool[i]].upper() for i in top]
+    assert [float(r.split()[1]) for r in rows] == pytest.approx(bits[top], abs=1e-4)
+
+
+def _board(sess: AssistSession) -> str:
+    out = io.StringIO()
+    draw_board(sess, False, 3, 6, lambda line: out.write(line + "\n"))
+    return out.getvalue()
+
+
+def test_too_few_games_in_the_budget_give_no_estimate(ctx):
+    """A slow solver (p0-plan on the allowed list) played one game in the budget and assist printed
+    "expected guesses to finish: 4.00 … (1 sampled candidates)": a single game shown as an estimate
+    of hundreds of candidates, and in broken grammar."""
+    sess = session(ctx)
+    sess.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
+    left = len(sess.state.candidates)
+    assert left == 29
+    sess.budget = 0.0  # the budget is spent after the first game, as with a slow solver
+    assert sess.expected_to_finish()[1] == 1
+    text = _board(sess)
+    assert ("expected guesses to finish: not estimated: only 1 game fitted in the 0 s budget, too few to "
+            "stand for 29 candidates (it takes 10)") in text
+    assert "following the suggestions" not in text and "sampled" not in text
+    assert "could be the answer" in text  # the table is still shown
+    enough = session(ctx)
+    enough.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
+    enough.sample, enough.budget = 12, 60.0  # a draw of 12 stands for the 29
+    assert "following the suggestions (12 sampled candidates)" in _board(enough)
+
+
+def test_a_cut_short_estimate_plays_a_random_part_of_the_candidates(ctx, monkeypatch):
+    """Candidates up to the sample size were played in alphabetical order, so a budget cut left
+    the alphabetically first of them standing as "sampled candidates"."""
+    import evo_wordle.assist as assist
+
+    played = []
+
+    def recording_play(solver, state, answer, settings):
+        played.append(answer)
+        return play(solver, state, answer, settings)
+
+    monkeypatch.setattr(assist, "play", recording_play)
+    sess = session(ctx)
+    sess.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
+    cand = sess.state.candidates
+    sess.budget = 0.0
+    sess.expected_to_finish()
+    assert len(played) == 1 and played[0] in cand and played[0] != cand[0]
+    full = session(ctx)
+    full.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
+    played.clear()
+    full.expected_to_finish()
+    assert sorted(played) == list(cand)  # uncut, every candidate is played once

@@ -225,6 +225,11 @@ def test_the_hall_of_fame_holds_at_most_its_size(tmp_path):
     ([[" crane"] + GENES[1:], [4.5]], "population[1]: opener is not an allowed word"),
     ([["crane "] + GENES[1:], [4.5]], "population[1]: opener is not an allowed word"),
     ([[3] + GENES[1:], [4.5]], "population[1]: opener is not an allowed word"),
+    # words.contains reads any case: "CRANE" was accepted, missed the cache of "crane" and was saved as "CRANE"
+    ([["CRANE"] + GENES[1:], [4.5]], "population[1]: opener 'CRANE' is not written as the word list writes it "
+                                     "('crane')"),
+    ([["Dough"] + GENES[1:], [4.5]], "population[1]: opener 'Dough' is not written as the word list writes it "
+                                     "('dough')"),
     ([GENES[:-1] + [0], [4.5]], "population[1]: hard_candidates is not true/false"),
     ([GENES[:-1] + ["true"], [4.5]], "population[1]: hard_candidates is not true/false"),
     ([GENES[:1] + [True] + GENES[2:], [4.5]], "population[1]: steepness is not a number"),
@@ -258,6 +263,7 @@ def test_fitness_values_need_not_be_finite(tmp_path):
     ([GENES, "4.5"], "{f}[1] value is not a number"),
     ([GENES, True], "{f}[1] value is not a number"),
     ([GENES[:-1] + [1], 4.5], "{f}[1]: hard_candidates is not true/false"),
+    ([["LIONS"] + GENES[1:], 4], "{f}[1]: opener 'LIONS' is not written as the word list writes it ('lions')"),
     ([["lions"] + GENES[1:], 4], None),
 ])
 def test_cached_fitnesses_are_a_genome_and_a_number(tmp_path, field, entry, message):

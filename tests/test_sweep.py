@@ -434,3 +434,20 @@ def test_a_grid_axis_contradicting_its_cells_problem_is_refused(tmp_path, capsys
     with pytest.raises(EvoWordleError, match=r"P1 sets candidates=answers, so that cell would play P0"):
         SweepSpec("greedy", {"problem": ["P1"], "candidates": ["allowed"]}, seeds=1).validate()
     SweepSpec("greedy", {"problem": ["P1"], "candidates": ["answers"], "guess_from": ["allowed"]}, seeds=1).validate()
+
+
+def test_a_fixed_setting_a_grid_problem_would_replace_is_refused():
+    """From Python, settings={"daily": True} with a grid problem=P0 played P0 (the preset replaced
+    the fixed setting in every cell, silently); `sweep --daily --set problem=P0` is refused.  Now
+    validate refuses it in one line naming both; a fixed setting the problem agrees with, or one
+    the grid itself sweeps, is kept."""
+    for fixed, grid, said in (({"daily": True}, ["P0"], "daily=true and the grid's problem=P0"),
+                              ({"daily": True}, ["P2", "P1"], "daily=true and the grid's problem=P1"),
+                              ({"candidates": "answers"}, ["P1", "P0"], "candidates=answers and the grid's problem=P0"),
+                              ({"guess_from": "allowed"}, ["P1"], "guess_from=allowed and the grid's problem=P1")):
+        with pytest.raises(EvoWordleError, match=f"^the sweep's fixed setting {said} contradict: ") as exc:
+            SweepSpec("greedy", {"problem": grid}, seeds=1, settings=fixed).validate()
+        assert "\n" not in str(exc.value)
+    SweepSpec("greedy", {"problem": ["P2", "P3"]}, seeds=1, settings={"daily": True, "hard": True}).validate()
+    SweepSpec("greedy", {"problem": ["P1"], "guess_from": ["allowed"]}, seeds=1,
+              settings={"guess_from": "allowed"}).validate()

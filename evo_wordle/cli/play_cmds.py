@@ -250,17 +250,22 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
     return 0
 
 
-def _stored_prior(ctx, solver: str, params: dict):
-    """(weights, what they are) of the prior the strategy file the solver plays stores, else
-    (None, ""): the solver decides by it, so assist shows the candidates by it too."""
-    if solver != "strategy" or not params.get("strategy"):
-        return None, ""
-    from ..evolve.strategy import file_prior, read_strategy_file
+def _solver_prior(solver, params: dict):
+    """(weights, mix, what they are) of the prior a strategy solver decides by: the one its file
+    stores, else its genome's own (frequency curve, multipliers and uniform mix); (None, 0.0, "")
+    for other solvers. Assist shows the candidates by it, as the solver weighs them."""
+    from ..evolve.strategy import StrategySolver
 
-    f = read_strategy_file(params["strategy"])
-    if f.prior is None:
-        return None, ""
-    return file_prior(ctx, f), f"the prior stored in strategy file {params['strategy']}"
+    if not isinstance(solver, StrategySolver):
+        return None, 0.0, ""
+    policy, name = solver.policy, params.get("strategy")
+    if solver.prior_about:  # the file's stored prior replaced the genome's
+        about = f"the prior stored in strategy file {name}"
+    elif name:
+        about = f"the prior of the genome in strategy file {name} (its frequency curve, multipliers and mix)"
+    else:
+        about = "the default strategy genome's prior (its frequency curve)"
+    return policy.prior, policy.mix, about
 
 
 def cmd_assist(args: argparse.Namespace) -> int:
@@ -272,7 +277,8 @@ def cmd_assist(args: argparse.Namespace) -> int:
         solver.reset(_game_rng(args.seed))
         return solver
 
-    prior, about = _stored_prior(ctx, args.solver, params)
-    session = AssistSession(ctx, settings, build(settings), make_solver=build, prior=prior, prior_about=about)
+    solver = build(settings)
+    prior, mix, about = _solver_prior(solver, params)
+    session = AssistSession(ctx, settings, solver, make_solver=build, prior=prior, prior_about=about, mix=mix)
     read = terminal_reader() if sys.stdin.isatty() else None  # piped: plain lines, as tests drive it
     return run_assist(session, sys.stdin, sys.stdout, color=color_enabled(), top=args.top, show=args.show, read=read)

@@ -63,6 +63,9 @@ def _genes(x: Any, what: str, names: list[str], words) -> list:
         if name == "opener":
             if not isinstance(value, str) or not words.contains(value) or len(value) != words.length:
                 raise _Bad(f"{what}: opener is not an allowed word")
+            listed = words.allowed[words.index(value)]
+            if value != listed:  # "CRANE" would miss the fitness cache and be saved as written
+                raise _Bad(f"{what}: opener {value!r} is not written as the word list writes it ({listed!r})")
         elif name == "hard_candidates":
             if not isinstance(value, bool):
                 raise _Bad(f"{what}: hard_candidates is not true/false")
