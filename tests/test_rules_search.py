@@ -727,7 +727,8 @@ def test_the_exact_limit_is_capped_at_the_exact_solvers_size(small, capsys):
     assert search_mod.EXACT_LIMIT_MAX == MAX_ANSWERS
 
 
-@pytest.mark.parametrize("key, value", [("exact_limit", 31), ("population", 0), ("generations", 51)])
+@pytest.mark.parametrize("key, value", [("exact_limit", 31), ("population", 0), ("generations", 51),
+                                        ("exact_limit", -1), ("generations", -1)])
 def test_a_sweep_over_ga_search_refuses_a_value_beyond_its_caps_before_the_folder_exists(tmp_path, key, value):
     """The caps were the constructor's only: ``sweep --set exact_limit=100`` wrote sweep.json and
     results.csv, then its first task refused the value.  Values within the caps pass."""
@@ -739,3 +740,4 @@ def test_a_sweep_over_ga_search_refuses_a_value_beyond_its_caps_before_the_folde
         run_sweep(SweepSpec("ga-search", {key: [value]}, seeds=1, games=1), out)
     assert not out.exists()
     GASearchSolver.check_params({"exact_limit": 30, "population": 1, "generations": 50})
+    GASearchSolver.check_params({"exact_limit": 0, "population": 1, "generations": 0})  # both lower limits
