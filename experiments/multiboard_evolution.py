@@ -2,8 +2,9 @@
 
 For each board count, runs exactly the command below (seed 0; answers known, guesses from any
 allowed word; 1,000 training and 1,000 validation board sets, μ 8, λ 16, 12 generations; the
-winner, with the lookahead ``--rollout R`` (R = 200, 1000, 200 for 2, 4, 8 boards; not evolved),
-and without it, and plain summed entropy on 5,000 never-seen test sets), writing the winner as
+winner (``--select validated``: the best on the validation sets of every genome scored there),
+with the lookahead ``--rollout R`` (R = 200, 1000, 200 for 2, 4, 8 boards; not evolved), and
+without it, and plain summed entropy on 5,000 never-seen test sets), writing the winner as
 NAME-evolved.json (dordle, quordle, octordle; a parameter file with its provenance and logbook),
 replays that file on the test sets it records (as ``bench --strategy NAME`` plays it: the
 summed-entropy solver with the file's parameters; the replayed mean must equal the evolution's
@@ -14,8 +15,8 @@ test mean, else the script fails), and draws:
 * multiboard_hist.png — per board count, guesses per test set, evolved against summed entropy.
 
     evo-wordle evolve-strategy --boards N --candidates answers --generations 12 --mu 8 --lambda 16 \\
-        --train-sets 1000 --validation-sets 1000 --test-sets 5000 --rollout R --seed 0 --jobs 2 --quiet \\
-        --json --out NAME-evolved.json
+        --train-sets 1000 --validation-sets 1000 --test-sets 5000 --rollout R --select validated --seed 0 \\
+        --jobs 2 --quiet --json --out NAME-evolved.json
 
 Usage: python experiments/multiboard_evolution.py [--boards 2 4 8] [--generations 12] [--out DIR]
 (≈ 5 min for Dordle, 9 min for Quordle and 6 for Octordle on 2 cores at load 2–3, 25 min in all).
@@ -57,7 +58,8 @@ def command(boards: int, args: argparse.Namespace) -> list[str]:
     return [sys.executable, "-m", "evo_wordle", "evolve-strategy", "--boards", str(boards), "--candidates", "answers",
             "--generations", str(args.generations), "--mu", "8", "--lambda", "16",
             "--train-sets", str(args.train_sets), "--validation-sets", str(args.train_sets),
-            "--test-sets", str(args.test_sets), "--rollout", str(ROLLOUT.get(boards, 0)), "--seed", "0",
+            "--test-sets", str(args.test_sets), "--rollout", str(ROLLOUT.get(boards, 0)), "--select", "validated",
+            "--seed", "0",
             "--jobs", str(args.jobs), "--quiet", "--json",
             "--out", file_name(boards)]
 

@@ -208,6 +208,8 @@ def test_cli_writes_a_parameter_file_that_bench_replays_in_its_game(tmp_path, ca
     assert looked.data[2]["summed_entropy"]["name"] == "summed entropy"
     conv = plot_metaga_convergence(runs, tmp_path / "conv.png")
     assert conv.data[2]["gen"] == [0, 1] and conv.data[2]["the same best, on the validation sets"] == [5.1, 5.0]
+    # the winner's own validation figure is drawn: the genome shipped, which need not be the last best
+    assert conv.data[2]["the winner, on the validation sets"] == result["fitness"]["validation"]
     # bench --params plays the file's own game (answers known, guesses from allowed, 2 boards)
     assert main(["bench", "--params", str(out), "--games", "20", "--json", "--quiet"]) == 0
     summary = json.loads(capsys.readouterr().out)

@@ -74,6 +74,10 @@ def register(sub) -> None:
                    help="training answers (default: %(default)s)")
     g.add_argument("--validation", "--holdout", dest="holdout", type=positive_int, default=400, metavar="N",
                    help="validation answers that choose the winner (default: %(default)s)")
+    g.add_argument("--select", choices=["hall", "validated"], default="hall",
+                   help="the winner: the final hall of fame's best on validation (hall), or the best on "
+                   "validation of every genome scored there, each generation's best included (validated) "
+                   "(default: %(default)s)")
     g.add_argument("--test", type=positive_int, default=None, metavar="N",
                    help="test answers, scored once at the end (default: every answer left)")
     g.add_argument("--penalty", type=nonnegative_float, default=1.0, metavar="X",
@@ -136,7 +140,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     cfg = EvolveConfig(
         settings=settings, train_size=args.train, holdout_size=args.holdout, test_size=args.test, mu=args.mu,
         lambda_=args.lambda_, generations=args.generations, cxpb=args.cxpb, mutpb=args.mutpb,
-        penalty=args.penalty, seed=args.seed, pool=args.pool, init=init,
+        penalty=args.penalty, seed=args.seed, select=args.select, pool=args.pool, init=init,
     )
     start = time.perf_counter()
     ga = run_meta_ga(args, ctx, cfg, "")
@@ -276,7 +280,7 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
     cfg = EvolveConfig(
         settings=settings, train_size=args.train, holdout_size=args.holdout, test_size=args.test, mu=args.mu,
         lambda_=args.lambda_, generations=args.generations, cxpb=args.cxpb, mutpb=args.mutpb,
-        penalty=args.penalty, seed=args.seed, init=init, train_sets=args.train_sets or 400,
+        penalty=args.penalty, seed=args.seed, select=args.select, init=init, train_sets=args.train_sets or 400,
         holdout_sets=args.validation_sets or 400,
     )
     start = time.perf_counter()

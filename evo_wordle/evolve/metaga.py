@@ -39,7 +39,7 @@ from ..errors import EvoWordleError
 from ..files import atomic_write_text
 from ..ga.config import MAX_COUNT
 from ..game import GameState, Settings, play
-from ..params import as_float, as_int, as_seed
+from ..params import as_choice, as_float, as_int, as_seed
 from ..split import recorded_split, split_answers
 from .checkpoint import read_checkpoint, write_checkpoint
 from .strategy import DEFAULT_POOL, LOG_GENES, REAL_GENES, Strategy, StrategySolver
@@ -47,6 +47,8 @@ from .strategy import DEFAULT_POOL, LOG_GENES, REAL_GENES, Strategy, StrategySol
 GENE_NAMES = ["opener", *REAL_GENES, "hard_candidates"]
 #: The multi-board genome: the summed-entropy policy's opener and genes.
 BOARD_GENE_NAMES = ["opener", *BOARD_GENES]
+#: How the winner is chosen on the validation answers or sets (``EvolveConfig.select``).
+SELECT_RULES = ("hall", "validated")
 #: Salt of the seeds that draw the training, validation and test board sets.
 _SETS_SALT = 0xB0A4D
 
@@ -93,6 +95,9 @@ class EvolveConfig:
     init: dict | None = None  # genes the first individual starts from (the rest: Strategy()'s, or 0 on boards)
     train_sets: int = 400  # several boards: board sets drawn from the training answers
     holdout_sets: int = 400  # … and from the validation answers
+    #: how the winner is chosen on validation: among the final hall of fame ("hall"), or among
+    #: every genome scored there, each generation's best included ("validated")
+    select: str = "hall"
 
     def __post_init__(self) -> None:
         self.penalty = as_float("penalty", self.penalty, 0.0, None)
@@ -109,6 +114,7 @@ class EvolveConfig:
             raise EvoWordleError("--mu must be ≥ 2, --lambda ≥ 1, --generations ≥ 0")
         if self.cxpb + self.mutpb > 1.0:
             raise EvoWordleError("--cxpb + --mutpb must be at most 1")
+        as_choice("select", self.select, SELECT_RULES)
 
     def fingerprint(self) -> dict:
         """The configuration as plain data; a checkpoint resumes only under the same one."""
@@ -116,6 +122,8 @@ class EvolveConfig:
         d["settings"] = self.settings.as_dict()
         if self.settings.boards == 1:  # one board plays answers, not sets (and old checkpoints resume)
             del d["train_sets"], d["holdout_sets"]
+        if self.select == "hall":  # the rule of every run before --select: its checkpoints still resume
+            del d["select"]
         return d
 
 
@@ -538,15 +546,32 @@ class MetaGA:
 
     def best(self) -> Strategy:
         """The hall-of-fame genome with the best held-out fitness (train fitness if no holdout):
-        a Strategy for one board, the genes by name (a dict) for several."""
+        a Strategy for one board, the genes by name (a dict) for several.  With ``select =
+        "validated"`` the winner is the best on validation of every genome scored there (each
+        generation's best by training fitness and the final hall of fame): a genome the later
+        generations beat on the training answers but not on validation is not lost.  Ties go to
+        the better training fitness, then to the genome key."""
         members = list(self.hof)
         if len(self.holdout):
             winner = min(members, key=lambda ind: (self.holdout_fitness(ind), ind.fitness.values[0], genome_key(ind)))
+            if self.cfg.select == "validated":
+                winner = self._best_validated(winner)
         else:
             winner = members[0]
         if self.cfg.settings.boards > 1:
             return dict(zip(BOARD_GENE_NAMES, winner))
         return to_strategy(winner)
+
+    def _best_validated(self, hall_winner):
+        """The genome of least validation fitness among all scored on validation (the hall's
+        members are; their own genes are kept, others are rebuilt from their cache key)."""
+        rank = {k: (v, self.cache[k], k) for k, v in self.hold_cache.items() if k in self.cache}
+        key = min(rank, key=rank.__getitem__)
+        if key == genome_key(hall_winner) or rank[key] >= rank[genome_key(hall_winner)]:
+            return hall_winner
+        ind = creator.StrategyIndividual(list(key))
+        ind.fitness.values = (self.cache[key],)
+        return ind
 
     # --------------------------------------------------------------- checkpoints
     def state(self) -> dict:

@@ -37,7 +37,8 @@ def _caption(runs: dict, what: str) -> str:
 @styled
 def plot_metaga_convergence(runs: dict, path: str | Path) -> Plotted:
     """One panel per board count: the generation's best on the training sets, the population's
-    mean there, and the generation's best on the validation sets (``runs``: boards → the JSON of
+    mean there, the generation's best on the validation sets and, as a dashed line, the winner's
+    figure there (the genome the run returns, chosen on validation) (``runs``: boards → the JSON of
     ``evolve-strategy --boards N`` plus its ``logbook``).  No test figure is drawn here: the
     test sets are other sets, compared in :func:`plot_board_histograms`."""
     fig, axes = new_figure(5.2 * len(runs), 4.4, ncols=len(runs))
@@ -51,6 +52,11 @@ def plot_metaga_convergence(runs: dict, path: str | Path) -> Plotted:
         for i, (label, ys) in enumerate(series.items()):
             ax.plot(gens, ys, color=(STUDIED, STUDIED, OKABE_ITO["reddish_purple"])[i],
                     linestyle=("-", ":", "-")[i], marker=MARKERS[i], label=label)
+        chosen = (run.get("fitness") or {}).get("validation")
+        if chosen is not None:  # the genome shipped: chosen on validation, maybe not the last best
+            ax.axhline(chosen, color=OKABE_ITO["reddish_purple"], linestyle="--", linewidth=0.9,
+                       label=f"the winner, on the validation sets ({chosen:.3f})")
+            series["the winner, on the validation sets"] = chosen
         count_axis(ax.xaxis)
         ax.set_title(_name(boards))
         ax.set_xlabel("generation")
