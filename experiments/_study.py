@@ -45,6 +45,14 @@ def output_dirs(args: argparse.Namespace) -> tuple[Path, Path]:
     return args.out, args.out / "figures"
 
 
+def summary_dir(args: argparse.Namespace) -> Path:
+    """The folder of a study whose summary stays untracked even with --write-docs (the registry
+    holds its figures), made before the work so that a bad folder fails first."""
+    results = args.out if args.write_docs else output_dirs(args)[0]
+    results.mkdir(parents=True, exist_ok=True)
+    return results
+
+
 def write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` (its folder made) through the package's atomic writer: a
     symlink at ``path`` is replaced by the file, its target never written."""

@@ -30,7 +30,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
-from _study import add_output_args, output_dirs, write_json
+from _study import add_output_args, summary_dir, write_json
 
 from evo_wordle import Context
 from evo_wordle.artefacts import settings_of
@@ -66,32 +66,32 @@ def _context() -> Context:
     return _POLICIES["ctx"]
 
 
+def after(policy: SummedEntropy, boards: list, answers, guess: int) -> tuple[list, list]:
+    """The unsolved boards (each cut to the candidates that give its answer's feedback) and their
+    answers (universe positions) once ``guess`` is played."""
+    row, universe, solved = policy.ctx.table[guess], policy.universe, policy.ctx.words.solved
+    kept = [(b[row[universe[b]] == row[universe[a]]], int(a)) for b, a in zip(boards, answers)
+            if row[universe[a]] != solved]
+    return [b for b, _ in kept], [a for _, a in kept]
+
+
 def game_length(policy: SummedEntropy, boards: list[np.ndarray], answers: list[int], turn: int) -> int:
     """Guesses the whole game takes when ``policy`` plays on from ``boards`` at ``turn`` (each
     board's answer a universe position in ``answers``); a failure counts as the cap."""
-    table, universe, cap = policy.ctx.table, policy.universe, policy.settings.max_guesses
+    cap = policy.settings.max_guesses
     while boards:
         if turn == cap:
             return cap
-        row = table[policy.choose(boards, turn)]
+        boards, answers = after(policy, boards, answers, policy.choose(boards, turn))
         turn += 1
-        kept = [(b[row[universe[b]] == row[universe[a]]], a) for b, a in zip(boards, answers)
-                if row[universe[a]] != policy.ctx.words.solved]
-        boards, answers = [b for b, _ in kept], [a for _, a in kept]
     return turn
 
 
 def after_guess(policy: SummedEntropy, boards: list[np.ndarray], guess: int, tuples: np.ndarray,
                 turn: int) -> np.ndarray:
     """Game lengths when ``guess`` is played at ``turn`` and the policy plays on, per answer tuple."""
-    row = policy.ctx.table[guess]
-    universe, solved = policy.universe, policy.ctx.words.solved
-    out = np.empty(len(tuples))
-    for k, answers in enumerate(tuples):
-        kept = [(b[row[universe[b]] == row[universe[a]]], int(a)) for b, a in zip(boards, answers)
-                if row[universe[a]] != solved]
-        out[k] = game_length(policy, [b for b, _ in kept], [a for _, a in kept], turn + 1)
-    return out
+    return np.array([game_length(policy, *after(policy, boards, answers, guess), turn + 1) for answers in tuples],
+                    dtype=float)
 
 
 def state_headroom(task: tuple) -> dict:
@@ -168,10 +168,7 @@ def main() -> None:
         parser.error("give one --states value (at least 2) per board count")
     if not 1 <= args.width <= 1000 or not 2 <= args.samples <= 100_000 or args.seed < 0 or args.jobs < 1:
         parser.error("--width must be 1…1000, --samples 2…100000, --seed ≥ 0 and --jobs ≥ 1")
-    results, _ = output_dirs(args)
-    if args.write_docs:  # the summary stays untracked: the registry holds the figures
-        results = args.out
-    results.mkdir(parents=True, exist_ok=True)  # before the work: a bad folder fails first
+    results = summary_dir(args)
     ctx = _context()
     summary = {str(b): measure(ctx, b, k, args.width, args.samples, args.seed, args.jobs)
                for b, k in zip(args.boards, args.states)}

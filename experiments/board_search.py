@@ -20,7 +20,7 @@ import argparse
 import time
 
 import numpy as np
-from _study import add_output_args, output_dirs, write_json
+from _study import add_output_args, summary_dir, write_json
 
 from evo_wordle import Context
 from evo_wordle.artefacts import settings_of
@@ -66,10 +66,7 @@ def main() -> None:
     args = parser.parse_args()
     if len(args.sets) != len(args.boards) or min(args.sets) < 2:
         parser.error("give one --sets value (at least 2) per board count")
-    results, _ = output_dirs(args)
-    if args.write_docs:  # the summary stays untracked: the registry holds the figures
-        results = args.out
-    results.mkdir(parents=True, exist_ok=True)  # before the work: a bad folder fails first
+    results = summary_dir(args)
     ctx = Context()
     summary = {str(b): measure(ctx, b, k, args.jobs) for b, k in zip(args.boards, args.sets)}
     write_json(results / "board_search.json", {"boards": summary})

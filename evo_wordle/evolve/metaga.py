@@ -567,7 +567,7 @@ class MetaGA:
         members are; their own genes are kept, others are rebuilt from their cache key)."""
         rank = {k: (v, self.cache[k], k) for k, v in self.hold_cache.items() if k in self.cache}
         key = min(rank, key=rank.__getitem__)
-        if key == genome_key(hall_winner) or rank[key] >= rank[genome_key(hall_winner)]:
+        if key == genome_key(hall_winner):
             return hall_winner
         ind = creator.StrategyIndividual(list(key))
         ind.fitness.values = (self.cache[key],)
