@@ -514,7 +514,10 @@ class MetaGA:
             if k not in seen:
                 seen.add(k)
                 survivors.append(ind)
-        survivors += [ind for ind in merged if ind not in survivors][: max(0, cfg.mu - len(survivors))]
+        # then the best repeats, to keep μ: picked by identity (``in`` compares genes, so every repeat
+        # of a kept genome was left out and the population shrank, a crossover's draw of two then failing)
+        kept = {id(ind) for ind in survivors}
+        survivors += [ind for ind in merged if id(ind) not in kept][: max(0, cfg.mu - len(survivors))]
         self.population = survivors[: cfg.mu]
         self.hof.update(self.population)
         self.generation += 1
