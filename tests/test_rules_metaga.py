@@ -705,3 +705,78 @@ def test_the_hall_of_fame_keeps_the_least_training_fitness_first(small):
     fits = [i.fitness.values[0] for i in ga.hof]
     assert fits == sorted(fits) and fits[0] == min(ga.cache.values())
     assert fits[-1] < max(ga.cache.values())  # the worst genomes seen are not kept
+
+
+# ------------------------------------------------------- rules the first mutation run showed untested
+
+
+def test_a_run_stopped_after_generation_zero_goes_on_from_it(small):
+    ga = MetaGA(small, boards_cfg(generations=3))
+    ga.run(stop_after=0)
+    first = [list(i) for i in ga.population]
+    seen = []
+    ga.run(stop_after=2, progress=seen.append)  # two more generations, not a new generation 0
+    assert ga.generation == 2 and [r["gen"] for r in seen] == [1, 2]
+    assert [r["gen"] for r in ga.logbook] == [0, 1, 2] and len(first) == 3
+
+
+def test_a_worker_context_has_the_specs_answers(small, monkeypatch):
+    spec = (tuple(small.words.allowed), tuple(small.words.answers))
+    monkeypatch.setattr(metaga, "_WORKER", {})
+    assert metaga._worker_ctx(spec).words.answers == small.words.answers != small.words.allowed
+
+
+def test_the_dask_executor_defaults_to_one_job(monkeypatch):
+    from evo_wordle import executors
+
+    asked = []
+    monkeypatch.setattr(executors, "make_executor", lambda **kw: asked.append(kw) or "shared")
+    assert metaga.make_executor("dask") == "shared" and asked == [{"kind": "dask", "jobs": 1, "scheduler": None}]
+
+
+def test_the_default_genome_keeps_salet_on_a_list_that_has_it(ctx):
+    assert MetaGA(ctx, one_cfg()).base_genes() == list(to_individual(Strategy()))
+
+
+def test_without_validation_answers_the_winner_is_the_hall_of_fames_best_on_training(small):
+    """Every configuration has validation answers; the rule for none (an emptied ``holdout``)
+    is the hall of fame's first member, and NaN as its validation fitness."""
+    ga = MetaGA(small, boards_cfg(mu=4, lambda_=4, generations=1, seed=3))
+    ga.run()
+    assert len({genome_key(i) for i in ga.hof}) > 1
+    ga.holdout = ga.holdout[:0]
+    assert ga.best() == dict(zip(BOARD_GENE_NAMES, ga.hof[0]))
+    assert np.isnan(ga.holdout_fitness(ga.hof[1]))
+
+
+def test_the_plain_policys_first_word_takes_no_bonus(cache_dir):
+    """On this list a bonus for words that may be the answer would open with ALONE; the plain
+    policy (all genes 0) opens with GLUEY, and so does the first individual."""
+    from evo_wordle import Context
+    from evo_wordle.boards import SummedEntropy
+    from evo_wordle.words import WordSet, load_words
+
+    w = load_words()
+    answers = list(w.answers[40:80])
+    extra = [x for x in w.allowed[2::97] if x not in answers][:150]
+    c = Context(words=WordSet(sorted(set(answers + extra)), answers, label="test-rules-metaga-bonus"))
+    assert MetaGA(c, boards_cfg(train_size=10, holdout_size=10)).base_genes() == ["gluey", 0.0, 0.0, 0.0]
+    bonus = SummedEntropy(c, KNOWN2, bonus=1.0)
+    assert c.words.allowed[bonus.choose([bonus.full_board()], 0)] == "alone"
+
+
+def test_a_set_at_the_win_limit_is_no_failure(cache_dir):
+    """Two boards of the -ATCH and -IGHT families (allowed guesses: those words only) take up to
+    the cap of 9 guesses; a set solved in 7, the win limit, is won, in 8 or 9 failed."""
+    import itertools
+
+    from evo_wordle import Context
+    from evo_wordle.words import WordSet, load_words
+
+    fam = [x for x in load_words().answers if x.endswith(("atch", "ight"))]
+    c = Context(words=WordSet(fam, fam, label="test-rules-metaga-families"))
+    two = Settings(candidates="answers", guess_from="allowed", boards=2)
+    sets = np.array(list(itertools.combinations_with_replacement(range(len(fam)), 2)))
+    out = metaga.test_board_genome(c, ["fight", 0.0, 0.0, 0.0], two, sets)["evolved"]
+    hist = out["histogram"]
+    assert hist["7"] > 0 and out["test_failures"] == hist["8"] + hist["9"] > 0
