@@ -514,7 +514,9 @@ class MetaGA:
             if k not in seen:
                 seen.add(k)
                 survivors.append(ind)
-        survivors += [ind for ind in merged if ind not in survivors][: max(0, cfg.mu - len(survivors))]
+        if len(survivors) < cfg.mu:  # fewer distinct genomes than μ: repeats of the best of the rest
+            taken = {id(ind) for ind in survivors}  # by identity: each one left equals some survivor
+            survivors += [ind for ind in merged if id(ind) not in taken][: cfg.mu - len(survivors)]
         self.population = survivors[: cfg.mu]
         self.hof.update(self.population)
         self.generation += 1
