@@ -187,6 +187,25 @@ def test_resumed_run_equals_uninterrupted(tmp_path, ctx):
         MetaGA.resume(ctx, cfg, tmp_path / "c.ckpt")
 
 
+def test_a_checkpoint_from_before_init_and_test_size_resumes_at_their_defaults(tmp_path, ctx):
+    """A checkpoint written before `init` and `test_size` were recorded resumes (exactly) under
+    their defaults, which play as those runs did; a run setting either is refused naming it."""
+    cfg = tiny_config(generations=2)
+    whole = MetaGA(ctx, cfg)
+    whole.run()
+    path = tmp_path / "old.ckpt"
+    MetaGA(ctx, cfg).run(path, stop_after=1)
+    doc = json.loads(path.read_text())
+    assert doc["config"].pop("init") is None and doc["config"].pop("test_size") is None
+    path.write_text(json.dumps(doc))
+    resumed = MetaGA.resume(ctx, cfg, path)
+    assert resumed.run() == whole.best()
+    assert [list(i) for i in resumed.population] == [list(i) for i in whole.population]
+    for changed, name in ((dict(test_size=50), "test_size"), (dict(init={"k1": 0.5}), "init")):
+        with pytest.raises(EvoWordleError, match=rf"was made with different settings \({name}\)$"):
+            MetaGA.resume(ctx, tiny_config(generations=2, **changed), path)
+
+
 def test_evolve_strategy_cli_end_to_end(tmp_path, ctx, capsys):
     out = tmp_path / "best.json"
     args = ["evolve-strategy", "--candidates", "answers", "--guess-from", "allowed", "--train", "25",

@@ -25,7 +25,7 @@ import random
 import time
 from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -125,6 +125,12 @@ class EvolveConfig:
         if self.select == "hall":  # the rule of every run before --select: its checkpoints still resume
             del d["select"]
         return d
+
+    @classmethod
+    def fingerprint_defaults(cls) -> dict:
+        """The settings whose default (None) plays as every run did before the setting existed: a
+        checkpoint that lacks one resumes under that default, not under another value."""
+        return {f.name: None for f in fields(cls) if f.default is None}
 
 
 # ------------------------------------------------------------------- genome <-> individual
@@ -600,7 +606,7 @@ class MetaGA:
                words_spec: tuple | None = None) -> MetaGA:
         """Continue from a checkpoint written by a run with the same configuration."""
         st = read_checkpoint(path, config.fingerprint(), ctx.words, gene_names(config.settings), config.mu,
-                             config.hof_size)
+                             config.hof_size, defaults=config.fingerprint_defaults())
         ga = cls(ctx, config, executor, words_spec)
         try:
             ga.py_rng.setstate(st["py_rng"])
