@@ -19,7 +19,6 @@ from _study import figure, markdown_table, parse, parser, pm, run, write_text
 from evo_wordle.plots import style
 from evo_wordle.plots.common import Plotted, new_figure, save
 from evo_wordle.sweep import SweepSpec
-from evo_wordle.wording import count
 
 PROBLEMS = ["P0", "P1", "P2", "P3"]
 SOLVERS = [("greedy", {}, 1), ("naive", {}, 1), ("ga-thesis", {"population": [100], "mutation": [0.1]}, 3)]
@@ -72,10 +71,9 @@ def plot_problems(results: dict[str, dict[str, dict]], specs: dict[str, SweepSpe
     style.legend_below(ax, ncol=4)
     games = sorted({results[s][p]["games_per_seed"] for s, _, _ in SOLVERS for p in PROBLEMS},
                    key=lambda g: (g is None, g))
-    runs = ", ".join(f"{s} {count(min(results[s][p]['seeds'] for p in PROBLEMS), 'seed')}" for s, _, _ in SOLVERS)
     base = sorted({specs[s].base_seed for s, _, _ in SOLVERS})
     caption = style.caption_text(seed=f"{' or '.join(map(str, base))} (SeedSequence base)",
-                                 n=f"{' or '.join(map(str, games))} answers per run ({runs})",
+                                 n=f"{' or '.join(map(str, games))} answers per run",
                                  extra="P0 any allowed word may be the answer, P1 the answer list is known, "
                                  "P2/P3 daily play; greedy opens with TALES (P0, P2) or its own best word")
     return save(fig, path, {s: {p: results[s][p]["mean"] for p in PROBLEMS} for s, _, _ in SOLVERS}, caption)
