@@ -780,3 +780,15 @@ def test_a_set_at_the_win_limit_is_no_failure(cache_dir):
     out = metaga.test_board_genome(c, ["fight", 0.0, 0.0, 0.0], two, sets)["evolved"]
     hist = out["histogram"]
     assert hist["7"] > 0 and out["test_failures"] == hist["8"] + hist["9"] > 0
+
+
+def test_a_checkpoint_from_before_init_and_test_size_resumes_under_their_none(small, tmp_path):
+    import json
+
+    assert EvolveConfig.fingerprint_defaults() == {"test_size": None, "init": None}
+    cfg = boards_cfg(generations=1)
+    MetaGA(small, cfg).run(tmp_path / "old.ckpt", stop_after=0)
+    doc = json_of(tmp_path / "old.ckpt")
+    del doc["config"]["test_size"], doc["config"]["init"]
+    (tmp_path / "old.ckpt").write_text(json.dumps(doc))
+    assert MetaGA.resume(small, cfg, tmp_path / "old.ckpt").generation == 0
