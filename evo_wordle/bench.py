@@ -22,7 +22,7 @@ import numpy as np
 from .boards import BOARD_SEARCH_DEFAULTS, POLICY_NAME, BoardsRecord, SummedEntropy, draw_answers, play_boards
 from .context import Context
 from .errors import EvoWordleError
-from .game import GameRecord, GameState, Settings, play
+from .game import GameRecord, GameState, Settings, lost, play
 from .params import as_choice, as_int, as_seed
 from .progress import progress_bar
 from .solvers.base import SolverSpec, accepted_params, build_solver, pack_solver, solver_label, unpack_solver
@@ -62,8 +62,7 @@ class BenchResult:
     @property
     def wins(self) -> int:
         """Games solved within ``settings.win_limit`` guesses (6 for one board)."""
-        limit = self.settings.win_limit
-        return sum(bool(r.solved and len(r.guesses) <= limit) for r in self.records)
+        return sum(not lost(r, self.settings) for r in self.records)
 
     @property
     def win_rate(self) -> float:

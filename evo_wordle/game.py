@@ -238,6 +238,13 @@ class GameRecord:
         return len(self.guesses) if self.solved else cap
 
 
+def lost(record, settings: Settings) -> bool:
+    """Whether a finished game (a :class:`GameRecord` or a board set's record) is lost: not
+    solved, or solved after the win limit.  Scores cannot tell: a lost game scores the cap, and
+    the cap may equal the limit (several boards) or lie below it (``--max-guesses 5``)."""
+    return not (record.solved and len(record.guesses) <= settings.win_limit)
+
+
 def play(solver, state: GameState, answer: int, settings: Settings) -> GameRecord:
     """Play one game of ``solver`` (already reset) from ``state`` against ``answer``."""
     table = state.ctx.table

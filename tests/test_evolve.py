@@ -292,3 +292,24 @@ def test_init_from_python_starts_from_its_genes_and_the_default_genome_for_the_r
     assert to_strategy(base) == Strategy(opener="crane", k1=0.5)
     with pytest.raises(EvoWordleError, match=r"^unknown strategy gene\(s\): kone$"):
         MetaGA(ctx, tiny_config(init={"kone": 0.5})).base_genes()
+
+
+def test_evolve_strategy_counts_games_lost_at_a_cap_below_the_win_limit(tmp_path, capsys):
+    """With --max-guesses 2 a lost game scores 2, below the win limit 6: the report's count of
+    lost games (all_answers.over_6) must come from the games, as the bench's fail rate does."""
+    from wordfreq import top_n_list
+
+    words = [w for w in top_n_list("en", 50_000) if len(w) == 5 and w.isascii() and w.isalpha()][:300]
+    allowed, answers = tmp_path / "allowed.txt", tmp_path / "answers.txt"
+    allowed.write_text("\n".join(words) + "\n")
+    answers.write_text("\n".join(words[:120]) + "\n")
+    lists = ["--allowed", str(allowed), "--answers", str(answers), "--max-guesses", "2"]
+    out = tmp_path / "s.json"
+    assert main(["evolve-strategy", *lists, "--generations", "0", "--mu", "2", "--lambda", "2", "--train", "30",
+                 "--validation", "30", "--pool", "50", "--out", str(out), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)["all_answers"]
+    assert main(["bench", "--strategy", str(out), *lists, "--json"]) == 0
+    bench = json.loads(capsys.readouterr().out)
+    lost = round(bench["fail_rate"] * bench["games"])
+    assert result["games"] == bench["games"] == 120 and lost > 60
+    assert result["over_6"] == lost

@@ -267,11 +267,40 @@ def test_board_sets_are_drawn_from_the_salted_seed_one_child_per_part(small):
     assert np.array_equal(ga.train, sets["train"]) and np.array_equal(ga.holdout, sets["validation"])
 
 
-def test_fitness_is_the_mean_plus_the_penalty_times_the_share_over_the_win_limit():
-    scores = np.array([3, 4, 7, 8])  # two of four over 6
-    assert metaga.fitness_of(scores, ONE, 2.0) == 5.5 + 2.0 * 0.5
-    assert metaga.fitness_of(np.array([6, 6]), ONE, 3.0) == 6.0  # at the limit: no penalty
-    assert metaga.fitness_of(np.array([7, 9, 9]), KNOWN2, 1.0) == 25 / 3 + 2 / 3  # two boards: over 7
+def test_fitness_is_the_mean_plus_the_penalty_times_the_share_of_games_lost():
+    scores = np.array([3, 4, 7, 8])
+    assert metaga.fitness_of(scores, np.array([False, False, True, True]), 2.0) == 5.5 + 2.0 * 0.5
+    assert metaga.fitness_of(np.array([6, 6]), np.array([False, False]), 3.0) == 6.0
+    assert metaga.fitness_of(np.array([7, 7, 7]), np.array([False, True, True]), 1.5) == 7 + 1.5 * 2 / 3
+
+
+def test_a_game_is_lost_when_unsolved_or_solved_after_the_win_limit():
+    from evo_wordle.boards import BoardsRecord
+    from evo_wordle.game import GameRecord, lost
+
+    assert not lost(GameRecord(0, [1] * 6, True), ONE)  # at the limit: won
+    assert lost(GameRecord(0, [1] * 7, True), ONE)
+    capped = Settings.problem("P0", guess_from="allowed", max_guesses=6)
+    assert lost(GameRecord(0, [1] * 6, False), capped)  # scores 6, the limit, yet lost
+    assert not lost(BoardsRecord((0, 1), [1] * 7, True, (3, 7)), KNOWN2)
+    assert lost(BoardsRecord((0, 1), [1] * 7, False, (3, None)), KNOWN2)  # cap 7 = the limit 7
+    assert lost(BoardsRecord((0, 1), [1] * 8, True, (3, 8)), Settings(candidates="answers", boards=2, max_guesses=9))
+
+
+def test_lost_board_sets_below_the_win_limit_take_the_penalty_and_are_counted(small):
+    """Two boards with a cap of 2 (below the limit 7): most sets are lost and score 2, below the
+    limit, so only their records tell; the fitness and the test report must count them."""
+    cap2 = Settings(candidates="answers", guess_from="allowed", boards=2, max_guesses=2)
+    answers = small.words.answer_index
+    sets = np.array([[answers[i], answers[i + 1]] for i in range(0, 20, 2)])
+    genes = ["arose", 0.0, 0.0, 0.0]
+    records = metaga.play_sets(small, genes, cap2, sets)
+    lost = sum(not r.solved for r in records)
+    assert lost >= 5
+    scores = metaga.genome_scores(small, genes, cap2, sets, 0)
+    assert metaga.genome_fitness(small, genes, cap2, sets, 0, 1.0) == pytest.approx(scores.mean() + lost / len(sets))
+    report = metaga.test_board_genome(small, genes, cap2, sets)
+    assert report["evolved"]["test_failures"] == lost
 
 
 def test_genome_scores_play_answers_on_one_board_and_board_sets_on_several(small):
@@ -306,7 +335,7 @@ def test_a_worker_keeps_one_context_and_scores_as_this_process(small, monkeypatc
     assert metaga._worker_ctx(spec) is first and first.words.allowed == small.words.allowed
     genes = tuple(to_individual(Strategy(opener="arose", k1=0.5)))
     answers = small.words.answer_index[:5]
-    mine = metaga.fitness_of(metaga.genome_scores(small, genes, ONE, answers, 300), ONE, 2.0)
+    mine = metaga.genome_fitness(small, genes, ONE, answers, 300, 2.0)
     assert metaga._evaluate_task(spec, genes, ONE, answers, 300, 2.0) == mine
     other = (spec[0], spec[1][:50])
     assert metaga._worker_ctx(other) is not first and list(metaga._WORKER) == [other]
@@ -341,9 +370,9 @@ def test_evaluation_is_cached_and_validation_leaves_the_training_fitness_alone(s
     train = base.fitness.values
     assert ga._evaluate([creator_individual(base)], ga.train, ga.cache) == 0  # cached
     hold = ga.holdout_fitness(base)
-    expected = metaga.fitness_of(metaga.genome_scores(small, tuple(base), ONE, ga.holdout, 300), ONE, 1.0)
+    expected = metaga.genome_fitness(small, tuple(base), ONE, ga.holdout, 300, 1.0)
     assert hold == expected == ga.hold_cache[genome_key(base)] and base.fitness.values == train
-    assert train == (metaga.fitness_of(metaga.genome_scores(small, tuple(base), ONE, ga.train, 300), ONE, 1.0),)
+    assert train == (metaga.genome_fitness(small, tuple(base), ONE, ga.train, 300, 1.0),)
 
 
 def test_a_word_gene_moves_to_a_neighbour_below_one_half_else_to_the_opener_pool(small):

@@ -11,6 +11,7 @@ from pathlib import Path
 from ..boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX
 from ..errors import EvoWordleError
 from ..evolve.search import EXACT_LIMIT_MAX
+from ..game import lost
 from ..outputs import writing
 from ..params import arg_type, as_int
 from ..progress import progress_bar
@@ -81,7 +82,7 @@ def register(sub) -> None:
     g.add_argument("--test", type=positive_int, default=None, metavar="N",
                    help="test answers, scored once at the end (default: every answer left)")
     g.add_argument("--penalty", type=nonnegative_float, default=1.0, metavar="X",
-                   help="fitness penalty per game over the win limit (default: %(default)s)")
+                   help="fitness penalty per game lost: not solved within the win limit (default: %(default)s)")
     g.add_argument("--train-sets", type=positive_int, default=None, metavar="N",
                    help="with --boards N: board sets drawn from the training answers (default: 400)")
     g.add_argument("--validation-sets", type=positive_int, default=None, metavar="N",
@@ -158,7 +159,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     result["split"] = {"seed": ga.split.seed, **ga.split.sizes()}
     result["all_answers"] = {
         "games": len(scores), "mean_guesses": float(scores.mean()),
-        "over_6": int((scores > settings.win_limit).sum()), "worst_guesses": int(scores.max()),
+        "over_6": sum(lost(r, settings) for r in records), "worst_guesses": int(scores.max()),
         "seconds": round(time.perf_counter() - t0, 2),
     }
     tree = None

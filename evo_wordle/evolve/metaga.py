@@ -38,7 +38,7 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text
 from ..ga.config import MAX_COUNT
-from ..game import GameState, Settings, play
+from ..game import GameState, Settings, lost, play
 from ..params import as_choice, as_float, as_int, as_seed
 from ..split import recorded_split, split_answers
 from .checkpoint import read_checkpoint, write_checkpoint
@@ -214,13 +214,16 @@ def play_sets(ctx: Context, genes, settings: Settings, sets: np.ndarray, rollout
     return [play_boards(policy, row, settings.max_guesses) for row in sets]
 
 
-def genome_scores(ctx: Context, genes, settings: Settings, sample: np.ndarray, pool: int) -> np.ndarray:
-    """Scores of a genome (as genes) on ``sample``: answers for one board, board sets for several."""
+def genome_records(ctx: Context, genes, settings: Settings, sample: np.ndarray, pool: int) -> list:
+    """The games of a genome (as genes) on ``sample``: answers for one board, board sets for several."""
     if settings.boards > 1:
-        records = play_sets(ctx, genes, settings, sample)
-    else:
-        records = play_records(ctx, to_strategy(genes), settings, sample, pool)
-    return np.array([r.score(settings.max_guesses) for r in records])
+        return play_sets(ctx, genes, settings, sample)
+    return play_records(ctx, to_strategy(genes), settings, sample, pool)
+
+
+def genome_scores(ctx: Context, genes, settings: Settings, sample: np.ndarray, pool: int) -> np.ndarray:
+    """Scores of a genome (as genes) on ``sample`` (a failure counts as the cap)."""
+    return np.array([r.score(settings.max_guesses) for r in genome_records(ctx, genes, settings, sample, pool)])
 
 
 def split_sets(config: EvolveConfig, split, test_sets: int) -> dict[str, np.ndarray]:
@@ -276,7 +279,7 @@ def test_board_genome(ctx: Context, genes, settings: Settings, sets: np.ndarray,
 
     opener = dict(zip(BOARD_GENE_NAMES, genes))["opener"]
     plain = [0.0 for _ in BOARD_GENES]
-    cap, limit = settings.max_guesses, settings.win_limit
+    cap = settings.max_guesses
     out: dict = {}
     played = {}
     policies = [("evolved", list(genes), rollout), ("summed_entropy", [None, *plain], 0),
@@ -284,9 +287,10 @@ def test_board_genome(ctx: Context, genes, settings: Settings, sets: np.ndarray,
     if rollout:
         policies.append(("evolved_without_rollout", list(genes), 0))
     for label, g, r in policies:
-        scores = played[label] = np.array([rec.score(cap) for rec in play_sets(ctx, g, settings, sets, r)])
+        records = play_sets(ctx, g, settings, sets, r)
+        scores = played[label] = np.array([rec.score(cap) for rec in records])
         values, counts = np.unique(scores, return_counts=True)
-        out[label] = {"test_mean": float(scores.mean()), "test_failures": int((scores > limit).sum()),
+        out[label] = {"test_mean": float(scores.mean()), "test_failures": sum(lost(rec, settings) for rec in records),
                       "worst_guesses": int(scores.max()),
                       "histogram": {str(int(v)): int(c) for v, c in zip(values, counts)}}
     out["evolved_minus_summed_entropy"] = paired(played["evolved"], played["summed_entropy"])
@@ -296,15 +300,21 @@ def test_board_genome(ctx: Context, genes, settings: Settings, sets: np.ndarray,
     return out
 
 
-def fitness_of(scores: np.ndarray, settings: Settings, penalty: float) -> float:
-    """Mean guesses plus ``penalty`` times the share of games over the win limit (minimised)."""
-    return float(scores.mean() + penalty * np.mean(scores > settings.win_limit))
+def fitness_of(scores: np.ndarray, failed: np.ndarray, penalty: float) -> float:
+    """Mean guesses plus ``penalty`` times the share of games lost (minimised)."""
+    return float(np.mean(scores) + penalty * np.mean(failed))
+
+
+def genome_fitness(ctx: Context, genes, settings: Settings, sample: np.ndarray, pool: int, penalty: float) -> float:
+    """A genome's fitness on ``sample``: lost games are told from their records (see :func:`lost`)."""
+    records = genome_records(ctx, genes, settings, sample, pool)
+    return fitness_of(np.array([r.score(settings.max_guesses) for r in records]),
+                      np.array([lost(r, settings) for r in records]), penalty)
 
 
 def _evaluate_task(words_spec: tuple, genes: tuple, settings: Settings, answers: np.ndarray,
                    pool: int, penalty: float) -> float:
-    ctx = _worker_ctx(words_spec)
-    return fitness_of(genome_scores(ctx, genes, settings, answers, pool), settings, penalty)
+    return genome_fitness(_worker_ctx(words_spec), genes, settings, answers, pool, penalty)
 
 
 def local_executor(jobs: int) -> Executor:
@@ -435,8 +445,8 @@ class MetaGA:
                 todo.setdefault(k, []).append(ind)
         keys = list(todo)
         if self.executor is None:
-            vals = [fitness_of(genome_scores(self.ctx, k, self.cfg.settings, answers, self.cfg.pool),
-                               self.cfg.settings, self.cfg.penalty) for k in keys]
+            vals = [genome_fitness(self.ctx, k, self.cfg.settings, answers, self.cfg.pool, self.cfg.penalty)
+                    for k in keys]
         else:
             futs = [self.executor.submit(_evaluate_task, self.words_spec, k, self.cfg.settings, answers,
                                          self.cfg.pool, self.cfg.penalty) for k in keys]
