@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TextIO
 
 import numpy as np
@@ -220,11 +221,11 @@ class AssistSession:
             order = order[:limit]
         return [self.ctx.words.allowed[i] for i in cand[order]]
 
-    @property
+    @cached_property
     def priority(self) -> np.ndarray:
         """Each allowed word's priority in [0, 1]: the thesis's frequency priority, or the
         session's prior (with its mix, over the whole allowed list) scaled so that its likeliest
-        word has 1."""
+        word has 1.  Computed once: the prior and mix do not change during a session."""
         if self.prior is None:
             return self.ctx.priority
         w = self.weights(self.ctx.all_words)

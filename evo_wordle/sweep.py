@@ -290,6 +290,17 @@ class SweepSpec:
                 words.index(word)
 
 
+def replaced_setting(problem: str, fixed: Settings, swept) -> tuple[str, object, object] | None:
+    """(key, fixed value, the problem's value) of the first setting ``fixed`` holds away from its
+    default that the known ``problem``'s preset would replace (one ``swept`` does not name), or None."""
+    default = Settings()
+    for key, value in PROBLEMS[problem.upper()].items():
+        given = getattr(fixed, key)
+        if key not in swept and given != getattr(default, key) and given != value:
+            return key, given, value
+    return None
+
+
 def _check_preset(config: dict, settings: Settings, fixed: Settings) -> None:
     """Refuse a cell whose candidates or daily axis contradicts its problem (``--set problem=P1
     --set candidates=allowed`` played P0 in a row labelled P1), as ``bench`` refuses
@@ -301,14 +312,13 @@ def _check_preset(config: dict, settings: Settings, fixed: Settings) -> None:
         return
     name = str(config["problem"]).upper()  # a known problem: settings_for refused any other
     preset = PROBLEMS[name]
-    default = Settings()
-    for key, value in preset.items():
-        given = getattr(fixed, key)
-        if key not in config and given != getattr(default, key) and given != value:
-            raise EvoWordleError(
-                f"the sweep's fixed setting {key}={format_value(given)} and the grid's problem={config['problem']} "
-                f"contradict: {name} sets {key}={format_value(value)} and would replace it in that cell; drop "
-                f"{key} from the fixed settings, or sweep it in the grid")
+    replaced = replaced_setting(name, fixed, config)
+    if replaced:
+        key, given, value = replaced
+        raise EvoWordleError(
+            f"the sweep's fixed setting {key}={format_value(given)} and the grid's problem={config['problem']} "
+            f"contradict: {name} sets {key}={format_value(value)} and would replace it in that cell; drop "
+            f"{key} from the fixed settings, or sweep it in the grid")
     for axis in PRESET_AXES:
         if axis in config and getattr(settings, axis) != preset[axis]:
             asked = {**preset, axis: getattr(settings, axis)}

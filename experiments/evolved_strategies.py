@@ -212,9 +212,21 @@ def main() -> None:
     print("\n" + genome.describe(P0X) + "\n" + fs.strategy.describe(P0))
 
     figs.mkdir(parents=True, exist_ok=True)
+    save_figure(hist_figure(rows, hist_caption(p0, STRATS / "answers-known-salet.json", len(test), prov["seed"])),
+                figs / "evolve_hist.png", dpi=110)
+    save_figure(convergence_figure(log, prov), figs / "evolve_convergence.png", dpi=110)
+
+
+#: evolve_hist.png's panels: (group, answers) of the rows each draws.
+HIST_PANELS = (("P0 any guess", "test"), ("known", "all"))
+
+
+def hist_figure(rows: list[dict], caption: str):
+    """evolve_hist.png from the rows of evolved_strategies.json (one panel per
+    :data:`HIST_PANELS`, one bar series per row, from its histogram), so
+    tests/test_study_figures.py redraws it from the tracked JSON."""
     fig, axes = new_figure(11, 4, ncols=2)
-    for ax, group in zip(axes, ("P0 any guess", "known")):
-        on = "test" if group.startswith("P0") else "all"
+    for ax, (group, on) in zip(axes, HIST_PANELS):
         chosen = [r for r in rows if r["group"] == group and r["on"] == on]
         width = 0.8 / max(len(chosen), 1)
         for i, r in enumerate(chosen):
@@ -227,9 +239,13 @@ def main() -> None:
         ax.set_ylabel("answers")
         ax.set_ylim(0, ax.get_ylim()[1] * 1.3)  # room for the legend above the bars
         ax.legend(fontsize=7, loc="upper right")
-    add_caption(fig, hist_caption(p0, STRATS / "answers-known-salet.json", len(test), prov["seed"]))
-    save_figure(fig, figs / "evolve_hist.png", dpi=110)
+    add_caption(fig, caption)
+    return fig
 
+
+def convergence_figure(log: list[dict], prov: dict):
+    """evolve_convergence.png from p0-evolved.log.json (``log``) and p0-evolved.json's provenance
+    (``prov``: seed, command, split), so tests/test_study_figures.py redraws it from the tracked files."""
     fig, axes = new_figure(6, 4)
     ax = axes[0]
     gens = [r["gen"] for r in log]
@@ -247,7 +263,7 @@ def main() -> None:
     add_caption(fig, f"p0-evolved.json's logbook: μ {mu}, λ {lam}, seed {prov['seed']}, one run (no error bars: "
                 f"a single run). Fitness = mean guesses + 1 per game over 6 on {n['train']} training answers; the "
                 f"validation line scores each generation's best on {n['validation']} other answers. Lower is better.")
-    save_figure(fig, figs / "evolve_convergence.png", dpi=110)
+    return fig
 
 
 if __name__ == "__main__":

@@ -11,11 +11,17 @@ experiments/results/ and docs/figures/) init/{…} and docs/figures/init_lines.p
 from __future__ import annotations
 
 from dataclasses import replace
+from pathlib import Path
 
 from _study import figure, markdown_table, parse, parser, pm, run, write_text
 
 from evo_wordle.game import Settings
+from evo_wordle.plots.common import Plotted
 from evo_wordle.plots.sweep import plot_lines
+from evo_wordle.sweep import SweepSpec
+
+#: The figure needs one mutation rate: it draws 0.3 (the thesis code's).
+FIGURE_MUTATION = 0.3
 
 
 def comparison(summary: list[dict]) -> str:
@@ -34,6 +40,15 @@ def comparison(summary: list[dict]) -> str:
     return table + "\n"
 
 
+def figures(spec: SweepSpec, summary: list[dict], folder: Path) -> dict[str, Plotted]:
+    """The study's figure by file name, drawn into ``folder`` from the sweep alone (spec and
+    ``summarize`` of init/, sliced at :data:`FIGURE_MUTATION`), so tests/test_study_figures.py
+    redraws it from the tracked sweep."""
+    sub = replace(spec, grid={**spec.grid, "mutation": [FIGURE_MUTATION]})
+    rows = [s for s in summary if s["mutation"] == FIGURE_MUTATION]
+    return {"init_lines.png": plot_lines(sub, rows, folder / "init_lines.png", x="population", hue="init")}
+
+
 def main() -> None:
     args = parse(parser(__doc__, "init_study"))
     spec, summary, out = run(args, "init", "ga-thesis",
@@ -42,10 +57,7 @@ def main() -> None:
     text = comparison(summary)
     write_text(args.results / "init" / "comparison.md", text)
     print(text, end="")
-    # The figure needs one mutation rate: draw 0.3 (the thesis code's).
-    sub = replace(spec, grid={**spec.grid, "mutation": [0.3]})
-    sub_rows = [s for s in summary if s["mutation"] == 0.3]
-    plot_lines(sub, sub_rows, figure(args, "init_lines.png"), x="population", hue="init")
+    figures(spec, summary, figure(args, "init_lines.png").parent)
 
 
 if __name__ == "__main__":

@@ -107,9 +107,32 @@ def main() -> None:
                              f"not the evolution's {run['evolved']['test_mean']}")
         runs[boards] = run
     write_json(results / "summary.json", {"boards": {str(b): r for b, r in runs.items()}})
-    for plotted in (plot_metaga_convergence(runs, figures / "multiboard_convergence.png"),
-                    plot_board_histograms(runs, figures / "multiboard_hist.png")):
+    for plotted in draw(runs_from_files({b: strategies / file_name(b) for b in runs}), figures).values():
         print(f"wrote {plotted.path}", file=sys.stderr)
+
+
+def runs_from_files(paths: dict[int, Path]) -> dict[int, dict]:
+    """What the figures draw of each board count, read back from the strategy file the run wrote
+    (its settings, board sets, fitness, test histograms and logbook): the figures then show the
+    shipped files' own record, and tests/test_study_figures.py redraws them from the tracked files."""
+    runs = {}
+    for boards, path in paths.items():
+        doc = load_params(path)
+        prov, made = doc["provenance"], doc["made_for"]
+        run = {"settings": doc["settings"], "split": prov["sets"], "fitness": prov["fitness"],
+               "evolved": prov["evolved"], "summed_entropy": prov["summed_entropy"], "logbook": prov["logbook"],
+               "word_lists": {"allowed": None, "answers": None, "label": made["answers"],
+                              "allowed_sha256": made["allowed_sha256"], "answers_sha256": made["answers_sha256"]}}
+        if doc["params"].get("rollout"):
+            run["rollout"] = doc["params"]["rollout"]
+        runs[boards] = run
+    return runs
+
+
+def draw(runs: dict[int, dict], folder: Path) -> dict:
+    """multiboard_convergence.png and multiboard_hist.png of ``runs`` (:func:`runs_from_files`) in ``folder``."""
+    return {"multiboard_convergence.png": plot_metaga_convergence(runs, folder / "multiboard_convergence.png"),
+            "multiboard_hist.png": plot_board_histograms(runs, folder / "multiboard_hist.png")}
 
 
 if __name__ == "__main__":

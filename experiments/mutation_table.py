@@ -10,10 +10,14 @@ docs/figures/mutation_lines.png.  Games are capped at 30 guesses (the thesis pla
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from _study import figure, markdown_table, parse, parser, pm, run, write_text
 
 from evo_wordle.game import Settings
+from evo_wordle.plots.common import Plotted
 from evo_wordle.plots.sweep import plot_heatmap, plot_lines
+from evo_wordle.sweep import SweepSpec
 
 #: Thesis Figure 5.7 at population 100: mutation -> (mean guesses, % over 6); mutation 0 "about 4.6".
 THESIS = {0.0: (4.6, None), 0.1: (4.760, 8.3), 0.2: (4.852, 10.8), 0.3: (4.951, 13.2), 0.4: (5.086, 15.5)}
@@ -35,6 +39,13 @@ def comparison(summary: list[dict]) -> str:
     return table + "\n"
 
 
+def figures(spec: SweepSpec, summary: list[dict], folder: Path) -> dict[str, Plotted]:
+    """The study's figures by file name, drawn into ``folder`` from the sweep alone (spec and
+    ``summarize`` of mutation/), so tests/test_study_figures.py redraws them from the tracked sweep."""
+    return {"mutation_heatmap.png": plot_heatmap(spec, summary, folder / "mutation_heatmap.png"),
+            "mutation_lines.png": plot_lines(spec, summary, folder / "mutation_lines.png")}
+
+
 def main() -> None:
     args = parse(parser(__doc__, "mutation_table"))
     spec, summary, out = run(args, "mutation", "ga-thesis",
@@ -43,8 +54,7 @@ def main() -> None:
     text = comparison(summary)
     write_text(args.results / "mutation" / "comparison.md", text)
     print(text, end="")
-    plot_heatmap(spec, summary, figure(args, "mutation_heatmap.png"))
-    plot_lines(spec, summary, figure(args, "mutation_lines.png"))
+    figures(spec, summary, figure(args, "mutation_heatmap.png").parent)
 
 
 if __name__ == "__main__":

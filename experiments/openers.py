@@ -12,13 +12,16 @@ docs/figures/openers.png.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from _study import figure, markdown_table, parse, parser, run, write_text
 
 from evo_wordle import Context
 from evo_wordle.plots import style
-from evo_wordle.plots.common import new_figure, save
+from evo_wordle.plots.common import Plotted, new_figure, save
 from evo_wordle.solvers.base import BASELINE_OPENER
+from evo_wordle.sweep import SweepSpec
 
 THESIS_GREEDY = {"rates": 3.842, "tales": 3.773}
 
@@ -52,38 +55,53 @@ def main() -> None:
     ctx = Context()
     top = top_naive_starters(ctx)
     openers = ["rates", "tales", *[w for w in top if w not in THESIS_GREEDY]]
-    results = {}
+    results, specs = {}, {}
     for solver in ("greedy", "naive"):
-        _, summary, _ = run(args, f"openers-{solver}", solver, {"opener": openers}, seeds=1)
+        specs[solver], summary, _ = run(args, f"openers-{solver}", solver, {"opener": openers}, seeds=1)
         results[solver] = {s["opener"]: s for s in summary}
     text = comparison(results, openers, top, dict(zip(openers, ctx.entropy(openers))))
     write_text(args.results / "openers.md", text)
     print(text, end="")
-    with style.context():
-        fig, (ax, dx) = new_figure(12, 4.6, ncols=2)
-        x = np.arange(len(openers))
-        colours = style.solver_colours(["greedy", "naive"])
-        base = BASELINE_OPENER
-        for i, solver in enumerate(("greedy", "naive")):
-            means = np.array([results[solver][w]["mean"] for w in openers])
-            ax.bar(x + (i - 0.5) * 0.4, means, width=0.4, color=colours[solver], label=solver)
-            diff = means - results[solver][base]["mean"]
-            dx.bar(x + (i - 0.5) * 0.4, diff, width=0.4, color=colours[solver], label=solver)
-        for a in (ax, dx):
-            a.set_xticks(x, [w.upper() for w in openers], rotation=45)
-            a.grid(axis="x", visible=False)
-        ax.set_ylim(0, None)  # bars from zero; the differences are the right panel, not a cut axis
-        ax.set_ylabel("mean guesses (lower is better)")
-        ax.set_title("Mean guesses per opener (axis from 0; colours as on the right)")
-        dx.axhline(0, color="black", linewidth=0.8)
-        dx.set_ylabel(f"mean guesses minus the same solver with {base.upper()}\n(below 0: better than {base.upper()})")
-        dx.set_title(f"Difference to the baseline opener {base.upper()}")
-        dx.legend(loc="upper left")
-        caption = style.caption_text(seed="0 (both solvers deterministic: one run each)",
-                                     n=f"{args.games or 2309} answers per opener", settings={},
-                                     extra="greedy = priority x entropy, naive = max entropy")
-        save(fig, figure(args, "openers.png"), {s: {w: results[s][w]["mean"] for w in openers} for s in results},
-             caption)
+    plot_openers(results, specs, openers, figure(args, "openers.png"))
+
+
+@style.styled
+def plot_openers(results: dict[str, dict[str, dict]], specs: dict[str, SweepSpec], openers: list[str],
+                 path: Path) -> Plotted:
+    """openers.png from each solver's sweep summary by opener (as :func:`comparison` takes them)
+    and its sweep spec: mean guesses per opener (left) and the difference to the same solver with
+    the baseline opener (right); seed and N in the caption as the sweeps record them, so
+    tests/test_study_figures.py redraws it from the tracked sweeps."""
+    fig, (ax, dx) = new_figure(12, 4.6, ncols=2)
+    x = np.arange(len(openers))
+    colours = style.solver_colours(["greedy", "naive"])
+    base = BASELINE_OPENER
+    for i, solver in enumerate(("greedy", "naive")):
+        means = np.array([results[solver][w]["mean"] for w in openers])
+        ax.bar(x + (i - 0.5) * 0.4, means, width=0.4, color=colours[solver], label=solver)
+        diff = means - results[solver][base]["mean"]
+        dx.bar(x + (i - 0.5) * 0.4, diff, width=0.4, color=colours[solver], label=solver)
+    for a in (ax, dx):
+        a.set_xticks(x, [w.upper() for w in openers], rotation=45)
+        a.grid(axis="x", visible=False)
+    ax.set_ylim(0, None)  # bars from zero; the differences are the right panel, not a cut axis
+    ax.set_ylabel("mean guesses (lower is better)")
+    ax.set_title("Mean guesses per opener (axis from 0; colours as on the right)")
+    dx.axhline(0, color="black", linewidth=0.8)
+    dx.set_ylabel(f"mean guesses minus the same solver with {base.upper()}\n(below 0: better than {base.upper()})")
+    dx.set_title(f"Difference to the baseline opener {base.upper()}")
+    dx.legend(loc="upper left")
+    seeds = {s["seeds"] for r in results.values() for s in r.values()}
+    games = {s["games_per_seed"] for r in results.values() for s in r.values()}
+    base_seeds = {spec.base_seed for spec in specs.values()}
+    runs = "one run each" if seeds == {1} else f"{' or '.join(map(str, sorted(seeds)))} runs each"
+    seed = f"{' or '.join(map(str, sorted(base_seeds)))} (both solvers deterministic: {runs})"
+    caption = style.caption_text(seed=seed,
+                                 n=f"{' or '.join(map(str, sorted(games)))} answers per opener",
+                                 settings=next(iter(specs.values())).settings,
+                                 extra="greedy = priority x entropy, naive = max entropy")
+    return save(fig, path, {s: {w: results[s][w]["mean"] for w in openers} for s in results}, caption)
+
 
 if __name__ == "__main__":
     main()

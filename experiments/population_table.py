@@ -11,10 +11,14 @@ every game until solved (no game comes near the cap).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from _study import figure, markdown_table, parse, parser, pm, run, write_text
 
 from evo_wordle.game import Settings
+from evo_wordle.plots.common import Plotted
 from evo_wordle.plots.sweep import plot_lines
+from evo_wordle.sweep import SweepSpec
 
 #: Thesis Figure 5.5: population -> (mean guesses, % over 6).
 THESIS = {10: (4.737, 8.7), 25: (4.764, 8.7), 50: (4.718, 9.2), 100: (4.707, 7.5), 250: (4.699, 8.5),
@@ -35,6 +39,12 @@ def comparison(summary: list[dict]) -> str:
     return table + "\n"
 
 
+def figures(spec: SweepSpec, summary: list[dict], folder: Path) -> dict[str, Plotted]:
+    """The study's figure by file name, drawn into ``folder`` from the sweep alone (spec and
+    ``summarize`` of population/), so tests/test_study_figures.py redraws it from the tracked sweep."""
+    return {"population_lines.png": plot_lines(spec, summary, folder / "population_lines.png")}
+
+
 def main() -> None:
     args = parse(parser(__doc__, "population_table"))
     spec, summary, out = run(args, "population", "ga-thesis",
@@ -43,7 +53,7 @@ def main() -> None:
     text = comparison(summary)
     write_text(args.results / "population" / "comparison.md", text)
     print(text, end="")
-    plot_lines(spec, summary, figure(args, "population_lines.png"))
+    figures(spec, summary, figure(args, "population_lines.png").parent)
 
 
 if __name__ == "__main__":

@@ -444,6 +444,27 @@ def test_a_session_with_a_genome_prior_and_mix_weighs_as_the_strategy_solver(ctx
         AssistSession(ctx, P0, solver, prior=policy.prior, mix=1.5)
 
 
+def test_a_sessions_prior_priority_is_computed_once(ctx, tmp_path):
+    """The prior's priority weighs all 12,972 allowed words: one session computes it once, not
+    at every access (each alternatives() reads it), and the value is the same."""
+    solver = make_solver("strategy", ctx, P0, strategy=str(_genome_file(ctx, tmp_path)))
+    sess = AssistSession(ctx, P0, solver, prior=solver.policy.prior, mix=solver.policy.mix)
+    weights, over_all = sess.weights, []
+
+    def counted(candidates):
+        over_all.append(len(candidates) == len(ctx.all_words))
+        return weights(candidates)
+
+    sess.weights = counted
+    first = sess.priority
+    sess.enter(ctx.words.index("slate"), patterns.parse(digits("slate", "cares"), 5))
+    sess.alternatives(3)
+    sess.alternatives(3)
+    assert sess.priority is first and over_all.count(True) == 1
+    every = weights(ctx.all_words)
+    np.testing.assert_array_equal(first, every / every.max())
+
+
 def test_cli_assist_with_a_genome_file_shows_the_genomes_prior(ctx, tmp_path, capsys, monkeypatch):
     """`assist --strategy FILE` for a file without a stored prior (as p0-evolved) showed the
     candidates, expected guesses and entropy table by word frequency, while its solver decides

@@ -134,6 +134,34 @@ def test_tiny_evolution_improves_on_initial_best(ctx):
     assert ga.hold_cache[genome_key(ga.hof[int(np.argmin(holdouts))])] == min(holdouts)
 
 
+def test_population_stays_mu_when_fewer_distinct_genomes_exist(ctx):
+    """With no gene mutating (indpb 0) the offspring repeat their parents' genomes, so only the two
+    genomes of generation 0 exist, fewer than μ.  Every generation still keeps μ individuals: the
+    distinct genomes first (best first), then repeats of the best of the rest; and it is
+    deterministic (two runs keep the same genomes and log the same)."""
+    cfg = tiny_config(mu=5, lambda_=3, generations=3, indpb=0.0)
+    runs = []
+    for _ in range(2):
+        ga = MetaGA(ctx, cfg)
+        ga.initialise()
+        assert len({genome_key(ind) for ind in ga.population}) == 1
+        other = type(ga.population[1])(ga.population[1])
+        other[-1] = not other[-1]  # hard_candidates: a second genome
+        ga._evaluate([other], ga.train, ga.cache)
+        ga.population[1] = other
+        kept = []
+        for _ in range(cfg.generations):
+            ga.step()
+            assert len(ga.population) == cfg.mu
+            ranked = [(ind.fitness.values[0], genome_key(ind)) for ind in ga.population]
+            assert len({k for _, k in ranked}) == 2 and ranked[0][1] != ranked[1][1]
+            assert ranked[:2] == sorted(ranked[:2]) and ranked[2:] == sorted(ranked[2:])
+            kept.append(ranked)
+        runs.append((kept, [(r["best"], r["mean"], r["nevals"]) for r in ga.logbook]))
+    assert runs[0] == runs[1]
+    assert len(runs[0][1]) == cfg.generations + 1
+
+
 def test_resumed_run_equals_uninterrupted(tmp_path, ctx):
     cfg = tiny_config(generations=3)
     whole = MetaGA(ctx, cfg)
@@ -157,6 +185,25 @@ def test_resumed_run_equals_uninterrupted(tmp_path, ctx):
     (tmp_path / "c.ckpt").write_bytes(b"garbage")
     with pytest.raises(EvoWordleError, match="not valid JSON"):
         MetaGA.resume(ctx, cfg, tmp_path / "c.ckpt")
+
+
+def test_a_checkpoint_from_before_init_and_test_size_resumes_at_their_defaults(tmp_path, ctx):
+    """A checkpoint written before `init` and `test_size` were recorded resumes (exactly) under
+    their defaults, which play as those runs did; a run setting either is refused naming it."""
+    cfg = tiny_config(generations=2)
+    whole = MetaGA(ctx, cfg)
+    whole.run()
+    path = tmp_path / "old.ckpt"
+    MetaGA(ctx, cfg).run(path, stop_after=1)
+    doc = json.loads(path.read_text())
+    assert doc["config"].pop("init") is None and doc["config"].pop("test_size") is None
+    path.write_text(json.dumps(doc))
+    resumed = MetaGA.resume(ctx, cfg, path)
+    assert resumed.run() == whole.best()
+    assert [list(i) for i in resumed.population] == [list(i) for i in whole.population]
+    for changed, name in ((dict(test_size=50), "test_size"), (dict(init={"k1": 0.5}), "init")):
+        with pytest.raises(EvoWordleError, match=rf"was made with different settings \({name}\)$"):
+            MetaGA.resume(ctx, tiny_config(generations=2, **changed), path)
 
 
 def test_evolve_strategy_cli_end_to_end(tmp_path, ctx, capsys):

@@ -44,10 +44,10 @@ def _doc(**fields) -> dict:
 
 
 def _read(tmp_path: Path, doc, fingerprint: dict = CONFIG, gene_names=GENE_NAMES, mu: int = MU,
-          hof: int = HOF) -> dict:
+          hof: int = HOF, **kw) -> dict:
     path = tmp_path / "run.ckpt"
     path.write_text(json.dumps(doc))
-    return read_checkpoint(path, fingerprint, WORDS, gene_names, mu, hof)
+    return read_checkpoint(path, fingerprint, WORDS, gene_names, mu, hof, **kw)
 
 
 def _refused(tmp_path: Path, doc, message: str, **kw) -> None:
@@ -147,6 +147,23 @@ def test_other_settings_are_named_and_more_generations_resume(tmp_path):
     _refused(tmp_path, _doc(config={"mu": 2, "generations": 3}),
              "was made with different settings (seed, settings)")
     _refused(tmp_path, _doc(config={**CONFIG, "extra": None}), "was made with different settings (extra)")
+
+
+def test_a_setting_added_since_the_checkpoint_resumes_only_at_its_default(tmp_path):
+    """A checkpoint made before a setting existed (CONFIG lacks init and test_size) resumes when
+    the run leaves the setting at the default that plays as before; any other value is refused
+    naming it, and so is a value the checkpoint records itself."""
+    defaults = {"init": None, "test_size": None}
+    now = {**CONFIG, "init": None, "test_size": None}
+    assert _read(tmp_path, _doc(), fingerprint=now, defaults=defaults)["generation"] == 1
+    assert _read(tmp_path, _doc(), defaults=defaults)["generation"] == 1  # a default the run does not record
+    _refused(tmp_path, _doc(), "was made with different settings (test_size)",
+             fingerprint={**now, "test_size": 50}, defaults=defaults)
+    _refused(tmp_path, _doc(), "was made with different settings (init)",
+             fingerprint={**now, "init": {"opener": "crane"}}, defaults=defaults)
+    _refused(tmp_path, _doc(config={**CONFIG, "test_size": 50}), "was made with different settings (test_size)",
+             fingerprint=now, defaults=defaults)
+    _refused(tmp_path, _doc(), "was made with different settings (init, test_size)", fingerprint=now)
 
 
 def test_the_word_lists_must_be_the_same_when_recorded(tmp_path):

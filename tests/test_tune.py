@@ -339,6 +339,27 @@ def _made_for_file(lists, path: Path, solver_params: dict) -> None:
         "provenance": {}}))
 
 
+def test_sweep_names_the_params_file_whose_setting_a_grid_problem_would_replace(lists, tmp_path, capsys):
+    """`sweep --params FILE --set problem=P1,P0` with a file made for candidates=answers was
+    refused with "drop candidates from the fixed settings", which no flag had given.  Now the
+    one line names the file as the source and advice one can follow (and following it works)."""
+    path = tmp_path / "best-params.json"
+    _made_for_file(lists, path, {"population": 4})
+    out = tmp_path / "sweep"
+    argv = ["sweep", "--solver", "ga-thesis", "--params", str(path), "--set", "problem=P1,P0", "--games", "2",
+            "--seeds", "1", "--jobs", "1", "--quiet", "--out", str(out), "--allowed", lists[0], "--answers", lists[1]]
+    assert main(argv) == 2
+    err = [ln for ln in capsys.readouterr().err.splitlines() if "built pattern table" not in ln]
+    assert err == [f"evo-wordle: error: parameter file {path} was made for candidates=answers, which the grid's "
+                   "problem=P0 would replace (P0 sets candidates=allowed): drop --set problem to play the file's "
+                   'game, or set candidates to allowed in the file\'s "made_for"']
+    assert not out.exists()
+    doc = json.loads(path.read_text())
+    doc["made_for"]["candidates"] = "allowed"
+    path.write_text(json.dumps(doc))
+    assert main(argv) == 0 and len((out / "results.csv").read_text().splitlines()) == 3
+
+
 def test_sweep_and_bench_play_the_settings_and_every_parameter_a_params_file_records(lists, tmp_path, capsys):
     """`sweep --params` took the tuned parameters only: it swept under the flags' game (any
     word may be the answer, easy mode, cap 9), not the one the file was tuned for, and the

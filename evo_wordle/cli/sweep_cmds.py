@@ -238,6 +238,26 @@ def _with_file_params(args: argparse.Namespace, grid: dict[str, list], ctx, sett
     return {**{k: [v] for k, v in recorded.items() if k not in grid}, **grid}
 
 
+def _refuse_file_settings_a_problem_replaces(args: argparse.Namespace, grid: dict, settings) -> None:
+    """A setting ``--params FILE`` plays (its made_for; the flags a grid problem covers are
+    refused before) that a grid problem would replace is refused naming the file, with advice
+    one can follow: the sweep's own message says to drop a fixed setting no flag gave."""
+    from ..game import PROBLEMS, Settings
+    from ..sweep import format_value, replaced_setting
+
+    for problem in grid.get("problem", []):
+        if str(problem).upper() not in PROBLEMS:
+            continue  # the sweep's validation names an unknown problem
+        replaced = replaced_setting(str(problem), settings, grid)
+        if replaced:
+            key, given, value = replaced
+            raise EvoWordleError(
+                f"parameter file {args.params} was made for {key}={format_value(given)}, which the grid's "
+                f"problem={problem} would replace ({str(problem).upper()} sets {key}={format_value(value)}): "
+                f"drop --set problem to play the file's game, or set {key} to "
+                f"{format_value(getattr(Settings(), key))} in the file's \"made_for\"")
+
+
 #: A grid's setting key -> the flags whose value every cell would silently replace (a grid's
 #: problem preset sets three axes, applied over the flags, unlike bench's explicit-axis-wins).
 _OVERRIDES = {
@@ -276,6 +296,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if getattr(args, "params", None):  # the file's settings and answer list, as bench plays them
         ctx, settings = run_context(args, [args.solver])
         grid = _with_file_params(args, grid, ctx, settings)
+        _refuse_file_settings_a_problem_replaces(args, grid, settings)
     spec = SweepSpec(
         solver=args.solver,
         grid=grid,

@@ -104,9 +104,10 @@ def _py_rng(x: Any) -> tuple:
 
 
 def read_checkpoint(path: str | Path, fingerprint: dict, words, gene_names: list[str], mu: int,
-                    hof_size: int) -> dict:
+                    hof_size: int, defaults: dict | None = None) -> dict:
     """The checked state of a checkpoint made with ``fingerprint`` (the run's configuration);
-    one-line EvoWordleError for anything else."""
+    one-line EvoWordleError for anything else.  ``defaults``: settings added since checkpoints
+    began, each with the value that plays as before it; a checkpoint without one was made with it."""
     doc = read_json(path, MAX_BYTES, "checkpoint")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise EvoWordleError(f"checkpoint {path} is not an evo-wordle checkpoint (checkpoints are JSON "
@@ -117,9 +118,10 @@ def read_checkpoint(path: str | Path, fingerprint: dict, words, gene_names: list
     theirs = doc.get("config")
     if not isinstance(theirs, dict):
         raise EvoWordleError(f"checkpoint {path} is corrupt (no configuration)")
-    theirs = {**theirs, "generations": mine.get("generations")}  # a resumed run may go further
+    older = {k: v for k, v in json.loads(json.dumps(defaults or {})).items() if k in mine}
+    theirs = {**older, **theirs, "generations": mine.get("generations")}  # a resumed run may go further
     if theirs != mine:
-        # a setting only one side has differs even when the other's value is None (a key added since)
+        # a setting only one side has (and not in defaults) differs even when the other's value is None
         diff = sorted(k for k in set(mine) | set(theirs) if mine.get(k, _ABSENT) != theirs.get(k, _ABSENT))
         raise EvoWordleError(f"checkpoint {path} was made with different settings ({', '.join(diff)})")
     # (checkpoints from before the lists were recorded resume as before)

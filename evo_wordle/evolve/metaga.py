@@ -25,7 +25,7 @@ import random
 import time
 from collections import OrderedDict
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 
 import numpy as np
@@ -125,6 +125,12 @@ class EvolveConfig:
         if self.select == "hall":  # the rule of every run before --select: its checkpoints still resume
             del d["select"]
         return d
+
+    @classmethod
+    def fingerprint_defaults(cls) -> dict:
+        """The settings whose default (None) plays as every run did before the setting existed: a
+        checkpoint that lacks one resumes under that default, not under another value."""
+        return {f.name: None for f in fields(cls) if f.default is None}
 
 
 # ------------------------------------------------------------------- genome <-> individual
@@ -514,7 +520,9 @@ class MetaGA:
             if k not in seen:
                 seen.add(k)
                 survivors.append(ind)
-        survivors += [ind for ind in merged if ind not in survivors][: max(0, cfg.mu - len(survivors))]
+        if len(survivors) < cfg.mu:  # fewer distinct genomes than μ: repeats of the best of the rest
+            taken = {id(ind) for ind in survivors}  # by identity: each one left equals some survivor
+            survivors += [ind for ind in merged if id(ind) not in taken][: cfg.mu - len(survivors)]
         self.population = survivors[: cfg.mu]
         self.hof.update(self.population)
         self.generation += 1
@@ -598,7 +606,7 @@ class MetaGA:
                words_spec: tuple | None = None) -> MetaGA:
         """Continue from a checkpoint written by a run with the same configuration."""
         st = read_checkpoint(path, config.fingerprint(), ctx.words, gene_names(config.settings), config.mu,
-                             config.hof_size)
+                             config.hof_size, defaults=config.fingerprint_defaults())
         ga = cls(ctx, config, executor, words_spec)
         try:
             ga.py_rng.setstate(st["py_rng"])
