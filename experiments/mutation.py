@@ -305,6 +305,13 @@ MODULES: dict[str, dict] = {
                   "tests/test_evolve_boards.py::test_boards_meta_ga_starts_from_the_plain_policy_and_resumes_exactly"],
         "pristine_table": True,
     },
+    "evo_wordle/evolve/metaga.py": {
+        # the meta-GA behind evolve-strategy: its configuration, genome, operators, selection, run,
+        # resume and winner, on a small list (milliseconds per generation); the evolutions on the
+        # full lists (test_evolve.py, test_evolve_boards.py: minutes per mutant) are left to the full suite
+        "tests": ["tests/test_rules_metaga.py"],
+        "pristine_table": True,
+    },
     "evo_wordle/solvers/position_rank.py": {
         # the paper's position-ranking family (position-rank … max-prune): the clue picture, the
         # three scores, presets, special turns, ties, the memo, max-prune's shortlist
