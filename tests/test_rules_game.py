@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from evo_wordle.errors import EvoWordleError, ImpossibleFeedback
-from evo_wordle.game import PROBLEMS, GameRecord, GameState, Settings, hard_mode_mask, letter_counts, play
+from evo_wordle.game import PROBLEMS, GameRecord, GameState, Settings, hard_mode_mask, letter_counts, lost, play
 from evo_wordle.patterns import decode
 
 
@@ -370,3 +370,20 @@ def test_the_failure_wording_names_the_cap_by_default():
 
 def test_a_game_record_built_without_a_count_played_nothing_outside_its_source():
     assert GameRecord(answer=0, guesses=[0], solved=True).outside_source == 0
+
+P0_ALLOWED = Settings.problem("P0", guess_from="allowed")
+TWO_BOARDS = Settings(candidates="answers", guess_from="allowed", boards=2, max_guesses=7)
+
+
+def test_a_game_is_lost_when_unsolved_or_solved_after_the_win_limit():
+    from evo_wordle.boards import BoardsRecord
+
+    assert not lost(GameRecord(0, [1] * 6, True), P0_ALLOWED)  # at the limit: won
+    assert lost(GameRecord(0, [1] * 7, True), P0_ALLOWED)
+    capped = Settings.problem("P0", guess_from="allowed", max_guesses=6)
+    assert lost(GameRecord(0, [1] * 6, False), capped)  # scores 6, the limit, yet lost
+    assert lost(GameRecord(0, [1] * 3, False), P0_ALLOWED)  # unsolved in fewer guesses than the limit
+    assert not lost(GameRecord(0, [1] * 6, True), capped)
+    assert not lost(BoardsRecord((0, 1), [1] * 7, True, (3, 7)), TWO_BOARDS)
+    assert lost(BoardsRecord((0, 1), [1] * 7, False, (3, None)), TWO_BOARDS)  # cap 7 = the limit 7
+    assert lost(BoardsRecord((0, 1), [1] * 8, True, (3, 8)), Settings(candidates="answers", boards=2, max_guesses=9))

@@ -274,19 +274,6 @@ def test_fitness_is_the_mean_plus_the_penalty_times_the_share_of_games_lost():
     assert metaga.fitness_of(np.array([7, 7, 7]), np.array([False, True, True]), 1.5) == 7 + 1.5 * 2 / 3
 
 
-def test_a_game_is_lost_when_unsolved_or_solved_after_the_win_limit():
-    from evo_wordle.boards import BoardsRecord
-    from evo_wordle.game import GameRecord, lost
-
-    assert not lost(GameRecord(0, [1] * 6, True), ONE)  # at the limit: won
-    assert lost(GameRecord(0, [1] * 7, True), ONE)
-    capped = Settings.problem("P0", guess_from="allowed", max_guesses=6)
-    assert lost(GameRecord(0, [1] * 6, False), capped)  # scores 6, the limit, yet lost
-    assert not lost(BoardsRecord((0, 1), [1] * 7, True, (3, 7)), KNOWN2)
-    assert lost(BoardsRecord((0, 1), [1] * 7, False, (3, None)), KNOWN2)  # cap 7 = the limit 7
-    assert lost(BoardsRecord((0, 1), [1] * 8, True, (3, 8)), Settings(candidates="answers", boards=2, max_guesses=9))
-
-
 def test_lost_board_sets_below_the_win_limit_take_the_penalty_and_are_counted(small):
     """Two boards with a cap of 2 (below the limit 7): most sets are lost and score 2, below the
     limit, so only their records tell; the fitness and the test report must count them."""
