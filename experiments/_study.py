@@ -137,6 +137,11 @@ def figure(args: argparse.Namespace, filename: str) -> Path:
     return args.figures / filename
 
 
+def either(values) -> str:
+    """"0" or "0 or 1": the distinct values a caption states, sorted (None last), as the data records them."""
+    return " or ".join(map(str, sorted(set(values), key=lambda v: (v is None, v))))
+
+
 def markdown_table(header: list[str], rows: list[list]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]

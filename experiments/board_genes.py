@@ -67,11 +67,9 @@ def opener_pool(ctx: Context, settings, size: int) -> list[str]:
 
 
 def _scores(task: tuple) -> np.ndarray:
-    """One candidate's game lengths on the given sets (a worker task)."""
-    boards, genes, sets = task
-    ctx = _context()
-    _, _, settings = shipped(ctx, boards)
-    return genome_scores(ctx, genes, settings, sets, 0)
+    """One candidate's game lengths on the given sets in the file's game (a worker task)."""
+    genes, settings, sets = task
+    return genome_scores(_context(), genes, settings, sets, 0)
 
 
 def _run(tasks: list, jobs: int) -> list[np.ndarray]:
@@ -97,11 +95,11 @@ def measure(ctx: Context, boards: int, sets: int, weights: list, bonuses: list, 
     grid = [[opener, w, b, late] for w in weights for b in bonuses]
     pool = [[word, *genes[1:]] for word in opener_pool(ctx, settings, openers)]
     candidates = [genes, *grid, *pool]
-    scores = _run([(boards, c, draws["select"]) for c in candidates], jobs)
+    scores = _run([(c, settings, draws["select"]) for c in candidates], jobs)
     means = [float(s.mean()) for s in scores]
     best_grid = 1 + int(np.argmin(means[1:1 + len(grid)]))
     best_opener = 1 + len(grid) + int(np.argmin(means[1 + len(grid):]))
-    fresh = _run([(boards, candidates[i], draws["fresh"]) for i in (0, best_grid, best_opener)], jobs)
+    fresh = _run([(candidates[i], settings, draws["fresh"]) for i in (0, best_grid, best_opener)], jobs)
     return {
         "file": NAMES[boards], "sets": sets, "seed": seed, "genes": dict(zip(BOARD_GENE_NAMES, genes)),
         "shipped_select": means[0], "shipped_fresh": float(fresh[0].mean()),

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from _study import figure, markdown_table, parse, parser, run, write_text
+from _study import either, figure, markdown_table, parse, parser, run, write_text
 
 from evo_wordle import Context
 from evo_wordle.plots import style
@@ -94,10 +94,10 @@ def plot_openers(results: dict[str, dict[str, dict]], specs: dict[str, SweepSpec
     seeds = {s["seeds"] for r in results.values() for s in r.values()}
     games = {s["games_per_seed"] for r in results.values() for s in r.values()}
     base_seeds = {spec.base_seed for spec in specs.values()}
-    runs = "one run each" if seeds == {1} else f"{' or '.join(map(str, sorted(seeds)))} runs each"
-    seed = f"{' or '.join(map(str, sorted(base_seeds)))} (both solvers deterministic: {runs})"
+    runs = "one run each" if seeds == {1} else f"{either(seeds)} runs each"
+    seed = f"{either(base_seeds)} (both solvers deterministic: {runs})"
     caption = style.caption_text(seed=seed,
-                                 n=f"{' or '.join(map(str, sorted(games)))} answers per opener",
+                                 n=f"{either(games)} answers per opener",
                                  settings=next(iter(specs.values())).settings,
                                  extra="greedy = priority x entropy, naive = max entropy")
     return save(fig, path, {s: {w: results[s][w]["mean"] for w in openers} for s in results}, caption)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from _study import figure, markdown_table, parse, parser, pm, run, write_text
+from _study import either, figure, markdown_table, parse, parser, pm, run, write_text
 
 from evo_wordle.plots import style
 from evo_wordle.plots.common import Plotted, new_figure, save
@@ -69,11 +69,9 @@ def plot_problems(results: dict[str, dict[str, dict]], specs: dict[str, SweepSpe
     ax.set_title("Problems P0-P3: mean guesses over all answers")
     ax.grid(axis="x", visible=False)
     style.legend_below(ax, ncol=4)
-    games = sorted({results[s][p]["games_per_seed"] for s, _, _ in SOLVERS for p in PROBLEMS},
-                   key=lambda g: (g is None, g))
-    base = sorted({specs[s].base_seed for s, _, _ in SOLVERS})
-    caption = style.caption_text(seed=f"{' or '.join(map(str, base))} (SeedSequence base)",
-                                 n=f"{' or '.join(map(str, games))} answers per run",
+    games = either(results[s][p]["games_per_seed"] for s, _, _ in SOLVERS for p in PROBLEMS)
+    base = either(specs[s].base_seed for s, _, _ in SOLVERS)
+    caption = style.caption_text(seed=f"{base} (SeedSequence base)", n=f"{games} answers per run",
                                  extra="P0 any allowed word may be the answer, P1 the answer list is known, "
                                  "P2/P3 daily play; greedy opens with TALES (P0, P2) or its own best word")
     return save(fig, path, {s: {p: results[s][p]["mean"] for p in PROBLEMS} for s, _, _ in SOLVERS}, caption)
