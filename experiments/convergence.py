@@ -6,7 +6,9 @@ baseline — candidates and entropy left after each guess on MERRY (50 runs) and
 
 Writes (under --out DIR, default experiments/out/convergence/; with --write-docs the tracked
 experiments/results/ and docs/figures/) convergence_merry.png, convergence_all.png, histograms.png,
-evolution_merry.png and experiments/results/convergence.md.
+evolution_merry.png, convergence.json and convergence.md (the summary the docs quote) and
+convergence_figures.json: per figure, the numbers it is drawn from (each figure is drawn from
+that record, so tests/test_study_figures.py redraws it from the tracked file).
 """
 
 from __future__ import annotations
@@ -18,12 +20,20 @@ from _study import figure, markdown_table, parse, parser, write_json, write_text
 
 from evo_wordle import Context
 from evo_wordle.game import Settings
+from evo_wordle.plots.common import as_json
 from evo_wordle.plots.compare import compare_data, plot_histograms
 from evo_wordle.plots.convergence import convergence_data, plot_convergence
 from evo_wordle.plots.evolution import evolution_data, plot_evolution
 
 PARAMS = {"population": 100, "mutation": 0.1}
 LISTS = (None, "nyt")
+#: evolution_data's per-run lists, not drawn (its counts per guess count and distinct sequences are)
+PER_RUN = ("scores", "sequences")
+
+
+def drawn(data: dict) -> dict:
+    """The numbers a figure is drawn from, as JSON (what convergence_figures.json keeps)."""
+    return as_json({k: v for k, v in data.items() if k not in PER_RUN})
 
 
 def markdown(data: dict) -> str:
@@ -50,22 +60,27 @@ def main() -> None:
     ctx, settings = Context(), Settings()
     lines = []
     t = time.perf_counter()
+    figures = {}
     merry = convergence_data(ctx, "ga-thesis", settings, PARAMS, answer="merry", runs=50, seed=0)
-    plot_convergence(merry, figure(args, "convergence_merry.png"))
+    figures["convergence_merry.png"] = drawn(merry)
+    plot_convergence(figures["convergence_merry.png"], figure(args, "convergence_merry.png"))
     lines.append(f"MERRY, 50 runs: {time.perf_counter() - t:.1f} s")
     t = time.perf_counter()
     every = convergence_data(ctx, "ga-thesis", settings, PARAMS, runs=3, games=args.games, seed=0, jobs=args.jobs,
                              lists=LISTS)
-    plot_convergence(every, figure(args, "convergence_all.png"))
+    figures["convergence_all.png"] = drawn(every)
+    plot_convergence(figures["convergence_all.png"], figure(args, "convergence_all.png"))
     lines.append(f"all puzzles, 3 runs: {time.perf_counter() - t:.1f} s")
     t = time.perf_counter()
     hist = compare_data(ctx, ["ga-thesis", "greedy"], settings, {"ga-thesis": PARAMS}, games=args.games, seed=0,
                         jobs=args.jobs, lists=LISTS)
-    plot_histograms(hist, figure(args, "histograms.png"))
+    figures["histograms.png"] = drawn(hist)
+    plot_histograms(figures["histograms.png"], figure(args, "histograms.png"))
     lines.append(f"histograms: {time.perf_counter() - t:.1f} s")
     t = time.perf_counter()
     evo = evolution_data(ctx, "ga-thesis", settings, PARAMS, "merry", runs=200, seed=0)
-    plot_evolution(evo, figure(args, "evolution_merry.png"))
+    figures["evolution_merry.png"] = drawn(evo)
+    plot_evolution(figures["evolution_merry.png"], figure(args, "evolution_merry.png"))
     lines.append(f"MERRY, 200 seeds: {time.perf_counter() - t:.1f} s")
 
     record = {
@@ -84,6 +99,7 @@ def main() -> None:
     write_text(args.results / "convergence.md", text)
     print(text + "\n" + "\n".join(f"- {x}" for x in lines))
     write_json(args.results / "convergence.json", record)
+    write_json(args.results / "convergence_figures.json", figures)
 
 
 if __name__ == "__main__":

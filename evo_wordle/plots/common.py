@@ -33,6 +33,21 @@ class Plotted:
     data: dict
 
 
+def as_json(data):
+    """``data`` (a ``*_data`` function's dict) in JSON types: numpy arrays and tuples as lists,
+    numpy numbers as Python numbers.  Its plot function draws the result as it draws ``data``,
+    so a study can keep the numbers of a figure and redraw it from them."""
+    import numpy as np
+
+    if isinstance(data, dict):
+        return {str(k): as_json(v) for k, v in data.items()}
+    if isinstance(data, list | tuple | np.ndarray):
+        return [as_json(v) for v in data]
+    if isinstance(data, np.generic):
+        return data.item()
+    return data
+
+
 def check_output(path: str | Path) -> Path:
     """An image path with a known extension in an existing writable folder (else a one-line error)."""
     return check_file(path, "--out", FORMATS)

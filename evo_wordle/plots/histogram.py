@@ -6,13 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..wording import count
-from .common import count_axis, new_figure, save
+from .common import Plotted, count_axis, new_figure, save
 from .style import FAILED, SOLVED, caption_text, styled, won_within
 
 
 @styled
-def plot_histogram(summary: dict, path: str | Path, title: str | None = None, lists: str | None = None) -> Path:
-    """Save a bar chart of ``summary["histogram"]`` (a ``BenchResult.summary()``) to ``path``.
+def plot_histogram(summary: dict, path: str | Path, title: str | None = None, lists: str | None = None) -> Plotted:
+    """Save a bar chart of ``summary["histogram"]`` (a ``BenchResult.summary()``, or the JSON
+    ``bench --json`` prints) to ``path``; returns the :class:`~.common.Plotted` figure.
 
     Bars within the win limit are bluish green, bars beyond it (failures count as the cap)
     vermillion, as in every figure of the package; with ``--max-guesses`` at or below the win
@@ -46,7 +47,7 @@ def plot_histogram(summary: dict, path: str | Path, title: str | None = None, li
                  f"fail {100 * summary['fail_rate']:.2f} % {failed.split(' (')[0]}, {count(summary['games'], 'game')}")
     caption = caption_text(solver=summary["solver"], opener=opener or "chosen per game", seed=settings.get("seed"),
                            n=_n(summary, settings), settings=settings, lists=lists)
-    return save(fig, path, {"histogram": hist}, caption).path
+    return save(fig, path, {"histogram": hist}, caption)
 
 
 def _n(summary: dict, settings: dict) -> str:
