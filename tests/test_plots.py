@@ -321,3 +321,39 @@ def test_plot_where_draws_one_cap_of_a_sweep(capped_dir, tmp_path, capsys):
         assert main(["plot", "heatmap", str(capped_dir), "--where", bad, "--out", str(tmp_path / "y.png")]) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and said in err
+
+
+def _drawn(fig) -> list:
+    """Every number and text a figure draws, axes by axes (lines, patches, bands, texts)."""
+    out = []
+    for ax in fig.axes:
+        out.append([line.get_xydata().tolist() for line in ax.get_lines()])
+        out.append([(p.get_x(), p.get_y(), p.get_width(), p.get_height()) for p in ax.patches if hasattr(p, "get_x")])
+        out.append([c.get_paths()[0].vertices.tolist() for c in ax.collections if c.get_paths()])
+        out.append([t.get_text() for t in (*ax.texts, *ax.get_xticklabels(), *ax.get_yticklabels())])
+        out.append([t.get_text() for t in ax.get_legend().get_texts()] if ax.get_legend() else None)
+        out.append((ax.get_title(), ax.get_xlabel(), ax.get_ylabel()))
+    return [*out, [t.get_text() for t in fig.texts]]
+
+
+@pytest.mark.parametrize("kind", ["convergence-band", "convergence-runs", "histograms", "evolution"])
+def test_a_figure_drawn_from_its_saved_json_is_the_same_figure(kind, ctx, tmp_path):
+    """experiments/convergence.py keeps each figure's data as JSON (plots.common.as_json) and the
+    figure tests redraw it from there: plot_histograms multiplied the saved shares, then plain
+    lists, by 100 (a list repeated 100 times, not percentages)."""
+    import json
+
+    from evo_wordle.plots.common import as_json
+
+    settings = Settings(candidates="answers")
+    if kind.startswith("convergence"):
+        runs = 6 if kind == "convergence-band" else 2  # a band from 5 runs, each run's line below
+        data = convergence_data(ctx, "ga-thesis", settings, {"population": 10}, answer="merry", runs=runs, seed=1)
+        plot = plot_convergence
+    elif kind == "histograms":
+        data, plot = compare_data(ctx, ["greedy", "naive"], settings, games=20, seed=1), plot_histograms
+    else:
+        data, plot = evolution_data(ctx, "ga-thesis", settings, {"population": 10}, "merry", runs=12, seed=1), \
+            plot_evolution
+    saved = json.loads(json.dumps(as_json(data)))
+    assert _drawn(plot(saved, tmp_path / "saved.png").figure) == _drawn(plot(data, tmp_path / "data.png").figure)

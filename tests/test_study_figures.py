@@ -1,13 +1,15 @@
-"""Every tracked study figure (docs/figures/*.png drawn from tracked data) is redrawn here from
-that data by the function its script draws it with, and what is drawn is checked against the
-data read independently: line points and bar heights (the means of the tracked results.csv or
-JSON), error bars (the 95 % t interval over the repeated seeds, none for single runs), axis
-and legend labels, and the seed, N and setting the caption states.  PNG bytes are never
+"""Every study figure in docs/figures/ is redrawn here from the tracked data it is drawn from, by
+the function its script or registered command draws it with, and what is drawn is checked
+against the data read independently: line points and bar heights (the means of the tracked
+results.csv or JSON, medians and percentiles recomputed from per-run curves, shares from
+histograms), error bars (the 95 % t interval over the repeated seeds, none for single runs),
+axis and legend labels, and the seed, N and setting the caption states.  PNG bytes are never
 compared (matplotlib versions differ); a plotting bug (swapped series, a dropped point, the
 wrong column, error bars from the wrong spread, a wrong N) fails here.
 
-Figures not drawn from tracked data (convergence_*.png, histograms.png, evolution_merry.png:
-GA runs whose per-game results are not kept) are listed in docs/testing.md."""
+convergence.py's four figures are drawn from experiments/results/convergence_figures.json (the
+script draws them from that record) and bench_greedy_tales.png from the JSON its registered run
+printed (bench_greedy_tales.json); both are cross-checked with the summaries the docs quote."""
 
 from __future__ import annotations
 
@@ -456,3 +458,288 @@ def test_cheatsheet_salet_png_draws_the_shipped_tree(tmp_path, capsys, cache_dir
     text = caption(fig)
     assert total == all_answers() and f"N = {total:,} answers" in text and "opener SALET" in text
     assert f"({len(rows)} of {len(groups)})" in ax.get_title(loc="left")
+
+
+# ---------------------------------------------------------------- convergence.py's figures
+CONVERGENCE = RESULTS / "convergence_figures.json"
+
+
+def convergence_record(name: str) -> dict:
+    """What convergence.py drew ``name`` from (the tracked convergence_figures.json)."""
+    return json.loads(CONVERGENCE.read_text())[name]
+
+
+def greedy_tales() -> dict:
+    """The JSON the registered run greedy-tales printed (its bench over every answer)."""
+    return json.loads((RESULTS / "bench_greedy_tales.json").read_text())
+
+
+def _is_p0(settings: dict) -> bool:
+    return ((settings["candidates"], settings["guess_from"], settings["daily"], settings["hard"])
+            == ("allowed", "candidates", False, False) and settings["max_guesses"] == 9)
+
+
+def band_of(collection, xs) -> tuple[np.ndarray, np.ndarray]:
+    """A fill_between band's lower and upper edge at each x (its outline's lowest and highest
+    point there; every outline point at an x is one of the two)."""
+    verts = collection.get_paths()[0].vertices
+    low, high = [], []
+    for x in xs:
+        ys = verts[np.isclose(verts[:, 0], x), 1]
+        low.append(ys.min())
+        high.append(ys.max())
+        assert all(np.isclose(y, ys.min(), rtol=1e-12) or np.isclose(y, ys.max(), rtol=1e-12) for y in ys)
+    return np.array(low), np.array(high)
+
+
+def check_convergence(name: str, tmp_path) -> tuple[dict, np.ndarray]:
+    """plot_convergence over the tracked record of ``name``: the GA's median (and 10-90 % band,
+    or each run for fewer than 5) recomputed here from the per-run curves of bits left, in bits
+    and as candidates (2**bits); the baseline's curve; the Logbook panel; labels and caption."""
+    from evo_wordle.plots.convergence import plot_convergence
+
+    data = convergence_record(name)
+    runs = np.array(data["runs"], dtype=float)  # runs x guesses, bits left
+    n, x = len(runs), data["guess"]
+    assert x == list(range(runs.shape[1])) and len(data["baseline_bits"]) == len(x)
+    fig = plot_convergence(data, tmp_path / name).figure
+    assert len(fig.axes) == 3
+    what = f"on {data['answer'].upper()}" if data["answer"] else f"over {data['games']:,} puzzles"
+    base_label = f"{data['baseline']} ({data['baseline_opener'].upper()})"
+    for ax, curves, base, title in ((fig.axes[0], 2.0 ** runs, 2.0 ** np.array(data["baseline_bits"]), "Candidates"),
+                                    (fig.axes[1], runs, np.array(data["baseline_bits"]), "Entropy")):
+        lines = plotted_lines(ax)
+        if n >= 5:
+            assert len(ax.collections) == 1 and len(lines) == 2
+            low, high = band_of(ax.collections[0], x)
+            np.testing.assert_allclose(low, np.percentile(curves, 10, axis=0), rtol=1e-12)
+            np.testing.assert_allclose(high, np.percentile(curves, 90, axis=0), rtol=1e-12)
+            spread = f"{data['solver']}: 10-90 % of {n} runs"
+        else:  # each run its own thin line, in run order
+            assert not ax.collections and len(lines) == n + 2
+            for line, curve in zip(lines[:n], curves):
+                np.testing.assert_array_equal(line.get_xydata(), np.column_stack([x, curve]))
+            spread = f"{data['solver']}: each of {n} runs"
+        median, baseline = lines[-2:]
+        np.testing.assert_allclose(median.get_xydata(), np.column_stack([x, np.median(curves, axis=0)]), rtol=1e-12)
+        np.testing.assert_allclose(baseline.get_xydata(), np.column_stack([x, base]), rtol=1e-12)
+        assert baseline.get_linestyle() == "--" and median.get_linestyle() == "-"
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+            spread, f"{data['solver']}: median of {n} runs", base_label]
+        assert ax.get_xlabel() == "guesses made" and list(ax.get_xticks()) == x
+        assert ax.get_title() == f"{title} left {what}"
+    assert fig.axes[0].get_yscale() == "log"
+    assert fig.axes[0].get_ylabel().startswith("candidates left")
+    assert fig.axes[1].get_ylabel().startswith("entropy left (bits)")
+    # the Logbook panel: the median best and mean per generation, the best's 10-90 % band
+    f, ax = data["fitness"], fig.axes[2]
+    best, mean = plotted_lines(ax)
+    np.testing.assert_array_equal(best.get_xydata(), np.column_stack([f["gen"], f["best"]]))
+    np.testing.assert_array_equal(mean.get_xydata(), np.column_stack([f["gen"], f["mean"]]))
+    low, high = band_of(ax.collections[0], f["gen"])
+    np.testing.assert_allclose(low, f["best_p10"], rtol=1e-12)
+    np.testing.assert_allclose(high, f["best_p90"], rtol=1e-12)
+    assert all(lo <= b <= hi for lo, b, hi in zip(f["best_p10"], f["best"], f["best_p90"]))
+    assert [t.get_text() for t in ax.get_legend().get_texts()] == [
+        "best: 10-90 % of runs", "best (median of runs)", "population mean (median of runs)"]
+    # what the study ran: ga-thesis against greedy with the opener the greedy-tales bench uses, P0, seed 0
+    assert (data["solver"], data["baseline"], data["seed"]) == ("ga-thesis", "greedy", 0)
+    assert data["baseline_opener"] == greedy_tales()["settings"]["opener"]
+    assert _is_p0(data["settings"])
+    games = "1 puzzle" if data["answer"] else f"{all_answers():,} puzzles"
+    assert data["games"] == (1 if data["answer"] else all_answers())
+    assert caption(fig) == f"ga-thesis against {base_label} · seed 0 · N = {n} runs x {games} · P0"
+    return data, runs
+
+
+def test_convergence_merry_png_draws_the_tracked_runs_on_merry(tmp_path):
+    data, runs = check_convergence("convergence_merry.png", tmp_path)
+    assert data["answer"] == "merry" and len(runs) == 50
+    # the summary the docs quote (convergence.md) is of the same runs
+    summary = json.loads((RESULTS / "convergence.json").read_text())["merry_50"]
+    np.testing.assert_allclose(summary["ga_candidates"], np.median(2.0 ** runs, axis=0)[1:4], rtol=1e-12)
+    np.testing.assert_allclose(summary["greedy_candidates"], 2.0 ** np.array(data["baseline_bits"])[1:4], rtol=1e-12)
+
+
+def test_convergence_all_png_draws_the_tracked_runs_over_every_answer(tmp_path):
+    data, runs = check_convergence("convergence_all.png", tmp_path)
+    assert data["answer"] is None and len(runs) == 3
+    g = json.loads((RESULTS / "convergence.json").read_text())["per_guess"]
+    assert g["guess"] == data["guess"]
+    np.testing.assert_allclose(g["ga_candidates"], np.median(2.0 ** runs, axis=0), rtol=1e-12)
+    np.testing.assert_allclose(g["ga_bits"], np.median(runs, axis=0), rtol=1e-12)
+    np.testing.assert_allclose(g["greedy_bits"], data["baseline_bits"], rtol=1e-12)
+    np.testing.assert_allclose(g["greedy_candidates"], 2.0 ** np.array(data["baseline_bits"]), rtol=1e-12)
+
+
+def test_histograms_png_draws_the_tracked_benches(tmp_path):
+    """Per solver, the bars are its share of games per guess count and the steps its share
+    solved within k, both recomputed here from its histogram; legends carry the mean and the
+    share over 6 of that histogram; greedy's bench is the tracked greedy-tales one."""
+    from evo_wordle.plots.compare import plot_histograms
+
+    data = convergence_record("histograms.png")
+    fig = plot_histograms(data, tmp_path / "histograms.png").figure
+    left, right = fig.axes
+    solvers = data["solvers"]
+    assert solvers == ["ga-thesis", "greedy"]
+    ks = data["k"]
+    assert [t.get_text() for t in left.get_xticklabels()] == [str(k) for k in ks]
+    bars = bar_containers(left)
+    steps = plotted_lines(right)
+    assert len(bars) == len(solvers) and len(steps) == len(solvers) + 1  # + the win limit's line
+    legend = []
+    games = set()
+    for b, step, name in zip(bars, steps, solvers):
+        d = data[name]
+        hist = {int(k): v for k, v in d["histogram"].items()}
+        total = sum(hist.values())
+        games.add(total)
+        assert total == d["games"] and max(hist) == ks[-1]
+        np.testing.assert_allclose([p.get_height() for p in b.patches], [100 * hist.get(k, 0) / total for k in ks],
+                                   rtol=1e-12, atol=1e-12)
+        assert [tick_of(left, p.get_x() + p.get_width() / 2) for p in b.patches] == [str(k) for k in ks]
+        # solved within k: every game scoring under the cap was solved in that many guesses
+        xy = step.get_xydata()
+        assert list(xy[:, 0]) == ks and step.get_drawstyle() == "steps-post"
+        cum = np.cumsum([hist.get(k, 0) for k in ks]) / total
+        np.testing.assert_allclose(xy[:-1, 1], 100 * cum[:-1], rtol=1e-12, atol=1e-12)
+        # at the cap, those it lost score it too: the share solved lies between the two sums
+        assert xy[-1, 1] == pytest.approx(100 * d["within"][-1], abs=1e-12)
+        assert cum[-2] <= d["within"][-1] <= cum[-1] + 1e-12
+        mean = sum(k * v for k, v in hist.items()) / total
+        over = sum(v for k, v in hist.items() if k > data["win_limit"]) / total
+        assert (mean, over) == (pytest.approx(d["mean"], abs=1e-12), pytest.approx(d["fail_rate"], abs=1e-12))
+        opener = f", {d['opener'].upper()}" if d["opener"] else ""
+        legend.append(f"{name}{opener}: mean {mean:.3f}, {100 * over:.2f} % over 6")
+    assert [t.get_text() for t in left.get_legend().get_texts()] == legend
+    assert [t.get_text() for t in right.get_legend().get_texts()] == [*solvers, f"win limit {data['win_limit']}"]
+    assert data["win_limit"] == 6 and list(steps[-1].get_xdata()) == [6, 6]
+    assert (left.get_ylabel(), right.get_ylabel()) == ("% of games", "% of puzzles solved within k (higher is better)")
+    assert games == {all_answers()} and left.get_title() == f"Guess counts over {all_answers():,} puzzles"
+    # greedy here is the greedy-tales bench (same games, same seed); the summary the docs quote agrees
+    bench = greedy_tales()
+    assert data["greedy"]["histogram"] == bench["histogram"] and data["greedy"]["opener"] == "tales"
+    quoted = json.loads((RESULTS / "convergence.json").read_text())["bench"]
+    assert {s: (data[s]["mean"], data[s]["fail_rate"]) for s in solvers} == {
+        s: (quoted[s]["mean"], quoted[s]["fail_rate"]) for s in solvers}
+    ga = data["ga-thesis"]
+    assert _is_p0(data["settings"]) and data["seed"] == 0
+    assert caption(fig) == (f"seed 0 · N = {all_answers():,} puzzles · P0 · openers: ga-thesis per game, greedy TALES"
+                            f" · ga-thesis played {ga['outside']} guesses in {ga['outside_games']} games outside "
+                            "guess_from=candidates")
+
+
+def test_evolution_merry_png_draws_the_tracked_sequences(tmp_path):
+    """The runs per guess count and the most frequent endings are recomputed here from the
+    tracked distinct guess sequences (each with its number of runs)."""
+    from collections import Counter
+
+    import matplotlib.colors as mcolors
+
+    from evo_wordle.plots import style
+    from evo_wordle.plots.evolution import plot_evolution
+
+    data = convergence_record("evolution_merry.png")
+    fig = plot_evolution(data, tmp_path / "evolution_merry.png").figure
+    left, right = fig.axes
+    top = [(tuple(seq), n) for seq, n in data["top"]]
+    runs = sum(n for _, n in top)
+    assert runs == data["runs"] == 200 and len({s for s, _ in top}) == len(top)
+    assert all(seq[-1] == "MERRY" or len(seq) == data["settings"]["max_guesses"] for seq, _ in top)
+    # a run scores its guesses (a lost one the cap, which it played in full)
+    per_k = Counter()
+    for seq, n in top:
+        per_k[len(seq)] += n
+    ks = list(range(1, max(per_k) + 1))
+    (bars,) = bar_containers(left)
+    assert [round(p.get_x() + p.get_width() / 2) for p in bars.patches] == ks
+    assert [p.get_height() for p in bars.patches] == [per_k[k] for k in ks]
+    assert [mcolors.to_hex(p.get_facecolor()) for p in bars.patches] == [
+        mcolors.to_hex(style.SOLVED if k <= data["win_limit"] else style.FAILED) for k in ks]
+    assert [t.get_text() for t in left.texts] == [str(per_k[k]) if per_k[k] else "" for k in ks]
+    mean = sum(k * v for k, v in per_k.items()) / runs
+    assert mean == pytest.approx(data["mean"], abs=1e-12)
+    assert left.get_title() == f"ga-thesis on MERRY: {runs} seeds, mean {mean:.3f}"
+    assert (left.get_xlabel(), left.get_ylabel()) == ("guesses (fewer is better; failures count as the cap)", "runs")
+    # every sequence distinct: the ten most frequent last three guesses, most frequent on top
+    assert max(n for _, n in top) == 1
+    endings = Counter()
+    for seq, n in top:
+        endings[seq[-3:]] += n
+    shown = sorted(endings.items(), key=lambda kv: (-kv[1], kv[0]))[:10][::-1]
+    (hbars,) = bar_containers(right)
+    assert [p.get_width() for p in hbars.patches] == [n for _, n in shown]
+    assert [round(p.get_y() + p.get_height() / 2) for p in hbars.patches] == list(range(len(shown)))
+    assert [t.get_text() for t in right.get_yticklabels()] == ["... > " + " > ".join(s) for s, _ in shown]
+    assert right.get_title() == f"Most frequent last 3 guesses (all {len(top)} sequences distinct)"
+    # the summary the docs quote is of the same runs
+    quoted = json.loads((RESULTS / "convergence.json").read_text())
+    assert quoted["merry_200_mean"] == pytest.approx(mean, abs=1e-12)
+    assert quoted["merry_200"] == {"distinct": len(top), "most_frequent": max(n for _, n in top)}
+    assert _is_p0(data["settings"]) and data["seed"] == 0
+    assert caption(fig) == f"ga-thesis · opener chosen per run · seed 0 · N = {runs} runs on MERRY · P0"
+
+
+def test_bench_greedy_tales_png_draws_the_registered_bench(tmp_path):
+    """bench_greedy_tales.png redrawn from the JSON the registered run printed: one bar per
+    guess count its histogram holds, coloured by the win limit, the title's mean and share
+    over 6 those of the histogram, which are the values the registry (and so docs) quote."""
+    import tomllib
+
+    import matplotlib.colors as mcolors
+
+    from evo_wordle.plots import style
+    from evo_wordle.plots.histogram import plot_histogram
+
+    summary = greedy_tales()
+    fig = plot_histogram(summary, tmp_path / "bench_greedy_tales.png").figure
+    (ax,) = fig.axes
+    hist = {int(k): v for k, v in summary["histogram"].items()}
+    games = sum(hist.values())
+    settings = summary["settings"]
+    xs = list(range(1, settings["max_guesses"] + 1))
+    solved, unsolved = bar_containers(ax)  # the cap (9) is over the win limit: nothing stacked
+    assert [round(p.get_x() + p.get_width() / 2) for p in solved.patches] == xs
+    assert [p.get_height() for p in solved.patches] == [hist.get(x, 0) for x in xs]
+    assert [p.get_height() for p in unsolved.patches] == [0] * len(xs)
+    assert [mcolors.to_hex(p.get_facecolor()) for p in solved.patches] == [
+        mcolors.to_hex(style.SOLVED if x <= 6 else style.FAILED) for x in xs]
+    assert [t.get_text() for t in ax.texts] == [str(hist[x]) if hist.get(x) else "" for x in xs]
+    assert [t.get_text() for t in ax.get_xticklabels()] == [str(x) for x in xs]
+    assert (ax.get_xlabel(), ax.get_ylabel()) == ("guesses (failures count as the cap; fewer is better)", "games")
+    mean = sum(k * v for k, v in hist.items()) / games
+    over = sum(v for k, v in hist.items() if k > 6) / games
+    assert ax.get_title() == f"greedy (TALES): mean {mean:.3f}, fail {100 * over:.2f} % over 6, {games} games"
+    # the registered command, its figures and this JSON agree
+    registry = tomllib.loads((ROOT / "experiments" / "figures.toml").read_text())
+    run = registry["runs"]["greedy-tales"]
+    argv = run["command"].split()
+    assert run["outputs"]["stdout.txt"] == "experiments/results/bench_greedy_tales.json"
+    assert run["outputs"]["bench_greedy_tales.png"] == "docs/figures/bench_greedy_tales.png"
+    assert (summary["solver"], settings["opener"], settings["seed"]) == (
+        argv[argv.index("--solver") + 1], argv[argv.index("--opener") + 1], int(argv[argv.index("--seed") + 1]))
+    for fid, value in (("greedy-tales", mean), ("greedy-tales-over6", 100 * over)):
+        registered = registry["figure"][fid]
+        assert abs(registered["value"] - value) <= 10 ** -registered.get("digits", 4)
+    assert games == summary["games"] == all_answers() and _is_p0(settings)
+    assert caption(fig) == f"greedy · opener TALES · seed 0 · N = {all_answers():,} games · P0"
+
+
+# ---------------------------------------------------------------- every figure
+def test_every_figure_in_docs_figures_is_redrawn_here():
+    """A figure added to docs/figures/ comes with its tracked data and a test here, named
+    test_<figure>_png_... (without git: the figures present)."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "ls-files", "--", "docs/figures"], cwd=ROOT, capture_output=True, text=True,
+                             check=True).stdout.split()
+        names = [Path(p).name for p in out]
+    except (OSError, subprocess.CalledProcessError):
+        names = [p.name for p in (ROOT / "docs" / "figures").iterdir()]
+    figures = {n.removesuffix(".png") for n in names if n.endswith(".png")}
+    assert len(figures) >= 16, "no tracked figures found"
+    tested = {name for name, fn in globals().items() if name.startswith("test_") and callable(fn)}
+    missing = sorted(f for f in figures if not any(t.startswith(f"test_{f}_png_") for t in tested))
+    assert not missing, f"figures with no redraw test here: {missing}"

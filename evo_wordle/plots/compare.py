@@ -114,7 +114,7 @@ def compare_data(
 @styled
 def plot_histograms(data: dict, path: str | Path) -> Plotted:
     """Left: share of games per guess count, bars side by side; right: share solved within k.
-    ``data`` as :func:`compare_data` returns it or as saved JSON (:func:`~.common.as_json`)."""
+    ``data`` as :func:`compare_data` returns it or as saved JSON (:func:`~evo_wordle.plots.common.as_json`)."""
     fig, (left, right) = new_figure(11, 4.4, ncols=2)
     ks = np.asarray(data["k"])
     n = len(data["solvers"])
@@ -128,8 +128,8 @@ def plot_histograms(data: dict, path: str | Path) -> Plotted:
         label = f"{name}{opener}: mean {d['mean']:.3f}, {100 * d['fail_rate']:.2f} % {failed}"
         left.bar(ks + (i - (n - 1) / 2) * width, 100 * np.asarray(d["share"]), width=width, color=colours[name],
                  label=label)
-        right.step(ks, 100 * np.asarray(d["within"]), where="post", color=colours[name], marker=MARKERS[i % len(MARKERS)],
-                   label=name)
+        right.step(ks, 100 * np.asarray(d["within"]), where="post", color=colours[name],
+                   marker=MARKERS[i % len(MARKERS)], label=name)
     games = data[data["solvers"][0]]["games"]
     left.set_xticks(ks)
     left.set_xlabel("guesses (failures count as the cap; fewer is better)")

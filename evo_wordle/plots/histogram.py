@@ -13,7 +13,7 @@ from .style import FAILED, SOLVED, caption_text, styled, won_within
 @styled
 def plot_histogram(summary: dict, path: str | Path, title: str | None = None, lists: str | None = None) -> Plotted:
     """Save a bar chart of ``summary["histogram"]`` (a ``BenchResult.summary()``, or the JSON
-    ``bench --json`` prints) to ``path``; returns the :class:`~.common.Plotted` figure.
+    ``bench --json`` prints) to ``path``; returns the :class:`~evo_wordle.plots.common.Plotted` figure.
 
     Bars within the win limit are bluish green, bars beyond it (failures count as the cap)
     vermillion, as in every figure of the package; with ``--max-guesses`` at or below the win
