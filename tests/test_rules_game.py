@@ -358,7 +358,8 @@ def test_the_failure_rule_is_worded_once(boards, cap):
     assert rule.capped == (cap < rule.win_limit)
     assert failed.startswith(rule.fail_text(cap_note=False)) and rule.fail_text().startswith(failed.split(" (")[0])
     assert won.startswith(f"solved within {limit}")
-    assert (rule.fail_text() == f"over {rule.win_limit}") != rule.capped
+    assert (rule.fail_text() == f"over {rule.win_limit}") == rule.plays_past_limit == (cap > rule.win_limit)
+    assert failed.endswith("(or not solved)") == rule.plays_past_limit
 
 
 def test_the_failure_wording_names_the_cap_by_default():
@@ -366,6 +367,18 @@ def test_the_failure_wording_names_the_cap_by_default():
     assert capped.fail_text() == "not solved within 4 (the --max-guesses cap)"
     assert capped.fail_text(cap_note=False) == "not solved within 4"
     assert Settings().fail_text() == Settings().fail_text(cap_note=False) == "over 6"
+
+
+@pytest.mark.parametrize("boards, cap, text", [(4, 9, "not solved within 9"), (8, 13, "not solved within 13"),
+                                               (2, 7, "not solved within 7"), (1, 6, "not solved within 6"),
+                                               (2, 8, "over 7"), (4, 7, "not solved within 7 (the --max-guesses cap)")])
+def test_a_failure_at_a_cap_equal_to_the_win_limit_is_not_solved_within_it(boards, cap, text):
+    """On N boards the default cap is the win limit N + 5: no game takes "over 9" guesses on
+    Quordle, so a failure there is one not solved within 9.  "over L" only when the cap lies above
+    the limit, and the cap's note only when it lies below."""
+    rule = Settings(boards=boards, max_guesses=cap)
+    assert rule.fail_text() == text
+    assert rule.fail_text(cap_note=False) == text.split(" (")[0]
 
 
 def test_a_game_record_built_without_a_count_played_nothing_outside_its_source():

@@ -293,7 +293,7 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
     # The test sets are played here, once, by the winner and by the plain policy.
     t0 = time.perf_counter()
     sets = split_sets(cfg, ga.split, test_sets)
-    limit = settings.win_limit
+    failed = settings.fail_text()
     result: dict = {"genome": best, "boards": settings.boards, "settings": settings.as_dict(),
                     "fitness": {"train": ga.cache.get(key), "validation": ga.hold_cache.get(key)},
                     "generations": ga.generation, "seconds": round(ga.seconds, 1), "split": {
@@ -309,9 +309,9 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
         print_json(result)
     else:
         print("genome: " + ", ".join(f"{k} {v}" if k == "opener" else f"{k} {v:.3f}" for k, v in best.items()))
-        print(f"test mean {ev['test_mean']:.4f} on {test_sets} never-seen board sets, {ev['test_failures']} over "
-              f"{limit}; on the same sets plain summed entropy {se['test_mean']:.4f} ({se['test_failures']} over "
-              f"{limit}), with the evolved opener {best['opener'].upper()} {so['test_mean']:.4f}; training fitness "
+        print(f"test mean {ev['test_mean']:.4f} on {test_sets} never-seen board sets, {ev['test_failures']} "
+              f"{failed}; on the same sets plain summed entropy {se['test_mean']:.4f} ({se['test_failures']} "
+              f"{failed}), with the evolved opener {best['opener'].upper()} {so['test_mean']:.4f}; training fitness "
               f"{result['fitness']['train']:.4f}, validation {result['fitness']['validation']:.4f}")
         if args.rollout:
             d = result["rollout_gain"]
