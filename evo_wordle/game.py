@@ -259,6 +259,13 @@ def lost(record, settings: Settings) -> bool:
     return not (record.solved and len(record.guesses) <= settings.win_limit)
 
 
+def scores_of(records, settings: Settings) -> np.ndarray:
+    """Guesses per finished game (:class:`GameRecord` or a board set's record), in order: a game
+    not solved counts as the cap, ``settings.max_guesses`` (the thesis's convention).  The one
+    rule for a list of games' scores; whether a game is lost is :func:`lost`'s to say."""
+    return np.array([r.score(settings.max_guesses) for r in records], dtype=np.int64)
+
+
 def play(solver, state: GameState, answer: int, settings: Settings) -> GameRecord:
     """Play one game of ``solver`` (already reset) from ``state`` against ``answer``."""
     table = state.ctx.table

@@ -13,7 +13,17 @@ import numpy as np
 import pytest
 
 from evo_wordle.errors import EvoWordleError, ImpossibleFeedback
-from evo_wordle.game import PROBLEMS, GameRecord, GameState, Settings, hard_mode_mask, letter_counts, lost, play
+from evo_wordle.game import (
+    PROBLEMS,
+    GameRecord,
+    GameState,
+    Settings,
+    hard_mode_mask,
+    letter_counts,
+    lost,
+    play,
+    scores_of,
+)
 from evo_wordle.patterns import decode
 
 
@@ -400,3 +410,18 @@ def test_a_game_is_lost_when_unsolved_or_solved_after_the_win_limit():
     assert not lost(BoardsRecord((0, 1), [1] * 7, True, (3, 7)), TWO_BOARDS)
     assert lost(BoardsRecord((0, 1), [1] * 7, False, (3, None)), TWO_BOARDS)  # cap 7 = the limit 7
     assert lost(BoardsRecord((0, 1), [1] * 8, True, (3, 8)), Settings(candidates="answers", boards=2, max_guesses=9))
+
+
+def test_a_list_of_games_scores_its_guesses_and_the_cap_for_each_lost_one():
+    """scores_of: a solved game scores its guess count (after the win limit too: lost, yet the
+    guesses it took), an unsolved one the cap, in the records' order; board sets alike."""
+    from evo_wordle.boards import BoardsRecord
+
+    games = [GameRecord(0, [1] * 3, True), GameRecord(0, [1] * 4, False), GameRecord(0, [1] * 8, True),
+             GameRecord(0, [1], True)]
+    scores = scores_of(games, P0_ALLOWED)
+    assert scores.tolist() == [3, 9, 8, 1] and scores.dtype.kind == "i"
+    assert scores_of(games, P0_ALLOWED.with_(max_guesses=12)).tolist() == [3, 12, 8, 1]
+    sets = [BoardsRecord((0, 1), [1] * 6, True, (3, 6)), BoardsRecord((0, 1), [1] * 7, False, (3, None))]
+    assert scores_of(sets, TWO_BOARDS).tolist() == [6, 7]
+    assert scores_of([], TWO_BOARDS).tolist() == []

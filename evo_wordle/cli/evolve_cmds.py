@@ -11,7 +11,7 @@ from pathlib import Path
 from ..boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX
 from ..errors import EvoWordleError
 from ..evolve.search import EXACT_LIMIT_MAX
-from ..game import lost
+from ..game import lost, scores_of
 from ..outputs import writing
 from ..params import arg_type, as_int
 from ..progress import progress_bar
@@ -118,8 +118,6 @@ def register(sub) -> None:
 
 
 def cmd_evolve_strategy(args: argparse.Namespace) -> int:
-    import numpy as np
-
     from ..evolve.metaga import EvolveConfig, genome_key, play_records, split_means, to_individual
     from ..evolve.strategy import load_strategy, save_strategy
 
@@ -154,7 +152,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     # means are read per part of the split.
     t0 = time.perf_counter()
     records = play_records(ctx, best, settings, ctx.words.answer_index, args.pool)
-    scores = np.array([r.score(settings.max_guesses) for r in records])
+    scores = scores_of(records, settings)
     result["means"] = split_means(ctx.words.answer_index, scores, ga.split)
     result["split"] = {"seed": ga.split.seed, **ga.split.sizes()}
     result["all_answers"] = {
