@@ -11,6 +11,7 @@ from pathlib import Path
 from ..boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX
 from ..errors import EvoWordleError
 from ..evolve.search import EXACT_LIMIT_MAX
+from ..evolve.winner import SELECT_RULES
 from ..game import lost, scores_of
 from ..outputs import writing
 from ..params import arg_type, as_int
@@ -75,7 +76,7 @@ def register(sub) -> None:
                    help="training answers (default: %(default)s)")
     g.add_argument("--validation", "--holdout", dest="holdout", type=positive_int, default=400, metavar="N",
                    help="validation answers that choose the winner (default: %(default)s)")
-    g.add_argument("--select", choices=["hall", "validated"], default="hall",
+    g.add_argument("--select", choices=SELECT_RULES, default="hall",
                    help="the winner: the final hall of fame's best on validation (hall), or the best on "
                    "validation of every genome scored there, each generation's best included (validated) "
                    "(default: %(default)s)")

@@ -43,12 +43,11 @@ from ..params import as_choice, as_float, as_int, as_seed
 from ..split import recorded_split, split_answers
 from .checkpoint import read_checkpoint, write_checkpoint
 from .strategy import DEFAULT_POOL, LOG_GENES, REAL_GENES, Strategy, StrategySolver
+from .winner import SELECT_RULES
 
 GENE_NAMES = ["opener", *REAL_GENES, "hard_candidates"]
 #: The multi-board genome: the summed-entropy policy's opener and genes.
 BOARD_GENE_NAMES = ["opener", *BOARD_GENES]
-#: How the winner is chosen on the validation answers or sets (``EvolveConfig.select``).
-SELECT_RULES = ("hall", "validated")
 #: Salt of the seeds that draw the training, validation and test board sets.
 _SETS_SALT = 0xB0A4D
 
