@@ -18,6 +18,7 @@ from evo_wordle.game import (
     GameRecord,
     GameState,
     Settings,
+    default_cap,
     hard_mode_mask,
     letter_counts,
     lost,
@@ -425,3 +426,14 @@ def test_a_list_of_games_scores_its_guesses_and_the_cap_for_each_lost_one():
     sets = [BoardsRecord((0, 1), [1] * 6, True, (3, 6)), BoardsRecord((0, 1), [1] * 7, False, (3, None))]
     assert scores_of(sets, TWO_BOARDS).tolist() == [6, 7]
     assert scores_of([], TWO_BOARDS).tolist() == []
+
+
+@pytest.mark.parametrize("boards, cap", [(1, 9), (2, 7), (3, 8), (4, 9), (8, 13), (64, 69)])
+def test_the_default_guess_cap_is_9_for_one_board_and_the_win_limit_for_several(boards, cap):
+    """default_cap (what --max-guesses defaults to, and a figure's settings without a cap): 9 on
+    one board, over its win limit 6; N + 5 on N boards, the win limit itself, so that a failure
+    there is a set not solved within it."""
+    assert default_cap(boards) == cap
+    rule = Settings(boards=boards, max_guesses=default_cap(boards))
+    assert rule.plays_past_limit == (boards == 1) and not rule.capped
+    assert rule.fail_text() == ("over 6" if boards == 1 else f"not solved within {cap}")
