@@ -22,7 +22,7 @@ import numpy as np
 from .boards import BOARD_SEARCH_DEFAULTS, POLICY_NAME, BoardsRecord, SummedEntropy, draw_answers, play_boards
 from .context import Context
 from .errors import EvoWordleError
-from .game import GameRecord, GameState, Settings, lost, play
+from .game import GameRecord, GameState, Settings, lost, play, scores_of
 from .params import as_choice, as_int, as_seed
 from .progress import progress_bar
 from .solvers.base import SolverSpec, accepted_params, build_solver, pack_solver, solver_label, unpack_solver
@@ -53,7 +53,7 @@ class BenchResult:
 
     def scores(self) -> np.ndarray:
         """Guesses per game in ``records`` order, a failure counting as the guess cap."""
-        return np.array([r.score(self.settings.max_guesses) for r in self.records])
+        return scores_of(self.records, self.settings)
 
     @property
     def mean_guesses(self) -> float:

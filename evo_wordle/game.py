@@ -26,6 +26,12 @@ MAX_GUESSES = 1000
 MAX_BOARDS = 64
 
 
+def default_cap(boards: int) -> int:
+    """The guess cap when none is given: 9 for one board (the thesis's), the win limit N + 5 for
+    N boards."""
+    return 9 if boards == 1 else boards + 5
+
+
 @dataclass(frozen=True)
 class Settings:
     """How a game is played, as far as the solver is concerned."""
@@ -73,18 +79,26 @@ class Settings:
         return self.max_guesses < self.win_limit
 
     @property
+    def plays_past_limit(self) -> bool:
+        """Whether the ``max_guesses`` cap lies above the win limit (one board's default 9 over 6):
+        only then may a game go on, and be solved, after the limit."""
+        return self.max_guesses > self.win_limit
+
+    @property
     def won_within(self) -> int:
         """Guesses within which a game is won here: the win limit, or ``max_guesses`` when that
         cap is lower."""
         return self.max_guesses if self.capped else self.win_limit
 
     def fail_text(self, cap_note: bool = True) -> str:
-        """What a failure is here, for "fail rate … %": "over 6", or "not solved within 4 (the
-        --max-guesses cap)" when the cap is below the win limit (``cap_note=False``: without the
-        parenthesis, as figure legends put it).  The one wording of the failure rule."""
-        if self.capped:
-            return f"not solved within {self.max_guesses}" + (" (the --max-guesses cap)" if cap_note else "")
-        return f"over {self.win_limit}"
+        """What a failure is here, for "fail rate … %": "over 6" when games may go on past the
+        win limit; else "not solved within 9" (Quordle: the cap is the limit) or "not solved within
+        4 (the --max-guesses cap)" when the cap is below the limit (``cap_note=False``: without
+        the parenthesis, as figure legends put it).  The one wording of the failure rule."""
+        if self.plays_past_limit:
+            return f"over {self.win_limit}"
+        note = " (the --max-guesses cap)" if cap_note and self.capped else ""
+        return f"not solved within {self.won_within}{note}"
 
 
 @dataclass(frozen=True)
@@ -243,6 +257,13 @@ def lost(record, settings: Settings) -> bool:
     solved, or solved after the win limit.  Scores cannot tell: a lost game scores the cap, and
     the cap may equal the limit (several boards) or lie below it (``--max-guesses 5``)."""
     return not (record.solved and len(record.guesses) <= settings.win_limit)
+
+
+def scores_of(records, settings: Settings) -> np.ndarray:
+    """Guesses per finished game (:class:`GameRecord` or a board set's record), in order: a game
+    not solved counts as the cap, ``settings.max_guesses`` (the thesis's convention).  The one
+    rule for a list of games' scores; whether a game is lost is :func:`lost`'s to say."""
+    return np.array([r.score(settings.max_guesses) for r in records], dtype=np.int64)
 
 
 def play(solver, state: GameState, answer: int, settings: Settings) -> GameRecord:

@@ -132,9 +132,15 @@ def sweep_files(spec: SweepSpec, summary: list[dict]) -> dict[str, str]:
             "summary.json": json.dumps(summary, indent=1, default=str) + "\n"}
 
 
-def figure(args: argparse.Namespace, filename: str) -> Path:
+def figures_folder(args: argparse.Namespace) -> Path:
+    """The run's figures folder (``args.figures``, from :func:`output_dirs`), made."""
     args.figures.mkdir(parents=True, exist_ok=True)
-    return args.figures / filename
+    return args.figures
+
+
+def figure(args: argparse.Namespace, filename: str) -> Path:
+    """Where the figure ``filename`` of a run goes: in its figures folder."""
+    return figures_folder(args) / filename
 
 
 def either(values) -> str:

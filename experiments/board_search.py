@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import time
 
-import numpy as np
 from _study import add_output_args, summary_dir, write_json
 
 from evo_wordle import Context
@@ -28,6 +27,7 @@ from evo_wordle.bench import run_bench
 from evo_wordle.boards import BOARD_SEARCH_DEFAULTS, POLICY_NAME
 from evo_wordle.evolve.metaga import file_test_sets
 from evo_wordle.evolve.strategy import resolve_strategy_path
+from evo_wordle.game import lost, scores_of
 from evo_wordle.stats import paired
 from evo_wordle.tune import load_params
 
@@ -48,8 +48,8 @@ def measure(ctx: Context, boards: int, sets: int, jobs: int) -> dict:
     for label, extra in (("without_search", {}), ("with_search", searched)):
         start = time.perf_counter()
         result = run_bench(ctx, POLICY_NAME, settings, played, 0, {**doc["params"], **extra}, jobs=jobs)
-        scores[label] = np.array([r.score(settings.max_guesses) for r in result.records])
-        out[label] = {"mean": float(scores[label].mean()), "failures": int((scores[label] > settings.win_limit).sum()),
+        scores[label] = scores_of(result.records, settings)
+        out[label] = {"mean": float(scores[label].mean()), "failures": sum(lost(r, settings) for r in result.records),
                       "seconds": round(time.perf_counter() - start, 1)}
     out["search_gain"] = paired(scores["with_search"], scores["without_search"])
     return out

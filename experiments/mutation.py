@@ -25,7 +25,9 @@ How one run works:
        compare: ``--compare-routes`` runs both and lists every verdict that differs);
   4. the result is scored: killed / (total − equivalent), where equivalent mutants are listed
      with a reason in experiments/mutation_equivalent.toml, matched by operator, source line and
-     (optionally) the mutated line, all regular expressions, so the list survives edits elsewhere.
+     (optionally) the mutated line, all regular expressions, so the list survives edits elsewhere;
+     an entry names one source line (``above`` tells lines of the same text apart) unless it says
+     ``sites = N``, and one that matches more lines than that is refused in one line.
 
 Runs under ``nice -n 10`` are expected (the machine is shared); not part of CI.
 """
@@ -485,6 +487,39 @@ def line_text(source_lines: list[str], pos: tuple[int, int]) -> str:
     return source_lines[pos[0] - 1].strip()
 
 
+#: How many lines just above a mutated line an entry's ``above`` regex is searched in.
+ABOVE_LINES = 3
+
+
+def entry_sites(entry: dict, source_lines: list[str]) -> list[int]:
+    """The source lines (1-based) an equivalent entry names: its ``line`` regex matches the line's
+    stripped text and, if given, its ``above`` regex one of the ABOVE_LINES lines just above it
+    (how two lines of the same text are told apart)."""
+    above = entry.get("above")
+
+    def placed(n: int) -> bool:
+        return not above or any(re.search(above, t.strip()) for t in source_lines[max(0, n - 1 - ABOVE_LINES):n - 1])
+
+    return [n for n, text in enumerate(source_lines, 1) if re.search(entry["line"], text.strip()) and placed(n)]
+
+
+def equivalent_sites(equivalent: list[dict], source_lines: list[str]) -> list[set[int]]:
+    """Each entry's source lines (:func:`entry_sites`).  A module's entry that matches more lines
+    than it says (``sites``, default 1) is refused in one line: it would count as equivalent the
+    survivors of a line its reason was not written for.  Entries for every module ("*") are rules
+    of a kind of line, not sites, and may match any number."""
+    out = []
+    for e in equivalent:
+        sites = entry_sites(e, source_lines)
+        expected = e.get("sites", 1)
+        if e["module"] != "*" and len(sites) > expected:
+            fail(f"{EQUIVALENT_FILE.name}: the {e['module']} entry {e['operator']} {e['line']!r} matches "
+                 f"{len(sites)} source lines ({', '.join(map(str, sites))}), not {expected}: narrow it with "
+                 f"`above`, or say `sites = {len(sites)}` if its reason holds for each")
+        out.append(set(sites))
+    return out
+
+
 def session_records(session: Path) -> list[dict]:
     """The mutants of a cosmic-ray session (the old route) as the records ``score`` reads."""
     from cosmic_ray.work_db import WorkDB, use_db
@@ -513,6 +548,7 @@ def score(records: list[dict], module: str, source: str) -> dict:
     """Killed / survived counts of a run (either route), equivalents matched by (operator, line, mutant)."""
     lines = source.splitlines()
     equivalent = load_equivalent(module)
+    sites = equivalent_sites(equivalent, lines)
     outside = re.compile("|".join(f"(?:{e})" for e in excluded_operators()))
     used = [0] * len(equivalent)
     killed = survived = incompetent = filtered = pending = 0
@@ -535,7 +571,7 @@ def score(records: list[dict], module: str, source: str) -> dict:
                            if x.startswith("+") and not x.startswith("+++"))
         match = next(
             (i for i, e in enumerate(equivalent)
-             if re.fullmatch(e["operator"], r["operator"]) and re.search(e["line"], text)
+             if re.fullmatch(e["operator"], r["operator"]) and r["line_no"] in sites[i]
              and re.search(e.get("mutant", ""), added)),
             None,
         )
@@ -1000,7 +1036,8 @@ def equivalents_markdown() -> str:
     rows = tomllib.loads(EQUIVALENT_FILE.read_text())["equivalent"]
     out = ["| module | operator | source line (regex) | why it is equivalent |", "|---|---|---|---|"]
     for e in rows:
-        line = f"`{e['line']}`" + (f" → `{e['mutant']}`" if e.get("mutant") else "")
+        line = (f"`{e['line']}`" + (f" (below `{e['above']}`)" if e.get("above") else "")
+                + (f" → `{e['mutant']}`" if e.get("mutant") else ""))
         cells = [e["module"].replace("evo_wordle/", ""), e["operator"].replace("core/", ""), line, e["reason"]]
         out.append("| " + " | ".join(c.replace("|", "\\|") for c in cells) + " |")
     return "\n".join(out)
@@ -1091,6 +1128,7 @@ def main(argv: list[str] | None = None) -> int:
         return finish(result, args)
     if args.jobs < 1:
         fail("--jobs must be at least 1")
+    equivalent_sites(load_equivalent(module), (ROOT / module).read_text().splitlines())  # refused before the run
     if args.workdir and args.workdir.exists():  # an earlier run's mutants and results: never mixed with a new run
         fail(f"--workdir {args.workdir} exists: give a new folder (or --resume / --rescore it)")
     try:

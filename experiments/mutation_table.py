@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _study import figure, markdown_table, parse, parser, pm, run, write_text
+from _study import figures_folder, markdown_table, parse, parser, pm, run, write_text
 
 from evo_wordle.game import Settings
 from evo_wordle.plots.common import Plotted
@@ -54,7 +54,7 @@ def main() -> None:
     text = comparison(summary)
     write_text(args.results / "mutation" / "comparison.md", text)
     print(text, end="")
-    figures(spec, summary, figure(args, "mutation_heatmap.png").parent)
+    figures(spec, summary, figures_folder(args))
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from _study import figure, markdown_table, parse, parser, pm, run, write_text
+from _study import figures_folder, markdown_table, parse, parser, pm, run, write_text
 
 from evo_wordle.game import Settings
 from evo_wordle.plots.common import Plotted
@@ -53,7 +53,7 @@ def main() -> None:
     text = comparison(summary)
     write_text(args.results / "population" / "comparison.md", text)
     print(text, end="")
-    figures(spec, summary, figure(args, "population_lines.png").parent)
+    figures(spec, summary, figures_folder(args))
 
 
 if __name__ == "__main__":

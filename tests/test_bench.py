@@ -362,7 +362,7 @@ def test_a_cap_below_the_win_limit_is_the_limit_stated(capsys, tmp_path) -> None
 
     assert Settings(max_guesses=4).won_within == 4 and Settings().won_within == 6
     assert Settings(max_guesses=4).fail_text().startswith("not solved within 4")
-    assert Settings().fail_text() == "over 6" and Settings(boards=2, max_guesses=7).fail_text() == "over 7"
+    assert Settings().fail_text() == "over 6" and Settings(boards=2, max_guesses=7).fail_text() == "not solved within 7"
     code, out, _ = run_cli(capsys, "bench", "--solver", "greedy", "--games", "30", "--max-guesses", "4")
     assert code == 0
     assert "(solved within 4, the --max-guesses cap; the win limit is 6)" in out

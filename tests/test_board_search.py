@@ -268,3 +268,26 @@ def test_run_bench_ga_search_on_boards_gives_the_command_line_figures(ctx, capsy
     for key in ("solver", "games", "mean_guesses", "histogram", "worst_guesses", "win_rate"):
         assert api[key] == cli[key], key
     assert api["settings"]["search"] == cli["settings"]["search"] == 4
+
+
+def test_the_board_search_study_counts_lost_sets_by_the_rule_not_by_score(cache_dir, monkeypatch):
+    """experiments/board_search.py counted failures as scores over the win limit; on N boards the
+    cap is the limit, so an unsolved set scores the limit and was never counted."""
+    from types import SimpleNamespace
+
+    from evo_wordle import Context
+    from evo_wordle.boards import BoardsRecord
+
+    from .experiment_scripts import load_experiment
+
+    mod = load_experiment("board_search")
+
+    def bench(ctx, solver, settings, played, seed, params, jobs):
+        assert settings.max_guesses == settings.win_limit == 7
+        won = [BoardsRecord(tuple(row), [1] * 5, True, (4, 5)) for row in played[1:]]
+        return SimpleNamespace(records=[BoardsRecord(tuple(played[0]), [1] * 7, False, (3, None)), *won])
+
+    monkeypatch.setattr(mod, "run_bench", bench)
+    out = mod.measure(Context(), 2, 4, 1)
+    for label in ("without_search", "with_search"):
+        assert out[label]["failures"] == 1 and out[label]["mean"] == (7 + 3 * 5) / 4

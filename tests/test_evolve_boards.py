@@ -273,3 +273,15 @@ def test_metaga_figures_of_a_run_on_custom_lists_name_them(tmp_path, capsys, cac
     mixed = plot_metaga_convergence({2: {**result, "logbook": log}, 4: default}, tmp_path / "mixed.png")
     caption = mixed.data["caption"]
     assert f"Dordle: {named}; Quordle: the default word lists" in caption
+
+
+def test_cli_names_lost_test_sets_as_not_solved_within_the_cap_it_equals(capsys, cache_dir):
+    """On two boards the default cap is the win limit 7: no set takes "over 7" guesses, so the
+    summary line counts test sets "not solved within 7" (Settings.fail_text)."""
+    argv = ["evolve-strategy", "--boards", "2", "--candidates", "answers", "--generations", "0", "--mu", "2",
+            "--lambda", "1", "--train-sets", "4", "--validation-sets", "4", "--test-sets", "6", "--seed", "3",
+            "--quiet"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "never-seen board sets" in out and " not solved within 7; on the same sets plain summed entropy" in out
+    assert "over 7" not in out

@@ -148,3 +148,68 @@ def test_an_existing_workdir_is_a_one_line_error(tmp_path):
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.strip().splitlines() == [
         f"mutation: --workdir {tmp_path} exists: give a new folder (or --resume / --rescore it)"]
+
+
+def test_every_equivalent_entry_matches_no_more_source_lines_than_it_says():
+    """An entry names one source line unless it says ``sites = N``: metaga.py's
+    ``progress(self.logbook[-1])`` entry matched both of that line's copies, the second one's
+    mutants being killed by a test and not equivalent at all (``above`` now tells them apart)."""
+    mod = _script()
+    for module in mod.MODULES:
+        lines = (ROOT / module).read_text().splitlines()
+        equivalent = mod.load_equivalent(module)
+        sites = mod.equivalent_sites(equivalent, lines)  # a one-line SystemExit if any entry matches too many
+        for e, found in zip(equivalent, sites):
+            if e["module"] == module:
+                assert len(found) <= e.get("sites", 1), (module, e["line"])
+    metaga = "evo_wordle/evolve/metaga.py"
+    lines = (ROOT / metaga).read_text().splitlines()
+    entry = next(e for e in mod.load_equivalent(metaga) if "logbook" in e["line"])
+    [site] = mod.entry_sites(entry, lines)
+    assert "self.initialise()" in "\n".join(lines[site - 4:site - 1])
+    assert sum(line.strip() == "progress(self.logbook[-1])" for line in lines) == 2
+
+
+def _entries(tmp_path, monkeypatch, mod, text: str) -> None:
+    path = tmp_path / "equivalent.toml"
+    path.write_text(text)
+    monkeypatch.setattr(mod, "EQUIVALENT_FILE", path)
+
+
+SOURCE = "def f(progress, log):\n    start()\n    progress(log[-1])\n    while more():\n        step()\n" \
+         "        progress(log[-1])\n"
+
+
+def _survivor(line_no: int) -> dict:
+    return {"job_id": str(line_no), "operator": "core/NumberReplacer", "occurrence": line_no, "line_no": line_no,
+            "outcome": "survived", "diff": "+    progress(log[0])"}
+
+
+def test_an_entry_matching_several_lines_it_does_not_declare_is_refused_in_one_line(tmp_path, monkeypatch, capsys):
+    mod = _script()
+    _entries(tmp_path, monkeypatch, mod, "[[equivalent]]\nmodule = 'm.py'\noperator = 'core/NumberReplacer'\n"
+             "line = '^progress\\(log\\[-1\\]\\)$'\nreason = 'after start the log holds one record'\n")
+    try:
+        mod.score([_survivor(3)], "m.py", SOURCE)
+    except SystemExit as exc:
+        assert exc.code == 2
+    else:
+        raise AssertionError("an entry matching two lines was accepted")
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "the m.py entry core/NumberReplacer" in err[0] and "progress" in err[0]
+    assert "matches 2 source lines (3, 6), not 1" in err[0] and "sites = 2" in err[0]
+
+
+def test_an_entry_names_one_of_two_alike_lines_by_the_line_above_or_both_by_saying_so(tmp_path, monkeypatch):
+    mod = _script()
+    entry = ("[[equivalent]]\nmodule = 'm.py'\noperator = 'core/NumberReplacer'\nline = '^progress\\(log\\[-1\\]\\)$'\n"
+             "{extra}reason = 'after start the log holds one record'\n")
+    _entries(tmp_path, monkeypatch, mod, entry.format(extra="above = '^start\\(\\)$'\n"))
+    report = mod.score([_survivor(3), _survivor(6)], "m.py", SOURCE)
+    assert [e["line_no"] for e in report["equivalents"]] == [3]
+    assert [s["line_no"] for s in report["survivors"]] == [6] and report["score"] == 0.0
+    _entries(tmp_path, monkeypatch, mod, entry.format(extra="above = '^step\\(\\)$'\n"))
+    assert [e["line_no"] for e in mod.score([_survivor(3), _survivor(6)], "m.py", SOURCE)["equivalents"]] == [6]
+    _entries(tmp_path, monkeypatch, mod, entry.format(extra="sites = 2\n"))
+    report = mod.score([_survivor(3), _survivor(6)], "m.py", SOURCE)
+    assert [e["line_no"] for e in report["equivalents"]] == [3, 6] and not report["survivors"]

@@ -13,7 +13,18 @@ import numpy as np
 import pytest
 
 from evo_wordle.errors import EvoWordleError, ImpossibleFeedback
-from evo_wordle.game import PROBLEMS, GameRecord, GameState, Settings, hard_mode_mask, letter_counts, lost, play
+from evo_wordle.game import (
+    PROBLEMS,
+    GameRecord,
+    GameState,
+    Settings,
+    default_cap,
+    hard_mode_mask,
+    letter_counts,
+    lost,
+    play,
+    scores_of,
+)
 from evo_wordle.patterns import decode
 
 
@@ -358,7 +369,8 @@ def test_the_failure_rule_is_worded_once(boards, cap):
     assert rule.capped == (cap < rule.win_limit)
     assert failed.startswith(rule.fail_text(cap_note=False)) and rule.fail_text().startswith(failed.split(" (")[0])
     assert won.startswith(f"solved within {limit}")
-    assert (rule.fail_text() == f"over {rule.win_limit}") != rule.capped
+    assert (rule.fail_text() == f"over {rule.win_limit}") == rule.plays_past_limit == (cap > rule.win_limit)
+    assert failed.endswith("(or not solved)") == rule.plays_past_limit
 
 
 def test_the_failure_wording_names_the_cap_by_default():
@@ -366,6 +378,18 @@ def test_the_failure_wording_names_the_cap_by_default():
     assert capped.fail_text() == "not solved within 4 (the --max-guesses cap)"
     assert capped.fail_text(cap_note=False) == "not solved within 4"
     assert Settings().fail_text() == Settings().fail_text(cap_note=False) == "over 6"
+
+
+@pytest.mark.parametrize("boards, cap, text", [(4, 9, "not solved within 9"), (8, 13, "not solved within 13"),
+                                               (2, 7, "not solved within 7"), (1, 6, "not solved within 6"),
+                                               (2, 8, "over 7"), (4, 7, "not solved within 7 (the --max-guesses cap)")])
+def test_a_failure_at_a_cap_equal_to_the_win_limit_is_not_solved_within_it(boards, cap, text):
+    """On N boards the default cap is the win limit N + 5: no game takes "over 9" guesses on
+    Quordle, so a failure there is one not solved within 9.  "over L" only when the cap lies above
+    the limit, and the cap's note only when it lies below."""
+    rule = Settings(boards=boards, max_guesses=cap)
+    assert rule.fail_text() == text
+    assert rule.fail_text(cap_note=False) == text.split(" (")[0]
 
 
 def test_a_game_record_built_without_a_count_played_nothing_outside_its_source():
@@ -387,3 +411,29 @@ def test_a_game_is_lost_when_unsolved_or_solved_after_the_win_limit():
     assert not lost(BoardsRecord((0, 1), [1] * 7, True, (3, 7)), TWO_BOARDS)
     assert lost(BoardsRecord((0, 1), [1] * 7, False, (3, None)), TWO_BOARDS)  # cap 7 = the limit 7
     assert lost(BoardsRecord((0, 1), [1] * 8, True, (3, 8)), Settings(candidates="answers", boards=2, max_guesses=9))
+
+
+def test_a_list_of_games_scores_its_guesses_and_the_cap_for_each_lost_one():
+    """scores_of: a solved game scores its guess count (after the win limit too: lost, yet the
+    guesses it took), an unsolved one the cap, in the records' order; board sets alike."""
+    from evo_wordle.boards import BoardsRecord
+
+    games = [GameRecord(0, [1] * 3, True), GameRecord(0, [1] * 4, False), GameRecord(0, [1] * 8, True),
+             GameRecord(0, [1], True)]
+    scores = scores_of(games, P0_ALLOWED)
+    assert scores.tolist() == [3, 9, 8, 1] and scores.dtype.kind == "i"
+    assert scores_of(games, P0_ALLOWED.with_(max_guesses=12)).tolist() == [3, 12, 8, 1]
+    sets = [BoardsRecord((0, 1), [1] * 6, True, (3, 6)), BoardsRecord((0, 1), [1] * 7, False, (3, None))]
+    assert scores_of(sets, TWO_BOARDS).tolist() == [6, 7]
+    assert scores_of([], TWO_BOARDS).tolist() == []
+
+
+@pytest.mark.parametrize("boards, cap", [(1, 9), (2, 7), (3, 8), (4, 9), (8, 13), (64, 69)])
+def test_the_default_guess_cap_is_9_for_one_board_and_the_win_limit_for_several(boards, cap):
+    """default_cap (what --max-guesses defaults to, and a figure's settings without a cap): 9 on
+    one board, over its win limit 6; N + 5 on N boards, the win limit itself, so that a failure
+    there is a set not solved within it."""
+    assert default_cap(boards) == cap
+    rule = Settings(boards=boards, max_guesses=default_cap(boards))
+    assert rule.plays_past_limit == (boards == 1) and not rule.capped
+    assert rule.fail_text() == ("over 6" if boards == 1 else f"not solved within {cap}")

@@ -112,6 +112,33 @@ def test_select_is_checked_and_recorded_only_when_not_the_old_rule():
     assert SELECT_RULES == ("hall", "validated")
 
 
+def test_the_command_lines_select_choices_are_the_rules_the_run_accepts():
+    """--select's choices are the meta-GA's SELECT_RULES (one list, in evolve/winner.py): a rule
+    offered by one and refused by the other, or a different default, fails here."""
+    import argparse
+    import dataclasses
+
+    from evo_wordle.cli import build_parser
+
+    sub = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    select = next(a for a in sub.choices["evolve-strategy"]._actions if a.dest == "select")
+    assert tuple(select.choices) == SELECT_RULES and len(SELECT_RULES) >= 2
+    assert select.default == next(f.default for f in dataclasses.fields(EvolveConfig) if f.name == "select")
+    for rule in select.choices:
+        assert tiny(select=rule).select == rule
+
+
+def test_the_command_line_offers_select_without_loading_the_meta_ga():
+    """The CLI keeps start-up light: building its parser (every command's flags, --select's
+    choices included) does not import evolve/metaga.py."""
+    import subprocess
+    import sys
+
+    code = "import sys; from evo_wordle.cli import build_parser; build_parser(); print(sorted(sys.modules))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "'evo_wordle.evolve.winner'" in loaded and "'evo_wordle.evolve.metaga'" not in loaded
+
+
 def test_the_command_line_passes_select_to_the_run(tmp_path, capsys, cache_dir):
     """`evolve-strategy --select validated` reaches the run: its checkpoint records the rule (so a
     resume under the other rule is refused), and the default records none."""

@@ -11,7 +11,8 @@ from pathlib import Path
 from ..boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX
 from ..errors import EvoWordleError
 from ..evolve.search import EXACT_LIMIT_MAX
-from ..game import lost
+from ..evolve.winner import SELECT_RULES
+from ..game import lost, scores_of
 from ..outputs import writing
 from ..params import arg_type, as_int
 from ..progress import progress_bar
@@ -75,7 +76,7 @@ def register(sub) -> None:
                    help="training answers (default: %(default)s)")
     g.add_argument("--validation", "--holdout", dest="holdout", type=positive_int, default=400, metavar="N",
                    help="validation answers that choose the winner (default: %(default)s)")
-    g.add_argument("--select", choices=["hall", "validated"], default="hall",
+    g.add_argument("--select", choices=SELECT_RULES, default="hall",
                    help="the winner: the final hall of fame's best on validation (hall), or the best on "
                    "validation of every genome scored there, each generation's best included (validated) "
                    "(default: %(default)s)")
@@ -118,8 +119,6 @@ def register(sub) -> None:
 
 
 def cmd_evolve_strategy(args: argparse.Namespace) -> int:
-    import numpy as np
-
     from ..evolve.metaga import EvolveConfig, genome_key, play_records, split_means, to_individual
     from ..evolve.strategy import load_strategy, save_strategy
 
@@ -154,7 +153,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     # means are read per part of the split.
     t0 = time.perf_counter()
     records = play_records(ctx, best, settings, ctx.words.answer_index, args.pool)
-    scores = np.array([r.score(settings.max_guesses) for r in records])
+    scores = scores_of(records, settings)
     result["means"] = split_means(ctx.words.answer_index, scores, ga.split)
     result["split"] = {"seed": ga.split.seed, **ga.split.sizes()}
     result["all_answers"] = {
@@ -293,7 +292,7 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
     # The test sets are played here, once, by the winner and by the plain policy.
     t0 = time.perf_counter()
     sets = split_sets(cfg, ga.split, test_sets)
-    limit = settings.win_limit
+    failed = settings.fail_text()
     result: dict = {"genome": best, "boards": settings.boards, "settings": settings.as_dict(),
                     "fitness": {"train": ga.cache.get(key), "validation": ga.hold_cache.get(key)},
                     "generations": ga.generation, "seconds": round(ga.seconds, 1), "split": {
@@ -309,9 +308,9 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
         print_json(result)
     else:
         print("genome: " + ", ".join(f"{k} {v}" if k == "opener" else f"{k} {v:.3f}" for k, v in best.items()))
-        print(f"test mean {ev['test_mean']:.4f} on {test_sets} never-seen board sets, {ev['test_failures']} over "
-              f"{limit}; on the same sets plain summed entropy {se['test_mean']:.4f} ({se['test_failures']} over "
-              f"{limit}), with the evolved opener {best['opener'].upper()} {so['test_mean']:.4f}; training fitness "
+        print(f"test mean {ev['test_mean']:.4f} on {test_sets} never-seen board sets, {ev['test_failures']} "
+              f"{failed}; on the same sets plain summed entropy {se['test_mean']:.4f} ({se['test_failures']} "
+              f"{failed}), with the evolved opener {best['opener'].upper()} {so['test_mean']:.4f}; training fitness "
               f"{result['fitness']['train']:.4f}, validation {result['fitness']['validation']:.4f}")
         if args.rollout:
             d = result["rollout_gain"]

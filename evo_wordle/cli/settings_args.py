@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from ..context import Context
 from ..errors import EvoWordleError
-from ..game import MAX_BOARDS, PROBLEMS, Settings
+from ..game import MAX_BOARDS, PROBLEMS, Settings, default_cap
 from ..params import as_int
 from .common import positive_int, with_opener
 
@@ -113,7 +113,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     boards = as_int("boards", getattr(args, "boards", 1) or 1, 1, MAX_BOARDS)  # before the cap it sets
     cap = getattr(args, "max_guesses", None)
     if cap is None:
-        cap = 9 if boards == 1 else boards + 5
+        cap = default_cap(boards)
     return Settings(hard=bool(getattr(args, "hard", False)), max_guesses=cap, boards=boards, **base)
 
 

@@ -38,17 +38,16 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text
 from ..ga.config import MAX_COUNT
-from ..game import GameState, Settings, lost, play
+from ..game import GameState, Settings, lost, play, scores_of
 from ..params import as_choice, as_float, as_int, as_seed
 from ..split import recorded_split, split_answers
 from .checkpoint import read_checkpoint, write_checkpoint
 from .strategy import DEFAULT_POOL, LOG_GENES, REAL_GENES, Strategy, StrategySolver
+from .winner import SELECT_RULES
 
 GENE_NAMES = ["opener", *REAL_GENES, "hard_candidates"]
 #: The multi-board genome: the summed-entropy policy's opener and genes.
 BOARD_GENE_NAMES = ["opener", *BOARD_GENES]
-#: How the winner is chosen on the validation answers or sets (``EvolveConfig.select``).
-SELECT_RULES = ("hall", "validated")
 #: Salt of the seeds that draw the training, validation and test board sets.
 _SETS_SALT = 0xB0A4D
 
@@ -182,7 +181,7 @@ def play_genome(ctx: Context, strategy: Strategy, settings: Settings, answers: n
                 pool: int = DEFAULT_POOL) -> np.ndarray:
     """Scores (guesses, the cap for failures) of one genome on ``answers``."""
     records = play_records(ctx, strategy, settings, answers, pool)
-    return np.array([r.score(settings.max_guesses) for r in records])
+    return scores_of(records, settings)
 
 
 def split_means(answers: np.ndarray, scores: np.ndarray, split) -> dict[str, float]:
@@ -223,7 +222,7 @@ def genome_records(ctx: Context, genes, settings: Settings, sample: np.ndarray, 
 
 def genome_scores(ctx: Context, genes, settings: Settings, sample: np.ndarray, pool: int) -> np.ndarray:
     """Scores of a genome (as genes) on ``sample`` (a failure counts as the cap)."""
-    return np.array([r.score(settings.max_guesses) for r in genome_records(ctx, genes, settings, sample, pool)])
+    return scores_of(genome_records(ctx, genes, settings, sample, pool), settings)
 
 
 def split_sets(config: EvolveConfig, split, test_sets: int) -> dict[str, np.ndarray]:
@@ -279,7 +278,6 @@ def test_board_genome(ctx: Context, genes, settings: Settings, sets: np.ndarray,
 
     opener = dict(zip(BOARD_GENE_NAMES, genes))["opener"]
     plain = [0.0 for _ in BOARD_GENES]
-    cap = settings.max_guesses
     out: dict = {}
     played = {}
     policies = [("evolved", list(genes), rollout), ("summed_entropy", [None, *plain], 0),
@@ -288,7 +286,7 @@ def test_board_genome(ctx: Context, genes, settings: Settings, sets: np.ndarray,
         policies.append(("evolved_without_rollout", list(genes), 0))
     for label, g, r in policies:
         records = play_sets(ctx, g, settings, sets, r)
-        scores = played[label] = np.array([rec.score(cap) for rec in records])
+        scores = played[label] = scores_of(records, settings)
         values, counts = np.unique(scores, return_counts=True)
         out[label] = {"test_mean": float(scores.mean()), "test_failures": sum(lost(rec, settings) for rec in records),
                       "worst_guesses": int(scores.max()),
@@ -308,7 +306,7 @@ def fitness_of(scores: np.ndarray, failed: np.ndarray, penalty: float) -> float:
 def genome_fitness(ctx: Context, genes, settings: Settings, sample: np.ndarray, pool: int, penalty: float) -> float:
     """A genome's fitness on ``sample``: lost games are told from their records (see :func:`lost`)."""
     records = genome_records(ctx, genes, settings, sample, pool)
-    return fitness_of(np.array([r.score(settings.max_guesses) for r in records]),
+    return fitness_of(scores_of(records, settings),
                       np.array([lost(r, settings) for r in records]), penalty)
 
 

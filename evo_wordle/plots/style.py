@@ -5,7 +5,7 @@ Colours are Okabe & Ito's (2008) palette, distinguishable under the common colou
 deficiencies.  Each colour means one thing everywhere:
 
 * blue — the GA or the solver studied;  orange — the baseline (greedy);
-* bluish green — games solved within the win limit;  vermillion — games over it (failures);
+* bluish green — games solved within the win limit;  vermillion — games lost (failures);
 * further series take reddish purple, sky blue, black — never bluish green or vermillion,
   which keep their solved/failed meaning.  Yellow is not used (it reads as Wordle's "right
   letter, wrong place" and is too light on white).
@@ -124,15 +124,17 @@ def won_within(settings: dict) -> tuple[int, str, str]:
     """The guesses within which a game is won under ``settings`` (a settings dict: the win limit,
     6 or boards + 5, or the ``max_guesses`` cap when lower) and the legend labels of the games
     won and failed, worded by :meth:`~evo_wordle.game.Settings.fail_text` (the rule's owner)."""
-    from ..game import Settings
+    from ..game import Settings, default_cap
 
     boards = int(settings.get("boards", 1) or 1)
     cap = settings.get("max_guesses")
-    rule = Settings(boards=boards, max_guesses=Settings(boards=boards).win_limit if cap is None else int(cap))
+    rule = Settings(boards=boards, max_guesses=default_cap(boards) if cap is None else int(cap))
     limit, failed = rule.won_within, rule.fail_text(cap_note=False)
     if rule.capped:
         return limit, f"solved within {limit} (the cap)", failed
-    return limit, f"solved within {limit}", f"{failed} (or not solved)"
+    if rule.plays_past_limit:
+        return limit, f"solved within {limit}", f"{failed} (or not solved)"
+    return limit, f"solved within {limit}", failed
 
 
 @functools.lru_cache(maxsize=1)
