@@ -40,7 +40,9 @@ class Settings:
     guess_from: str = "candidates"  # "candidates" (consistent words only) or "allowed"
     hard: bool = False
     daily: bool = False  # P2/P3: past answers leave later games' candidates
-    max_guesses: int = 9  # a game not solved by then is a failure
+    #: a game not solved by then is a failure; None (the default) is :func:`default_cap` of the
+    #: board count, so ``Settings(boards=8)`` plays to Octordle's 13, not one board's 9
+    max_guesses: int | None = None
     boards: int = 1
 
     def __post_init__(self) -> None:
@@ -48,8 +50,9 @@ class Settings:
         as_choice("guess_from", self.guess_from, ("candidates", "allowed"))
         for name in ("hard", "daily"):
             object.__setattr__(self, name, as_bool(name, getattr(self, name)))
-        object.__setattr__(self, "max_guesses", as_int("max_guesses", self.max_guesses, 1, MAX_GUESSES))
         object.__setattr__(self, "boards", as_int("boards", self.boards, 1, MAX_BOARDS))
+        cap = default_cap(self.boards) if self.max_guesses is None else self.max_guesses
+        object.__setattr__(self, "max_guesses", as_int("max_guesses", cap, 1, MAX_GUESSES))
 
     @classmethod
     def problem(cls, name: str, **overrides) -> Settings:

@@ -437,3 +437,13 @@ def test_the_default_guess_cap_is_9_for_one_board_and_the_win_limit_for_several(
     rule = Settings(boards=boards, max_guesses=default_cap(boards))
     assert rule.plays_past_limit == (boards == 1) and not rule.capped
     assert rule.fail_text() == ("over 6" if boards == 1 else f"not solved within {cap}")
+
+
+@pytest.mark.parametrize(("boards", "cap"), [(1, 9), (2, 7), (4, 9), (8, 13)])
+def test_settings_without_a_cap_play_to_the_board_counts_default_cap(boards, cap):
+    """The Python API's Settings(boards=8) plays Octordle to 13 guesses, as the CLI does: with one
+    board's 9 as its default, every set needing 10 to 13 guesses was a failure through the API
+    only.  A cap given is kept, on any board count."""
+    assert Settings(boards=boards).max_guesses == cap
+    assert Settings(boards=boards, max_guesses=5).max_guesses == 5
+    assert Settings(boards=boards) == Settings(boards=boards, max_guesses=cap)

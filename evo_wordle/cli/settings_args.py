@@ -15,8 +15,7 @@ from typing import NamedTuple
 
 from ..context import Context
 from ..errors import EvoWordleError
-from ..game import MAX_BOARDS, PROBLEMS, Settings, default_cap
-from ..params import as_int
+from ..game import PROBLEMS, Settings
 from .common import positive_int, with_opener
 
 
@@ -110,11 +109,9 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
             base[name] = value
     if getattr(args, "daily", None):
         base["daily"] = True
-    boards = as_int("boards", getattr(args, "boards", 1) or 1, 1, MAX_BOARDS)  # before the cap it sets
-    cap = getattr(args, "max_guesses", None)
-    if cap is None:
-        cap = default_cap(boards)
-    return Settings(hard=bool(getattr(args, "hard", False)), max_guesses=cap, boards=boards, **base)
+    # no --max-guesses: Settings plays to the board count's default cap (game.default_cap)
+    return Settings(hard=bool(getattr(args, "hard", False)), max_guesses=getattr(args, "max_guesses", None),
+                    boards=getattr(args, "boards", 1) or 1, **base)
 
 
 # -- settings that travel with strategy and tree files ----------------------------------------

@@ -124,11 +124,10 @@ def won_within(settings: dict) -> tuple[int, str, str]:
     """The guesses within which a game is won under ``settings`` (a settings dict: the win limit,
     6 or boards + 5, or the ``max_guesses`` cap when lower) and the legend labels of the games
     won and failed, worded by :meth:`~evo_wordle.game.Settings.fail_text` (the rule's owner)."""
-    from ..game import Settings, default_cap
+    from ..game import Settings
 
-    boards = int(settings.get("boards", 1) or 1)
     cap = settings.get("max_guesses")
-    rule = Settings(boards=boards, max_guesses=default_cap(boards) if cap is None else int(cap))
+    rule = Settings(boards=int(settings.get("boards", 1) or 1), max_guesses=None if cap is None else int(cap))
     limit, failed = rule.won_within, rule.fail_text(cap_note=False)
     if rule.capped:
         return limit, f"solved within {limit} (the cap)", failed
