@@ -9,7 +9,7 @@ import itertools
 import json
 import subprocess
 import sys
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -41,7 +41,7 @@ def small():
 def brute_force(boards: tuple[frozenset, ...], left: int) -> float:
     """Least expected guesses still to play (a failure counts as the cap), any word guessed."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def value(boards: tuple[frozenset, ...], left: int) -> float:
         if not boards or left == 0:
             return 0.0
