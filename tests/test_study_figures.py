@@ -400,8 +400,10 @@ def test_multiboard_hist_png_draws_the_shipped_files_test_histograms(tmp_path):
             assert [round(p.get_x() + p.get_width() / 2) for p in b.patches] == ks
             np.testing.assert_allclose([p.get_height() for p in b.patches],
                                        [100 * hist.get(str(k), 0) / total for k in ks], rtol=1e-12)
-            assert label == (f"{name}: mean {prov[key]['test_mean']:.3f}, {prov[key]['test_failures']} over "
-                             "the win limit")
+            # the file's cap is its win limit (N + 5): a lost set is one not solved within it
+            assert doc["settings"]["max_guesses"] == doc["settings"]["boards"] + 5
+            assert label == (f"{name}: mean {prov[key]['test_mean']:.3f}, {prov[key]['test_failures']} not solved "
+                             f"within {doc['settings']['max_guesses']}")
             mean = sum(int(k) * v for k, v in hist.items()) / total
             assert mean == pytest.approx(prov[key]["test_mean"], abs=5e-5)
         assert ax.get_ylabel() == "% of test board sets"

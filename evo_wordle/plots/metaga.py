@@ -9,7 +9,17 @@ from pathlib import Path
 import numpy as np
 
 from .common import Plotted, count_axis, new_figure, save
-from .style import BASELINE, MARKERS, OKABE_ITO, STUDIED, caption_text, legend_below, lists_record_text, styled
+from .style import (
+    BASELINE,
+    MARKERS,
+    OKABE_ITO,
+    STUDIED,
+    caption_text,
+    legend_below,
+    lists_record_text,
+    styled,
+    won_within,
+)
 
 #: The name each board count goes by.
 GAME_NAMES = {2: "Dordle", 4: "Quordle", 8: "Octordle"}
@@ -73,6 +83,7 @@ def plot_board_histograms(runs: dict, path: str | Path) -> Plotted:
     fig, axes = new_figure(5.2 * len(runs), 4.4, ncols=len(runs))
     data: dict = {}
     for ax, (boards, run) in zip(axes, runs.items()):
+        failed = won_within(run["settings"])[2]  # "not solved within 9": the game's own failure rule
         keys = sorted({int(k) for label in ("evolved", "summed_entropy") for k in run[label]["histogram"]})
         ks = np.array(keys)
         data[boards] = {}
@@ -84,8 +95,7 @@ def plot_board_histograms(runs: dict, path: str | Path) -> Plotted:
             total = sum(hist.values())
             share = np.array([100 * hist.get(str(k), 0) / total for k in keys])
             ax.bar(ks + (i - 0.5) * 0.4, share, width=0.4, color=colour,
-                   label=f"{name}: mean {run[label]['test_mean']:.3f}, {run[label]['test_failures']} over "
-                   f"the win limit")
+                   label=f"{name}: mean {run[label]['test_mean']:.3f}, {run[label]['test_failures']} {failed}")
             data[boards][label] = {"name": name, "guesses": keys, "share": share.tolist()}
         ax.set_xticks(ks)
         ax.set_title(_name(boards))
