@@ -278,7 +278,7 @@ class SummedEntropy:
         guess = self.base_choice(boards, turn)
         if turn == 0 or min(len(b) for b in boards) <= 1:
             return guess
-        if self.rollout and math.prod(len(b) for b in boards) <= self.rollout:
+        if self.looks_ahead(boards, turn):
             return self.lookahead(boards, turn, guess)
         if self.search and max(len(b) for b in boards) <= BOARD_SEARCH_LARGEST:
             return self.searched(boards, turn, guess)
@@ -313,13 +313,24 @@ class SummedEntropy:
         return self.late > 0 and self.settings.max_guesses - turn - len(boards) < round(self.late)
 
     # -- lookahead --------------------------------------------------------------------------
+    def looks_ahead(self, boards: list[np.ndarray], turn: int) -> bool:
+        """Whether :meth:`choose` plays the lookahead in this state: ``rollout`` on, after the
+        opener, no board down to one word (its word is then played), and the boards' candidate
+        counts multiplying to at most ``rollout``."""
+        return (bool(self.rollout) and turn > 0 and min(len(b) for b in boards) > 1
+                and math.prod(len(b) for b in boards) <= self.rollout)
+
+    def lookahead_pool(self, boards: list[np.ndarray], width: int = ROLLOUT_WIDTH) -> list[int]:
+        """The guesses the lookahead weighs: the ``width`` best by score, then every word still
+        possible on a board (each once, in that order)."""
+        top = np.argsort(-self.scores(boards), kind="stable")[:width]
+        return list(dict.fromkeys([*(int(g) for g in top), *(int(g) for b in boards for g in self.words_of(b))]))
+
     def lookahead(self, boards: list[np.ndarray], turn: int, base: int) -> int:
         """The guess of least expected guesses left when the base policy plays on after it,
-        among ``base``, the best :data:`ROLLOUT_WIDTH` by score and the boards' candidates."""
-        top = np.argsort(-self.scores(boards), kind="stable")[:ROLLOUT_WIDTH]
-        pool = dict.fromkeys([*(int(g) for g in top), *(int(g) for b in boards for g in self.words_of(b))])
+        among ``base`` and :meth:`lookahead_pool`."""
         best, least = base, self.after(boards, base, turn)
-        for guess in pool:
+        for guess in self.lookahead_pool(boards):
             if guess != base:
                 cost = self.after(boards, guess, turn)
                 if cost < least - TIE_GUESSES:

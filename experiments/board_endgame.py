@@ -45,15 +45,9 @@ from evo_wordle.stats import mean_ci
 MEMO_MAX = 2_000_000
 
 
-def guess_pool(policy: SummedEntropy, boards: list[np.ndarray], width: int) -> list[int]:
-    """The guesses tried in a state: the ``width`` best by the policy's score, then every word
-    still possible on a board (the lookahead's pool when ``width`` is ROLLOUT_WIDTH)."""
-    top = np.argsort(-policy.scores(boards), kind="stable")[:width]
-    return list(dict.fromkeys([*(int(g) for g in top), *(int(g) for b in boards for g in policy.words_of(b))]))
-
-
 class Exact:
-    """Least expected guesses still to play from a state, over guesses from :func:`guess_pool`."""
+    """Least expected guesses still to play from a state, the guesses at every node from the
+    policy's :meth:`~evo_wordle.boards.SummedEntropy.lookahead_pool` of ``width``."""
 
     def __init__(self, policy: SummedEntropy, width: int) -> None:
         self.policy, self.width, self.memo = policy, width, {}
@@ -69,7 +63,7 @@ class Exact:
         if hit is not None:
             return hit
         best = float("inf")
-        for guess in guess_pool(self.policy, boards, self.width):
+        for guess in self.policy.lookahead_pool(boards, self.width):
             total = 0.0
             for outcome in itertools.product(*(self.policy.split(b, guess) for b in boards)):
                 p = 1.0
@@ -96,7 +90,7 @@ def first_lookahead_state(policy: SummedEntropy, answers: list[int]) -> tuple[li
     boards, positions = [full] * len(answers), [int(np.searchsorted(policy.universe, a)) for a in answers]
     turn = 0
     while boards and turn < policy.settings.max_guesses:
-        if turn and min(len(b) for b in boards) > 1 and np.prod([float(len(b)) for b in boards]) <= policy.rollout:
+        if policy.looks_ahead(boards, turn):
             return boards, turn
         boards, positions = after(policy, boards, positions, policy.choose(boards, turn))
         turn += 1

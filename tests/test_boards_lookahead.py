@@ -101,6 +101,19 @@ def test_lookahead_tries_the_best_eight_and_every_candidate(ctx, monkeypatch):
     assert len(tried) == len(set(tried))  # each once
 
 
+def test_the_lookahead_plays_after_the_opener_with_no_board_down_to_one_word_within_rollout(ctx, monkeypatch):
+    """looks_ahead is choose's rule (board_endgame.py stops where it is true): 7 × 6 = 42 words here,
+    7 × 1 with a board down to one word (whose word is played, with no lookahead)."""
+    state = boards(ctx, SummedEntropy(ctx, KNOWN2), FIRST, SECOND)
+    one = boards(ctx, SummedEntropy(ctx, KNOWN2), FIRST, ["spill"])
+    for rollout, turn, where, expected in ((42, 2, state, True), (41, 2, state, False), (42, 1, state, True),
+                                           (42, 0, state, False), (0, 2, state, False), (7, 2, one, False)):
+        policy = SummedEntropy(ctx, KNOWN2, rollout=rollout)
+        assert policy.looks_ahead(where, turn) is expected
+        monkeypatch.setattr(policy, "lookahead", lambda *a: -1)
+        assert (policy.choose(where, turn) == -1) is expected
+
+
 def test_lookahead_never_picks_a_worse_guess_and_sometimes_a_better_one(ctx, monkeypatch):
     """On 40 Dordle sets, every guess the lookahead plays has at most the base guess's expected
     cost, some strictly less; the games stay legal."""
