@@ -38,6 +38,12 @@ def mean_ci(values) -> tuple[float, float]:
     return float(x.mean()), float(t975(len(x) - 1) * x.std(ddof=1) / math.sqrt(len(x)))
 
 
+def interval(values) -> dict:
+    """:func:`mean_ci` as a record: mean, ci95 (the half-width), and the interval's low and high ends."""
+    mean, half = mean_ci(values)
+    return {"mean": mean, "ci95": half, "low": mean - half, "high": mean + half}
+
+
 def paired(a: np.ndarray, b: np.ndarray) -> dict:
     """Mean of ``a - b`` (game by game) with its 95 % interval and the smallest difference a
     test of this size would detect with 80 % power at the 5 % level.  ``a`` and ``b`` must be
@@ -51,8 +57,7 @@ def paired(a: np.ndarray, b: np.ndarray) -> dict:
     if len(a) < 2:
         raise EvoWordleError(f"a paired difference needs at least 2 games for its 95 % interval, not {len(a)}")
     d = a - b
-    mean, half = mean_ci(d)
+    out = interval(d)
     sd = float(d.std(ddof=1))
     detectable = (t975(len(d) - 1) + 0.8416) * sd / math.sqrt(len(d))
-    return {"mean": mean, "ci95": half, "low": mean - half, "high": mean + half,
-            "significant": bool(abs(mean) > half), "detectable": detectable, "games": int(len(d))}
+    return {**out, "significant": bool(abs(out["mean"]) > out["ci95"]), "detectable": detectable, "games": int(len(d))}

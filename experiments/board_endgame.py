@@ -39,7 +39,7 @@ from board_headroom import NAMES, _context, after, shipped_policy
 
 from evo_wordle.boards import ROLLOUT_WIDTH, SummedEntropy
 from evo_wordle.evolve.metaga import file_sets
-from evo_wordle.stats import mean_ci
+from evo_wordle.stats import interval
 
 #: Cleared when it holds this many states (a bound on memory; values are recomputed the same).
 MEMO_MAX = 2_000_000
@@ -112,11 +112,6 @@ def set_endgame(task: tuple) -> dict:
     record.update(turn=turn, sizes=[len(b) for b in boards], base=policy.expected_cost(boards, turn),
                   lookahead=1.0 + policy.after(boards, guess, turn), exact=exact.value(boards, turn))
     return record
-
-
-def interval(values: list[float]) -> dict:
-    mean, half = mean_ci(values)
-    return {"mean": mean, "ci95": half, "low": mean - half, "high": mean + half}
 
 
 def measure(boards: int, sets: int, width: int, jobs: int) -> dict:

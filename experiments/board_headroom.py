@@ -37,7 +37,7 @@ from evo_wordle.artefacts import settings_of
 from evo_wordle.boards import SummedEntropy
 from evo_wordle.evolve.metaga import BOARD_GENE_NAMES, board_policy, file_sets
 from evo_wordle.evolve.strategy import resolve_strategy_path
-from evo_wordle.stats import mean_ci
+from evo_wordle.stats import interval
 from evo_wordle.tune import load_params
 
 NAMES = {2: "dordle-evolved", 4: "quordle-evolved", 8: "octordle-evolved"}
@@ -144,10 +144,8 @@ def measure(ctx: Context, boards: int, states: int, width: int, samples: int, se
     else:
         records = [state_headroom(t) for t in tasks]
     gains = [r["fresh_gain"] for r in records if "fresh_gain" in r]
-    mean, half = mean_ci(gains)
     return {"file": NAMES[boards], "states": len(gains), "skipped": len(records) - len(gains), "width": width,
-            "samples": samples, "seed": seed, "fresh_gain": {"mean": mean, "ci95": half, "low": mean - half,
-                                                             "high": mean + half},
+            "samples": samples, "seed": seed, "fresh_gain": interval(gains),
             "changed": sum(r["own"] != r["selected"] for r in records if "own" in r),
             "seconds": round(time.perf_counter() - start, 1), "records": records}
 
