@@ -26,10 +26,15 @@ MAX_GUESSES = 1000
 MAX_BOARDS = 64
 
 
+def win_limit(boards: int) -> int:
+    """Guesses within which a game counts as won: 6 for Wordle, N + 5 for N boards."""
+    return 6 if boards == 1 else boards + 5
+
+
 def default_cap(boards: int) -> int:
     """The guess cap when none is given: 9 for one board (the thesis's), the win limit N + 5 for
     N boards."""
-    return 9 if boards == 1 else boards + 5
+    return 9 if boards == 1 else win_limit(boards)
 
 
 @dataclass(frozen=True)
@@ -73,8 +78,8 @@ class Settings:
 
     @property
     def win_limit(self) -> int:
-        """Guesses within which a game counts as won: 6 for Wordle, N + 5 for N boards."""
-        return 6 if self.boards == 1 else self.boards + 5
+        """Guesses within which a game counts as won here (:func:`win_limit` of the board count)."""
+        return win_limit(self.boards)
 
     @property
     def capped(self) -> bool:
