@@ -276,11 +276,9 @@ class SummedEntropy:
     def choose(self, boards: list[np.ndarray], turn: int) -> int:
         """The next guess for the unsolved ``boards`` (lists of universe positions)."""
         guess = self.base_choice(boards, turn)
-        if turn == 0 or min(len(b) for b in boards) <= 1:
-            return guess
         if self.looks_ahead(boards, turn):
             return self.lookahead(boards, turn, guess)
-        if self.search and max(len(b) for b in boards) <= BOARD_SEARCH_LARGEST:
+        if self.search and self.decides(boards, turn) and max(len(b) for b in boards) <= BOARD_SEARCH_LARGEST:
             return self.searched(boards, turn, guess)
         return guess
 
@@ -313,12 +311,16 @@ class SummedEntropy:
         return self.late > 0 and self.settings.max_guesses - turn - len(boards) < round(self.late)
 
     # -- lookahead --------------------------------------------------------------------------
+    @staticmethod
+    def decides(boards: list[np.ndarray], turn: int) -> bool:
+        """Whether a state leaves the lookahead or the search a decision: after the opener, with no
+        board down to one word (whose word is then played)."""
+        return turn > 0 and min(len(b) for b in boards) > 1
+
     def looks_ahead(self, boards: list[np.ndarray], turn: int) -> bool:
-        """Whether :meth:`choose` plays the lookahead in this state: ``rollout`` on, after the
-        opener, no board down to one word (its word is then played), and the boards' candidate
-        counts multiplying to at most ``rollout``."""
-        return (bool(self.rollout) and turn > 0 and min(len(b) for b in boards) > 1
-                and math.prod(len(b) for b in boards) <= self.rollout)
+        """Whether :meth:`choose` plays the lookahead in this state: ``rollout`` on, a state that
+        :meth:`decides`, and the boards' candidate counts multiplying to at most ``rollout``."""
+        return bool(self.rollout) and self.decides(boards, turn) and math.prod(len(b) for b in boards) <= self.rollout
 
     def lookahead_pool(self, boards: list[np.ndarray], width: int = ROLLOUT_WIDTH) -> list[int]:
         """The guesses the lookahead weighs: the ``width`` best by score, then every word still

@@ -65,6 +65,7 @@ def test_score_is_the_guesses_used_or_the_cap():
     won = BoardsRecord((1, 2), [5, 1, 2], True, (2, 3))
     lost = BoardsRecord((1, 2), [5, 1], False, (2, None))
     assert won.score(7) == 3 and lost.score(7) == 7 and won.answer == (1, 2)
+    assert won.outside_source == 0  # a set's record counts no guess outside the source unless told
 
 
 # -- the policy's score, rules and limits, by their documented formulas --------------------------
