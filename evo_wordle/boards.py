@@ -49,7 +49,8 @@ import numpy as np
 from .context import Context
 from .entropy import entropies
 from .errors import EvoWordleError
-from .game import Settings
+from .game import MAX_BOARDS, Settings
+from .params import as_int, as_seed
 
 #: Candidate sets up to PAIR_MAX are scored by pairwise comparison, up to SORT_MAX by sorting,
 #: larger ones by counting patterns (the fastest way for each size, measured).
@@ -72,6 +73,9 @@ ROLLOUT_MAX = 100_000
 TIE_GUESSES = 1e-9
 #: The base policy's values memoised before the memo is emptied (bounded memory).
 ROLLOUT_MEMO = 200_000
+#: Most board sets one draw makes: each keeps its own SeedSequence (≈ 0.4 kB, ≈ 8 s per million),
+#: so ``bench --boards 2 --games 1000000000`` ran out of memory instead of being refused.
+MAX_SETS = 1_000_000
 #: Decision search (``search``: words the GA keeps per decision, 0 = off; ``search_generations``):
 #: the largest values a parameter file may ask for, and the largest board it plays on.
 SEARCH_MAX = 1000
@@ -444,10 +448,12 @@ def draw_answers(ctx: Context | None, boards: int, games: int, seed, pool: np.nd
     """(games, boards) answer indices, drawn with replacement from the answer list (or from
     ``pool``, e.g. one part of a train/validation/test split); set k uses its own generator from
     ``SeedSequence(seed).spawn(games)[k]`` (``seed``: an int or a SeedSequence)."""
-    if games < 1:
-        raise EvoWordleError("--games must be at least 1")
+    boards = as_int("boards", boards, 1, MAX_BOARDS)
+    games = as_int("games", games, 1, MAX_SETS)
     pool = ctx.words.answer_index if pool is None else np.asarray(pool, dtype=np.int64)
-    seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    if len(pool) == 0:
+        raise EvoWordleError("no answers to draw board sets from")
+    seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(as_seed("seed", seed))
     seqs = seq.spawn(games)
     out = np.empty((games, boards), dtype=np.int64)
     for k, seq in enumerate(seqs):
@@ -457,6 +463,7 @@ def draw_answers(ctx: Context | None, boards: int, games: int, seed, pool: np.nd
 
 __all__ = [
     "GENES",
+    "MAX_SETS",
     "BoardsRecord",
     "SummedEntropy",
     "draw_answers",

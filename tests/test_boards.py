@@ -158,6 +158,36 @@ def test_draw_answers_with_replacement_and_prefix_stable(ctx):
     assert not np.array_equal(a, draw_answers(ctx, 4, 50, seed=8))
 
 
+def test_draw_answers_refuses_bad_arguments_in_one_line(ctx):
+    """Public API: every bad argument is an EvoWordleError (0 boards gave an empty array, -1 or
+    an empty pool numpy's ValueError, 2.5 sets a TypeError)."""
+    bad = [dict(boards=0), dict(boards=-1), dict(boards=65), dict(boards=2.0), dict(games=2.5),
+           dict(seed=-1), dict(pool=np.array([], dtype=np.int64))]
+    for change in bad:
+        kwargs = {"boards": 2, "games": 3, "seed": 0, **change}
+        with pytest.raises(EvoWordleError) as err:
+            draw_answers(ctx, kwargs.pop("boards"), kwargs.pop("games"), **kwargs)
+        assert "\n" not in str(err.value), change
+    assert draw_answers(ctx, 2, 3, np.int64(5)).shape == (3, 2)  # numpy integers are whole numbers
+
+
+def test_draw_answers_caps_the_sets_before_allocating(ctx):
+    """Each set keeps a SeedSequence: 10**9 sets ran out of memory instead of being refused."""
+    from evo_wordle.boards import MAX_SETS
+
+    for games in (MAX_SETS + 1, 10**9):
+        with pytest.raises(EvoWordleError, match="--games must be between 1 and 1000000"):
+            draw_answers(ctx, 2, games, 0)
+
+
+def test_bench_refuses_more_board_sets_than_the_cap(capsys):
+    from evo_wordle.cli import main
+
+    assert main(["bench", "--boards", "2", "--games", "1000000000", "--candidates", "answers", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--games" in err and "1000000" in err
+
+
 def run_boards_bench(ctx, settings, games, seed=0, jobs=1, ties="candidates"):
     """N board sets through the one bench engine (as ``bench --boards N`` plays them)."""
     return run_bench(ctx, POLICY_NAME, settings, draw_answers(ctx, settings.boards, games, seed), seed,

@@ -65,7 +65,8 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     )
     add_word_args(p)
     p.add_argument("--games", type=positive_int, metavar="K",
-                   help="play a seeded sample of K answers (default: all); K board sets with --boards")
+                   help="play a seeded sample of K answers (default: all); with --boards N, K board sets drawn "
+                   "with replacement (default: 1,000, at most 1,000,000)")
     p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="seed (default 0)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="J",
                    help="processes; games are seeded by position, so results do not depend on J")
