@@ -229,6 +229,23 @@ def test_bad_multi_board_evolutions_are_one_line(capsys, cache_dir, extra, messa
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("flag", ["--train-sets", "--validation-sets", "--test-sets"])
+def test_board_set_counts_are_capped_before_anything_runs(capsys, cache_dir, flag):
+    """--test-sets had no cap (10**9 sets ran the whole evolution, then ran out of memory), and
+    --validation-sets 10**9 was refused as "--holdout-sets", a flag that does not exist."""
+    with pytest.raises(SystemExit) as exc:
+        main(["evolve-strategy", "--boards", "2", "--generations", "0", "--mu", "2", "--lambda", "1",
+              "--train", "20", "--validation", "20", flag, "1000001"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and f"{flag}: must be between" in err and "1000000, not 1000001" in err
+    assert "holdout" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_config_errors_name_the_flags_users_give():
+    with pytest.raises(EvoWordleError, match="^--validation-sets must be between 1 and 1000000, not 10000000$"):
+        tiny(holdout_sets=10**7)
+
+
 def test_one_test_set_is_refused_it_has_no_interval(capsys, cache_dir):
     """--test-sets 1 printed "[+nan, +nan]" and wrote NaN into --json and the parameter file (the
     paired difference of one set has no interval); it is refused before anything runs."""
@@ -236,7 +253,7 @@ def test_one_test_set_is_refused_it_has_no_interval(capsys, cache_dir):
         main(["evolve-strategy", "--boards", "2", "--generations", "0", "--mu", "2", "--lambda", "1",
               "--train", "20", "--validation", "20", "--test-sets", "1"])
     err = capsys.readouterr().err
-    assert exc.value.code == 2 and "--test-sets: must be at least 2, not 1" in err and "Traceback" not in err
+    assert exc.value.code == 2 and "--test-sets: must be between 2 and 1000000, not 1" in err and "Traceback" not in err
 
 
 def test_metaga_figures_of_a_run_on_custom_lists_name_them(tmp_path, capsys, cache_dir):

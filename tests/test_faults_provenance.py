@@ -188,6 +188,8 @@ def test_a_board_policy_with_an_unknown_parameter_is_refused_in_one_line(ctx, tm
      "provenance.sets.validation_sets of strategy file {path} must be a whole number ≥ 1, not None"),
     (lambda p: p.update(sets=[400, 400, 5000]),
      "provenance.sets of strategy file {path} must be an object (train_sets, validation_sets, test_sets)"),
+    (lambda p: p.update(sets={**p["sets"], "test_sets": 10**9}),  # was "--games must be …", a flag not given
+     "provenance.sets.test_sets of strategy file {path} must be at most 1000000, not 1000000000"),
     (lambda p: p["split"].update(seed="0"),
      "provenance.split.seed of strategy file {path} must be a whole number ≥ 0, not '0'"),
 ])

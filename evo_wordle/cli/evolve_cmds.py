@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX
+from ..boards import MAX_SETS, SEARCH_GENERATIONS_MAX, SEARCH_MAX
 from ..errors import EvoWordleError
 from ..evolve.search import EXACT_LIMIT_MAX
 from ..evolve.winner import SELECT_RULES
@@ -84,11 +84,11 @@ def register(sub) -> None:
                    help="test answers, scored once at the end (default: every answer left)")
     g.add_argument("--penalty", type=nonnegative_float, default=1.0, metavar="X",
                    help="fitness penalty per game lost: not solved within the win limit (default: %(default)s)")
-    g.add_argument("--train-sets", type=positive_int, default=None, metavar="N",
+    g.add_argument("--train-sets", type=arg_type(as_int, 1, MAX_SETS), default=None, metavar="N",
                    help="with --boards N: board sets drawn from the training answers (default: 400)")
-    g.add_argument("--validation-sets", type=positive_int, default=None, metavar="N",
+    g.add_argument("--validation-sets", type=arg_type(as_int, 1, MAX_SETS), default=None, metavar="N",
                    help="with --boards N: board sets drawn from the validation answers (default: 400)")
-    g.add_argument("--test-sets", type=arg_type(as_int, 2, None), default=None, metavar="N",
+    g.add_argument("--test-sets", type=arg_type(as_int, 2, MAX_SETS), default=None, metavar="N",
                    help="with --boards N: board sets drawn from the test answers, played once by the winner "
                    "and by plain summed entropy, at least 2 for the interval of their difference (default: 2000)")
     g.add_argument("--rollout", type=nonnegative_int, default=0, metavar="N",
