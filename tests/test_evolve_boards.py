@@ -157,6 +157,24 @@ def test_boards_meta_ga_starts_from_the_plain_policy_and_resumes_exactly(ctx, tm
         MetaGA.resume(ctx, tiny(train_sets=13), tmp_path / "b.ckpt")
 
 
+def test_a_checkpoint_past_the_generations_asked_is_refused(tmp_path, capsys, cache_dir):
+    """Resuming a checkpoint of 2 generations with --generations 0 ran nothing, reported the
+    2 generations and wrote a file whose provenance command said --generations 0."""
+    ck, out = tmp_path / "c.ckpt", tmp_path / "p.json"
+    args = ["evolve-strategy", "--boards", "2", "--candidates", "answers", "--mu", "2", "--lambda", "2",
+            "--train-sets", "6", "--validation-sets", "6", "--test-sets", "6", "--checkpoint", str(ck), "--quiet"]
+    assert main([*args, "--generations", "2"]) == 0
+    capsys.readouterr()
+    saved = ck.read_bytes()
+    assert main([*args, "--generations", "1", "--resume", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"evo-wordle: error: checkpoint {ck} has run 2 generations, more than --generations 1: give "
+                   "--generations 2 or more to resume it\n")
+    assert not out.exists() and ck.read_bytes() == saved
+    assert main([*args, "--generations", "2", "--resume", "--out", str(out)]) == 0  # its own count: reported
+    assert json.loads(out.read_text())["provenance"]["generations"] == 2
+
+
 def test_cli_writes_a_parameter_file_that_bench_replays_in_its_game(tmp_path, capsys, cache_dir):
     out = tmp_path / "dordle.json"
     argv = ["evolve-strategy", "--boards", "2", "--candidates", "answers", "--generations", "1", "--mu", "3",

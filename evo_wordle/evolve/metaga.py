@@ -620,6 +620,9 @@ class MetaGA:
         """Continue from a checkpoint written by a run with the same configuration."""
         st = read_checkpoint(path, config.fingerprint(), ctx.words, gene_names(config.settings), config.mu,
                              config.hof_size, defaults=config.fingerprint_defaults())
+        if st["generation"] > config.generations:  # it would report the further run under the smaller count
+            raise EvoWordleError(f"checkpoint {path} has run {st['generation']} generations, more than --generations "
+                                 f"{config.generations}: give --generations {st['generation']} or more to resume it")
         ga = cls(ctx, config, executor, words_spec)
         try:
             ga.py_rng.setstate(st["py_rng"])
