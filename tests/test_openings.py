@@ -199,8 +199,11 @@ def test_cli_openers_scan_json(capsys, ctx):
     code = main(["openers", "--words", "2", "--pool", "60", "--scan", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert code == 0
+    lists = out["setting"].pop("word_lists")
     assert out["setting"] == {"candidates": "answers", "n_candidates": 2309, "pool": 60, "words": 2,
                               "objective": "remaining", "seed": 0}
+    assert (lists["allowed"], lists["answers"], lists["label"]) == (None, None, "nyt")
+    assert lists["allowed_sha256"] == ctx.words.digest
     assert out["ga_found_best"] is True
     assert out["ga"]["score"] == pytest.approx(out["scan"]["score"])
     assert out["scan"]["evaluations"] == 60 * 59 // 2
@@ -229,6 +232,9 @@ def test_cli_openers_pool_larger_than_the_list_says_so(capsys, ctx, tmp_path):
     text = capsys.readouterr()
     assert json.loads(text.out)["setting"]["pool"] == 40
     assert text.err.count("warning") == 1 and "--pool 99,999 is more than the 40 allowed words" in text.err
+    assert json.loads(text.out)["setting"]["word_lists"]["allowed"] == "w.txt"  # the figures' lists are named
+    assert main(["openers", "--words", "2", *lists[:-1]]) == 0
+    assert "candidates (answers; answer list w.txt, allowed list w.txt); pool" in capsys.readouterr().out
     assert main(["openers", "--words", "2", *lists]) == 0  # the default pool on a short list: no warning
     text = capsys.readouterr()
     assert json.loads(text.out)["setting"]["pool"] == 40 and "--pool" not in text.err

@@ -104,8 +104,12 @@ def cmd_openers(args: argparse.Namespace) -> int:
     cpu = time.process_time()
     ga = evolve(problem.fresh(), args.words, params, seed=args.seed)
     ga_cpu = time.process_time() - cpu
+    from ..artefacts import word_lists
+
+    # the lists too: a score of candidates left means nothing without the list it is over
     setting = {"candidates": args.candidates, "n_candidates": len(candidates), "pool": pool,
-               "words": args.words, "objective": args.objective, "seed": args.seed}
+               "words": args.words, "objective": args.objective, "seed": args.seed,
+               "word_lists": word_lists(ctx.words, args.allowed, args.answers)}
     if args.objective == "game":
         setting.update(guess_from=guess_from, hard=False)
     result = {"setting": setting,
@@ -126,7 +130,9 @@ def cmd_openers(args: argparse.Namespace) -> int:
     unit = UNITS[args.objective]
     ranked = "remaining" if args.objective == "game" else args.objective
     size = f"{args.words} word" if args.words == 1 else f"{args.words} words"
-    print(f"fixed opening of {size} over {len(candidates):,} candidates ({args.candidates}); "
+    lists = f"answer list {setting['word_lists']['label']}" + (f", allowed list {setting['word_lists']['allowed']}"
+                                                if setting["word_lists"]["allowed"] else "")
+    print(f"fixed opening of {size} over {len(candidates):,} candidates ({args.candidates}; {lists}); "
           f"pool: the {pool:,} best single openers by {ranked}")
     if args.objective == "game":
         print(f"scored by whole games: the opening, then entropy-greedy guesses from the {guess_from} "
