@@ -224,6 +224,24 @@ def test_cli_openers_text_and_errors(capsys, ctx):
     assert "limit 50,000,000" in capsys.readouterr().err
 
 
+def test_cli_openers_does_not_call_a_tie_with_other_words_the_scans_opening(capsys, ctx, tmp_path):
+    """When every opening separates the 4 answers, the GA's pair and the scan's tie at 1.0 with
+    other words; the text said "the GA found the scan's best opening" all the same."""
+    allowed, answers = tmp_path / "allowed.txt", tmp_path / "answers.txt"
+    allowed.write_text("".join(w + "\n" for w in ctx.words.answers[:60]))
+    answers.write_text("".join(w + "\n" for w in ctx.words.answers[:60:15]))
+    args = ["openers", "--allowed", str(allowed), "--answers", str(answers), "--pool", "60", "--population", "10",
+            "--generations", "5", "--scan"]
+    assert main([*args, "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["ga"]["score"] == result["scan"]["score"] == 1.0 and result["ga_found_best"]
+    assert sorted(result["ga"]["words"]) != sorted(result["scan"]["words"])  # the case under test
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "found the scan's best opening" not in out
+    assert "the GA found an opening that ties the scan's best (same score, other words);" in out
+
+
 def test_cli_openers_pool_larger_than_the_list_says_so(capsys, ctx, tmp_path):
     words = tmp_path / "w.txt"
     words.write_text("\n".join(ctx.words.allowed[i] for i in ctx.words.answer_index[:40]) + "\n")

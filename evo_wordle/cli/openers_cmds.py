@@ -146,6 +146,8 @@ def cmd_openers(args: argparse.Namespace) -> int:
         print(f"scan: {' '.join(w.upper() for w in ex['words'])}  {ex['score']:.4f} {unit}; "
               f"{ex['evaluations']:,} openings scored, {ex['cpu_seconds']:.2f} s CPU")
         verdict = "found the scan's best opening" if result["ga_found_best"] else "MISSED the scan's best opening"
+        if result["ga_found_best"] and sorted(ga.words) != sorted(ex["words"]):  # equal scores, other words
+            verdict = "found an opening that ties the scan's best (same score, other words)"
         ratio = result["cpu_speedup"]
         speed = (f"{ratio:.1f}x less CPU than the scan" if ratio and ratio >= 1
                  else "more CPU than the scan (a pool this small is best scanned)")
