@@ -412,11 +412,15 @@ class SummedEntropy:
 
 def play_boards(policy: SummedEntropy, answers: tuple[int, ...] | list[int], cap: int) -> BoardsRecord:
     """Play one board set: every guess is scored on each unsolved board until all are solved or
-    ``cap`` guesses are used."""
+    ``cap`` guesses are used.  Answers are words or allowed-word indices: one out of range (a
+    negative one too: it would wrap to another word) is refused, as is a cap below 1."""
     ctx = policy.ctx
     table = ctx.table
     solved_code = ctx.words.solved
-    answers = tuple(int(a) for a in answers)
+    answers = tuple(int(a) for a in ctx.word_indices(answers, "answer"))
+    if not 1 <= len(answers) <= MAX_BOARDS:
+        raise EvoWordleError(f"a board set needs 1 to {MAX_BOARDS} answers, not {len(answers)}")
+    cap = as_int("max_guesses", cap, 1, None)
     boards: dict[int, np.ndarray] = {b: policy.full_board() for b in range(len(answers))}
     solved_at: list[int | None] = [None] * len(answers)
     guesses: list[int] = []
@@ -449,7 +453,9 @@ def draw_answers(ctx: Context | None, boards: int, games: int, seed, pool: np.nd
     ``pool``, e.g. one part of a train/validation/test split); set k uses its own generator from
     ``SeedSequence(seed).spawn(games)[k]`` (``seed``: an int or a SeedSequence)."""
     boards = as_int("boards", boards, 1, MAX_BOARDS)
-    games = as_int("games", games, 1, MAX_SETS)
+    games = as_int("games", games, 1, None)
+    if games > MAX_SETS:
+        raise EvoWordleError(f"--games must be at most {MAX_SETS} board sets, not {games}")
     pool = ctx.words.answer_index if pool is None else np.asarray(pool, dtype=np.int64)
     if len(pool) == 0:
         raise EvoWordleError("no answers to draw board sets from")

@@ -147,6 +147,23 @@ def test_duplicate_answers_solve_together(ctx, quordle):
     assert rec.solved and len(set(rec.solved_at)) == 1
 
 
+def test_play_boards_refuses_out_of_range_answers_and_caps(ctx, quordle):
+    """play_boards is public: -1 wrapped to the last allowed word (a game against ZYMIC nobody
+    asked for, reported as answers=(-1, …)), 99999 raised numpy's IndexError, a cap of 0 or -1
+    returned an unplayed, unsolved set and 2.5 a TypeError."""
+    crane = ctx.words.index("crane")
+    for answers in [(-1, crane, crane, crane), (crane, 99999, crane, crane), (crane, 2.0, crane, crane), ()]:
+        with pytest.raises(EvoWordleError) as err:
+            play_boards(quordle, answers, 9)
+        assert "\n" not in str(err.value)
+    for cap in (0, -1, 2.5):
+        with pytest.raises(EvoWordleError, match="--max-guesses"):
+            play_boards(quordle, (crane,) * 4, cap)
+    by_word = play_boards(quordle, ("crane", "spill", "crane", "tacit"), 9)  # words, as word_indices reads them
+    assert by_word.answers == tuple(ctx.words.indices(["crane", "spill", "crane", "tacit"]).tolist())
+    assert by_word.solved
+
+
 def test_draw_answers_with_replacement_and_prefix_stable(ctx):
     a = draw_answers(ctx, 4, 50, seed=7)
     b = draw_answers(ctx, 4, 20, seed=7)
@@ -176,7 +193,7 @@ def test_draw_answers_caps_the_sets_before_allocating(ctx):
     from evo_wordle.boards import MAX_SETS
 
     for games in (MAX_SETS + 1, 10**9):
-        with pytest.raises(EvoWordleError, match="--games must be between 1 and 1000000"):
+        with pytest.raises(EvoWordleError, match="^--games must be at most 1000000 board sets, not "):
             draw_answers(ctx, 2, games, 0)
 
 
