@@ -121,6 +121,9 @@ def test_solve_with_an_evolved_board_policy_names_it_and_logs_its_genes(ctx, tmp
         (["solve", "zzzzz"], "not an allowed word"),
         (["solve", "crane", "--solver", "nosuch"], "unknown solver"),
         (["solve", "crane", "spill", "--boards", "3"], "--boards 3 needs 3 answers"),
+        # --boards 1 with two answers played a Dordle game as if the flag had not been given
+        (["solve", "crane", "spill", "--boards", "1"], "--boards 1 needs 1 answer, got 2"),
+        (["solve", "crane", "--boards", "2"], "--boards 2 needs 2 answers, got 1"),
         (["solve", "crane", "spill", "--solver", "greedy"], "drop --solver"),
         # no --solver was typed: the message speaks of the file (it said "drop --solver strategy")
         (["solve", "crane", "spill", "--strategy", "p0-evolved"], "p0-evolved is a one-board strategy file"),

@@ -190,8 +190,9 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
                              "strategy file (a multi-board policy is written by evolve-strategy --boards N)")
     if args.solver not in (None, POLICY_NAME) and params is None:
         raise EvoWordleError(f"several boards are played by the {POLICY_NAME} policy; drop --solver {args.solver}")
-    if (args.boards or 1) > 1 and args.boards != len(answers):
-        raise EvoWordleError(f"--boards {args.boards} needs {args.boards} answers, got {len(answers)}")
+    if args.boards is not None and args.boards != len(answers):  # --boards 1 too: never ignored
+        raise EvoWordleError(f"--boards {args.boards} needs {args.boards} {plural(args.boards, 'answer', 'answers')}, "
+                             f"got {len(answers)}")
     args.boards = len(answers)
     if params is None:
         settings: Settings = settings_from_args(args)
