@@ -157,6 +157,35 @@ def test_boards_meta_ga_starts_from_the_plain_policy_and_resumes_exactly(ctx, tm
         MetaGA.resume(ctx, tiny(train_sets=13), tmp_path / "b.ckpt")
 
 
+@pytest.mark.parametrize("boards, init, message", [
+    # a file of the other kind: the loaders' messages advised "replay it with bench or compare --strategy"
+    ([], "dordle-evolved", "--init dordle-evolved is a multi-board policy file; give --boards N to evolve from it "
+                           "(one board starts from a strategy file)"),
+    (["--boards", "2"], "p0-evolved", "--init p0-evolved is a one-board strategy file; with --boards N, --init takes "
+                                      "a multi-board policy file (written by evolve-strategy --boards N)"),
+    # an opener not in these lists: was "'slane' is not a 6-letter word", without the file
+    (["--boards", "2"], "dordle-evolved", "--init dordle-evolved: its opener 'slane' is not an allowed word of this "
+                                          "list"),
+    ([], "p0-evolved", "--init p0-evolved: its opener 'cares' is not an allowed word of this list"),
+])
+def test_init_files_of_the_wrong_kind_or_lists_are_one_line_naming_them(capsys, cache_dir, tmp_path, boards, init,
+                                                                        message):
+    from evo_wordle.evolve.strategy import resolve_strategy_path
+
+    lists = []
+    if "opener" in message:
+        six = tmp_path / "six.txt"
+        six.write_text("planet\nplants\nstripe\nstring\nstrong\nplains\nsprint\nsprain\n")
+        lists = ["--allowed", str(six), "--answers", str(six), "--train", "2", "--validation", "2"]
+    else:
+        lists = ["--train", "20", "--validation", "20"]
+    code = main(["evolve-strategy", *boards, "--generations", "0", "--mu", "2", "--lambda", "1", *lists,
+                 "--init", init, "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and err == f"evo-wordle: error: {message}\n"
+    assert resolve_strategy_path(init).is_file()  # shipped by name: the same check as for a path
+
+
 def test_a_checkpoint_past_the_generations_asked_is_refused(tmp_path, capsys, cache_dir):
     """Resuming a checkpoint of 2 generations with --generations 0 ran nothing, reported the
     2 generations and wrote a file whose provenance command said --generations 0."""

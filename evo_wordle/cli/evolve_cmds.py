@@ -134,9 +134,11 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     if args.rollout:
         raise EvoWordleError("--rollout needs --boards N (it is the multi-board policy's lookahead)")
     ctx = context_from_args(args)
-    init = load_strategy(args.init).as_dict() if args.init else None
-    if init:
-        ctx.words.index(init["opener"])
+    init = None
+    if args.init:
+        init_kind(args.init, "strategy")
+        init = load_strategy(args.init).as_dict()
+        init_opener(ctx, init["opener"], args.init)
     cfg = EvolveConfig(
         settings=settings, train_size=args.train, holdout_size=args.holdout, test_size=args.test, mu=args.mu,
         lambda_=args.lambda_, generations=args.generations, cxpb=args.cxpb, mutpb=args.mutpb,
@@ -186,6 +188,30 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
             save_strategy(args.out, best, prov, tree, settings, ctx.words)
         wrote(args.out, args.json)
     return 0
+
+
+def init_kind(path: str, wanted: str) -> None:
+    """``--init`` takes the kind of file the run evolves: a one-board strategy file, or with
+    ``--boards N`` a multi-board parameter file (the loaders' own errors advise a replay)."""
+    from ..artefacts import replay_kind
+    from ..evolve.strategy import resolve_strategy_path
+
+    found = resolve_strategy_path(path)  # a shipped name too
+    kind = replay_kind(found) if found.is_file() else wanted  # a missing file: the loader says so
+    if kind == wanted:
+        return
+    if wanted == "params":
+        raise EvoWordleError(f"--init {path} is a one-board strategy file; with --boards N, --init takes a "
+                             "multi-board policy file (written by evolve-strategy --boards N)")
+    raise EvoWordleError(f"--init {path} is a multi-board policy file; give --boards N to evolve from it "
+                         "(one board starts from a strategy file)")
+
+
+def init_opener(ctx, opener: str, path: str) -> None:
+    """The ``--init`` file's opener must be a word of the lists the run evolves on (a file made
+    for 6-letter words said only "'senior' is not a 5-letter word")."""
+    if not ctx.words.contains(opener):
+        raise EvoWordleError(f"--init {path}: its opener {opener!r} is not an allowed word of this list")
 
 
 def check_checkpoint(path, resume: bool) -> None:
@@ -267,15 +293,18 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
     ctx = context_from_args(args)
     init = None
     if args.init:
+        from ..evolve.strategy import resolve_strategy_path
         from ..tune import load_params
 
-        data = load_params(args.init)
+        init_kind(args.init, "params")
+        found = resolve_strategy_path(args.init)  # a shipped policy by name, as --strategy finds it
+        data = load_params(found if found.is_file() else args.init)
         if data["solver"] != POLICY_NAME:
             raise EvoWordleError(f"--init {args.init} holds parameters for {data['solver']!r}, not {POLICY_NAME}")
         policy_genes(data["params"], args.init)
         init = {k: v for k, v in data["params"].items() if k in BOARD_GENE_NAMES}
         if "opener" in init:
-            ctx.words.index(init["opener"])
+            init_opener(ctx, init["opener"], args.init)
     test_sets = args.test_sets or 2000
     cfg = EvolveConfig(
         settings=settings, train_size=args.train, holdout_size=args.holdout, test_size=args.test, mu=args.mu,
