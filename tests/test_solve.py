@@ -124,6 +124,8 @@ def test_solve_with_an_evolved_board_policy_names_it_and_logs_its_genes(ctx, tmp
         # --boards 1 with two answers played a Dordle game as if the flag had not been given
         (["solve", "crane", "spill", "--boards", "1"], "--boards 1 needs 1 answer, got 2"),
         (["solve", "crane", "--boards", "2"], "--boards 2 needs 2 answers, got 1"),
+        # 65 answers and no --boards were refused as "--boards must be between 1 and 64, not 65"
+        (["solve", *(["crane"] * 65)], "solve plays at most 64 boards, one per answer, not 65 answers"),
         (["solve", "crane", "spill", "--solver", "greedy"], "drop --solver"),
         # no --solver was typed: the message speaks of the file (it said "drop --solver strategy")
         (["solve", "crane", "spill", "--strategy", "p0-evolved"], "p0-evolved is a one-board strategy file"),

@@ -13,7 +13,7 @@ from ..assist import AssistSession, run_assist, terminal_reader
 from ..boards import POLICY_NAME, SummedEntropy, play_boards
 from ..errors import EvoWordleError, ImpossibleFeedback
 from ..files import atomic_write_text
-from ..game import GameState, Settings, play
+from ..game import MAX_BOARDS, GameState, Settings, play
 from ..outputs import writing
 from ..solvers import make_solver
 from ..wording import plural
@@ -193,6 +193,8 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
     if args.boards is not None and args.boards != len(answers):  # --boards 1 too: never ignored
         raise EvoWordleError(f"--boards {args.boards} needs {args.boards} {plural(args.boards, 'answer', 'answers')}, "
                              f"got {len(answers)}")
+    if len(answers) > MAX_BOARDS:  # said as "--boards must be …", a flag the user did not give
+        raise EvoWordleError(f"solve plays at most {MAX_BOARDS} boards, one per answer, not {len(answers)} answers")
     args.boards = len(answers)
     if params is None:
         settings: Settings = settings_from_args(args)
