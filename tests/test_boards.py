@@ -275,6 +275,22 @@ def test_board_sets_need_one_answer_per_board(ctx):
         run_bench(ctx, "greedy", boards_settings(2), draw_answers(ctx, 2, 5, 0))
 
 
+@pytest.mark.parametrize("argv", [
+    ["--boards", "2", "--population", "50"],
+    ["--solver", POLICY_NAME, "--mutation", "0.2"],
+    ["--boards", "2", "--solver", POLICY_NAME, "--strategy", "quordle-evolved"],  # played plain, 1 board
+    ["--strategy", "dordle-evolved", "--tree", "t.json"],
+    ["--strategy", "dordle-evolved", "--second-preset", "linum"],
+])
+def test_cli_bench_of_the_board_policy_refuses_flags_it_ignores(capsys, argv):
+    """compare refused them; bench played on as if they had not been given."""
+    from evo_wordle.cli import main
+
+    assert main(["bench", *argv, "--games", "3", "--quiet"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and " has no --" in captured.err
+
+
 def test_cli_boards_repeat_jobs_csv_and_compare(capsys, tmp_path):
     from evo_wordle.cli import main
 

@@ -281,8 +281,12 @@ def bench_params(name: str, args: argparse.Namespace, check: bool = True) -> dic
         return board_search_params(args)
     board = board_policy_params(args) if name == "strategy" else None
     if board is not None:  # --strategy names a multi-board policy: its parameters, as --params gives them
+        if check:  # the policy takes no other solver flag (--population, --tree … were ignored)
+            check_solver_flags(["strategy"], args)
         return board
     if name == POLICY_NAME:  # its genes come from --params FILE (written by evolve-strategy --boards N)
+        if check:
+            check_solver_flags([POLICY_NAME], args)
         params = params_file_for(name, args)
         return with_opener(params, args)
     return solver_params(name, args, check=check)
