@@ -291,6 +291,19 @@ def test_cli_bench_of_the_board_policy_refuses_flags_it_ignores(capsys, argv):
     assert captured.out == "" and captured.err.count("\n") == 1 and " has no --" in captured.err
 
 
+@pytest.mark.parametrize("repeat", ["10001", str(10**12)])
+def test_cli_bench_repeat_is_capped_as_sweep_seeds_are(capsys, repeat):
+    """Board sets are drawn anew per run, so --repeat repeats them; 10**12 derived that many seeds
+    and ended in "out of memory" with exit 1, as if the input were not the user's."""
+    from evo_wordle.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", "--boards", "2", "--games", "2", "--repeat", repeat, "--quiet"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1
+    assert f"--repeat: must be between 1 and 10000, not {repeat}" in err
+
+
 def test_cli_boards_repeat_jobs_csv_and_compare(capsys, tmp_path):
     from evo_wordle.cli import main
 
