@@ -195,6 +195,17 @@ def test_bad_parameters_are_refused(small):
         OpeningProblem(small, small.candidates("answers"), np.array([], dtype=np.int64))
 
 
+def test_cli_openers_caps_population_and_generations(capsys, ctx):
+    """--population 10**9 ended in "out of memory" with exit 1, as if not the user's input, and
+    --generations had no cap either (each generation keeps a logbook record)."""
+    for flag in ("--population", "--generations"):
+        assert main(["openers", "--pool", "30", flag, "1000000001"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and f"{flag} must be between" in err and "1000000, not 1000000001" in err
+    with pytest.raises(EvoWordleError, match="^--population must be between 2 and 1000000"):
+        OpeningGA(population=10**7)
+
+
 def test_cli_openers_scan_json(capsys, ctx):
     code = main(["openers", "--words", "2", "--pool", "60", "--scan", "--json"])
     out = json.loads(capsys.readouterr().out)
