@@ -73,6 +73,8 @@ ROLLOUT_MAX = 100_000
 TIE_GUESSES = 1e-9
 #: The base policy's values memoised before the memo is emptied (bounded memory).
 ROLLOUT_MEMO = 200_000
+#: Largest board-entropy cache (boards kept): one float64 per allowed word each, so ≈ 10 GB at 12,972 words.
+CACHE_MAX = 100_000
 #: Most board sets one draw makes: each keeps its own SeedSequence (≈ 0.4 kB, ≈ 8 s per million),
 #: so ``bench --boards 2 --games 1000000000`` ran out of memory instead of being refused.
 MAX_SETS = 1_000_000
@@ -217,7 +219,8 @@ class SummedEntropy:
         self._log2 = np.zeros(n + 1)
         self._log2[1:] = np.log2(m[1:])
         self.opener = as_word("opener", opener, ctx.words)
-        self.cache_size = cache_size
+        # a parameter file may set it: "abc" was an internal error at the first board, -5 or 2.5 played on
+        self.cache_size = as_int("cache_size", cache_size, 0, CACHE_MAX)
         # a board's bits do not depend on the genes: genomes evolved together may share one cache
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict() if cache is None else cache
         self.rollout = as_int("rollout", rollout, 0, ROLLOUT_MAX)
