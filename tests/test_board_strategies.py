@@ -146,6 +146,8 @@ def test_solve_plays_the_file_on_its_own_boards_only(capsys, tiny):
     assert code == 2 and out == "" and "made for 2 boards, not 3" in err
     code, out, err = run(capsys, "solve", "crane", "--strategy", str(tiny))  # one board: not this file's game
     assert code == 2 and err.count("\n") == 1 and "replay it with bench or compare" in err
+    # the docs' own route, one answer per board, is named (it said only bench or compare)
+    assert f"{tiny} is a multi-board policy (2 boards): give one answer per board to solve" in err
 
 
 def test_shipped_board_files_record_their_game_and_provenance(ctx):

@@ -126,6 +126,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if len(args.answer) > 1 or (args.boards or 1) > 1 or name == POLICY_NAME:
         ctx = context_from_args(args)
         return _solve_boards(args, ctx, [ctx.words.index(w) for w in args.answer])
+    file = board_policy_file(args) if name == "strategy" else None
+    if file:  # one answer: the loader's message sent the user to bench or compare only
+        from ..tune import load_params
+
+        made = load_params(file).get("made_for")
+        boards = made.get("boards") if isinstance(made, dict) else None
+        raise EvoWordleError(f"{args.strategy} is a multi-board policy ({boards} boards): give one answer per board "
+                             f"to solve, or replay it with bench or compare --strategy")
     ctx, settings = run_context(args, [name])
     answers = [ctx.words.index(w) for w in args.answer]
     _check_answers(ctx, settings, args.answer, answers)
