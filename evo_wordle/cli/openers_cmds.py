@@ -135,7 +135,8 @@ def cmd_openers(args: argparse.Namespace) -> int:
     print(f"fixed opening of {size} over {len(candidates):,} candidates ({args.candidates}; {lists}); "
           f"pool: the {pool:,} best single openers by {ranked}")
     if args.objective == "game":
-        print(f"scored by whole games: the opening, then entropy-greedy guesses from the {guess_from} "
+        source = "candidates left" if guess_from == "candidates" else "every allowed word"  # not "the allowed"
+        print(f"scored by whole games: the opening, then entropy-greedy guesses from {source} "
               "to the end (hard mode off)")
     print(f"GA (seed {args.seed}): {' '.join(w.upper() for w in ga.words)}  {ga.score:.4f} {unit}; "
           f"{ga.evaluations:,} openings scored, {ga_cpu:.2f} s CPU")
