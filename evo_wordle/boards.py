@@ -459,6 +459,8 @@ def draw_answers(ctx: Context | None, boards: int, games: int, seed, pool: np.nd
     games = as_int("games", games, 1, None)
     if games > MAX_SETS:
         raise EvoWordleError(f"--games must be at most {MAX_SETS} board sets, not {games}")
+    if pool is None and ctx is None:  # was an AttributeError on None
+        raise EvoWordleError("draw_answers needs a context (its answer list) or a pool of answers")
     pool = ctx.words.answer_index if pool is None else np.asarray(pool, dtype=np.int64)
     if len(pool) == 0:
         raise EvoWordleError("no answers to draw board sets from")

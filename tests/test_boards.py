@@ -186,6 +186,9 @@ def test_draw_answers_refuses_bad_arguments_in_one_line(ctx):
             draw_answers(ctx, kwargs.pop("boards"), kwargs.pop("games"), **kwargs)
         assert "\n" not in str(err.value), change
     assert draw_answers(ctx, 2, 3, np.int64(5)).shape == (3, 2)  # numpy integers are whole numbers
+    with pytest.raises(EvoWordleError, match="needs a context"):
+        draw_answers(None, 2, 3, 0)  # no context and no pool: was an AttributeError
+    assert draw_answers(None, 2, 3, 0, pool=ctx.words.answer_index).tolist() == draw_answers(ctx, 2, 3, 0).tolist()
 
 
 def test_draw_answers_caps_the_sets_before_allocating(ctx):
