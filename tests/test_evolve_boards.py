@@ -186,6 +186,15 @@ def test_init_files_of_the_wrong_kind_or_lists_are_one_line_naming_them(capsys, 
     assert resolve_strategy_path(init).is_file()  # shipped by name: the same check as for a path
 
 
+def test_the_text_names_the_game_beside_its_figures(capsys, cache_dir):
+    """The summary gave test means and "not solved within 9" but never the board count, who may
+    be the answer or where guesses come from (the JSON has them under settings)."""
+    assert main(["evolve-strategy", "--boards", "4", "--candidates", "answers", "--generations", "0", "--mu", "2",
+                 "--lambda", "1", "--train-sets", "3", "--validation-sets", "3", "--test-sets", "3", "--quiet"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == "game: candidates=answers guess_from=allowed max_guesses=9 boards=4, answers nyt"
+
+
 def test_a_checkpoint_past_the_generations_asked_is_refused(tmp_path, capsys, cache_dir):
     """Resuming a checkpoint of 2 generations with --generations 0 ran nothing, reported the
     2 generations and wrote a file whose provenance command said --generations 0."""

@@ -31,7 +31,7 @@ from .common import (
     seed_int,
     wrote,
 )
-from .settings_args import add_settings_args, policy_genes, settings_from_args
+from .settings_args import add_settings_args, game_label, policy_genes, settings_from_args
 
 
 def command_line(args: argparse.Namespace) -> str:
@@ -248,7 +248,8 @@ def run_meta_ga(args: argparse.Namespace, ctx, cfg, unit: str):
     try:
         ga = MetaGA.resume(ctx, cfg, args.checkpoint, executor, spec) if args.resume else MetaGA(ctx, cfg, executor,
                                                                                                 spec)
-        if not args.json:
+        if not args.json:  # the game beside the figures (--json records it under settings)
+            print(f"game: {game_label(cfg.settings)}, answers {ctx.words.label}", flush=True)
             print(ga.split.describe() + unit, flush=True)
         bar = progress_bar(cfg.generations, "evolve-strategy", "generations", not args.quiet,
                            initial=max(ga.generation, 0))
