@@ -122,6 +122,14 @@ def test_a_file_whose_opener_is_not_in_other_lists_is_refused_in_one_line_naming
     assert code == 2 and err.count("\n") == 1 and f"parameter file {tiny}: its opener" in err
 
 
+@pytest.mark.parametrize("command", [["bench", "--games", "3", "--quiet"], ["solve", "crane", "spill"]])
+def test_a_policy_given_by_both_strategy_and_params_is_refused(capsys, tiny, command):
+    """`bench --strategy dordle-evolved --params FILE` played dordle-evolved's genes and ignored FILE."""
+    code, out, err = run(capsys, *command, "--strategy", "dordle-evolved", "--params", str(tiny))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"--strategy dordle-evolved and --params {tiny} both give the multi-board policy's parameters" in err
+
+
 def test_compare_puts_the_file_beside_plain_summed_entropy(capsys, tiny):
     game = ["--boards", "2", "--candidates", "answers", "--guess-from", "allowed", "--games", "10", "--quiet"]
     code, out, err = run(capsys, "compare", "--solvers", "strategy,summed-entropy", "--strategy", str(tiny), *game,

@@ -161,6 +161,10 @@ def board_policy_params(args: argparse.Namespace) -> dict | None:
     from ..boards import POLICY_NAME
     from ..tune import load_params
 
+    given = getattr(args, "params", None)
+    if given and not getattr(args, "solvers", None):  # (in compare --params may serve another row)
+        raise EvoWordleError(f"--strategy {args.strategy} and --params {given} both give the multi-board policy's "
+                             "parameters (--params was ignored): give one of them")
     data = load_params(board)
     if data["solver"] != POLICY_NAME:
         raise EvoWordleError(f"{board} holds parameters for solver {data['solver']!r}: give it as --params "
