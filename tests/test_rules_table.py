@@ -317,6 +317,28 @@ def test_a_failed_rename_is_a_one_line_error_and_leaves_no_temporary(tmp_path):
     assert not [f for f in npy.parent.iterdir() if f.name.startswith(".patterns-")]
 
 
+@pytest.mark.parametrize("fault", ["io", "interrupt"])
+def test_a_temporary_removed_by_someone_else_before_the_build_fails_still_fails_cleanly(tmp_path, monkeypatch,
+                                                                                         fault):
+    """Another run's sweep (a build older than STALE_SECONDS) or the user may delete the temporary
+    table: the build's own failure still comes out (the one-line error, or the interrupt), not a
+    FileNotFoundError from removing the temporary."""
+    words = _small_words(tmp_path, 30)
+    npy, meta = tbl.cache_paths(words, tbl.prepare(tmp_path / "cache"))
+
+    def vanish(letters, out=None, progress=None):
+        for f in npy.parent.iterdir():
+            if f.name.startswith(".patterns-"):
+                f.unlink()
+        raise OSError(errno.EIO, "Input/output error") if fault == "io" else KeyboardInterrupt
+
+    monkeypatch.setattr(tbl, "build_table", vanish)
+    with pytest.raises(EvoWordleError if fault == "io" else KeyboardInterrupt) as info:
+        tbl.write_table(words, npy, meta)
+    if fault == "io":
+        assert str(info.value) == f"cannot write the pattern table in {npy.parent}: Input/output error"
+
+
 def test_a_fortran_order_file_is_rebuilt_even_with_a_matching_checksum(tmp_path, capsys):
     words = _small_words(tmp_path, 60)
     cache = tmp_path / "cache"
