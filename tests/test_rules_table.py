@@ -281,6 +281,29 @@ def test_a_failed_reservation_says_how_many_megabytes(tmp_path, monkeypatch):
         tbl.write_table(words, npy, meta)
 
 
+@pytest.mark.parametrize(("needed", "free", "said"), [(21_500_000, 20_500_000, ("22", "20")),
+                                                      (22_500_000, 21_500_000, ("22", "22"))])
+def test_megabytes_in_the_space_messages_round_a_half_to_even(tmp_path, monkeypatch, needed, free, said):
+    """Sizes are said in whole megabytes of 10^6 bytes, a half rounded to even (21.5 → 22,
+    20.5 → 20, 22.5 → 22): the space needed, the space free and the reservation refused."""
+    words = _small_words(tmp_path, 30)
+    cache = tbl.prepare(tmp_path / "cache")
+    npy, meta = tbl.cache_paths(words, cache)
+    usage = shutil.disk_usage(cache)
+    monkeypatch.setattr(tbl.shutil, "disk_usage", lambda root: usage._replace(free=free))
+    with pytest.raises(EvoWordleError, match=rf"needs {said[0]} MB, {said[1]} MB free"):
+        tbl._check_space(cache, needed - tbl.SPACE_MARGIN)
+
+    def full(fd, offset, length):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(tbl.shutil, "disk_usage", lambda root: usage._replace(free=10**12))
+    monkeypatch.setattr(tbl.os, "posix_fallocate", full)
+    monkeypatch.setattr(tbl, "table_bytes", lambda n, length: needed)  # a table that size, refused
+    with pytest.raises(EvoWordleError, match=rf"cannot reserve {said[0]} MB for the pattern table"):
+        tbl.write_table(words, npy, meta)
+
+
 def test_free_space_must_cover_the_table_and_16_mib(tmp_path, monkeypatch):
     """Needs n² + 4,096 (header) + 16 MiB bytes: 890 words need 792,100 + 4,096 + 16,777,216 =
     17,573,412 bytes, said as "18 MB"; one byte less free is refused."""
