@@ -69,7 +69,11 @@ class Settings:
         return cls(**{**base, **overrides})
 
     def with_(self, **changes) -> Settings:
-        """A copy with ``changes`` applied (validated)."""
+        """A copy with ``changes`` applied (validated).  A cap at the board count's default follows
+        a new board count (``Settings().with_(boards=8)`` plays to Octordle's 13, not one board's
+        9); a cap set to anything else stays.  (``dataclasses.replace`` cannot tell the two apart.)"""
+        if "max_guesses" not in changes and self.max_guesses == default_cap(self.boards):
+            changes["max_guesses"] = None
         return replace(self, **changes)
 
     def as_dict(self) -> dict:

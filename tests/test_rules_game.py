@@ -447,3 +447,18 @@ def test_settings_without_a_cap_play_to_the_board_counts_default_cap(boards, cap
     assert Settings(boards=boards).max_guesses == cap
     assert Settings(boards=boards, max_guesses=5).max_guesses == 5
     assert Settings(boards=boards) == Settings(boards=boards, max_guesses=cap)
+
+
+@pytest.mark.parametrize(("start", "boards", "cap"), [
+    (Settings(), 8, 13), (Settings(boards=8), 1, 9), (Settings(boards=4), 2, 7), (Settings(boards=2), 2, 7),
+    (Settings(max_guesses=12), 8, 12), (Settings(boards=8, max_guesses=10), 4, 10),
+    (Settings(boards=4, max_guesses=6), 8, 6),
+])
+def test_a_copy_with_another_board_count_keeps_a_given_cap_and_follows_a_default_one(start, boards, cap):
+    """``Settings().with_(boards=8)`` kept one board's cap of 9, so every Octordle set needing 10 to
+    13 guesses was lost through the API: a cap at the old default now follows the new board count,
+    a cap set to anything else stays, and a cap given with the change wins."""
+    moved = start.with_(boards=boards)
+    assert (moved.boards, moved.max_guesses) == (boards, cap)
+    assert start.with_(boards=boards, max_guesses=11).max_guesses == 11
+    assert start.with_(hard=True).max_guesses == start.max_guesses

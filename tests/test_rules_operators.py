@@ -227,6 +227,20 @@ def test_masked_mutation_picks_each_words_own_neighbours(ctx):
     assert only_isolated.tolist() == [ctx.words.index("ivory")] * 3
 
 
+def test_masked_mutation_of_the_first_word_draws_each_valid_neighbour_and_no_other(ctx):
+    # the first word's entries start the list (no entries before it): its draw must still skip
+    # the masked-out first entry and reach the last valid one
+    index = ops.neighbour_index(ctx)
+    black = ctx.words.index("black")
+    neighbours = index.of(black)
+    valid = neighbours[1::2]  # entry 0 masked out
+    mask = np.zeros(len(ctx.words), dtype=bool)
+    mask[valid] = True
+    rng = np.random.default_rng(4)
+    drawn = {int(ops.mutate_words(np.array([black]), index, rng, word_mask=mask)[0]) for _ in range(40 * len(valid))}
+    assert len(neighbours) >= 4 and drawn == set(valid.tolist())
+
+
 def test_skip_letter_and_mask_leave_isolated_words_alone(ctx):
     index = ops.neighbour_index(ctx)
     ivory = ctx.words.index("ivory")

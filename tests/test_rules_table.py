@@ -281,6 +281,29 @@ def test_a_failed_reservation_says_how_many_megabytes(tmp_path, monkeypatch):
         tbl.write_table(words, npy, meta)
 
 
+@pytest.mark.parametrize(("needed", "free", "said"), [(21_500_000, 20_500_000, ("22", "20")),
+                                                      (22_500_000, 21_500_000, ("22", "22"))])
+def test_megabytes_in_the_space_messages_round_a_half_to_even(tmp_path, monkeypatch, needed, free, said):
+    """Sizes are said in whole megabytes of 10^6 bytes, a half rounded to even (21.5 → 22,
+    20.5 → 20, 22.5 → 22): the space needed, the space free and the reservation refused."""
+    words = _small_words(tmp_path, 30)
+    cache = tbl.prepare(tmp_path / "cache")
+    npy, meta = tbl.cache_paths(words, cache)
+    usage = shutil.disk_usage(cache)
+    monkeypatch.setattr(tbl.shutil, "disk_usage", lambda root: usage._replace(free=free))
+    with pytest.raises(EvoWordleError, match=rf"needs {said[0]} MB, {said[1]} MB free"):
+        tbl._check_space(cache, needed - tbl.SPACE_MARGIN)
+
+    def full(fd, offset, length):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(tbl.shutil, "disk_usage", lambda root: usage._replace(free=10**12))
+    monkeypatch.setattr(tbl.os, "posix_fallocate", full)
+    monkeypatch.setattr(tbl, "table_bytes", lambda n, length: needed)  # a table that size, refused
+    with pytest.raises(EvoWordleError, match=rf"cannot reserve {said[0]} MB for the pattern table"):
+        tbl.write_table(words, npy, meta)
+
+
 def test_free_space_must_cover_the_table_and_16_mib(tmp_path, monkeypatch):
     """Needs n² + 4,096 (header) + 16 MiB bytes: 890 words need 792,100 + 4,096 + 16,777,216 =
     17,573,412 bytes, said as "18 MB"; one byte less free is refused."""
@@ -315,6 +338,28 @@ def test_a_failed_rename_is_a_one_line_error_and_leaves_no_temporary(tmp_path):
     with pytest.raises(EvoWordleError, match=r"cannot write the pattern table in .*: (Is a dir|Directory not empty)"):
         tbl.write_table(words, npy, meta)
     assert not [f for f in npy.parent.iterdir() if f.name.startswith(".patterns-")]
+
+
+@pytest.mark.parametrize("fault", ["io", "interrupt"])
+def test_a_temporary_removed_by_someone_else_before_the_build_fails_still_fails_cleanly(tmp_path, monkeypatch,
+                                                                                         fault):
+    """Another run's sweep (a build older than STALE_SECONDS) or the user may delete the temporary
+    table: the build's own failure still comes out (the one-line error, or the interrupt), not a
+    FileNotFoundError from removing the temporary."""
+    words = _small_words(tmp_path, 30)
+    npy, meta = tbl.cache_paths(words, tbl.prepare(tmp_path / "cache"))
+
+    def vanish(letters, out=None, progress=None):
+        for f in npy.parent.iterdir():
+            if f.name.startswith(".patterns-"):
+                f.unlink()
+        raise OSError(errno.EIO, "Input/output error") if fault == "io" else KeyboardInterrupt
+
+    monkeypatch.setattr(tbl, "build_table", vanish)
+    with pytest.raises(EvoWordleError if fault == "io" else KeyboardInterrupt) as info:
+        tbl.write_table(words, npy, meta)
+    if fault == "io":
+        assert str(info.value) == f"cannot write the pattern table in {npy.parent}: Input/output error"
 
 
 def test_a_fortran_order_file_is_rebuilt_even_with_a_matching_checksum(tmp_path, capsys):

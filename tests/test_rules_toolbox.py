@@ -431,6 +431,29 @@ def test_deap_population_helpers_draw_like_the_first_population(ctx):
     assert drawn == [int(answers[rng.integers(len(answers), size=1)[0]]) for _ in range(3)]
 
 
+def test_the_operators_leading_parameters_may_be_named(ctx):
+    """``toolbox.population(n=300)`` is DEAP's idiom; the words, ``k`` and the fitness of the
+    other operators may be named too (none is positional-only), with the same draws."""
+
+    def run(named: bool) -> list:
+        st, _ = _state(ctx, guesses=("salet",), seed=3)
+        tb = _toolbox(ctx, st)
+        if named:
+            words = tb.init_population(n=6)
+            fit = tb.evaluate(population=words)
+            out = [tb.select(population=words, k=4, fitness=fit), *tb.mate(parents1=words[:3], parents2=words[3:]),
+                   tb.mutate(population=words), tb.breed(population=words, fitness=fit),
+                   [ind[0] for ind in tb.population(n=2)]]
+        else:
+            words = tb.init_population(6)
+            fit = tb.evaluate(words)
+            out = [tb.select(words, 4, fit), *tb.mate(words[:3], words[3:]), tb.mutate(words), tb.breed(words, fit),
+                   [ind[0] for ind in tb.population(2)]]
+        return [words.tolist(), fit.tolist(), *(np.asarray(x).tolist() for x in out)]
+
+    assert run(named=True) == run(named=False)
+
+
 # --------------------------------------------------------------------------- one generation
 
 

@@ -160,7 +160,9 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     result["split"] = {"seed": ga.split.seed, **ga.split.sizes()}
     result["all_answers"] = {
         "games": len(scores), "mean_guesses": float(scores.mean()),
-        "over_6": sum(lost(r, settings) for r in records), "worst_guesses": int(scores.max()),
+        # named by the rule that counts them: "over 6" only while the cap lets games go past 6
+        "lost": sum(lost(r, settings) for r in records), "lost_means": settings.fail_text(cap_note=False),
+        "worst_guesses": int(scores.max()),
         "seconds": round(time.perf_counter() - t0, 2),
     }
     tree = None
