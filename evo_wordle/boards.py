@@ -49,7 +49,8 @@ import numpy as np
 from .context import Context
 from .entropy import entropies
 from .errors import EvoWordleError
-from .game import Settings
+from .game import MAX_BOARDS, Settings
+from .params import as_int, as_seed
 
 #: Candidate sets up to PAIR_MAX are scored by pairwise comparison, up to SORT_MAX by sorting,
 #: larger ones by counting patterns (the fastest way for each size, measured).
@@ -72,6 +73,11 @@ ROLLOUT_MAX = 100_000
 TIE_GUESSES = 1e-9
 #: The base policy's values memoised before the memo is emptied (bounded memory).
 ROLLOUT_MEMO = 200_000
+#: Largest board-entropy cache (boards kept): one float64 per allowed word each, so ≈ 10 GB at 12,972 words.
+CACHE_MAX = 100_000
+#: Most board sets one draw makes: each keeps its own SeedSequence (≈ 0.4 kB, ≈ 8 s per million),
+#: so ``bench --boards 2 --games 1000000000`` ran out of memory instead of being refused.
+MAX_SETS = 1_000_000
 #: Decision search (``search``: words the GA keeps per decision, 0 = off; ``search_generations``):
 #: the largest values a parameter file may ask for, and the largest board it plays on.
 SEARCH_MAX = 1000
@@ -213,7 +219,8 @@ class SummedEntropy:
         self._log2 = np.zeros(n + 1)
         self._log2[1:] = np.log2(m[1:])
         self.opener = as_word("opener", opener, ctx.words)
-        self.cache_size = cache_size
+        # a parameter file may set it: "abc" was an internal error at the first board, -5 or 2.5 played on
+        self.cache_size = as_int("cache_size", cache_size, 0, CACHE_MAX)
         # a board's bits do not depend on the genes: genomes evolved together may share one cache
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict() if cache is None else cache
         self.rollout = as_int("rollout", rollout, 0, ROLLOUT_MAX)
@@ -408,11 +415,15 @@ class SummedEntropy:
 
 def play_boards(policy: SummedEntropy, answers: tuple[int, ...] | list[int], cap: int) -> BoardsRecord:
     """Play one board set: every guess is scored on each unsolved board until all are solved or
-    ``cap`` guesses are used."""
+    ``cap`` guesses are used.  Answers are words or allowed-word indices: one out of range (a
+    negative one too: it would wrap to another word) is refused, as is a cap below 1."""
     ctx = policy.ctx
     table = ctx.table
     solved_code = ctx.words.solved
-    answers = tuple(int(a) for a in answers)
+    answers = tuple(int(a) for a in ctx.word_indices(answers, "answer"))
+    if not 1 <= len(answers) <= MAX_BOARDS:
+        raise EvoWordleError(f"a board set needs 1 to {MAX_BOARDS} answers, not {len(answers)}")
+    cap = as_int("max_guesses", cap, 1, None)
     boards: dict[int, np.ndarray] = {b: policy.full_board() for b in range(len(answers))}
     solved_at: list[int | None] = [None] * len(answers)
     guesses: list[int] = []
@@ -444,10 +455,16 @@ def draw_answers(ctx: Context | None, boards: int, games: int, seed, pool: np.nd
     """(games, boards) answer indices, drawn with replacement from the answer list (or from
     ``pool``, e.g. one part of a train/validation/test split); set k uses its own generator from
     ``SeedSequence(seed).spawn(games)[k]`` (``seed``: an int or a SeedSequence)."""
-    if games < 1:
-        raise EvoWordleError("--games must be at least 1")
+    boards = as_int("boards", boards, 1, MAX_BOARDS)
+    games = as_int("games", games, 1, None)
+    if games > MAX_SETS:
+        raise EvoWordleError(f"--games must be at most {MAX_SETS} board sets, not {games}")
+    if pool is None and ctx is None:  # was an AttributeError on None
+        raise EvoWordleError("draw_answers needs a context (its answer list) or a pool of answers")
     pool = ctx.words.answer_index if pool is None else np.asarray(pool, dtype=np.int64)
-    seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    if len(pool) == 0:
+        raise EvoWordleError("no answers to draw board sets from")
+    seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(as_seed("seed", seed))
     seqs = seq.spawn(games)
     out = np.empty((games, boards), dtype=np.int64)
     for k, seq in enumerate(seqs):
@@ -457,6 +474,7 @@ def draw_answers(ctx: Context | None, boards: int, games: int, seed, pool: np.nd
 
 __all__ = [
     "GENES",
+    "MAX_SETS",
     "BoardsRecord",
     "SummedEntropy",
     "draw_answers",

@@ -97,6 +97,39 @@ def test_another_board_count_is_refused_in_one_line_and_never_scored(capsys, tin
     assert err.count("\n") == 1 and f"made for 2 boards, not {boards}" in err
 
 
+@pytest.mark.parametrize("command", ["bench", "compare", "solve"])
+def test_a_file_whose_opener_is_not_in_other_lists_is_refused_in_one_line_naming_it(capsys, tiny, tmp_path,
+                                                                                    command):
+    """On other word lists a multi-board file only warns that they differ; when its opener is not
+    one of their words (another word length, or just not listed) the run printed that warning
+    and then "'slate' is not a 6-letter word", a word the user never typed, without the file."""
+    opener = load_params(tiny)["params"]["opener"]
+    six, five = tmp_path / "six.txt", tmp_path / "five.txt"
+    six.write_text("planet\nplants\nstripe\nstring\nstrong\nplains\n")
+    five.write_text("".join(f"{w}\n" for w in ("crane", "spill", "mound", "tacit", "shiny") if w != opener))
+    for lists, why in [((six, "stripe plants"), "it was made for 5-letter words, these lists have 6"),
+                       ((five, "crane spill"), "the allowed list differs from the one it was made for")]:
+        path, answers = lists
+        given = {"bench": ["bench", "--games", "3", "--quiet"],
+                 "compare": ["compare", "--solvers", "strategy,summed-entropy", "--games", "3", "--quiet"],
+                 "solve": ["solve", *answers.split()]}[command]
+        code, out, err = run(capsys, *given, "--strategy", str(tiny), "--allowed", str(path), "--answers", str(path))
+        assert code == 2 and out == "" and err.count("\n") == 1, err
+        assert err == (f"evo-wordle: error: strategy file {tiny}: its opener {opener!r} is not an allowed word of "
+                       f"this list ({why})\n")
+    code, out, err = run(capsys, "bench", "--params", str(tiny), "--boards", "2", "--games", "3", "--quiet",
+                         "--allowed", str(six), "--answers", str(six))
+    assert code == 2 and err.count("\n") == 1 and f"parameter file {tiny}: its opener" in err
+
+
+@pytest.mark.parametrize("command", [["bench", "--games", "3", "--quiet"], ["solve", "crane", "spill"]])
+def test_a_policy_given_by_both_strategy_and_params_is_refused(capsys, tiny, command):
+    """`bench --strategy dordle-evolved --params FILE` played dordle-evolved's genes and ignored FILE."""
+    code, out, err = run(capsys, *command, "--strategy", "dordle-evolved", "--params", str(tiny))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert f"--strategy dordle-evolved and --params {tiny} both give the multi-board policy's parameters" in err
+
+
 def test_compare_puts_the_file_beside_plain_summed_entropy(capsys, tiny):
     game = ["--boards", "2", "--candidates", "answers", "--guess-from", "allowed", "--games", "10", "--quiet"]
     code, out, err = run(capsys, "compare", "--solvers", "strategy,summed-entropy", "--strategy", str(tiny), *game,
@@ -121,6 +154,8 @@ def test_solve_plays_the_file_on_its_own_boards_only(capsys, tiny):
     assert code == 2 and out == "" and "made for 2 boards, not 3" in err
     code, out, err = run(capsys, "solve", "crane", "--strategy", str(tiny))  # one board: not this file's game
     assert code == 2 and err.count("\n") == 1 and "replay it with bench or compare" in err
+    # the docs' own route, one answer per board, is named (it said only bench or compare)
+    assert f"{tiny} is a multi-board policy (2 boards): give one answer per board to solve" in err
 
 
 def test_shipped_board_files_record_their_game_and_provenance(ctx):

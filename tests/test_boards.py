@@ -147,6 +147,23 @@ def test_duplicate_answers_solve_together(ctx, quordle):
     assert rec.solved and len(set(rec.solved_at)) == 1
 
 
+def test_play_boards_refuses_out_of_range_answers_and_caps(ctx, quordle):
+    """play_boards is public: -1 wrapped to the last allowed word (a game against ZYMIC nobody
+    asked for, reported as answers=(-1, …)), 99999 raised numpy's IndexError, a cap of 0 or -1
+    returned an unplayed, unsolved set and 2.5 a TypeError."""
+    crane = ctx.words.index("crane")
+    for answers in [(-1, crane, crane, crane), (crane, 99999, crane, crane), (crane, 2.0, crane, crane), ()]:
+        with pytest.raises(EvoWordleError) as err:
+            play_boards(quordle, answers, 9)
+        assert "\n" not in str(err.value)
+    for cap in (0, -1, 2.5):
+        with pytest.raises(EvoWordleError, match="--max-guesses"):
+            play_boards(quordle, (crane,) * 4, cap)
+    by_word = play_boards(quordle, ("crane", "spill", "crane", "tacit"), 9)  # words, as word_indices reads them
+    assert by_word.answers == tuple(ctx.words.indices(["crane", "spill", "crane", "tacit"]).tolist())
+    assert by_word.solved
+
+
 def test_draw_answers_with_replacement_and_prefix_stable(ctx):
     a = draw_answers(ctx, 4, 50, seed=7)
     b = draw_answers(ctx, 4, 20, seed=7)
@@ -156,6 +173,39 @@ def test_draw_answers_with_replacement_and_prefix_stable(ctx):
     big = draw_answers(ctx, 8, 400, seed=1)
     assert any(len(set(row)) < 8 for row in big)  # with replacement: duplicates do occur
     assert not np.array_equal(a, draw_answers(ctx, 4, 50, seed=8))
+
+
+def test_draw_answers_refuses_bad_arguments_in_one_line(ctx):
+    """Public API: every bad argument is an EvoWordleError (0 boards gave an empty array, -1 or
+    an empty pool numpy's ValueError, 2.5 sets a TypeError)."""
+    bad = [dict(boards=0), dict(boards=-1), dict(boards=65), dict(boards=2.0), dict(games=2.5),
+           dict(seed=-1), dict(pool=np.array([], dtype=np.int64))]
+    for change in bad:
+        kwargs = {"boards": 2, "games": 3, "seed": 0, **change}
+        with pytest.raises(EvoWordleError) as err:
+            draw_answers(ctx, kwargs.pop("boards"), kwargs.pop("games"), **kwargs)
+        assert "\n" not in str(err.value), change
+    assert draw_answers(ctx, 2, 3, np.int64(5)).shape == (3, 2)  # numpy integers are whole numbers
+    with pytest.raises(EvoWordleError, match="needs a context"):
+        draw_answers(None, 2, 3, 0)  # no context and no pool: was an AttributeError
+    assert draw_answers(None, 2, 3, 0, pool=ctx.words.answer_index).tolist() == draw_answers(ctx, 2, 3, 0).tolist()
+
+
+def test_draw_answers_caps_the_sets_before_allocating(ctx):
+    """Each set keeps a SeedSequence: 10**9 sets ran out of memory instead of being refused."""
+    from evo_wordle.boards import MAX_SETS
+
+    for games in (MAX_SETS + 1, 10**9):
+        with pytest.raises(EvoWordleError, match="^--games must be at most 1000000 board sets, not "):
+            draw_answers(ctx, 2, games, 0)
+
+
+def test_bench_refuses_more_board_sets_than_the_cap(capsys):
+    from evo_wordle.cli import main
+
+    assert main(["bench", "--boards", "2", "--games", "1000000000", "--candidates", "answers", "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--games" in err and "1000000" in err
 
 
 def run_boards_bench(ctx, settings, games, seed=0, jobs=1, ties="candidates"):
@@ -226,6 +276,35 @@ def test_board_sets_need_one_answer_per_board(ctx):
         run_bench(ctx, POLICY_NAME, boards_settings(4), draw_answers(ctx, 2, 5, 0))
     with pytest.raises(EvoWordleError, match="plays one board"):
         run_bench(ctx, "greedy", boards_settings(2), draw_answers(ctx, 2, 5, 0))
+
+
+@pytest.mark.parametrize("argv", [
+    ["--boards", "2", "--population", "50"],
+    ["--solver", POLICY_NAME, "--mutation", "0.2"],
+    ["--boards", "2", "--solver", POLICY_NAME, "--strategy", "quordle-evolved"],  # played plain, 1 board
+    ["--strategy", "dordle-evolved", "--tree", "t.json"],
+    ["--strategy", "dordle-evolved", "--second-preset", "linum"],
+])
+def test_cli_bench_of_the_board_policy_refuses_flags_it_ignores(capsys, argv):
+    """compare refused them; bench played on as if they had not been given."""
+    from evo_wordle.cli import main
+
+    assert main(["bench", *argv, "--games", "3", "--quiet"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and " has no --" in captured.err
+
+
+@pytest.mark.parametrize("repeat", ["10001", str(10**12)])
+def test_cli_bench_repeat_is_capped_as_sweep_seeds_are(capsys, repeat):
+    """Board sets are drawn anew per run, so --repeat repeats them; 10**12 derived that many seeds
+    and ended in "out of memory" with exit 1, as if the input were not the user's."""
+    from evo_wordle.cli import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(["bench", "--boards", "2", "--games", "2", "--repeat", repeat, "--quiet"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1
+    assert f"--repeat: must be between 1 and 10000, not {repeat}" in err
 
 
 def test_cli_boards_repeat_jobs_csv_and_compare(capsys, tmp_path):

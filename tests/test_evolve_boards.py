@@ -157,6 +157,62 @@ def test_boards_meta_ga_starts_from_the_plain_policy_and_resumes_exactly(ctx, tm
         MetaGA.resume(ctx, tiny(train_sets=13), tmp_path / "b.ckpt")
 
 
+@pytest.mark.parametrize("boards, init, message", [
+    # a file of the other kind: the loaders' messages advised "replay it with bench or compare --strategy"
+    ([], "dordle-evolved", "--init dordle-evolved is a multi-board policy file; give --boards N to evolve from it "
+                           "(one board starts from a strategy file)"),
+    (["--boards", "2"], "p0-evolved", "--init p0-evolved is a one-board strategy file; with --boards N, --init takes "
+                                      "a multi-board policy file (written by evolve-strategy --boards N)"),
+    # an opener not in these lists: was "'slane' is not a 6-letter word", without the file
+    (["--boards", "2"], "dordle-evolved", "--init dordle-evolved: its opener 'slane' is not an allowed word of this "
+                                          "list"),
+    ([], "p0-evolved", "--init p0-evolved: its opener 'cares' is not an allowed word of this list"),
+])
+def test_init_files_of_the_wrong_kind_or_lists_are_one_line_naming_them(capsys, cache_dir, tmp_path, boards, init,
+                                                                        message):
+    from evo_wordle.evolve.strategy import resolve_strategy_path
+
+    lists = []
+    if "opener" in message:
+        six = tmp_path / "six.txt"
+        six.write_text("planet\nplants\nstripe\nstring\nstrong\nplains\nsprint\nsprain\n")
+        lists = ["--allowed", str(six), "--answers", str(six), "--train", "2", "--validation", "2"]
+    else:
+        lists = ["--train", "20", "--validation", "20"]
+    code = main(["evolve-strategy", *boards, "--generations", "0", "--mu", "2", "--lambda", "1", *lists,
+                 "--init", init, "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and err == f"evo-wordle: error: {message}\n"
+    assert resolve_strategy_path(init).is_file()  # shipped by name: the same check as for a path
+
+
+def test_the_text_names_the_game_beside_its_figures(capsys, cache_dir):
+    """The summary gave test means and "not solved within 9" but never the board count, who may
+    be the answer or where guesses come from (the JSON has them under settings)."""
+    assert main(["evolve-strategy", "--boards", "4", "--candidates", "answers", "--generations", "0", "--mu", "2",
+                 "--lambda", "1", "--train-sets", "3", "--validation-sets", "3", "--test-sets", "3", "--quiet"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first == "game: candidates=answers guess_from=allowed max_guesses=9 boards=4, answers nyt"
+
+
+def test_a_checkpoint_past_the_generations_asked_is_refused(tmp_path, capsys, cache_dir):
+    """Resuming a checkpoint of 2 generations with --generations 0 ran nothing, reported the
+    2 generations and wrote a file whose provenance command said --generations 0."""
+    ck, out = tmp_path / "c.ckpt", tmp_path / "p.json"
+    args = ["evolve-strategy", "--boards", "2", "--candidates", "answers", "--mu", "2", "--lambda", "2",
+            "--train-sets", "6", "--validation-sets", "6", "--test-sets", "6", "--checkpoint", str(ck), "--quiet"]
+    assert main([*args, "--generations", "2"]) == 0
+    capsys.readouterr()
+    saved = ck.read_bytes()
+    assert main([*args, "--generations", "1", "--resume", "--out", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"evo-wordle: error: checkpoint {ck} has run 2 generations, more than --generations 1: give "
+                   "--generations 2 or more to resume it\n")
+    assert not out.exists() and ck.read_bytes() == saved
+    assert main([*args, "--generations", "2", "--resume", "--out", str(out)]) == 0  # its own count: reported
+    assert json.loads(out.read_text())["provenance"]["generations"] == 2
+
+
 def test_cli_writes_a_parameter_file_that_bench_replays_in_its_game(tmp_path, capsys, cache_dir):
     out = tmp_path / "dordle.json"
     argv = ["evolve-strategy", "--boards", "2", "--candidates", "answers", "--generations", "1", "--mu", "3",
@@ -229,6 +285,23 @@ def test_bad_multi_board_evolutions_are_one_line(capsys, cache_dir, extra, messa
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("flag", ["--train-sets", "--validation-sets", "--test-sets"])
+def test_board_set_counts_are_capped_before_anything_runs(capsys, cache_dir, flag):
+    """--test-sets had no cap (10**9 sets ran the whole evolution, then ran out of memory), and
+    --validation-sets 10**9 was refused as "--holdout-sets", a flag that does not exist."""
+    with pytest.raises(SystemExit) as exc:
+        main(["evolve-strategy", "--boards", "2", "--generations", "0", "--mu", "2", "--lambda", "1",
+              "--train", "20", "--validation", "20", flag, "1000001"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and f"{flag}: must be between" in err and "1000000, not 1000001" in err
+    assert "holdout" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_config_errors_name_the_flags_users_give():
+    with pytest.raises(EvoWordleError, match="^--validation-sets must be between 1 and 1000000, not 10000000$"):
+        tiny(holdout_sets=10**7)
+
+
 def test_one_test_set_is_refused_it_has_no_interval(capsys, cache_dir):
     """--test-sets 1 printed "[+nan, +nan]" and wrote NaN into --json and the parameter file (the
     paired difference of one set has no interval); it is refused before anything runs."""
@@ -236,7 +309,7 @@ def test_one_test_set_is_refused_it_has_no_interval(capsys, cache_dir):
         main(["evolve-strategy", "--boards", "2", "--generations", "0", "--mu", "2", "--lambda", "1",
               "--train", "20", "--validation", "20", "--test-sets", "1"])
     err = capsys.readouterr().err
-    assert exc.value.code == 2 and "--test-sets: must be at least 2, not 1" in err and "Traceback" not in err
+    assert exc.value.code == 2 and "--test-sets: must be between 2 and 1000000, not 1" in err and "Traceback" not in err
 
 
 def test_metaga_figures_of_a_run_on_custom_lists_name_them(tmp_path, capsys, cache_dir):

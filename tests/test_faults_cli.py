@@ -54,7 +54,7 @@ BAD_INPUT = [
     ("bench --seed -1", "from 0 to 2**63"),
     ("bench --seed 1.5", "whole number"),
     ("bench --jobs 0", "must be at least 1"),
-    ("bench --repeat 0", "must be at least 1"),
+    ("bench --repeat 0", "must be between 1 and 10000, not 0"),
     ("bench --max-guesses 0", "must be at least 1"),
     ("bench --max-guesses 2.5", "whole number"),
     ("bench --boards 0", "must be at least 1"),

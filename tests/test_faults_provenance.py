@@ -164,6 +164,18 @@ def test_a_board_policy_missing_every_gene_names_them_all(tmp_path, capsys):
     assert error_line(capsys) == f"{path} lacks the multi-board policy gene(s) opener, {', '.join(GENES)}"
 
 
+@pytest.mark.parametrize(("value", "message"), [
+    ("abc", "--cache-size must be a whole number, not 'abc'"),  # was an internal error (exit 1)
+    (-5, "--cache-size must be between 0 and 100000, not -5"),  # played on, with no cache
+    (2.5, "--cache-size must be a whole number, not 2.5"),
+    (10**12, "--cache-size must be between 0 and 100000, not 1000000000000"),
+])
+def test_a_board_policy_cache_size_is_checked_in_one_line(tmp_path, capsys, value, message):
+    path = edited(tmp_path, DORDLE, lambda d: d["params"].update(cache_size=value))
+    assert main(["bench", "--strategy", str(path), "--games", "3", "--quiet"]) == 2
+    assert error_line(capsys) == message
+
+
 @pytest.mark.parametrize("name", ["wieght", "cache"])
 def test_a_board_policy_with_an_unknown_parameter_is_refused_in_one_line(ctx, tmp_path, capsys, name):
     """A misspelt gene was a TypeError from the policy's constructor: an internal error, exit 1."""
@@ -188,6 +200,8 @@ def test_a_board_policy_with_an_unknown_parameter_is_refused_in_one_line(ctx, tm
      "provenance.sets.validation_sets of strategy file {path} must be a whole number ≥ 1, not None"),
     (lambda p: p.update(sets=[400, 400, 5000]),
      "provenance.sets of strategy file {path} must be an object (train_sets, validation_sets, test_sets)"),
+    (lambda p: p.update(sets={**p["sets"], "test_sets": 10**9}),  # was "--games must be …", a flag not given
+     "provenance.sets.test_sets of strategy file {path} must be at most 1000000, not 1000000000"),
     (lambda p: p["split"].update(seed="0"),
      "provenance.split.seed of strategy file {path} must be a whole number ≥ 0, not '0'"),
 ])

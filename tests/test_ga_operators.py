@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -92,6 +94,24 @@ def test_roulette_frequencies_match_fitness_share():
     expected = n * fitness / fitness.sum()
     chi2 = float(((observed - expected) ** 2 / expected).sum())
     assert chi2 < 18.47  # chi-square, 4 degrees of freedom, p = 0.001
+
+
+def test_pressure_extremes_give_uniform_and_greedy_weights_never_nan():
+    """--pressure 0 with a zero fitness (0 · log 0) and a huge pressure (p · log f overflowing to
+    ±inf, inf − inf) made every weight NaN: roulette then drew the first individual every time,
+    not a random one nor the fittest (openers --pressure 1e308 printed numpy warnings too)."""
+    rng = np.random.default_rng(0)
+    with_zero = np.array([0.0, 1.0, 2.0])
+    assert np.array_equal(ops.scaled_weights(with_zero, 0.0), np.full(3, 1 / 3))
+    assert set(np.unique(ops.roulette(with_zero, 300, rng, pressure=0.0)).tolist()) == {0, 1, 2}
+    for f in (np.array([0.1, 0.102, 0.05]), np.array([20.0, 30.0, 25.0]), np.array([0.0, 0.3, 0.2])):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no stray numpy warning on stderr
+            w = ops.scaled_weights(f, 1e308)
+        assert np.isfinite(w).all() and w[np.argmax(f)] == 1.0  # the fittest, as the greedy limit
+        assert (ops.roulette(f, 50, rng, pressure=1e308) == np.argmax(f)).all()
+    finite = np.array([0.5, 1.0, 3.0])  # ordinary pressures: the weights as before, f**p normalised
+    assert np.allclose(ops.scaled_weights(finite, 50.0), finite**50 / (finite**50).sum())
 
 
 def test_pressure_moves_from_random_to_greedy():

@@ -214,6 +214,9 @@ def test_cli_openers_game_end_to_end(small, tmp_path, capsys):
     assert main(["openers", "--objective", "game", "--pool", "10", "--guess-from", "allowed", "--population",
                  "10", "--patience", "3", "--json", *lists]) == 0
     assert json.loads(capsys.readouterr().out)["setting"]["guess_from"] == "allowed"
+    assert main(["openers", "--objective", "game", "--pool", "10", "--guess-from", "allowed", "--population",
+                 "10", "--patience", "3", *lists]) == 0  # the text said "guesses from the allowed to the end"
+    assert "entropy-greedy guesses from every allowed word to the end" in capsys.readouterr().out
 
 
 def test_bad_input_is_one_line_and_exit_2(small, tmp_path, capsys):

@@ -223,7 +223,7 @@ def test_defaults_are_the_documented_run():
 @pytest.mark.parametrize("name, least, flag", [
     ("train_size", 1, "--train"), ("holdout_size", 1, "--holdout"), ("mu", 2, "--mu"), ("lambda_", 1, "--lambda"),
     ("generations", 0, "--generations"), ("pool", 0, "--pool"), ("openers", 1, "--openers"), ("hof_size", 1, "--hof"),
-    ("train_sets", 1, "--train-sets"), ("holdout_sets", 1, "--holdout-sets"), ("test_size", 1, "--test")])
+    ("train_sets", 1, "--train-sets"), ("holdout_sets", 1, "--validation-sets"), ("test_size", 1, "--test")])
 def test_counts_accept_their_least_and_refuse_one_less(name, least, flag):
     assert getattr(one_cfg(**{name: least}), name) == least
     with pytest.raises(EvoWordleError, match=f"^{flag} must be (at least|between) {least}"):

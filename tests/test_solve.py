@@ -115,12 +115,41 @@ def test_solve_with_an_evolved_board_policy_names_it_and_logs_its_genes(ctx, tmp
     assert game["strategy"].endswith("dordle-evolved.json")
 
 
+def test_solve_several_boards_plays_a_params_file_and_refuses_other_solver_flags(ctx, tmp_path, capsys):
+    """`solve crane spill --params dordle-evolved.json` played plain summed entropy (the file was
+    ignored), and --population, --tree … were ignored on several boards (bench refuses them)."""
+    from evo_wordle.evolve.strategy import resolve_strategy_path
+
+    path = str(resolve_strategy_path("dordle-evolved"))
+    log_params, log_strategy = tmp_path / "p.json", tmp_path / "s.json"
+    assert main(["solve", "shiny", "crane", "--params", path, "--log", str(log_params)]) == 0
+    last = capsys.readouterr().out.rstrip().splitlines()[-2]
+    assert last.startswith(f"summed-entropy ({path}): solved 2 boards (SHINY CRANE) in ")
+    assert main(["solve", "shiny", "crane", "--strategy", "dordle-evolved", "--log", str(log_strategy)]) == 0
+    capsys.readouterr()
+    by_params, by_strategy = json.loads(log_params.read_text()), json.loads(log_strategy.read_text())
+    assert by_params["params"] == by_strategy["params"] and by_params["params"]["bonus"] > 0  # the file's genes
+    assert by_params["rows"] == by_strategy["rows"] and by_params["settings"] == by_strategy["settings"]
+    assert main(["solve", "shiny", "crane", "mound", "--params", path]) == 2  # its board count, as bench
+    assert "made for 2 boards, not 3" in capsys.readouterr().err
+    for flag in (["--population", "50"], ["--tree", "t.json"], ["--mutation", "0.2"]):
+        for route in ([], ["--strategy", "dordle-evolved"]):
+            assert main(["solve", "shiny", "crane", *route, *flag]) == 2
+            err = capsys.readouterr().err
+            assert err.count("\n") == 1 and f"has no {flag[0]}" in err
+
+
 @pytest.mark.parametrize(
     "argv, message",
     [
         (["solve", "zzzzz"], "not an allowed word"),
         (["solve", "crane", "--solver", "nosuch"], "unknown solver"),
         (["solve", "crane", "spill", "--boards", "3"], "--boards 3 needs 3 answers"),
+        # --boards 1 with two answers played a Dordle game as if the flag had not been given
+        (["solve", "crane", "spill", "--boards", "1"], "--boards 1 needs 1 answer, got 2"),
+        (["solve", "crane", "--boards", "2"], "--boards 2 needs 2 answers, got 1"),
+        # 65 answers and no --boards were refused as "--boards must be between 1 and 64, not 65"
+        (["solve", *(["crane"] * 65)], "solve plays at most 64 boards, one per answer, not 65 answers"),
         (["solve", "crane", "spill", "--solver", "greedy"], "drop --solver"),
         # no --solver was typed: the message speaks of the file (it said "drop --solver strategy")
         (["solve", "crane", "spill", "--strategy", "p0-evolved"], "p0-evolved is a one-board strategy file"),

@@ -16,7 +16,7 @@ from ..errors import EvoWordleError
 from ..files import atomic_write_csv
 from ..game import Settings
 from ..outputs import IMAGE_FORMATS, writing
-from ..params import as_list
+from ..params import arg_type, as_int, as_list
 from ..split import Split, recorded_split
 from ..stats import mean_ci
 from ..wording import count
@@ -52,7 +52,9 @@ from .settings_args import (
 SPLIT_PARTS = ("train", "validation", "test")
 #: Weights of the position-ranking paper's overall score (lower is better).
 SCORE_WEIGHTS = {"fail_rate": 0.70, "mean_guesses": 0.25, "seconds_per_game": 0.05}
-
+#: Most runs of --repeat: 10**12 derived that many seeds and ended in "out of memory" (exit 1, as
+#: if not the user's input); sweep --seeds has the same cap.
+MAX_REPEAT = 10_000
 
 def _add_run_args(p: argparse.ArgumentParser) -> None:
     add_settings_args(p)
@@ -65,7 +67,8 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     )
     add_word_args(p)
     p.add_argument("--games", type=positive_int, metavar="K",
-                   help="play a seeded sample of K answers (default: all); K board sets with --boards")
+                   help="play a seeded sample of K answers (default: all); with --boards N, K board sets drawn "
+                   "with replacement (default: 1,000, at most 1,000,000)")
     p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="seed (default 0)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="J",
                    help="processes; games are seeded by position, so results do not depend on J")
@@ -99,8 +102,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help=f"solver to run, see the list below (default: greedy; {POLICY_NAME} for --boards N, which "
                    "ga-search also plays, with a decision search on top)")
     _add_run_args(p)
-    p.add_argument("--repeat", type=positive_int, default=1, metavar="R",
-                   help="R runs with seeds derived from --seed; report mean ± 95 %% interval")
+    p.add_argument("--repeat", type=arg_type(as_int, 1, MAX_REPEAT), default=1, metavar="R",
+                   help="R runs with seeds derived from --seed, at most 10,000 (as sweep --seeds); report "
+                   "mean ± 95 %% interval")
     p.add_argument("--json", action="store_true", help="print one JSON object (BenchResult.summary)")
     p.add_argument("--csv", type=output_path, metavar="FILE", help="write one row per game")
     p.add_argument("--plot", type=output_file(*IMAGE_FORMATS, flag="--plot"), metavar="FILE",
@@ -280,8 +284,12 @@ def bench_params(name: str, args: argparse.Namespace, check: bool = True) -> dic
         return board_search_params(args)
     board = board_policy_params(args) if name == "strategy" else None
     if board is not None:  # --strategy names a multi-board policy: its parameters, as --params gives them
+        if check:  # the policy takes no other solver flag (--population, --tree … were ignored)
+            check_solver_flags(["strategy"], args)
         return board
     if name == POLICY_NAME:  # its genes come from --params FILE (written by evolve-strategy --boards N)
+        if check:
+            check_solver_flags([POLICY_NAME], args)
         params = params_file_for(name, args)
         return with_opener(params, args)
     return solver_params(name, args, check=check)

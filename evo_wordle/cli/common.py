@@ -162,15 +162,17 @@ def add_solver_options(parser: argparse.ArgumentParser) -> None:
 
 
 def check_solver_flags(names: list[str], args: argparse.Namespace) -> None:
-    """Refuse a solver flag that none of the solvers ``names`` takes, naming the flags they do take."""
+    """Refuse a solver flag that none of the solvers ``names`` takes, naming the flags they do take
+    (the multi-board policy, not a registered solver, takes only ``--opener`` and ``--params``)."""
+    from ..boards import POLICY_NAME
     from ..solvers import SOLVERS, load_all
 
     load_all()
     owners = getattr(args, "_solver_flags", None) or {}
-    unknown = [n for n in names if n not in SOLVERS]
+    unknown = [n for n in names if n not in SOLVERS and n != POLICY_NAME]
     if unknown:
         raise EvoWordleError(f"unknown solver {unknown[0]!r} (choose from {', '.join(sorted(SOLVERS))})")
-    families = {SOLVERS[n].add_options.__func__ for n in names}
+    families = {SOLVERS[n].add_options.__func__ for n in names if n in SOLVERS}
     for dest, (fn, flag, default) in owners.items():
         if fn not in families and getattr(args, dest, default) not in (default, None):
             own = sorted(f for f, *_ in (v[1:] for v in owners.values() if v[0] in families))

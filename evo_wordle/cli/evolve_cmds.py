@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX
+from ..boards import MAX_SETS, SEARCH_GENERATIONS_MAX, SEARCH_MAX
 from ..errors import EvoWordleError
 from ..evolve.search import EXACT_LIMIT_MAX
 from ..evolve.winner import SELECT_RULES
@@ -31,7 +31,7 @@ from .common import (
     seed_int,
     wrote,
 )
-from .settings_args import add_settings_args, policy_genes, settings_from_args
+from .settings_args import add_settings_args, game_label, policy_genes, settings_from_args
 
 
 def command_line(args: argparse.Namespace) -> str:
@@ -84,11 +84,11 @@ def register(sub) -> None:
                    help="test answers, scored once at the end (default: every answer left)")
     g.add_argument("--penalty", type=nonnegative_float, default=1.0, metavar="X",
                    help="fitness penalty per game lost: not solved within the win limit (default: %(default)s)")
-    g.add_argument("--train-sets", type=positive_int, default=None, metavar="N",
+    g.add_argument("--train-sets", type=arg_type(as_int, 1, MAX_SETS), default=None, metavar="N",
                    help="with --boards N: board sets drawn from the training answers (default: 400)")
-    g.add_argument("--validation-sets", type=positive_int, default=None, metavar="N",
+    g.add_argument("--validation-sets", type=arg_type(as_int, 1, MAX_SETS), default=None, metavar="N",
                    help="with --boards N: board sets drawn from the validation answers (default: 400)")
-    g.add_argument("--test-sets", type=arg_type(as_int, 2, None), default=None, metavar="N",
+    g.add_argument("--test-sets", type=arg_type(as_int, 2, MAX_SETS), default=None, metavar="N",
                    help="with --boards N: board sets drawn from the test answers, played once by the winner "
                    "and by plain summed entropy, at least 2 for the interval of their difference (default: 2000)")
     g.add_argument("--rollout", type=nonnegative_int, default=0, metavar="N",
@@ -134,9 +134,11 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     if args.rollout:
         raise EvoWordleError("--rollout needs --boards N (it is the multi-board policy's lookahead)")
     ctx = context_from_args(args)
-    init = load_strategy(args.init).as_dict() if args.init else None
-    if init:
-        ctx.words.index(init["opener"])
+    init = None
+    if args.init:
+        init_kind(args.init, "strategy")
+        init = load_strategy(args.init).as_dict()
+        init_opener(ctx, init["opener"], args.init)
     cfg = EvolveConfig(
         settings=settings, train_size=args.train, holdout_size=args.holdout, test_size=args.test, mu=args.mu,
         lambda_=args.lambda_, generations=args.generations, cxpb=args.cxpb, mutpb=args.mutpb,
@@ -190,6 +192,30 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     return 0
 
 
+def init_kind(path: str, wanted: str) -> None:
+    """``--init`` takes the kind of file the run evolves: a one-board strategy file, or with
+    ``--boards N`` a multi-board parameter file (the loaders' own errors advise a replay)."""
+    from ..artefacts import replay_kind
+    from ..evolve.strategy import resolve_strategy_path
+
+    found = resolve_strategy_path(path)  # a shipped name too
+    kind = replay_kind(found) if found.is_file() else wanted  # a missing file: the loader says so
+    if kind == wanted:
+        return
+    if wanted == "params":
+        raise EvoWordleError(f"--init {path} is a one-board strategy file; with --boards N, --init takes a "
+                             "multi-board policy file (written by evolve-strategy --boards N)")
+    raise EvoWordleError(f"--init {path} is a multi-board policy file; give --boards N to evolve from it "
+                         "(one board starts from a strategy file)")
+
+
+def init_opener(ctx, opener: str, path: str) -> None:
+    """The ``--init`` file's opener must be a word of the lists the run evolves on (a file made
+    for 6-letter words said only "'senior' is not a 5-letter word")."""
+    if not ctx.words.contains(opener):
+        raise EvoWordleError(f"--init {path}: its opener {opener!r} is not an allowed word of this list")
+
+
 def check_checkpoint(path, resume: bool) -> None:
     """Before any work: ``--resume`` needs an existing checkpoint, and a new run never overwrites
     one (the generations it holds would be lost without a word)."""
@@ -224,7 +250,8 @@ def run_meta_ga(args: argparse.Namespace, ctx, cfg, unit: str):
     try:
         ga = MetaGA.resume(ctx, cfg, args.checkpoint, executor, spec) if args.resume else MetaGA(ctx, cfg, executor,
                                                                                                 spec)
-        if not args.json:
+        if not args.json:  # the game beside the figures (--json records it under settings)
+            print(f"game: {game_label(cfg.settings)}, answers {ctx.words.label}", flush=True)
             print(ga.split.describe() + unit, flush=True)
         bar = progress_bar(cfg.generations, "evolve-strategy", "generations", not args.quiet,
                            initial=max(ga.generation, 0))
@@ -269,15 +296,18 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
     ctx = context_from_args(args)
     init = None
     if args.init:
+        from ..evolve.strategy import resolve_strategy_path
         from ..tune import load_params
 
-        data = load_params(args.init)
+        init_kind(args.init, "params")
+        found = resolve_strategy_path(args.init)  # a shipped policy by name, as --strategy finds it
+        data = load_params(found if found.is_file() else args.init)
         if data["solver"] != POLICY_NAME:
             raise EvoWordleError(f"--init {args.init} holds parameters for {data['solver']!r}, not {POLICY_NAME}")
         policy_genes(data["params"], args.init)
         init = {k: v for k, v in data["params"].items() if k in BOARD_GENE_NAMES}
         if "opener" in init:
-            ctx.words.index(init["opener"])
+            init_opener(ctx, init["opener"], args.init)
     test_sets = args.test_sets or 2000
     cfg = EvolveConfig(
         settings=settings, train_size=args.train, holdout_size=args.holdout, test_size=args.test, mu=args.mu,

@@ -13,7 +13,7 @@ from ..assist import AssistSession, run_assist, terminal_reader
 from ..boards import POLICY_NAME, SummedEntropy, play_boards
 from ..errors import EvoWordleError, ImpossibleFeedback
 from ..files import atomic_write_text
-from ..game import GameState, Settings, play
+from ..game import MAX_BOARDS, GameState, Settings, play
 from ..outputs import writing
 from ..solvers import make_solver
 from ..wording import plural
@@ -21,13 +21,16 @@ from .common import (
     add_command,
     add_solver_options,
     add_word_args,
+    check_solver_flags,
     color_enabled,
     context_from_args,
     output_path,
+    params_file_for,
     positive_int,
     seed_int,
     solver_list,
     solver_params,
+    with_opener,
     wrote,
 )
 from .settings_args import add_settings_args, board_policy_file, board_policy_params, run_context, settings_from_args
@@ -123,6 +126,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     if len(args.answer) > 1 or (args.boards or 1) > 1 or name == POLICY_NAME:
         ctx = context_from_args(args)
         return _solve_boards(args, ctx, [ctx.words.index(w) for w in args.answer])
+    file = board_policy_file(args) if name == "strategy" else None
+    if file:  # one answer: the loader's message sent the user to bench or compare only
+        from ..tune import load_params
+
+        made = load_params(file).get("made_for")
+        boards = made.get("boards") if isinstance(made, dict) else None
+        raise EvoWordleError(f"{args.strategy} is a multi-board policy ({boards} boards): give one answer per board "
+                             f"to solve, or replay it with bench or compare --strategy")
     ctx, settings = run_context(args, [name])
     answers = [ctx.words.index(w) for w in args.answer]
     _check_answers(ctx, settings, args.answer, answers)
@@ -190,10 +201,18 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
                              "strategy file (a multi-board policy is written by evolve-strategy --boards N)")
     if args.solver not in (None, POLICY_NAME) and params is None:
         raise EvoWordleError(f"several boards are played by the {POLICY_NAME} policy; drop --solver {args.solver}")
-    if (args.boards or 1) > 1 and args.boards != len(answers):
-        raise EvoWordleError(f"--boards {args.boards} needs {args.boards} answers, got {len(answers)}")
+    check_solver_flags(["strategy" if params is not None else POLICY_NAME], args)  # --population … were ignored
+    if args.boards is not None and args.boards != len(answers):  # --boards 1 too: never ignored
+        raise EvoWordleError(f"--boards {args.boards} needs {args.boards} {plural(args.boards, 'answer', 'answers')}, "
+                             f"got {len(answers)}")
+    if len(answers) > MAX_BOARDS:  # said as "--boards must be …", a flag the user did not give
+        raise EvoWordleError(f"solve plays at most {MAX_BOARDS} boards, one per answer, not {len(answers)} answers")
     args.boards = len(answers)
-    if params is None:
+    if params is None and getattr(args, "params", None):  # --params FILE: its genes (were ignored) and game
+        params = with_opener(params_file_for(POLICY_NAME, args), args)
+        file = args.params
+        ctx, settings = run_context(args, [POLICY_NAME])
+    elif params is None:
         settings: Settings = settings_from_args(args)
         params = {"opener": getattr(args, "opener", None)}
     else:  # the file's game (a board count other than its own is refused there)
@@ -229,9 +248,10 @@ def _solve_boards(args: argparse.Namespace, ctx, answers: list[int]) -> int:
         print(f"{turn:>2}  " + "  ".join(cells) + "   left " + " ".join(str(k) for k in lefts))
     count = len(record.guesses)
     names = " ".join(ctx.words.allowed[a].upper() for a in answers)
-    label = POLICY_NAME if file is None else f"{POLICY_NAME} ({args.strategy})"  # not the plain policy
+    label = POLICY_NAME if file is None else f"{POLICY_NAME} ({args.strategy or args.params})"  # not the plain one
     if record.solved:
-        print(f"{label}: solved {len(answers)} boards ({names}) in {count} {plural(count, 'guess', 'guesses')}")
+        print(f"{label}: solved {len(answers)} {plural(len(answers), 'board', 'boards')} ({names}) in {count} "
+              f"{plural(count, 'guess', 'guesses')}")
     else:
         cap = f"{settings.max_guesses} {plural(settings.max_guesses, 'guess', 'guesses')}"
         print(f"{label}: not solved within {cap}: {names}")

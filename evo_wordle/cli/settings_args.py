@@ -161,6 +161,10 @@ def board_policy_params(args: argparse.Namespace) -> dict | None:
     from ..boards import POLICY_NAME
     from ..tune import load_params
 
+    given = getattr(args, "params", None)
+    if given and not getattr(args, "solvers", None):  # (in compare --params may serve another row)
+        raise EvoWordleError(f"--strategy {args.strategy} and --params {given} both give the multi-board policy's "
+                             "parameters (--params was ignored): give one of them")
     data = load_params(board)
     if data["solver"] != POLICY_NAME:
         raise EvoWordleError(f"{board} holds parameters for solver {data['solver']!r}: give it as --params "
@@ -183,14 +187,15 @@ def policy_genes(params: dict, path: str) -> None:
 
 class Artefact(NamedTuple):
     """The strategy, tree or parameter file a run replays: a label for messages, the game it
-    was made for (None in old files), whether it holds a decision tree, its provenance, and
-    whether it stores a prior (tied to its allowed list)."""
+    was made for (None in old files), whether it holds a decision tree, its provenance,
+    whether it stores a prior (tied to its allowed list), and the opener it plays (if any)."""
 
     label: str
     made_for: dict | None
     has_tree: bool
     provenance: dict
     has_prior: bool = False
+    opener: str | None = None
 
 
 def artefact_of(args: argparse.Namespace, solvers: list[str]) -> Artefact | None:
@@ -205,7 +210,8 @@ def artefact_of(args: argparse.Namespace, solvers: list[str]) -> Artefact | None
 
             return _params_artefact(f"strategy file {board}", load_params(board))
         f = read_strategy_file(strategy)
-        return Artefact(f"strategy file {f.path}", f.made_for, bool(f.tree), f.provenance, f.prior is not None)
+        return Artefact(f"strategy file {f.path}", f.made_for, bool(f.tree), f.provenance, f.prior is not None,
+                        f.strategy.opener)
     if tree and "ga-search" in solvers:
         from ..evolve.search import tree_made_for
 
@@ -222,7 +228,11 @@ def artefact_of(args: argparse.Namespace, solvers: list[str]) -> Artefact | None
 
 def _params_artefact(label: str, data: dict) -> Artefact:
     """The artefact of a loaded parameter file (read once by the caller)."""
-    return Artefact(label, data.get("made_for"), False, data.get("provenance", {}))  # load_params checked it
+    from ..tune import file_params
+
+    opener = file_params(data).get("opener")
+    return Artefact(label, data.get("made_for"), False, data.get("provenance", {}),  # load_params checked it
+                    opener=opener if isinstance(opener, str) and opener else None)
 
 
 def game_label(settings: Settings) -> str:
@@ -264,7 +274,7 @@ def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, 
     given = settings_from_args(args)
     if found is None:
         return context_from_args(args), given
-    label, record, has_tree, _, has_prior = found
+    label, record, has_tree, _, has_prior, opener = found
     if record is None:
         warn(f"{label} records no settings (an old file): playing the settings given on the command line")
         return context_from_args(args), given
@@ -280,6 +290,12 @@ def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, 
         from ..evolve.strategy import PRIOR_ELSEWHERE
 
         raise EvoWordleError(f"{label}: {PRIOR_ELSEWHERE}")
+    if why and opener and getattr(args, "opener", None) is None and not ctx.words.contains(opener):
+        # one line naming the file, before the warning (a 6-letter file on 5-letter lists said
+        # only "'senior' is not a 5-letter word", a word the user never typed)
+        if len(opener) != ctx.words.length:
+            why = f"it was made for {len(opener)}-letter words, these lists have {ctx.words.length}"
+        raise EvoWordleError(f"{label}: its opener {opener!r} is not an allowed word of this list ({why})")
     if why:
         warn(f"{label}: {why}")
     changed = overrides(stored, settings)

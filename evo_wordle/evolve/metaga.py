@@ -33,7 +33,7 @@ from deap import base, creator, tools
 
 from ..artefacts import list_digests
 from ..boards import GENES as BOARD_GENES
-from ..boards import SummedEntropy, draw_answers, play_boards
+from ..boards import MAX_SETS, SummedEntropy, draw_answers, play_boards
 from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text
@@ -69,6 +69,8 @@ if not hasattr(creator, "StrategyIndividual"):
 
 #: Counts that size populations and loops: capped as the word GA's (``--lambda 10**12`` began to run).
 CAPPED = ("mu", "lambda_", "generations", "hof_size", "train_sets", "holdout_sets")
+#: Fields whose command-line flag is not spelled after them: an error names a flag that exists.
+FLAG_NAMES = {"holdout_sets": "validation_sets"}
 
 
 @dataclass
@@ -104,7 +106,8 @@ class EvolveConfig:
         for name, lo in (("train_size", 1), ("holdout_size", 1), ("mu", 2), ("lambda_", 1), ("generations", 0),
                          ("pool", 0), ("openers", 1), ("hof_size", 1), ("train_sets", 1), ("holdout_sets", 1)):
             hi = MAX_COUNT if name in CAPPED else None
-            setattr(self, name, as_int(name.removesuffix("_size").rstrip("_"), getattr(self, name), lo, hi))
+            label = FLAG_NAMES.get(name, name.removesuffix("_size").rstrip("_"))
+            setattr(self, name, as_int(label, getattr(self, name), lo, hi))
         for name in ("cxpb", "mutpb", "sigma", "indpb"):
             setattr(self, name, as_float(name, getattr(self, name), 0.0, 1.0))
         if self.test_size is not None:
@@ -261,6 +264,8 @@ def file_sets(ctx: Context, doc: dict, part: str, where: str = "the file") -> np
         value = sets.get(key)
         if isinstance(value, bool) or not isinstance(value, int) or value < 1:
             raise EvoWordleError(f"provenance.sets.{key} of {where} must be a whole number ≥ 1, not {value!r}")
+        if value > MAX_SETS:  # no evolution drew more; refused before anything is allocated
+            raise EvoWordleError(f"provenance.sets.{key} of {where} must be at most {MAX_SETS}, not {value!r}")
         counts[key] = value
     cfg = EvolveConfig(settings=stored, seed=split.seed, train_sets=counts["train_sets"],
                        holdout_sets=counts["validation_sets"])
@@ -615,6 +620,9 @@ class MetaGA:
         """Continue from a checkpoint written by a run with the same configuration."""
         st = read_checkpoint(path, config.fingerprint(), ctx.words, gene_names(config.settings), config.mu,
                              config.hof_size, defaults=config.fingerprint_defaults())
+        if st["generation"] > config.generations:  # it would report the further run under the smaller count
+            raise EvoWordleError(f"checkpoint {path} has run {st['generation']} generations, more than --generations "
+                                 f"{config.generations}: give --generations {st['generation']} or more to resume it")
         ga = cls(ctx, config, executor, words_spec)
         try:
             ga.py_rng.setstate(st["py_rng"])

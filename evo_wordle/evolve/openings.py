@@ -27,6 +27,7 @@ from deap import base, creator, tools
 
 from ..context import Context
 from ..errors import EvoWordleError
+from ..ga.config import MAX_COUNT
 from ..ga.operators import roulette
 from ..params import as_choice, as_float, as_int, as_seed
 from .endgame import GreedyEndgame
@@ -283,8 +284,9 @@ class OpeningGA:
     fresh: float = 1.0  # share of mutations that bring a word sharing no letter with the rest
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "population", as_int("population", self.population, 2))
-        object.__setattr__(self, "generations", as_int("generations", self.generations, 0))
+        # capped as the word GA's counts: --population 10**9 ended in "out of memory" (exit 1)
+        object.__setattr__(self, "population", as_int("population", self.population, 2, MAX_COUNT))
+        object.__setattr__(self, "generations", as_int("generations", self.generations, 0, MAX_COUNT))
         object.__setattr__(self, "cxpb", as_float("cxpb", self.cxpb, 0.0, 1.0))
         object.__setattr__(self, "mutpb", as_float("mutpb", self.mutpb, 0.0, 1.0))
         object.__setattr__(self, "pressure", as_float("pressure", self.pressure, 0.0))

@@ -170,8 +170,14 @@ def scaled_weights(fitness: np.ndarray, pressure: float = 1.0) -> np.ndarray:
     f = np.asarray(fitness, dtype=np.float64)
     if pressure == 1.0:
         return f / f.sum()
-    logs = pressure * np.log(f)
-    w = np.exp(logs - logs.max())
+    if pressure == 0.0:  # f**0 = 1 for every f, 0 too (0 · log 0 made every weight NaN: always the first)
+        return np.full(len(f), 1.0 / len(f))
+    with np.errstate(divide="ignore", over="ignore", invalid="ignore"):  # log 0 = -inf: weight 0
+        logs = pressure * np.log(f)
+        w = np.exp(logs - logs.max())
+        if not np.isfinite(w).all():  # pressure · log f overflowed (inf − inf): scale after the shift
+            shifted = np.log(f) - np.log(f).max()  # ≤ 0, so pressure · shifted can only underflow to 0
+            w = np.exp(pressure * shifted)
     return w / w.sum()
 
 
