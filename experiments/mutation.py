@@ -223,7 +223,11 @@ MODULES: dict[str, dict] = {
                       "test_tie_rules_on_two_candidates", "test_guess_from_candidates_stays_in_the_union",
                       "test_board_of_rejects_words_outside_the_universe", "test_duplicate_answers_solve_together",
                       "test_draw_answers_with_replacement_and_prefix_stable", "test_failures_count_as_the_cap",
-                      "test_bad_settings_are_one_line_errors", "test_board_sets_need_one_answer_per_board")),
+                      "test_bad_settings_are_one_line_errors", "test_board_sets_need_one_answer_per_board",
+                      # the public API's argument checks (play_boards, draw_answers and its cap)
+                      "test_play_boards_refuses_out_of_range_answers_and_caps",
+                      "test_draw_answers_refuses_bad_arguments_in_one_line",
+                      "test_draw_answers_caps_the_sets_before_allocating")),
                   # the count of guesses outside the guess source (play_boards' outside)
                   "tests/test_guess_source.py::test_boards_count_an_opener_that_is_no_candidate",
                   *(f"tests/test_boards_lookahead.py::{name}" for name in (
@@ -314,7 +318,9 @@ MODULES: dict[str, dict] = {
         # the meta-GA behind evolve-strategy: its configuration, genome, operators, selection, run,
         # resume and winner, on a small list (milliseconds per generation); the evolutions on the
         # full lists (test_evolve.py, test_evolve_boards.py: minutes per mutant) are left to the full suite
-        "tests": ["tests/test_rules_metaga.py"],
+        "tests": ["tests/test_rules_metaga.py",
+                  # resuming at and past the generations asked (six board sets: seconds, not minutes)
+                  "tests/test_evolve_boards.py::test_a_checkpoint_past_the_generations_asked_is_refused"],
         "pristine_table": True,
     },
     "evo_wordle/solvers/position_rank.py": {

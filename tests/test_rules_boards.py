@@ -142,7 +142,7 @@ def test_defaults_are_plain_summed_entropy(ctx):
 
 @pytest.mark.parametrize("name, low, high", [("weight", -2.0, 2.0), ("bonus", 0.0, 8.0), ("late", 0.0, 4.0),
                                              ("rollout", 0, 100_000), ("search", 0, 1000),
-                                             ("search_generations", 0, 50)])
+                                             ("search_generations", 0, 50), ("cache_size", 0, 100_000)])
 def test_parameter_limits(ctx, name, low, high):
     """The documented limits: each end is accepted, one step beyond is refused."""
     from evo_wordle.errors import EvoWordleError
@@ -286,3 +286,25 @@ def test_a_tie_of_two_goes_to_the_word_on_more_boards(ctx, monkeypatch):
     alphabetical = SummedEntropy(ctx, KNOWN2, ties="alphabetical")
     monkeypatch.setattr(alphabetical, "scores", lambda boards: scores)
     assert alphabetical._best(state) == outside
+
+
+def test_the_board_set_limits_at_their_edges(ctx, monkeypatch):
+    """play_boards plays 1 to 64 boards (a cap of 1 is one guess), draw_answers draws for 1 board
+    up to MAX_SETS sets: each end is accepted, one step beyond is refused (docs/bench.md)."""
+    import evo_wordle.boards as boards_module
+    from evo_wordle.errors import EvoWordleError
+
+    policy = SummedEntropy(ctx, KNOWN2)
+    crane = ctx.words.index("crane")
+    for n in (1, 64):
+        record = play_boards(policy, (crane,) * n, 1)
+        assert len(record.answers) == n and len(record.guesses) == 1
+    for n in (0, 65):
+        with pytest.raises(EvoWordleError, match=f"^a board set needs 1 to 64 answers, not {n}$"):
+            play_boards(policy, (crane,) * n, 1)
+    assert draw_answers(ctx, 1, 3, 0).shape == (3, 1)
+    assert draw_answers(None, 2, 4, 0, pool=[crane]).tolist() == [[crane, crane]] * 4  # a pool of one word
+    monkeypatch.setattr(boards_module, "MAX_SETS", 3)
+    assert draw_answers(ctx, 2, 3, 0).shape == (3, 2)
+    with pytest.raises(EvoWordleError, match="^--games must be at most 3 board sets, not 4$"):
+        draw_answers(ctx, 2, 4, 0)

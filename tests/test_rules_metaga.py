@@ -836,3 +836,13 @@ def test_a_checkpoint_from_before_init_and_test_size_resumes_under_their_none(sm
     del doc["config"]["test_size"], doc["config"]["init"]
     (tmp_path / "old.ckpt").write_text(json.dumps(doc))
     assert MetaGA.resume(small, cfg, tmp_path / "old.ckpt").generation == 0
+
+
+def test_a_files_set_counts_may_reach_the_cap_but_not_pass_it(small, monkeypatch):
+    """A count equal to the board-set cap is what an evolution may have drawn: accepted; one more
+    is refused before anything is drawn (the cap lowered to 8 here, so the check costs nothing)."""
+    monkeypatch.setattr(metaga, "MAX_SETS", 8)
+    ga = MetaGA(small, boards_cfg(seed=3))
+    assert metaga.file_sets(small, board_file(ga, (8, 8, 8)), "test").shape == (8, 2)
+    with pytest.raises(EvoWordleError, match=r"^provenance.sets.test_sets of x.json must be at most 8, not 9$"):
+        metaga.file_sets(small, board_file(ga, (8, 8, 9)), "test", where="x.json")
