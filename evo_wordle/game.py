@@ -279,7 +279,9 @@ def scores_of(records, settings: Settings) -> np.ndarray:
 
 
 def play(solver, state: GameState, answer: int, settings: Settings) -> GameRecord:
-    """Play one game of ``solver`` (already reset) from ``state`` against ``answer``."""
+    """Play one game of ``solver`` (already reset) from ``state`` against ``answer`` (an
+    allowed-word index; one outside the list, negative included, is refused, never wrapped)."""
+    answer = int(state.ctx.word_indices([answer], "answer")[0])
     table = state.ctx.table
     solved_code = state.ctx.words.solved
     guesses: list[int] = []

@@ -6,7 +6,6 @@ never above the lookahead's or the one-step policy's, and its figures must not d
 from __future__ import annotations
 
 import itertools
-import json
 import subprocess
 import sys
 from functools import cache
@@ -19,7 +18,7 @@ from evo_wordle.boards import SummedEntropy
 from evo_wordle.game import Settings
 from evo_wordle.words import WordSet
 
-from .experiment_scripts import EXPERIMENTS, load_experiment
+from .experiment_scripts import EXPERIMENTS, board_study_across_jobs, load_experiment
 from .reference import reference_pattern
 
 #: Seven words that share letters, so feedback often tells little and the order of play matters.
@@ -97,16 +96,7 @@ def test_a_narrow_pool_can_only_cost_guesses(script, small):
 
 
 def test_figures_do_not_depend_on_jobs_and_bad_arguments_are_refused(tmp_path):
-    outs = []
-    for jobs in ("1", "2"):
-        out = tmp_path / f"j{jobs}"
-        subprocess.run([sys.executable, str(EXPERIMENTS / "board_endgame.py"), "--boards", "2", "--sets", "6",
-                        "--jobs", jobs, "--out", str(out)], check=True, capture_output=True, text=True)
-        data = json.loads((out / "board_endgame.json").read_text())["boards"]["2"]
-        data.pop("seconds")
-        outs.append(data)
-    assert outs[0] == outs[1]
-    data = outs[0]
+    data = board_study_across_jobs(tmp_path, "board_endgame", 2, ["--sets", "6"])
     assert data["sets"] == 6 and 0 < data["states"] <= 6 and data["rollout"] == 200
     for r in data["records"]:
         if "exact" in r:

@@ -5,7 +5,6 @@ gains as guesses saved, and give the same figures for any --jobs."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 
@@ -15,7 +14,7 @@ import pytest
 from evo_wordle.evolve.metaga import genome_scores
 from evo_wordle.split import recorded_split
 
-from .experiment_scripts import EXPERIMENTS, load_experiment
+from .experiment_scripts import EXPERIMENTS, board_study_across_jobs, load_experiment
 
 
 @pytest.fixture(scope="module")
@@ -72,17 +71,9 @@ def test_measure_selects_on_one_draw_and_measures_on_the_other(ctx, script, dord
 
 
 def test_figures_do_not_depend_on_jobs_and_bad_arguments_are_refused(tmp_path):
-    outs = []
-    for jobs in ("1", "2"):
-        out = tmp_path / f"j{jobs}"
-        subprocess.run([sys.executable, str(EXPERIMENTS / "board_genes.py"), "--boards", "2", "--sets", "20",
-                        "--weights", "-0.5", "0", "--bonuses", "0", "2", "--openers", "2", "--jobs", jobs,
-                        "--out", str(out)], check=True, capture_output=True, text=True)
-        data = json.loads((out / "board_genes.json").read_text())["boards"]["2"]
-        data.pop("seconds")
-        outs.append(data)
-    assert outs[0] == outs[1]
-    assert outs[0]["sets"] == 20 and len(outs[0]["grid"]) == 4 and len(outs[0]["openers"]) == 2
+    data = board_study_across_jobs(tmp_path, "board_genes", 2, ["--sets", "20", "--weights", "-0.5", "0",
+                                                                 "--bonuses", "0", "2", "--openers", "2"])
+    assert data["sets"] == 20 and len(data["grid"]) == 4 and len(data["openers"]) == 2
     for bad in (["--sets", "1"], ["--openers", "0"], ["--weights", "-3"], ["--bonuses", "9"]):
         done = subprocess.run([sys.executable, str(EXPERIMENTS / "board_genes.py"), "--boards", "2", *bad,
                                "--out", str(tmp_path / "bad")], capture_output=True, text=True)

@@ -5,7 +5,6 @@ figures must not depend on --jobs."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import tomllib
@@ -18,7 +17,7 @@ from evo_wordle.evolve.strategy import resolve_strategy_path
 from evo_wordle.split import recorded_split
 from evo_wordle.tune import load_params
 
-from .experiment_scripts import EXPERIMENTS, load_experiment
+from .experiment_scripts import EXPERIMENTS, board_study_across_jobs, load_experiment
 
 
 @pytest.fixture(scope="module")
@@ -63,16 +62,7 @@ def test_the_registry_quotes_the_files_own_figure_for_its_own_sets():
 
 
 def test_figures_do_not_depend_on_jobs_and_bad_arguments_are_refused(tmp_path):
-    outs = []
-    for jobs in ("1", "2"):
-        out = tmp_path / f"j{jobs}"
-        subprocess.run([sys.executable, str(EXPERIMENTS / "board_goals.py"), "--boards", "2", "--sets", "6",
-                        "--jobs", jobs, "--out", str(out)], check=True, capture_output=True, text=True)
-        data = json.loads((out / "board_goals.json").read_text())["boards"]["2"]
-        data.pop("seconds")
-        outs.append(data)
-    assert outs[0] == outs[1]
-    data = outs[0]
+    data = board_study_across_jobs(tmp_path, "board_goals", 2, ["--sets", "6"])
     assert data["sets"] == 6 and data["file_sets"] == 5000 and data["rollout"] == 200
     assert data["evolved"]["file_sets_mean"] == data["evolved"]["mean"]  # 6 sets: all the file's own
     diff = data["evolved_minus_summed_entropy"]

@@ -5,7 +5,6 @@ draw, and its figures must not depend on --jobs."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 
@@ -15,7 +14,7 @@ import pytest
 from evo_wordle.boards import play_boards
 from evo_wordle.evolve.metaga import file_sets
 
-from .experiment_scripts import EXPERIMENTS, load_experiment
+from .experiment_scripts import EXPERIMENTS, board_study_across_jobs, load_experiment
 
 
 @pytest.fixture(scope="module")
@@ -81,17 +80,8 @@ def test_the_policys_own_guess_is_kept_on_ties_and_the_fresh_gain_is_zero_then(c
 
 
 def test_figures_do_not_depend_on_jobs_and_bad_arguments_are_refused(tmp_path):
-    outs = []
-    for jobs in ("1", "2"):
-        out = tmp_path / f"j{jobs}"
-        subprocess.run([sys.executable, str(EXPERIMENTS / "board_headroom.py"), "--boards", "8", "--states", "3",
-                        "--width", "2", "--samples", "4", "--jobs", jobs, "--out", str(out)],
-                       check=True, capture_output=True, text=True)
-        data = json.loads((out / "board_headroom.json").read_text())["boards"]["8"]
-        data.pop("seconds")
-        outs.append(data)
-    assert outs[0] == outs[1]
-    assert outs[0]["states"] + outs[0]["skipped"] == 3 and outs[0]["width"] == 2 and outs[0]["samples"] == 4
+    data = board_study_across_jobs(tmp_path, "board_headroom", 8, ["--states", "3", "--width", "2", "--samples", "4"])
+    assert data["states"] + data["skipped"] == 3 and data["width"] == 2 and data["samples"] == 4
     for bad in (["--states", "3", "4"], ["--width", "0"], ["--samples", "1"]):
         done = subprocess.run([sys.executable, str(EXPERIMENTS / "board_headroom.py"), "--boards", "8", *bad,
                                "--out", str(tmp_path / "bad")], capture_output=True, text=True)

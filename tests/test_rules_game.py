@@ -248,6 +248,19 @@ def test_play_stops_when_solved(ctx):
     assert rec.score(9) == 2
 
 
+@pytest.mark.parametrize("answer", [-1, -2, "last+1", True, 2.0])
+def test_play_refuses_an_answer_outside_the_list_and_never_wraps_it(ctx, answer):
+    """``play(solver, state, -1, settings)`` wrapped to the last allowed word (ZYMIC), played that
+    game and recorded answer -1 as solved: an index outside 0 … n-1, a bool or a float is one
+    line, as every other index the package takes."""
+    answer = len(ctx.words.allowed) if answer == "last+1" else answer
+    with pytest.raises(EvoWordleError, match=r"^answer|index"):
+        play(Scripted(ctx, ["crane"]), GameState.start(ctx, Settings()), answer, Settings())
+    last = len(ctx.words.allowed) - 1
+    rec = play(Scripted(ctx, [ctx.words.allowed[last]]), GameState.start(ctx, Settings()), np.int64(last), Settings())
+    assert rec.answer == last and type(rec.answer) is int and rec.solved and rec.guesses == [last]
+
+
 def test_play_stops_at_the_cap_as_a_failure(ctx):
     solver = Scripted(ctx, ["crane", "crane"])  # never solves: after the first turn CRANE is impossible
     state = GameState.start(ctx, Settings())
