@@ -29,15 +29,13 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 from _study import add_output_args, summary_dir, write_json
+from board_genes import shipped
 from board_headroom import NAMES, _context
 
 from evo_wordle import Context
-from evo_wordle.artefacts import settings_of
-from evo_wordle.evolve.metaga import BOARD_GENE_NAMES, BOARD_GENES, file_sets, file_test_sets, play_sets
-from evo_wordle.evolve.strategy import resolve_strategy_path
+from evo_wordle.evolve.metaga import BOARD_GENES, file_sets, file_test_sets, play_sets
 from evo_wordle.game import lost, scores_of
 from evo_wordle.stats import paired
-from evo_wordle.tune import load_params
 
 #: The issue's goal per board count: ("mean", x) the evolved mean at most x; ("gap", d) the
 #: evolved mean at least d below summed entropy's on the same sets.
@@ -92,9 +90,7 @@ def verdict(boards: int, evolved_mean: float, summed_mean: float, evolved_lost: 
 def measure(ctx: Context, boards: int, count: int, jobs: int) -> dict:
     """The shipped file of ``boards`` and plain summed entropy on ``count`` test sets."""
     start = time.perf_counter()
-    doc = load_params(resolve_strategy_path(NAMES[boards]))
-    settings = settings_of(doc["made_for"], NAMES[boards])
-    genes = [doc["params"][name] for name in BOARD_GENE_NAMES]
+    doc, genes, settings = shipped(ctx, boards)
     rollout = int(doc["params"].get("rollout", 0))
     sets = test_sets(ctx, doc, count)
     evolved, evolved_lost = play(genes, settings, sets, rollout, jobs)
