@@ -18,6 +18,10 @@ PATHS = ("cells", "rows", "columns")
 #: the candidates' columns once beats gathering cells (experiments/entropy_shapes.py).
 COLUMN_CANDIDATES = 128
 
+#: Feedback codes of a 5-letter game (3^5), the default of every function here: one constant,
+#: so a changed default is one site that the count shapes reveal (other lengths pass their own).
+PATTERNS_5 = 243
+
 
 def gather_path(n_guesses: int, n_candidates: int, n_rows: int) -> str:
     """The fastest way (one of :data:`PATHS`) to read ``n_guesses × n_candidates`` cells of a
@@ -50,7 +54,7 @@ def pattern_counts(
     guesses: np.ndarray,
     candidates: np.ndarray,
     weights: np.ndarray | None = None,
-    n_patterns: int = 243,
+    n_patterns: int = PATTERNS_5,
     *,
     path: str | None = None,
 ) -> np.ndarray:
@@ -96,7 +100,7 @@ def entropies(
     guesses: np.ndarray,
     candidates: np.ndarray,
     weights: np.ndarray | None = None,
-    n_patterns: int = 243,
+    n_patterns: int = PATTERNS_5,
     *,
     path: str | None = None,
 ) -> np.ndarray:
@@ -168,7 +172,8 @@ def _evaluate(node: tuple, leaves: np.ndarray) -> np.ndarray:
 
 
 def small_entropies(
-    table: np.ndarray, guesses: np.ndarray, candidates: np.ndarray, n_patterns: int = 243, *, path: str | None = None
+    table: np.ndarray, guesses: np.ndarray, candidates: np.ndarray, n_patterns: int = PATTERNS_5, *,
+    path: str | None = None,
 ) -> np.ndarray:
     """H(X_w) for few uniform candidates; bitwise equal to the counting path, but faster.
 
