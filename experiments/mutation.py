@@ -335,13 +335,6 @@ MODULES: dict[str, dict] = {
         "tests": ["tests/test_plan.py"],
         "pristine_table": True,
     },
-    "evo_wordle/bench.py": {
-        # every reported mean, fail rate, worst game and histogram is computed here, as are the
-        # seeded answer draws, daily play and the multi-board route
-        "tests": ["tests/test_bench.py", "tests/test_guess_source.py", "tests/test_faults_api.py",
-                  "tests/test_boards.py", "tests/test_artefacts.py"],
-        "pristine_table": True,
-    },
     "evo_wordle/evolve/ranking.py": {
         # rank --by tree: openers ranked by their exact (or width-limited) trees, resumable
         "tests": ["tests/test_rank_trees.py"],
