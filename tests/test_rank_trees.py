@@ -5,6 +5,8 @@ ranking is their order, tree files replay, a rerun resumes, parallel runs agree.
 from __future__ import annotations
 
 import json
+import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +15,7 @@ from evo_wordle import Context
 from evo_wordle.cli import main
 from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve.bnb import TreeSearch
-from evo_wordle.evolve.ranking import rank_by_tree
+from evo_wordle.evolve.ranking import build_opener, load_done, rank_by_tree, screen_openers
 from evo_wordle.game import Settings
 
 from .reference import reference_pattern
@@ -34,11 +36,13 @@ def lists(small, tmp_path):
     return ["--allowed", str(allowed), "--answers", str(answers), "--candidates", "answers"]
 
 
-def screen_by_hand(ctx: Context, k: int) -> list[str]:
-    """First guesses by (n + Σ(2c − 1), Σ c², not an answer, list order), from reference colours."""
+def screen_by_hand(ctx: Context, k: int, guesses=None) -> list[str]:
+    """First guesses (``guesses``: word indices, default every allowed word) by (n + Σ(2c − 1),
+    Σ c², not an answer, list order), from reference colours."""
     answers = [ctx.words.allowed[a] for a in ctx.words.answer_index.tolist()]
     keys = []
-    for i, g in enumerate(ctx.words.allowed):
+    for i in range(len(ctx.words.allowed)) if guesses is None else guesses.tolist():
+        g = ctx.words.allowed[i]
         codes = [reference_pattern(g, a) for a in answers]
         sizes = {c: codes.count(c) for c in codes}
         bound = len(answers) + sum(2 * c - 1 for code, c in sizes.items() if code != 242)
@@ -127,3 +131,61 @@ def test_rank_cli_prescreens_ten_times_the_screen_by_default(small, lists, capsy
     assert main(["rank", "--by", "tree", *lists, "--top", "2", "--screen", "3", "--prescreen", "0", "--json",
                  "--quiet"]) == 0
     assert json.loads(capsys.readouterr().out)["screened"] == screen_by_hand(small, 3)
+
+
+def test_screen_from_the_candidates_alone_follows_the_bound_among_them(small):
+    """``--guess-from candidates``: the screen scores the answers as guesses (every one a candidate),
+    not the whole allowed list's rows."""
+    settings = Settings(candidates="answers", guess_from="candidates")
+    answers = small.words.answer_index
+    assert [small.words.allowed[g] for g in screen_openers(small, settings, 6)] == screen_by_hand(small, 6, answers)
+
+
+def test_a_screen_as_wide_as_the_top_and_a_prescreen_as_wide_as_the_screen_are_allowed(small):
+    settings = Settings(candidates="answers", guess_from="allowed")
+    result = rank_by_tree(small, settings, top=2, screen=2, prescreen=2)
+    assert len(result["ranking"]) == 2 and len(result["screened"]) == 2 and len(result["prescreen"]) == 2
+    with pytest.raises(EvoWordleError, match=r"^--screen \(1\) must be at least --top \(2\)$"):
+        rank_by_tree(small, settings, top=2, screen=1)
+
+
+def test_openers_without_a_quick_tree_within_the_limit_go_after_every_quick_tree(small):
+    """At a limit of 5 guesses most quick trees (one proposal per node) fail; those openers are
+    prescreened last, so the screen keeps the ones that have a tree."""
+    settings = Settings(candidates="answers", guess_from="allowed")
+    result = rank_by_tree(small, settings, top=1, screen=2, depth=5, prescreen=30)
+    totals = [q["quick_total"] for q in result["prescreen"]]
+    have = [t for t in totals if t is not None]
+    assert 0 < len(have) < len(totals)  # a mix, or the order of None is not tested
+    assert totals == sorted(have) + [None] * (len(totals) - len(have))
+    assert [r["opener"] for r in result["ranking"]][0] in result["screened"]
+    assert result["screened"] == [q["opener"] for q in result["prescreen"][:2]]
+
+
+def test_an_opener_record_times_its_own_search(small):
+    before = time.perf_counter()
+    record = build_opener(small, Settings(candidates="answers", guess_from="allowed"), small.words.index("burnt"),
+                          None, 6)
+    assert 0 <= record["seconds"] <= time.perf_counter() - before + 0.01
+
+
+def test_the_trees_folder_may_be_nested_and_its_foreign_files_never_stop_the_reuse(small, tmp_path):
+    """A folder path of several new levels is made; a broken file, a JSON list and a record of
+    another format (even naming this search and a listed opener) are each skipped, and the
+    records after them in name order are still reused."""
+    settings = Settings(candidates="answers", guess_from="allowed")
+    folder = tmp_path / "a" / "b" / "trees"
+    first = rank_by_tree(small, settings, top=2, screen=3, folder=folder)
+    records = sorted(folder.glob("*.json"))
+    assert len(records) == 3
+    header = json.loads(records[0].read_text())["search"]
+    assert header["depth_limit"] == 6  # the game's guess limit when no depth is given
+    (folder / "0broken.json").write_text("{not json")
+    (folder / "0list.json").write_text("[1, 2]")
+    foreign = json.loads(records[0].read_text())
+    foreign["format"] = "something-else"
+    (folder / "0foreign.json").write_text(json.dumps(foreign))
+    again = rank_by_tree(small, settings, top=2, screen=3, folder=folder)
+    assert again["reused"] == 3 and again["built"] == 0 and again["ranking"] == first["ranking"]
+    assert load_done(small, folder, header).keys() == {r["opener"] for r in map(json.loads, map(Path.read_text,
+                                                                                                records))}
