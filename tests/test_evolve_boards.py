@@ -358,3 +358,14 @@ def test_cli_names_lost_test_sets_as_not_solved_within_the_cap_it_equals(capsys,
     out = capsys.readouterr().out
     assert "never-seen board sets" in out and " not solved within 7; on the same sets plain summed entropy" in out
     assert "over 7" not in out
+
+
+def test_a_policy_that_plays_like_plain_summed_entropy_is_not_said_to_detect_zero(capsys, cache_dir):
+    """Generation 0's all-zero genome with the plain opener scores as plain summed entropy on every
+    test set: the line said "no significant difference (detects 0.0000 with 80 % power)"."""
+    assert main(["evolve-strategy", "--boards", "2", "--candidates", "answers", "--generations", "0", "--mu", "2",
+                 "--lambda", "1", "--train-sets", "3", "--validation-sets", "3", "--test-sets", "3", "--quiet"]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.startswith("evolved − summed entropy, set by set: +0.0000 [+0.0000, +0.0000] (95 %): ")
+    assert line.endswith("no difference: both scored the same on each of the 3 board sets")
+    assert "detects" not in line

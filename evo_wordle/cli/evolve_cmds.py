@@ -16,6 +16,7 @@ from ..game import lost, scores_of
 from ..outputs import writing
 from ..params import arg_type, as_int
 from ..progress import progress_bar
+from ..stats import no_significant_difference
 from ..wording import count
 from .common import (
     add_command,
@@ -350,8 +351,7 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
                   f"the lookahead's gain set by set {d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}] (95 %)")
         d = result["evolved_minus_summed_entropy"]
         print(f"evolved − summed entropy, set by set: {d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}] (95 %): "
-              + ("significant" if d["significant"] else f"no significant difference (detects {d['detectable']:.4f} "
-                                                        "with 80 % power)"))
+              + ("significant" if d["significant"] else no_significant_difference(d, "board sets")))
     write_log(args, ga)
     if args.out:
         import json
