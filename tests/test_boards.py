@@ -328,3 +328,35 @@ def test_cli_boards_repeat_jobs_csv_and_compare(capsys, tmp_path):
     assert main(["compare", "--solvers", f"{POLICY_NAME},greedy", *base]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "greedy plays one board" in err
+
+
+def test_cli_output_counts_board_sets_not_games(capsys, tmp_path):
+    """`bench --boards 4` printed "games: 5", "worst game" and "ms per game", compare "5 games" and
+    "ms/game", and the histogram said "games" on its axis, title and caption, for board sets."""
+    from evo_wordle.cli import main
+
+    base = ["--boards", "2", "--candidates", "answers", "--guess-from", "allowed", "--games", "3", "--quiet"]
+    assert main(["bench", *base, "--plot", str(tmp_path / "h.png")]) == 0
+    out = capsys.readouterr().out
+    assert "board sets:   3\n" in out and "worst set:    " in out and " ms per board set\n" in out
+    assert "game" not in out.replace("wrote", "")
+    assert main(["compare", "--solvers", POLICY_NAME, *base]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 board sets, seed 0") and "ms/set" in out and "ms/game" not in out
+    assert main(["bench", "--games", "3", "--quiet"]) == 0  # one board: games, as before
+    out = capsys.readouterr().out
+    assert "games:        3\n" in out and "worst game:   " in out and " ms per game\n" in out
+
+
+
+def test_the_histogram_of_board_sets_says_board_sets(tmp_path):
+    from evo_wordle.plots.histogram import plot_histogram
+
+    summary = {"solver": POLICY_NAME, "games": 4, "mean_guesses": 7.0, "fail_rate": 0.0,
+               "histogram": {"6": 1, "7": 2, "8": 1}, "settings": {"boards": 4, "max_guesses": 9, "seed": 0}}
+    plotted = plot_histogram(summary, tmp_path / "sets.png")
+    ax = plotted.figure.axes[0]
+    assert ax.get_ylabel() == "board sets" and ax.get_title().endswith(", 4 board sets")
+    assert "N = 4 board sets" in plotted.data["caption"]
+    one = plot_histogram({**summary, "settings": {"max_guesses": 9, "seed": 0}}, tmp_path / "games.png")
+    assert one.figure.axes[0].get_ylabel() == "games" and "N = 4 games" in one.data["caption"]

@@ -19,7 +19,7 @@ from ..outputs import IMAGE_FORMATS, writing
 from ..params import arg_type, as_int, as_list
 from ..split import Split, recorded_split
 from ..stats import mean_ci
-from ..wording import count
+from ..wording import count, unit
 from .common import (
     add_command,
     add_solver_options,
@@ -391,6 +391,8 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
     shown = ", ".join(f"{k}={v}" for k, v in s.items() if k not in hide)
     games = summary["games"]
     rule, cap = Settings(boards=s.get("boards", 1), max_guesses=s["max_guesses"]), s["max_guesses"]
+    one = unit(rule.boards)  # "game", or "board set" on several boards
+    short = one.split()[-1]  # "game" / "set", where a column is narrow
     # below the win limit the cap is what a game is won within (nothing goes on to the limit)
     within = f"{cap}, the --max-guesses cap; the win limit is {rule.win_limit}" if rule.capped else f"{rule.win_limit}"
     print(f"solver:       {summary['solver']}, opener {_opener(summary)}")
@@ -400,15 +402,15 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
         part = count(s["split_sizes"][s["split"]], "answer")
         print(f"answers:      the {s['split']} part ({part}) of the file's split, seed {s['split_seed']}{sets}")
     note = f" ({runs} runs)" if runs > 1 else (" (deterministic: one run)" if s.get("repeat_asked", 1) > 1 else "")
-    print(f"games:        {games}{note}")
+    print(f"{one + 's:':<14}{games}{note}")
     if runs > 1:
         print(f"mean guesses: {mean:.4f} ± {half:.4f} (95 % interval over runs)")
     else:
         print(f"mean guesses: {summary['mean_guesses']:.4f}")
     print(f"win rate:     {100 * summary['win_rate']:.2f} % (solved within {within})")
     print(f"fail rate:    {100 * summary['fail_rate']:.2f} %")
-    print(f"worst game:   {count(summary['worst_guesses'], 'guess', 'guesses')} (worst_guesses; a failure counts "
-          f"as the cap, max_guesses={cap})")
+    print(f"{'worst ' + short + ':':<14}{count(summary['worst_guesses'], 'guess', 'guesses')} (worst_guesses; a "
+          f"failure counts as the cap, max_guesses={cap})")
     width = max(summary["histogram"].values())
     for k, v in summary["histogram"].items():
         bar = "#" * max(1, round(40 * v / width)) if v else ""
@@ -416,7 +418,7 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
     if summary["guesses_outside_source"]:
         print(f"outside:      {outside_text(summary)}")
     secs = summary["seconds"]
-    print(f"seconds:      {secs:.3f} total, {1000 * secs / games:.3f} ms per game")
+    print(f"seconds:      {secs:.3f} total, {1000 * secs / games:.3f} ms per {one}")
 
 
 # -- compare --------------------------------------------------------------------------------
@@ -509,13 +511,14 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print_json([rows[i] for i in order])
         return 0
     part = f" ({args.split} part of the file's split)" if args.split else ""
-    print(f"{count(rows[0]['games'], 'game')}, seed {args.seed}, answers {ctx.words.label}{part}"
+    one = unit(row_settings[names[0]].boards)  # every row plays as many boards (checked above)
+    print(f"{count(rows[0]['games'], one)}, seed {args.seed}, answers {ctx.words.label}{part}"
           + ("" if mixed else f", {rows[0]['game']}"))
     if mixed:
         print("!! MIXED GAMES: the rows below play different games; their figures are NOT comparable !!")
     width = max(len(r["game"]) for r in rows)
     head = (f"{'rank':>4}  {'solver':22s} {'opener':7s} {'mean':>7} {'win %':>7} {'fail %':>7} {'worst':>5} "
-            f"{'ms/game':>9} {'score':>7}  {'game':{width}s}")
+            f"{'ms/' + one.split()[-1]:>9} {'score':>7}  {'game':{width}s}")
     print(head)
     print("-" * len(head))
     for i in order:
