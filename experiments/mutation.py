@@ -1052,11 +1052,17 @@ def equivalents_markdown() -> str:
     return "\n".join(out)
 
 
+def _jobs(n: int) -> str:
+    """The job count with its noun: "1 job", "2 jobs" (rows said "1 jobs"; evo_wordle.wording is not
+    imported at the top of this script)."""
+    return f"{n} job" if n == 1 else f"{n} jobs"
+
+
 def report_text(r: dict) -> str:
     lines = [
         f"{r['module']}: killed {r['killed']} / {r['killed'] + r['survived']} non-equivalent "
         f"({100 * r['score']:.1f} %), {r['equivalent']} equivalent, {r['incompetent']} incompetent, "
-        f"{r['total']} mutants in {r['seconds']:.0f} s with {r['jobs']} job(s), load {r['load']:.1f}"
+        f"{r['total']} mutants in {r['seconds']:.0f} s with {_jobs(r['jobs'])}, load {r['load']:.1f}"
     ]
     if r.get("route") == "worker" and "run" in r:
         lines.append(f"  worker route: {r['run']} mutants run, {r['not_run']} not run (annotation only, or no "
@@ -1183,9 +1189,9 @@ def finish(result: dict, args: argparse.Namespace) -> int:
 def score_row(r: dict) -> str:
     run = r["killed"] + r["survived"] + r["equivalent"]
     partial = f" of {run + r['pending']} (interrupted)" if r["pending"] else ""
-    took = f"{r['seconds']:.0f} s, {r['jobs']} jobs, load {r['load']:.0f}" if r.get("jobs") else "n/a"
+    took = f"{r['seconds']:.0f} s, {_jobs(r['jobs'])}, load {r['load']:.0f}" if r.get("jobs") else "n/a"
     if r.get("jobs") and r.get("cpu_seconds") is not None:
-        took = (f"{r['seconds']:.0f} s ({r['cpu_seconds']:.0f} s CPU), {r['jobs']} jobs, "
+        took = (f"{r['seconds']:.0f} s ({r['cpu_seconds']:.0f} s CPU), {_jobs(r['jobs'])}, "
                 f"load {r.get('load_before', r['load']):.1f} → {r['load']:.1f}, {r.get('route', 'old')} route")
     return (f"| `{r['module']}` | {run}{partial} | {r['equivalent']} | {r['killed']} / {r['killed'] + r['survived']} | "
             f"**{100 * r['score']:.1f} %** | {took} |")
