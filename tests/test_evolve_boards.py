@@ -358,3 +358,91 @@ def test_cli_names_lost_test_sets_as_not_solved_within_the_cap_it_equals(capsys,
     out = capsys.readouterr().out
     assert "never-seen board sets" in out and " not solved within 7; on the same sets plain summed entropy" in out
     assert "over 7" not in out
+
+
+def test_distinct_answers_draw_every_part_without_a_repeat_and_stay_out_of_default_fingerprints(ctx):
+    """``distinct_answers``: training, validation and test sets all hold different answers, each
+    from its own part; off, the fingerprint (and so every old checkpoint) is what it was."""
+    cfg = tiny(distinct_answers=True, train_sets=300, holdout_sets=300)
+    ga = MetaGA(ctx, cfg)
+    sets = split_sets(cfg, ga.split, 300)
+    for part in ("train", "validation", "test"):
+        assert all(len(set(row)) == 2 for row in sets[part].tolist()), part
+        assert set(sets[part].ravel()) <= set(ga.split.part(part).tolist())
+    assert np.array_equal(ga.train, sets["train"]) and np.array_equal(ga.holdout, sets["validation"])
+    plain = split_sets(tiny(train_sets=300, holdout_sets=300), ga.split, 300)
+    assert any(len(set(row)) == 1 for row in plain["train"].tolist())  # with replacement 300 pairs of 300 repeat
+    assert cfg.fingerprint()["distinct_answers"] is True
+    assert "distinct_answers" not in tiny().fingerprint() and "distinct_answers" not in tiny(
+        distinct_answers=False).fingerprint()
+    with pytest.raises(EvoWordleError, match=r"^--distinct-answers needs --boards N with N ≥ 2 \(one board has one "
+                                             r"answer\)$"):
+        EvolveConfig(distinct_answers=True)
+
+
+def test_a_distinct_answers_evolution_records_it_and_a_resume_must_match(tmp_path, capsys, cache_dir):
+    """A tiny ``evolve-strategy --boards 2 --distinct-answers`` records the choice in its JSON,
+    its checkpoint and its parameter file (so bench --split replays those very sets), and a
+    resume under the other choice is refused in one line, either way round."""
+    from evo_wordle import Context
+    from evo_wordle.evolve.metaga import file_sets
+
+    ck, out = tmp_path / "c.ckpt", tmp_path / "p.json"
+    args = ["evolve-strategy", "--boards", "2", "--candidates", "answers", "--mu", "2", "--lambda", "2",
+            "--train-sets", "6", "--validation-sets", "6", "--test-sets", "6", "--checkpoint", str(ck), "--quiet"]
+    assert main([*args, "--distinct-answers", "--generations", "1", "--out", str(out), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["split"]["distinct_answers"] is True
+    doc = json.loads(out.read_text())
+    assert doc["provenance"]["sets"]["distinct_answers"] is True
+    assert "--distinct-answers" in doc["provenance"]["command"].split()
+    assert json.loads(ck.read_text())["config"]["distinct_answers"] is True
+    ctx = Context()
+    cfg = EvolveConfig(settings=Settings(candidates="answers", guess_from="allowed", boards=2), train_sets=6,
+                       holdout_sets=6, distinct_answers=True)
+    want = split_sets(cfg, MetaGA(ctx, cfg).split, 6)
+    for part in ("train", "validation", "test"):  # the file rebuilds the sets it was evolved and tested on
+        np.testing.assert_array_equal(file_sets(ctx, doc, part), want[part])
+    saved = ck.read_bytes()
+    assert main([*args, "--generations", "2", "--resume"]) == 2  # without --distinct-answers: refused
+    err = capsys.readouterr().err
+    assert err == f"evo-wordle: error: checkpoint {ck} was made with different settings (distinct_answers)\n"
+    assert ck.read_bytes() == saved
+    plain = tmp_path / "plain.ckpt"
+    plain_args = [a if a != str(ck) else str(plain) for a in args]
+    assert main([*plain_args, "--generations", "1"]) == 0
+    capsys.readouterr()
+    assert "distinct_answers" not in json.loads(plain.read_text())["config"]
+    assert main([*plain_args, "--generations", "2", "--resume", "--distinct-answers"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"evo-wordle: error: checkpoint {plain} was made with different settings (distinct_answers)\n"
+    assert main([*args, "--generations", "2", "--resume", "--distinct-answers"]) == 0  # the same choice resumes
+
+
+def test_the_text_says_distinct_answers_beside_the_board_sets(capsys, cache_dir):
+    assert main(["evolve-strategy", "--boards", "4", "--candidates", "answers", "--generations", "0", "--mu", "2",
+                 "--lambda", "1", "--train-sets", "3", "--validation-sets", "3", "--test-sets", "3",
+                 "--distinct-answers", "--quiet"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].endswith("; board sets (distinct answers): train 3, validation 3, test 3")
+    assert "on 3 never-seen board sets of distinct answers, " in out[3]
+
+
+@pytest.mark.parametrize("extra", [[], ["--boards", "1"]])
+def test_distinct_answers_on_one_board_is_refused_in_one_line(capsys, cache_dir, extra):
+    code = main(["evolve-strategy", "--generations", "0", "--mu", "2", "--lambda", "1", "--train", "20",
+                 "--validation", "20", *extra, "--distinct-answers"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == "evo-wordle: error: --distinct-answers needs --boards N with N ≥ 2 (one board has one answer)\n"
+
+
+def test_distinct_answers_refuses_a_part_smaller_than_the_boards(capsys, cache_dir, tmp_path):
+    """Eight boards of distinct answers cannot be drawn from a validation part of five answers."""
+    code = main(["evolve-strategy", "--boards", "8", "--candidates", "answers", "--generations", "0", "--mu", "2",
+                 "--lambda", "1", "--train", "20", "--validation", "5", "--train-sets", "3", "--validation-sets", "3",
+                 "--test-sets", "3", "--distinct-answers", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == ("evo-wordle: error: --distinct-answers: 8 boards need at least 8 answers in each part of the "
+                   "split, and the validation part has 5\n")
