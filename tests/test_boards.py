@@ -268,6 +268,75 @@ def test_bench_refuses_more_board_sets_than_the_cap(capsys):
     assert err.count("\n") == 1 and "--games" in err and "1000000" in err
 
 
+QUORDLE_FLAGS = ["--boards", "4", "--candidates", "answers", "--guess-from", "allowed", "--games", "30", "--quiet"]
+
+
+def _csv_sets(ctx, path) -> np.ndarray:
+    import csv
+
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    return np.array([ctx.words.indices(row["answer"].split("+")) for row in rows])
+
+
+def test_bench_distinct_answers_plays_and_records_sets_without_a_repeat(ctx, capsys, tmp_path):
+    """``bench --boards 4 --distinct-answers`` plays draw_answers(distinct=True) (no set repeats an
+    answer), records it in the JSON settings and a CSV column, and says it on the settings line;
+    without the flag the JSON, the CSV header and the sets are what they were."""
+    from evo_wordle.cli import main
+
+    on, off = tmp_path / "on.csv", tmp_path / "off.csv"
+    assert main(["bench", *QUORDLE_FLAGS, "--distinct-answers", "--json", "--csv", str(on)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["settings"]["distinct_answers"] is True and summary["games"] == 30
+    sets = _csv_sets(ctx, on)
+    np.testing.assert_array_equal(sets, draw_answers(ctx, 4, 30, 0, distinct=True))
+    assert all(len(set(row)) == 4 for row in sets.tolist())
+    assert on.read_text().splitlines()[0] == "answer,guesses,solved,sequence,opener,seed,distinct_answers"
+    assert {line.rsplit(",", 1)[1] for line in on.read_text().splitlines()[1:]} == {"1"}
+    assert main(["bench", *QUORDLE_FLAGS, "--json", "--csv", str(off)]) == 0
+    assert "distinct_answers" not in json.loads(capsys.readouterr().out)["settings"]
+    assert off.read_text().splitlines()[0] == "answer,guesses,solved,sequence,opener,seed"
+    np.testing.assert_array_equal(_csv_sets(ctx, off), _old_draw(ctx.words.answer_index, 4, 30, 0))
+    assert main(["bench", *QUORDLE_FLAGS, "--no-distinct-answers", "--csv", str(off)]) == 0  # said: as the default
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("settings:"))
+    assert "distinct" not in line
+    np.testing.assert_array_equal(_csv_sets(ctx, off), _old_draw(ctx.words.answer_index, 4, 30, 0))
+    assert main(["bench", *QUORDLE_FLAGS, "--distinct-answers"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("settings:"))
+    assert line.endswith(", answers=nyt, distinct answers") and "distinct_answers" not in line
+
+
+def test_compare_distinct_answers_plays_every_row_on_the_same_distinct_sets(capsys):
+    from evo_wordle.cli import main
+
+    argv = ["compare", "--solvers", "summed-entropy,strategy", "--strategy", "dordle-evolved", "--boards", "2",
+            "--candidates", "answers", "--guess-from", "allowed", "--games", "8", "--quiet"]
+    assert main([*argv, "--distinct-answers"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("8 games, seed 0, answers nyt, distinct answers, ")
+    assert main([*argv, "--distinct-answers", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["settings"]["distinct_answers"] for r in rows] == [True, True]
+    assert main([*argv, "--json"]) == 0
+    assert all("distinct_answers" not in r["settings"] for r in json.loads(capsys.readouterr().out))
+
+
+@pytest.mark.parametrize("argv", [
+    ["bench", "--distinct-answers", "--games", "5"],
+    ["bench", "--boards", "1", "--distinct-answers", "--games", "5"],
+    ["bench", "--solver", "naive", "--distinct-answers", "--games", "5", "--json"],
+    ["compare", "--solvers", "greedy,naive", "--distinct-answers", "--games", "5"],
+])
+def test_distinct_answers_on_one_board_is_refused_in_one_line(capsys, argv):
+    from evo_wordle.cli import main
+
+    assert main([*argv, "--quiet"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == ("evo-wordle: error: --distinct-answers needs --boards N with N ≥ 2 (one board has one "
+                            "answer)\n")
+    assert captured.out == ""
+
+
 def run_boards_bench(ctx, settings, games, seed=0, jobs=1, ties="candidates"):
     """N board sets through the one bench engine (as ``bench --boards N`` plays them)."""
     return run_bench(ctx, POLICY_NAME, settings, draw_answers(ctx, settings.boards, games, seed), seed,

@@ -446,3 +446,41 @@ def test_distinct_answers_refuses_a_part_smaller_than_the_boards(capsys, cache_d
     assert code == 2
     assert err == ("evo-wordle: error: --distinct-answers: 8 boards need at least 8 answers in each part of the "
                    "split, and the validation part has 5\n")
+
+
+def test_bench_replays_a_distinct_answers_file_under_its_own_choice(tmp_path, capsys, cache_dir):
+    """A file evolved with --distinct-answers: bench drawing new sets follows it (and warns when
+    told otherwise); --split test without --games replays its own distinct sets, and the other
+    choice is then refused in one line (those sets were drawn under this one)."""
+    from evo_wordle import Context
+
+    out = tmp_path / "p.json"
+    assert main(["evolve-strategy", "--boards", "2", "--candidates", "answers", "--mu", "2", "--lambda", "1",
+                 "--generations", "0", "--train-sets", "4", "--validation-sets", "4", "--test-sets", "6",
+                 "--distinct-answers", "--out", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    ctx = Context()
+    bench = ["bench", "--params", str(out), "--quiet", "--json"]
+    fresh = tmp_path / "fresh.csv"  # new sets from the test part (other parts would warn that they flatter it)
+    assert main([*bench, "--split", "test", "--games", "200", "--csv", str(fresh)]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["settings"]["distinct_answers"] is True and "warning" not in captured.err
+    assert all(len(set(line.split(",")[0].split("+"))) == 2 for line in fresh.read_text().splitlines()[1:])
+    assert main([*bench, "--split", "test", "--games", "200", "--no-distinct-answers"]) == 0
+    captured = capsys.readouterr()
+    assert "distinct_answers" not in json.loads(captured.out)["settings"]
+    assert captured.err == (f"evo-wordle: warning: parameter file {out} was evolved on board sets drawn with distinct "
+                            "answers; these are drawn with replacement\n")
+    csv = tmp_path / "test.csv"
+    assert main([*bench, "--split", "test", "--csv", str(csv)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["settings"]["distinct_answers"] is True and summary["settings"]["split_recorded_sets"] is True
+    from evo_wordle.evolve.metaga import file_sets
+
+    want = file_sets(ctx, json.loads(out.read_text()), "test")
+    played = [[ctx.words.index(w) for w in line.split(",")[0].split("+")] for line in csv.read_text().splitlines()[1:]]
+    assert played == want.tolist() and all(len(set(row)) == 2 for row in played)
+    assert main([*bench, "--split", "test", "--no-distinct-answers"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"evo-wordle: error: --split test without --games replays the board sets parameter file {out} "
+                   "drew with distinct answers: drop --no-distinct-answers, or give --games K to draw new sets\n")
