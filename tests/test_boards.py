@@ -311,9 +311,14 @@ def test_compare_distinct_answers_plays_every_row_on_the_same_distinct_sets(caps
     from evo_wordle.cli import main
 
     argv = ["compare", "--solvers", "summed-entropy,strategy", "--strategy", "dordle-evolved", "--boards", "2",
-            "--candidates", "answers", "--guess-from", "allowed", "--games", "8", "--quiet"]
+            "--candidates", "answers", "--guess-from", "allowed", "--games", "8", "--split", "test", "--quiet"]
     assert main([*argv, "--distinct-answers"]) == 0
-    assert capsys.readouterr().out.splitlines()[0].startswith("8 games, seed 0, answers nyt, distinct answers, ")
+    captured = capsys.readouterr()
+    head = captured.out.splitlines()[0]
+    assert head.startswith("8 games, seed 0, answers nyt (test part of the file's split), distinct answers, ")
+    # the shipped policy was evolved on sets drawn with replacement: said, not silently mixed
+    assert captured.err.endswith("was evolved on board sets drawn with replacement; these are drawn with distinct "
+                                 "answers\n") and captured.err.count("\n") == 1
     assert main([*argv, "--distinct-answers", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [r["settings"]["distinct_answers"] for r in rows] == [True, True]
