@@ -227,7 +227,12 @@ MODULES: dict[str, dict] = {
                       # the public API's argument checks (play_boards, draw_answers and its cap)
                       "test_play_boards_refuses_out_of_range_answers_and_caps",
                       "test_draw_answers_refuses_bad_arguments_in_one_line",
-                      "test_draw_answers_caps_the_sets_before_allocating")),
+                      "test_draw_answers_caps_the_sets_before_allocating",
+                      # board sets of distinct answers (and the default draw left as it was)
+                      "test_draw_answers_default_is_the_old_draw_with_replacement",
+                      "test_draw_answers_distinct_sets_never_repeat_an_answer",
+                      "test_draw_answers_distinct_set_k_does_not_depend_on_the_number_of_sets",
+                      "test_draw_answers_distinct_refuses_a_pool_smaller_than_the_boards")),
                   # the count of guesses outside the guess source (play_boards' outside)
                   "tests/test_guess_source.py::test_boards_count_an_opener_that_is_no_candidate",
                   *(f"tests/test_boards_lookahead.py::{name}" for name in (
@@ -320,7 +325,11 @@ MODULES: dict[str, dict] = {
         # full lists (test_evolve.py, test_evolve_boards.py: minutes per mutant) are left to the full suite
         "tests": ["tests/test_rules_metaga.py",
                   # resuming at and past the generations asked (six board sets: seconds, not minutes)
-                  "tests/test_evolve_boards.py::test_a_checkpoint_past_the_generations_asked_is_refused"],
+                  "tests/test_evolve_boards.py::test_a_checkpoint_past_the_generations_asked_is_refused",
+                  # board sets of distinct answers: config, fingerprint, sets, a resume under the other choice
+                  "tests/test_evolve_boards.py::"
+                  "test_distinct_answers_draw_every_part_without_a_repeat_and_stay_out_of_default_fingerprints",
+                  "tests/test_evolve_boards.py::test_a_distinct_answers_evolution_records_it_and_a_resume_must_match"],
         "pristine_table": True,
     },
     "evo_wordle/solvers/position_rank.py": {

@@ -100,9 +100,10 @@ def test_another_board_count_is_refused_in_one_line_and_never_scored(capsys, tin
 @pytest.mark.parametrize("command", ["bench", "compare", "solve"])
 def test_a_file_whose_opener_is_not_in_other_lists_is_refused_in_one_line_naming_it(capsys, tiny, tmp_path,
                                                                                     command):
-    """On other word lists a multi-board file only warns that they differ; when its opener is not
-    one of their words (another word length, or just not listed) the run printed that warning
-    and then "'slate' is not a 6-letter word", a word the user never typed, without the file."""
+    """On other word lists a multi-board file is refused unless --other-lists asks for it; when its
+    opener is not one of their words (another word length, or just not listed), that is what the
+    one line names, with the file: the run used to warn and then print "'slate' is not a 6-letter
+    word", a word the user never typed, without the file."""
     opener = load_params(tiny)["params"]["opener"]
     six, five = tmp_path / "six.txt", tmp_path / "five.txt"
     six.write_text("planet\nplants\nstripe\nstring\nstrong\nplains\n")
