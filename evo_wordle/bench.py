@@ -232,7 +232,7 @@ def _worker_init(ctx: Context, solver: str | bytes, settings: Settings, params: 
     _WORKER["ctx"] = ctx
     _WORKER["engine"] = engine
     _WORKER["settings"] = settings
-    _WORKER["base"] = GameState.start(ctx, settings)
+    _WORKER["base"] = GameState.start(ctx, settings) if settings.boards == 1 else None  # boards: play_boards
 
 
 def _play_chunk(chunk: list[tuple[int, object, np.random.SeedSequence]]) -> tuple[list[tuple[int, object]], dict]:
@@ -372,7 +372,7 @@ def _run_sequential(ctx, engine, settings, answers, seed, seeds, records, daily_
     order = np.arange(len(answers))
     if settings.daily:
         order = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0]).permutation(len(answers))
-    base = GameState.start(ctx, settings)
+    base = GameState.start(ctx, settings) if settings.boards == 1 else None  # boards: play_boards starts its own
     past: list[int] = []
     for k in order:
         state = base

@@ -50,7 +50,7 @@ from .context import Context
 from .entropy import entropies
 from .errors import EvoWordleError
 from .game import MAX_BOARDS, Settings
-from .params import as_int, as_seed
+from .params import as_bool, as_int, as_seed
 
 #: Candidate sets up to PAIR_MAX are scored by pairwise comparison, up to SORT_MAX by sorting,
 #: larger ones by counting patterns (the fastest way for each size, measured).
@@ -451,12 +451,18 @@ def play_boards(policy: SummedEntropy, answers: tuple[int, ...] | list[int], cap
     return BoardsRecord(answers, guesses, False, tuple(solved_at), outside)
 
 
-def draw_answers(ctx: Context | None, boards: int, games: int, seed, pool: np.ndarray | None = None) -> np.ndarray:
+def draw_answers(ctx: Context | None, boards: int, games: int, seed, pool: np.ndarray | None = None,
+                 distinct: bool = False) -> np.ndarray:
     """(games, boards) answer indices, drawn with replacement from the answer list (or from
     ``pool``, e.g. one part of a train/validation/test split); set k uses its own generator from
-    ``SeedSequence(seed).spawn(games)[k]`` (``seed``: an int or a SeedSequence)."""
+    ``SeedSequence(seed).spawn(games)[k]`` (``seed``: an int or a SeedSequence).
+
+    ``distinct``: each set's answers all differ, as in the real Quordle and Octordle (drawn
+    without replacement from the pool's distinct answers; set k still depends on k alone).  With
+    replacement a set may repeat an answer, and one guess then solves two boards."""
     boards = as_int("boards", boards, 1, MAX_BOARDS)
     games = as_int("games", games, 1, None)
+    distinct = as_bool("distinct_answers", distinct)  # named as the commands spell it
     if games > MAX_SETS:
         raise EvoWordleError(f"--games must be at most {MAX_SETS} board sets, not {games}")
     if pool is None and ctx is None:  # was an AttributeError on None
@@ -464,11 +470,18 @@ def draw_answers(ctx: Context | None, boards: int, games: int, seed, pool: np.nd
     pool = ctx.words.answer_index if pool is None else np.asarray(pool, dtype=np.int64)
     if len(pool) == 0:
         raise EvoWordleError("no answers to draw board sets from")
+    if distinct:
+        pool = pool[np.sort(np.unique(pool, return_index=True)[1])]  # a repeated pool entry is one answer
+        if len(pool) < boards:
+            raise EvoWordleError(f"{boards} boards with distinct answers need at least {boards} answers to draw "
+                                 f"from, not {len(pool)}")
     seq = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(as_seed("seed", seed))
     seqs = seq.spawn(games)
     out = np.empty((games, boards), dtype=np.int64)
     for k, seq in enumerate(seqs):
-        out[k] = pool[np.random.default_rng(seq).integers(len(pool), size=boards)]
+        rng = np.random.default_rng(seq)
+        out[k] = pool[rng.choice(len(pool), size=boards, replace=False) if distinct
+                      else rng.integers(len(pool), size=boards)]
     return out
 
 

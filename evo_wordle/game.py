@@ -113,6 +113,14 @@ class Settings:
         return f"not solved within {self.won_within}{note}"
 
 
+def check_one_board(settings: Settings, who: str) -> None:
+    """Refuse, in one line, several boards where only one is played (a one-board solver or game
+    state would otherwise play board 1 alone and report it as the whole game)."""
+    if settings.boards > 1:
+        raise EvoWordleError(f"{who} plays one board, not {settings.boards}: several boards are played by the "
+                             "summed-entropy policy (evo_wordle.boards.play_boards; bench/solve --boards N)")
+
+
 @dataclass(frozen=True)
 class GameState:
     """What a solver knows: the remaining candidates and the (guess, pattern) history.
@@ -128,7 +136,9 @@ class GameState:
 
     @classmethod
     def start(cls, ctx: Context, settings: Settings, excluded: np.ndarray | None = None) -> GameState:
-        """The state before the first guess: every candidate of ``settings`` but ``excluded``."""
+        """The state before the first guess: every candidate of ``settings`` but ``excluded``
+        (one board: several are played by :func:`evo_wordle.boards.play_boards`)."""
+        check_one_board(settings, "GameState")
         cand = ctx.candidates(settings.candidates)
         if excluded is not None and len(excluded):
             cand = np.setdiff1d(cand, excluded, assume_unique=True)

@@ -61,3 +61,14 @@ def paired(a: np.ndarray, b: np.ndarray) -> dict:
     sd = float(d.std(ddof=1))
     detectable = (t975(len(d) - 1) + 0.8416) * sd / math.sqrt(len(d))
     return {**out, "significant": bool(abs(out["mean"]) > out["ci95"]), "detectable": detectable, "games": int(len(d))}
+
+
+
+def no_significant_difference(d: dict, unit: str = "games") -> str:
+    """What a :func:`paired` result that is not significant says: the smallest difference the test
+    detects with 80 % power; or, when every game's difference is 0 (no spread, so that size is 0
+    and "detects 0.0000" would read as a perfect test), that the two scored alike on every one of
+    the ``unit`` (games, or board sets)."""
+    if d["detectable"] == 0:  # no spread and not significant: every difference is 0
+        return f"no difference: both scored the same on each of the {d['games']} {unit}"
+    return f"no significant difference (this test detects {d['detectable']:.4f} with 80 % power)"

@@ -12,3 +12,9 @@ def count(n: int | float, noun: str, nouns: str | None = None, fmt: str = "") ->
     """``n`` (formatted with ``fmt``, e.g. "," for thousands) and its noun: ``count(1, "game")``
     is "1 game", ``count(2309, "game", fmt=",")`` "2,309 games"."""
     return f"{n:{fmt}} {plural(n, noun, nouns)}"
+
+
+def unit(boards: int) -> str:
+    """What one played unit is called: a "game" of one board, a "board set" of several (N answers
+    played together), so output never counts a Quordle run's sets as games."""
+    return "game" if int(boards or 1) == 1 else "board set"

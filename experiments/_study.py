@@ -28,6 +28,7 @@ os.environ.setdefault("MPLBACKEND", "Agg")
 from evo_wordle.files import atomic_write, atomic_write_text  # noqa: E402
 from evo_wordle.game import Settings  # noqa: E402
 from evo_wordle.sweep import SweepSpec, format_report, load_sweep, run_sweep, summarize  # noqa: E402
+from evo_wordle.wording import count  # noqa: E402
 
 
 def add_output_args(p: argparse.ArgumentParser, name: str) -> None:
@@ -120,7 +121,7 @@ def run(
     for filename, text in sweep_files(spec, summary).items():
         write_text(out / filename, text)
     print(f"{name}: {outcome.ran} benches run, {outcome.skipped} resumed, {wall:.1f} s wall "
-          f"({args.jobs} {args.executor} workers)")
+          f"({count(args.jobs, f'{args.executor} worker')})")
     return spec, summary, out
 
 

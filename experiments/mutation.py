@@ -227,7 +227,12 @@ MODULES: dict[str, dict] = {
                       # the public API's argument checks (play_boards, draw_answers and its cap)
                       "test_play_boards_refuses_out_of_range_answers_and_caps",
                       "test_draw_answers_refuses_bad_arguments_in_one_line",
-                      "test_draw_answers_caps_the_sets_before_allocating")),
+                      "test_draw_answers_caps_the_sets_before_allocating",
+                      # board sets of distinct answers (and the default draw left as it was)
+                      "test_draw_answers_default_is_the_old_draw_with_replacement",
+                      "test_draw_answers_distinct_sets_never_repeat_an_answer",
+                      "test_draw_answers_distinct_set_k_does_not_depend_on_the_number_of_sets",
+                      "test_draw_answers_distinct_refuses_a_pool_smaller_than_the_boards")),
                   # the count of guesses outside the guess source (play_boards' outside)
                   "tests/test_guess_source.py::test_boards_count_an_opener_that_is_no_candidate",
                   *(f"tests/test_boards_lookahead.py::{name}" for name in (
@@ -320,7 +325,11 @@ MODULES: dict[str, dict] = {
         # full lists (test_evolve.py, test_evolve_boards.py: minutes per mutant) are left to the full suite
         "tests": ["tests/test_rules_metaga.py",
                   # resuming at and past the generations asked (six board sets: seconds, not minutes)
-                  "tests/test_evolve_boards.py::test_a_checkpoint_past_the_generations_asked_is_refused"],
+                  "tests/test_evolve_boards.py::test_a_checkpoint_past_the_generations_asked_is_refused",
+                  # board sets of distinct answers: config, fingerprint, sets, a resume under the other choice
+                  "tests/test_evolve_boards.py::"
+                  "test_distinct_answers_draw_every_part_without_a_repeat_and_stay_out_of_default_fingerprints",
+                  "tests/test_evolve_boards.py::test_a_distinct_answers_evolution_records_it_and_a_resume_must_match"],
         "pristine_table": True,
     },
     "evo_wordle/solvers/position_rank.py": {
@@ -1057,11 +1066,17 @@ def equivalents_markdown() -> str:
     return "\n".join(out)
 
 
+def _jobs(n: int) -> str:
+    """The job count with its noun: "1 job", "2 jobs" (rows said "1 jobs"; evo_wordle.wording is not
+    imported at the top of this script)."""
+    return f"{n} job" if n == 1 else f"{n} jobs"
+
+
 def report_text(r: dict) -> str:
     lines = [
         f"{r['module']}: killed {r['killed']} / {r['killed'] + r['survived']} non-equivalent "
         f"({100 * r['score']:.1f} %), {r['equivalent']} equivalent, {r['incompetent']} incompetent, "
-        f"{r['total']} mutants in {r['seconds']:.0f} s with {r['jobs']} job(s), load {r['load']:.1f}"
+        f"{r['total']} mutants in {r['seconds']:.0f} s with {_jobs(r['jobs'])}, load {r['load']:.1f}"
     ]
     if r.get("route") == "worker" and "run" in r:
         lines.append(f"  worker route: {r['run']} mutants run, {r['not_run']} not run (annotation only, or no "
@@ -1188,9 +1203,9 @@ def finish(result: dict, args: argparse.Namespace) -> int:
 def score_row(r: dict) -> str:
     run = r["killed"] + r["survived"] + r["equivalent"]
     partial = f" of {run + r['pending']} (interrupted)" if r["pending"] else ""
-    took = f"{r['seconds']:.0f} s, {r['jobs']} jobs, load {r['load']:.0f}" if r.get("jobs") else "n/a"
+    took = f"{r['seconds']:.0f} s, {_jobs(r['jobs'])}, load {r['load']:.0f}" if r.get("jobs") else "n/a"
     if r.get("jobs") and r.get("cpu_seconds") is not None:
-        took = (f"{r['seconds']:.0f} s ({r['cpu_seconds']:.0f} s CPU), {r['jobs']} jobs, "
+        took = (f"{r['seconds']:.0f} s ({r['cpu_seconds']:.0f} s CPU), {_jobs(r['jobs'])}, "
                 f"load {r.get('load_before', r['load']):.1f} → {r['load']:.1f}, {r.get('route', 'old')} route")
     return (f"| `{r['module']}` | {run}{partial} | {r['equivalent']} | {r['killed']} / {r['killed'] + r['survived']} | "
             f"**{100 * r['score']:.1f} %** | {took} |")

@@ -100,9 +100,10 @@ def test_another_board_count_is_refused_in_one_line_and_never_scored(capsys, tin
 @pytest.mark.parametrize("command", ["bench", "compare", "solve"])
 def test_a_file_whose_opener_is_not_in_other_lists_is_refused_in_one_line_naming_it(capsys, tiny, tmp_path,
                                                                                     command):
-    """On other word lists a multi-board file only warns that they differ; when its opener is not
-    one of their words (another word length, or just not listed) the run printed that warning
-    and then "'slate' is not a 6-letter word", a word the user never typed, without the file."""
+    """On other word lists a multi-board file is refused unless --other-lists asks for it; when its
+    opener is not one of their words (another word length, or just not listed), that is what the
+    one line names, with the file: the run used to warn and then print "'slate' is not a 6-letter
+    word", a word the user never typed, without the file."""
     opener = load_params(tiny)["params"]["opener"]
     six, five = tmp_path / "six.txt", tmp_path / "five.txt"
     six.write_text("planet\nplants\nstripe\nstring\nstrong\nplains\n")
@@ -184,3 +185,30 @@ def test_shipped_board_file_replays_the_same_by_name_and_by_path(capsys):
     assert by_path["histogram"] == by_name["histogram"] and by_path["mean_guesses"] == by_name["mean_guesses"]
     code, out, err = run(capsys, "bench", "--strategy", "quordle-evolved", "--boards", "2", "--games", "3")
     assert code == 2 and out == "" and "made for 4 boards, not 2" in err
+
+
+
+@pytest.mark.parametrize("command", [["bench", "--games", "3"],
+                                     ["compare", "--solvers", "strategy,summed-entropy", "--games", "3", "--boards",
+                                      "4", "--candidates", "answers", "--guess-from", "allowed"]])
+def test_other_word_lists_are_refused_unless_asked_for_as_a_one_board_file_is(capsys, tmp_path, command):
+    """`bench --strategy quordle-evolved --boards 4` on other 5-letter lists only warned and gave a
+    figure for the policy on a game it was not made for, while every shipped one-board strategy file
+    is refused there; now both are refused in one line, and --other-lists is the explicit choice."""
+    opener = load_params(resolve_strategy_path("quordle-evolved"))["params"]["opener"]
+    words = tmp_path / "words.txt"
+    words.write_text("".join(f"{w}\n" for w in sorted({opener, "crane", "spill", "mound", "tacit", "shiny", "plumb",
+                                                       "forge", "wheat", "dizzy", "brown", "glyph"})))
+    lists = ["--allowed", str(words), "--answers", str(words), "--quiet"]
+    code, out, err = run(capsys, *command, "--strategy", "quordle-evolved", *lists)
+    assert code == 2 and out == "" and err.count("\n") == 1, err
+    assert err == (f"evo-wordle: error: strategy file {resolve_strategy_path('quordle-evolved')} was made for other "
+                   "word lists (the allowed list differs from the one it was made for): play it on its own lists "
+                   "(drop --allowed/--answers), or give --other-lists to play it on these\n")
+    code, out, err = run(capsys, *command, "--strategy", "quordle-evolved", *lists, "--other-lists")
+    assert code == 0 and "mean" in out, err
+    assert err.count("\n") == 1 and "warning" in err and "the allowed list differs from the one it was made for" in err
+    if command[0] == "bench":  # a shipped one-board file there: refused, asked or not (its tree holds on its lists)
+        for more in ([], ["--other-lists"]):
+            code, out, err = run(capsys, *command, "--strategy", "p0-evolved", *lists, *more)
+            assert code == 2 and out == "" and err.count("\n") == 1 and "the allowed list differs" in err, err

@@ -200,12 +200,146 @@ def test_draw_answers_caps_the_sets_before_allocating(ctx):
             draw_answers(ctx, 2, games, 0)
 
 
+def _old_draw(pool, boards, games, seed):
+    """draw_answers as it was before ``distinct`` (with replacement), written out independently."""
+    seqs = np.random.SeedSequence(seed).spawn(games)
+    return np.array([pool[np.random.default_rng(s).integers(len(pool), size=boards)] for s in seqs])
+
+
+def test_draw_answers_default_is_the_old_draw_with_replacement(ctx):
+    """``distinct`` off (the default, and spelt out) draws exactly what every existing figure drew."""
+    pool = ctx.words.answer_index
+    for boards, games, seed in ((2, 30, 0), (4, 50, 7), (8, 40, 1)):
+        old = _old_draw(pool, boards, games, seed)
+        np.testing.assert_array_equal(draw_answers(ctx, boards, games, seed), old)
+        np.testing.assert_array_equal(draw_answers(ctx, boards, games, seed, distinct=False), old)
+    part = pool[::7]
+    np.testing.assert_array_equal(draw_answers(None, 4, 25, 3, pool=part), _old_draw(part, 4, 25, 3))
+
+
+def test_draw_answers_distinct_sets_never_repeat_an_answer(ctx):
+    """Real Quordle/Octordle never repeat an answer in one set; with replacement 400 Octordle sets
+    do (test_draw_answers_with_replacement_and_prefix_stable), with ``distinct`` none does."""
+    for boards in (2, 4, 8):
+        sets = draw_answers(ctx, boards, 400, 1, distinct=True)
+        assert sets.shape == (400, boards)
+        assert all(len(set(row)) == boards for row in sets.tolist())
+        assert np.isin(sets, ctx.words.answer_index).all()
+    # a pool of exactly as many answers as boards: every set is that pool, in some order
+    pool = ctx.words.answer_index[:4]
+    small = draw_answers(None, 4, 30, 2, pool=pool, distinct=True)
+    assert all(sorted(row) == sorted(pool.tolist()) for row in small.tolist())
+    assert len({tuple(row) for row in small.tolist()}) > 1  # the order is drawn, not fixed
+    # a pool that repeats a word holds it once: still four different answers
+    twice = np.concatenate([pool, pool])
+    assert all(len(set(row)) == 4 for row in draw_answers(None, 4, 30, 2, pool=twice, distinct=True).tolist())
+    assert not np.array_equal(draw_answers(ctx, 4, 50, 7, distinct=True), draw_answers(ctx, 4, 50, 8, distinct=True))
+
+
+def test_draw_answers_distinct_set_k_does_not_depend_on_the_number_of_sets(ctx):
+    """Set k comes from SeedSequence(seed).spawn(games)[k] alone: 20 sets are the first 20 of 50,
+    and each is the draw without replacement from its own generator."""
+    a = draw_answers(ctx, 4, 50, 7, distinct=True)
+    np.testing.assert_array_equal(a[:20], draw_answers(ctx, 4, 20, 7, distinct=True))
+    np.testing.assert_array_equal(a[:1], draw_answers(ctx, 4, 1, 7, distinct=True))
+    pool = ctx.words.answer_index
+    for k, seq in enumerate(np.random.SeedSequence(7).spawn(50)):
+        want = pool[np.random.default_rng(seq).choice(len(pool), size=4, replace=False)]
+        np.testing.assert_array_equal(a[k], want)
+
+
+def test_draw_answers_distinct_refuses_a_pool_smaller_than_the_boards(ctx):
+    pool = ctx.words.answer_index[:3]
+    with pytest.raises(EvoWordleError) as err:
+        draw_answers(None, 4, 5, 0, pool=pool, distinct=True)
+    assert str(err.value) == "4 boards with distinct answers need at least 4 answers to draw from, not 3"
+    with pytest.raises(EvoWordleError, match="at least 4 answers to draw from, not 3$"):  # repeats are one answer
+        draw_answers(None, 4, 5, 0, pool=np.concatenate([pool, pool]), distinct=True)
+    assert draw_answers(None, 4, 5, 0, pool=pool).shape == (5, 4)  # with replacement three answers do
+    with pytest.raises(EvoWordleError, match="^--distinct-answers must be true or false, not 'yes'$"):
+        draw_answers(ctx, 4, 5, 0, distinct="yes")
+
+
 def test_bench_refuses_more_board_sets_than_the_cap(capsys):
     from evo_wordle.cli import main
 
     assert main(["bench", "--boards", "2", "--games", "1000000000", "--candidates", "answers", "--quiet"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "--games" in err and "1000000" in err
+
+
+QUORDLE_FLAGS = ["--boards", "4", "--candidates", "answers", "--guess-from", "allowed", "--games", "30", "--quiet"]
+
+
+def _csv_sets(ctx, path) -> np.ndarray:
+    import csv
+
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    return np.array([ctx.words.indices(row["answer"].split("+")) for row in rows])
+
+
+def test_bench_distinct_answers_plays_and_records_sets_without_a_repeat(ctx, capsys, tmp_path):
+    """``bench --boards 4 --distinct-answers`` plays draw_answers(distinct=True) (no set repeats an
+    answer), records it in the JSON settings and a CSV column, and says it on the settings line;
+    without the flag the JSON, the CSV header and the sets are what they were."""
+    from evo_wordle.cli import main
+
+    on, off = tmp_path / "on.csv", tmp_path / "off.csv"
+    assert main(["bench", *QUORDLE_FLAGS, "--distinct-answers", "--json", "--csv", str(on)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["settings"]["distinct_answers"] is True and summary["games"] == 30
+    sets = _csv_sets(ctx, on)
+    np.testing.assert_array_equal(sets, draw_answers(ctx, 4, 30, 0, distinct=True))
+    assert all(len(set(row)) == 4 for row in sets.tolist())
+    assert on.read_text().splitlines()[0] == "answer,guesses,solved,sequence,opener,seed,distinct_answers"
+    assert {line.rsplit(",", 1)[1] for line in on.read_text().splitlines()[1:]} == {"1"}
+    assert main(["bench", *QUORDLE_FLAGS, "--json", "--csv", str(off)]) == 0
+    assert "distinct_answers" not in json.loads(capsys.readouterr().out)["settings"]
+    assert off.read_text().splitlines()[0] == "answer,guesses,solved,sequence,opener,seed"
+    np.testing.assert_array_equal(_csv_sets(ctx, off), _old_draw(ctx.words.answer_index, 4, 30, 0))
+    assert main(["bench", *QUORDLE_FLAGS, "--no-distinct-answers", "--csv", str(off)]) == 0  # said: as the default
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("settings:"))
+    assert "distinct" not in line
+    np.testing.assert_array_equal(_csv_sets(ctx, off), _old_draw(ctx.words.answer_index, 4, 30, 0))
+    assert main(["bench", *QUORDLE_FLAGS, "--distinct-answers"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("settings:"))
+    assert line.endswith(", answers=nyt, distinct answers") and "distinct_answers" not in line
+
+
+def test_compare_distinct_answers_plays_every_row_on_the_same_distinct_sets(capsys):
+    from evo_wordle.cli import main
+
+    argv = ["compare", "--solvers", "summed-entropy,strategy", "--strategy", "dordle-evolved", "--boards", "2",
+            "--candidates", "answers", "--guess-from", "allowed", "--games", "8", "--split", "test", "--quiet"]
+    assert main([*argv, "--distinct-answers"]) == 0
+    captured = capsys.readouterr()
+    head = captured.out.splitlines()[0]
+    assert head.startswith("8 board sets, seed 0, answers nyt (test part of the file's split), distinct answers, ")
+    # the shipped policy was evolved on sets drawn with replacement: said, not silently mixed
+    assert captured.err.endswith("was evolved on board sets drawn with replacement; these are drawn with distinct "
+                                 "answers\n") and captured.err.count("\n") == 1
+    assert main([*argv, "--distinct-answers", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["settings"]["distinct_answers"] for r in rows] == [True, True]
+    assert main([*argv, "--json"]) == 0
+    assert all("distinct_answers" not in r["settings"] for r in json.loads(capsys.readouterr().out))
+
+
+@pytest.mark.parametrize("argv", [
+    ["bench", "--distinct-answers", "--games", "5"],
+    ["bench", "--boards", "1", "--distinct-answers", "--games", "5"],
+    ["bench", "--solver", "naive", "--distinct-answers", "--games", "5", "--json"],
+    ["compare", "--solvers", "greedy,naive", "--distinct-answers", "--games", "5"],
+])
+def test_distinct_answers_on_one_board_is_refused_in_one_line(capsys, argv):
+    from evo_wordle.cli import main
+
+    assert main([*argv, "--quiet"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err == ("evo-wordle: error: --distinct-answers needs --boards N with N ≥ 2 (one board has one "
+                            "answer)\n")
+    assert captured.out == ""
 
 
 def run_boards_bench(ctx, settings, games, seed=0, jobs=1, ties="candidates"):
@@ -328,3 +462,35 @@ def test_cli_boards_repeat_jobs_csv_and_compare(capsys, tmp_path):
     assert main(["compare", "--solvers", f"{POLICY_NAME},greedy", *base]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "greedy plays one board" in err
+
+
+def test_cli_output_counts_board_sets_not_games(capsys, tmp_path):
+    """`bench --boards 4` printed "games: 5", "worst game" and "ms per game", compare "5 games" and
+    "ms/game", and the histogram said "games" on its axis, title and caption, for board sets."""
+    from evo_wordle.cli import main
+
+    base = ["--boards", "2", "--candidates", "answers", "--guess-from", "allowed", "--games", "3", "--quiet"]
+    assert main(["bench", *base, "--plot", str(tmp_path / "h.png")]) == 0
+    out = capsys.readouterr().out
+    assert "board sets:   3\n" in out and "worst set:    " in out and " ms per board set\n" in out
+    assert "game" not in out.replace("wrote", "")
+    assert main(["compare", "--solvers", POLICY_NAME, *base]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("3 board sets, seed 0") and "ms/set" in out and "ms/game" not in out
+    assert main(["bench", "--games", "3", "--quiet"]) == 0  # one board: games, as before
+    out = capsys.readouterr().out
+    assert "games:        3\n" in out and "worst game:   " in out and " ms per game\n" in out
+
+
+
+def test_the_histogram_of_board_sets_says_board_sets(tmp_path):
+    from evo_wordle.plots.histogram import plot_histogram
+
+    summary = {"solver": POLICY_NAME, "games": 4, "mean_guesses": 7.0, "fail_rate": 0.0,
+               "histogram": {"6": 1, "7": 2, "8": 1}, "settings": {"boards": 4, "max_guesses": 9, "seed": 0}}
+    plotted = plot_histogram(summary, tmp_path / "sets.png")
+    ax = plotted.figure.axes[0]
+    assert ax.get_ylabel() == "board sets" and ax.get_title().endswith(", 4 board sets")
+    assert "N = 4 board sets" in plotted.data["caption"]
+    one = plot_histogram({**summary, "settings": {"max_guesses": 9, "seed": 0}}, tmp_path / "games.png")
+    assert one.figure.axes[0].get_ylabel() == "games" and "N = 4 games" in one.data["caption"]

@@ -358,3 +358,140 @@ def test_cli_names_lost_test_sets_as_not_solved_within_the_cap_it_equals(capsys,
     out = capsys.readouterr().out
     assert "never-seen board sets" in out and " not solved within 7; on the same sets plain summed entropy" in out
     assert "over 7" not in out
+
+
+def test_a_policy_that_plays_like_plain_summed_entropy_is_not_said_to_detect_zero(capsys, cache_dir):
+    """Generation 0's all-zero genome with the plain opener scores as plain summed entropy on every
+    test set: the line said "no significant difference (detects 0.0000 with 80 % power)"."""
+    assert main(["evolve-strategy", "--boards", "2", "--candidates", "answers", "--generations", "0", "--mu", "2",
+                 "--lambda", "1", "--train-sets", "3", "--validation-sets", "3", "--test-sets", "3", "--quiet"]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.startswith("evolved − summed entropy, set by set: +0.0000 [+0.0000, +0.0000] (95 %): ")
+    assert line.endswith("no difference: both scored the same on each of the 3 board sets")
+    assert "detects" not in line
+
+
+def test_distinct_answers_draw_every_part_without_a_repeat_and_stay_out_of_default_fingerprints(ctx):
+    """``distinct_answers``: training, validation and test sets all hold different answers, each
+    from its own part; off, the fingerprint (and so every old checkpoint) is what it was."""
+    cfg = tiny(distinct_answers=True, train_sets=300, holdout_sets=300)
+    ga = MetaGA(ctx, cfg)
+    sets = split_sets(cfg, ga.split, 300)
+    for part in ("train", "validation", "test"):
+        assert all(len(set(row)) == 2 for row in sets[part].tolist()), part
+        assert set(sets[part].ravel()) <= set(ga.split.part(part).tolist())
+    assert np.array_equal(ga.train, sets["train"]) and np.array_equal(ga.holdout, sets["validation"])
+    plain = split_sets(tiny(train_sets=300, holdout_sets=300), ga.split, 300)
+    assert any(len(set(row)) == 1 for row in plain["train"].tolist())  # with replacement 300 pairs of 300 repeat
+    assert cfg.fingerprint()["distinct_answers"] is True
+    assert "distinct_answers" not in tiny().fingerprint() and "distinct_answers" not in tiny(
+        distinct_answers=False).fingerprint()
+    with pytest.raises(EvoWordleError, match=r"^--distinct-answers needs --boards N with N ≥ 2 \(one board has one "
+                                             r"answer\)$"):
+        EvolveConfig(distinct_answers=True)
+
+
+def test_a_distinct_answers_evolution_records_it_and_a_resume_must_match(tmp_path, capsys, cache_dir):
+    """A tiny ``evolve-strategy --boards 2 --distinct-answers`` records the choice in its JSON,
+    its checkpoint and its parameter file (so bench --split replays those very sets), and a
+    resume under the other choice is refused in one line, either way round."""
+    from evo_wordle import Context
+    from evo_wordle.evolve.metaga import file_sets
+
+    ck, out = tmp_path / "c.ckpt", tmp_path / "p.json"
+    args = ["evolve-strategy", "--boards", "2", "--candidates", "answers", "--mu", "2", "--lambda", "2",
+            "--train-sets", "6", "--validation-sets", "6", "--test-sets", "6", "--checkpoint", str(ck), "--quiet"]
+    assert main([*args, "--distinct-answers", "--generations", "1", "--out", str(out), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["split"]["distinct_answers"] is True
+    doc = json.loads(out.read_text())
+    assert doc["provenance"]["sets"]["distinct_answers"] is True
+    assert "--distinct-answers" in doc["provenance"]["command"].split()
+    assert json.loads(ck.read_text())["config"]["distinct_answers"] is True
+    ctx = Context()
+    cfg = EvolveConfig(settings=Settings(candidates="answers", guess_from="allowed", boards=2), train_sets=6,
+                       holdout_sets=6, distinct_answers=True)
+    want = split_sets(cfg, MetaGA(ctx, cfg).split, 6)
+    for part in ("train", "validation", "test"):  # the file rebuilds the sets it was evolved and tested on
+        np.testing.assert_array_equal(file_sets(ctx, doc, part), want[part])
+    saved = ck.read_bytes()
+    assert main([*args, "--generations", "2", "--resume"]) == 2  # without --distinct-answers: refused
+    err = capsys.readouterr().err
+    assert err == f"evo-wordle: error: checkpoint {ck} was made with different settings (distinct_answers)\n"
+    assert ck.read_bytes() == saved
+    plain = tmp_path / "plain.ckpt"
+    plain_args = [a if a != str(ck) else str(plain) for a in args]
+    assert main([*plain_args, "--generations", "1"]) == 0
+    capsys.readouterr()
+    assert "distinct_answers" not in json.loads(plain.read_text())["config"]
+    assert main([*plain_args, "--generations", "2", "--resume", "--distinct-answers"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"evo-wordle: error: checkpoint {plain} was made with different settings (distinct_answers)\n"
+    assert main([*args, "--generations", "2", "--resume", "--distinct-answers"]) == 0  # the same choice resumes
+
+
+def test_the_text_says_distinct_answers_beside_the_board_sets(capsys, cache_dir):
+    assert main(["evolve-strategy", "--boards", "4", "--candidates", "answers", "--generations", "0", "--mu", "2",
+                 "--lambda", "1", "--train-sets", "3", "--validation-sets", "3", "--test-sets", "3",
+                 "--distinct-answers", "--quiet"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].endswith("; board sets (distinct answers): train 3, validation 3, test 3")
+    assert "on 3 never-seen board sets of distinct answers, " in out[3]
+
+
+@pytest.mark.parametrize("extra", [[], ["--boards", "1"]])
+def test_distinct_answers_on_one_board_is_refused_in_one_line(capsys, cache_dir, extra):
+    code = main(["evolve-strategy", "--generations", "0", "--mu", "2", "--lambda", "1", "--train", "20",
+                 "--validation", "20", *extra, "--distinct-answers"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == "evo-wordle: error: --distinct-answers needs --boards N with N ≥ 2 (one board has one answer)\n"
+
+
+def test_distinct_answers_refuses_a_part_smaller_than_the_boards(capsys, cache_dir, tmp_path):
+    """Eight boards of distinct answers cannot be drawn from a validation part of five answers."""
+    code = main(["evolve-strategy", "--boards", "8", "--candidates", "answers", "--generations", "0", "--mu", "2",
+                 "--lambda", "1", "--train", "20", "--validation", "5", "--train-sets", "3", "--validation-sets", "3",
+                 "--test-sets", "3", "--distinct-answers", "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == ("evo-wordle: error: --distinct-answers: 8 boards need at least 8 answers in each part of the "
+                   "split, and the validation part has 5\n")
+
+
+def test_bench_replays_a_distinct_answers_file_under_its_own_choice(tmp_path, capsys, cache_dir):
+    """A file evolved with --distinct-answers: bench drawing new sets follows it (and warns when
+    told otherwise); --split test without --games replays its own distinct sets, and the other
+    choice is then refused in one line (those sets were drawn under this one)."""
+    from evo_wordle import Context
+
+    out = tmp_path / "p.json"
+    assert main(["evolve-strategy", "--boards", "2", "--candidates", "answers", "--mu", "2", "--lambda", "1",
+                 "--generations", "0", "--train-sets", "4", "--validation-sets", "4", "--test-sets", "6",
+                 "--distinct-answers", "--out", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    ctx = Context()
+    bench = ["bench", "--params", str(out), "--quiet", "--json"]
+    fresh = tmp_path / "fresh.csv"  # new sets from the test part (other parts would warn that they flatter it)
+    assert main([*bench, "--split", "test", "--games", "200", "--csv", str(fresh)]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["settings"]["distinct_answers"] is True and "warning" not in captured.err
+    assert all(len(set(line.split(",")[0].split("+"))) == 2 for line in fresh.read_text().splitlines()[1:])
+    assert main([*bench, "--split", "test", "--games", "200", "--no-distinct-answers"]) == 0
+    captured = capsys.readouterr()
+    assert "distinct_answers" not in json.loads(captured.out)["settings"]
+    assert captured.err == (f"evo-wordle: warning: parameter file {out} was evolved on board sets drawn with distinct "
+                            "answers; these are drawn with replacement\n")
+    csv = tmp_path / "test.csv"
+    assert main([*bench, "--split", "test", "--csv", str(csv)]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["settings"]["distinct_answers"] is True and summary["settings"]["split_recorded_sets"] is True
+    from evo_wordle.evolve.metaga import file_sets
+
+    want = file_sets(ctx, json.loads(out.read_text()), "test")
+    played = [[ctx.words.index(w) for w in line.split(",")[0].split("+")] for line in csv.read_text().splitlines()[1:]]
+    assert played == want.tolist() and all(len(set(row)) == 2 for row in played)
+    assert main([*bench, "--split", "test", "--no-distinct-answers"]) == 2
+    err = capsys.readouterr().err
+    assert err == (f"evo-wordle: error: --split test without --games replays the board sets parameter file {out} "
+                   "drew with distinct answers: drop --no-distinct-answers, or give --games K to draw new sets\n")

@@ -142,6 +142,11 @@ BAD_CALLS = [
     # make_solver and GA parameters
     ("make_solver ctx='x'", lambda ctx, tmp: make_solver("greedy", "x", Settings()), "ctx must be a Context"),
     ("make_solver settings=None", lambda ctx, tmp: make_solver("greedy", ctx, None), "settings must be a Settings"),
+    # one-board solvers and states refuse several boards instead of playing board 1 alone
+    ("make_solver boards=4", lambda ctx, tmp: make_solver("greedy", ctx, Settings(boards=4)),
+     "solver greedy plays one board, not 4: several boards are played by the summed-entropy policy"),
+    ("GameState.start boards=2", lambda ctx, tmp: GameState.start(ctx, Settings(boards=2)),
+     "GameState plays one board, not 2"),
     # a population below ga's default elite blamed --elite, which nobody had typed
     ("make_solver ga population=2", lambda ctx, tmp: make_solver("ga", ctx, Settings(), population=2),
      "--population 2 is smaller than ga's default --elite 10 (parents carried over): give --elite 0 to 2 too"),

@@ -213,3 +213,17 @@ def test_an_entry_names_one_of_two_alike_lines_by_the_line_above_or_both_by_sayi
     _entries(tmp_path, monkeypatch, mod, entry.format(extra="sites = 2\n"))
     report = mod.score([_survivor(3), _survivor(6)], "m.py", SOURCE)
     assert [e["line_no"] for e in report["equivalents"]] == [3, 6] and not report["survivors"]
+
+
+def test_one_job_is_singular_in_the_report_and_the_docs_row():
+    """A run with --jobs 1 was reported and tabled as "1 jobs"."""
+    mod = _script()
+    r = {"module": "evo_wordle/game.py", "killed": 5, "survived": 0, "equivalent": 1, "incompetent": 0, "total": 6,
+         "pending": 0, "score": 1.0, "seconds": 10.0, "cpu_seconds": 8.0, "load": 1.0, "load_before": 1.0,
+         "route": "worker", "jobs": 1, "survivors": [], "stale_equivalent_entries": []}
+    assert "with 1 job, load" in mod.report_text(r) and ", 1 job, load" in mod.score_row(r)
+    assert "jobs" not in mod.report_text(r).split("\n")[0] and "1 jobs" not in mod.score_row(r)
+    two = {**r, "jobs": 2}
+    assert "with 2 jobs, load" in mod.report_text(two) and ", 2 jobs, load" in mod.score_row(two)
+    assert ", 1 job, load 1" in mod.score_row({**r, "cpu_seconds": None})
+    assert "1 jobs" not in (ROOT / "docs" / "testing.md").read_text()  # the tracked rows as the script writes them

@@ -357,3 +357,30 @@ def test_a_figure_drawn_from_its_saved_json_is_the_same_figure(kind, ctx, tmp_pa
             plot_evolution
     saved = json.loads(json.dumps(as_json(data)))
     assert _drawn(plot(saved, tmp_path / "saved.png").figure) == _drawn(plot(data, tmp_path / "data.png").figure)
+
+
+def test_a_caption_never_breaks_between_a_label_and_its_number(tmp_path):
+    """textwrap broke a 7-inch figure's caption as "... hard mode, cap" / "5 · word lists ...": the
+    cap and its number on two lines.  Lines now break between the caption's items (a too-long item
+    inside, but never before a number or "=" nor after "=")."""
+    import re
+
+    from evo_wordle.plots.histogram import plot_histogram
+    from evo_wordle.plots.style import caption_lines
+
+    settings = {"candidates": "answers", "guess_from": "allowed", "hard": True, "max_guesses": 5, "seed": 0,
+                "opener": "tales"}
+    summary = {"solver": "ga-thesis", "games": 2309, "mean_guesses": 3.9, "fail_rate": 0.01,
+               "histogram": {"2": 100, "3": 900, "4": 1000, "5": 309}, "settings": settings}
+    plotted = plot_histogram(summary, tmp_path / "h.png", lists="word lists: allowed my-allowed-list.txt "
+                             "(sha256 0123abcd)")
+    drawn = plotted.figure.texts[-1].get_text().split("\n")
+    assert " ".join(drawn) == plotted.data["caption"]  # every word drawn, in order, each item whole
+    assert "answer from answers, guesses from allowed, hard mode, cap 5 ·" in drawn
+    for k in range(1, 112):  # every place a long first item can push the rest to
+        text = "x" * k + " · opener TALES · seed 0 · N = 2,309 games · P0, cap 5 · " + "a long item " * 12 + "cap 7"
+        for width in (40, 64, 112):
+            lines = caption_lines(text, width if k <= width else 112)
+            assert " ".join(lines) == text
+            for line in lines:
+                assert not re.search(r"(cap|seed|=)$", line) and not re.match(r"[\d=·]", line), (k, width, lines)

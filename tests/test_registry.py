@@ -216,6 +216,8 @@ def test_a_tiny_run_writes_only_into_out(script, tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert git_status() == before
     assert any(tmp_path.rglob("*.json")) or any(tmp_path.rglob("*.md"))
+    if script in ("population_table.py", "init_study.py"):  # _study.py's line said "(1 local workers)"
+        assert "s wall (1 local worker)\n" in proc.stdout, proc.stdout[-2000:]
 
 
 def _env() -> dict:

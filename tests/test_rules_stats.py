@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from evo_wordle.errors import EvoWordleError
-from evo_wordle.stats import mean_ci, paired, t975
+from evo_wordle.stats import mean_ci, no_significant_difference, paired, t975
 
 
 def t_quantile(df: int, p: float = 0.975) -> float:
@@ -156,3 +156,14 @@ def test_paired_needs_one_score_per_game_on_both_sides(a, b):
 
 def test_paired_takes_lists_as_arrays():
     assert paired([4, 3, 5], [3, 3, 3]) == paired(np.array([4.0, 3.0, 5.0]), np.array([3.0, 3.0, 3.0]))
+
+
+def test_no_spread_says_the_two_scored_alike_not_that_the_test_detects_zero():
+    """Equal scores on every game printed "detects 0.0000 with 80 % power", as if the test were perfect."""
+    same = paired([3, 4, 5, 4], [3, 4, 5, 4])
+    assert same["detectable"] == 0 and not same["significant"]
+    assert no_significant_difference(same) == "no difference: both scored the same on each of the 4 games"
+    assert no_significant_difference(same, "board sets").endswith("each of the 4 board sets")
+    spread = paired([3, 4, 5, 4], [4, 4, 4, 4])
+    assert no_significant_difference(spread) == (f"no significant difference (this test detects "
+                                                 f"{spread['detectable']:.4f} with 80 % power)")

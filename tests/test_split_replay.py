@@ -194,11 +194,13 @@ def test_split_on_other_answers_than_the_files_is_refused_not_rebuilt(ctx, capsy
     code, _, err = run(capsys, "bench", "--params", str(path), "--split", "test", "--games", "5", "--quiet")
     assert code == 0 and err == ""
     code, out, err = run(capsys, "bench", "--params", str(path), "--answers", "original", "--split", "test",
-                         "--games", "5", "--quiet")
+                         "--games", "5", "--quiet", "--other-lists")
     assert code == 2 and out == "" and "--split" in err.splitlines()[-1] and "original" in err.splitlines()[-1]
-    code, out, err = run(capsys, "bench", "--params", str(path), "--answers", "original", "--games", "5", "--quiet")
+    code, out, err = run(capsys, "bench", "--params", str(path), "--answers", "original", "--games", "5", "--quiet",
+                         "--other-lists")
     assert code == 0 and "trained or selected" not in err and "differs" in err and err.count("\n") == 1
     small = tmp_path / "small.txt"
     small.write_text("\n".join(ctx.words.answers[:50]) + "\n")
-    code, out, err = run(capsys, "bench", "--params", str(path), "--answers", str(small), "--games", "5", "--quiet")
+    code, out, err = run(capsys, "bench", "--params", str(path), "--answers", str(small), "--games", "5", "--quiet",
+                         "--other-lists")
     assert code == 0 and "mean guesses" in out and "unusable" not in err

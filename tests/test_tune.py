@@ -856,3 +856,25 @@ def test_counts_of_one_are_singular(lists, tmp_path, capsys):
     assert "2 trials, " in err and "(1 trial repeated an earlier point: its games were not played again)" in err
     assert main(["report", str(out)]) == 0
     assert "(1 trial repeated an earlier point)" in capsys.readouterr().out
+
+
+def test_a_winner_that_ties_the_defaults_on_every_test_game_is_not_said_to_detect_zero(lists, tmp_path, capsys,
+                                                                                     monkeypatch):
+    """A trial that beats the defaults on validation but scores as they do on every test game: the
+    report said "no significant difference (this test detects 0.0000 with 80 % power)"."""
+    import evo_wordle.tune as tune_mod
+
+    def scores(ctx, spec, params, answers, seed, jobs=1, *rest, **kw):
+        if np.array_equal(answers, spec.split(ctx).test):
+            return np.full(len(answers), 3.0)  # the same on every test game, whoever plays
+        return np.full(len(answers), 1.0 if params else 2.0)
+
+    monkeypatch.setattr(tune_mod, "play_scores", scores)
+    out = tmp_path / "tie"
+    assert main(_cli(lists, out, "--trials", "2")) == 0
+    text = capsys.readouterr().out
+    report = json.loads((out / "tune.json").read_text())
+    d = report["test"]["winner_minus_default"]
+    assert d["detectable"] == 0 and d["mean"] == 0 and not d["significant"]
+    assert f"(95 %): no difference: both scored the same on each of the {d['games']} games" in text
+    assert "detects" not in text

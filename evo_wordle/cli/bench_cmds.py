@@ -19,7 +19,7 @@ from ..outputs import IMAGE_FORMATS, writing
 from ..params import arg_type, as_int, as_list
 from ..split import Split, recorded_split
 from ..stats import mean_ci
-from ..wording import count
+from ..wording import count, unit
 from .common import (
     add_command,
     add_solver_options,
@@ -69,6 +69,10 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=positive_int, metavar="K",
                    help="play a seeded sample of K answers (default: all); with --boards N, K board sets drawn "
                    "with replacement (default: 1,000, at most 1,000,000)")
+    p.add_argument("--distinct-answers", action=argparse.BooleanOptionalAction, default=None,
+                   help="with --boards N: no board set repeats an answer, as in the real Quordle and Octordle "
+                   "(default: drawn with replacement, so one guess may solve two boards; a replayed file evolved "
+                   "with --distinct-answers plays its own choice)")
     p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="seed (default 0)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="J",
                    help="processes; games are seeded by position, so results do not depend on J")
@@ -168,6 +172,29 @@ class Puzzles:
         if args.split and self.split is None:
             raise EvoWordleError(f"--split needs a file that records its train/validation/test split; "
                                  f"{self.artefact.label} records none")
+        self.distinct = self._distinct()
+
+    def _distinct(self) -> bool:
+        """Whether board sets are drawn without a repeated answer: ``--distinct-answers``, else
+        the choice the replayed file's evolution drew its sets with (a file from before the
+        setting, or none: with replacement).  One board, or replaying the file's own sets under
+        the other choice, is refused; drawing new sets under the other choice is warned about."""
+        asked = self.args.distinct_answers
+        if asked and self.settings.boards == 1:
+            raise EvoWordleError("--distinct-answers needs --boards N with N ≥ 2 (one board has one answer)")
+        sets = self.artefact.provenance.get("sets") if self.artefact else None
+        recorded = sets.get("distinct_answers") is True if isinstance(sets, dict) else None
+        if asked is None or recorded is None or asked == recorded:
+            return bool(asked if asked is not None else recorded)
+        label = self.artefact.label
+        drawn = "with distinct answers" if recorded else "with replacement"
+        if self.recorded:
+            flag = "--distinct-answers" if asked else "--no-distinct-answers"
+            raise EvoWordleError(f"--split {self.args.split} without --games replays the board sets {label} drew "
+                                 f"{drawn}: drop {flag}, or give --games K to draw new sets")
+        warn(f"{label} was evolved on board sets drawn {drawn}; these are drawn "
+             f"{'with distinct answers' if asked else 'with replacement'}")
+        return asked
 
     @property
     def recorded(self) -> bool:
@@ -187,7 +214,8 @@ class Puzzles:
             record = {"provenance": self.artefact.provenance, "made_for": self.artefact.made_for}
             return file_sets(self.ctx, record, args.split, self.artefact.label)
         if self.settings.boards > 1:
-            return draw_answers(self.ctx, self.settings.boards, args.games or 1000, seed, pool=part)
+            return draw_answers(self.ctx, self.settings.boards, args.games or 1000, seed, pool=part,
+                                distinct=self.distinct)
         return sample_answers(self.ctx.words.answer_index if part is None else part, args.games, args.seed)
 
     def warn_seen(self, answers: np.ndarray) -> None:
@@ -211,10 +239,12 @@ class Puzzles:
                  f"they flatter it; --split test plays only the {count(len(self.split.test), 'answer')} it never saw")
 
     def describe(self) -> dict:
-        """What the JSON summary records of the split (nothing without --split)."""
+        """What the JSON summary records of the split (nothing without --split) and of board sets
+        of distinct answers (nothing when drawn with replacement, as before the setting)."""
+        distinct = {"distinct_answers": True} if self.distinct else {}
         if not self.args.split:
-            return {}
-        return {"split": self.args.split, "split_seed": self.split.seed,
+            return distinct
+        return {**distinct, "split": self.args.split, "split_seed": self.split.seed,
                 "split_sizes": self.split.sizes(), "split_recorded_sets": self.recorded}
 
 
@@ -353,7 +383,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     if args.csv:
         with writing(args.csv):
-            write_csv(ctx, results, seeds, args.csv)
+            write_csv(ctx, results, seeds, args.csv, puzzles.distinct)
         wrote(args.csv, args.json)
     if args.plot:
         from ..plots.histogram import plot_histogram
@@ -371,26 +401,33 @@ def _word(ctx: Context, answer) -> str:
     return "+".join(ctx.words.allowed[int(a)] for a in answer)  # multi-board: one answer per board
 
 
-def write_csv(ctx: Context, results: list[BenchResult], seeds: list[int], path: Path) -> None:
+def write_csv(ctx: Context, results: list[BenchResult], seeds: list[int], path: Path, distinct: bool = False) -> None:
     """One row per game: answer, guesses used, solved, the guess sequence, its opener, the run's
-    seed (written atomically: a symlink at ``path`` is replaced, never written through)."""
-    rows = [["answer", "guesses", "solved", "sequence", "opener", "seed"]]
+    seed, and with ``distinct`` a ``distinct_answers`` column of 1 (board sets without a
+    repeated answer; left out when drawn with replacement, so those files are as before).
+    Written atomically: a symlink at ``path`` is replaced, never written through."""
+    extra = [1] if distinct else []
+    rows = [["answer", "guesses", "solved", "sequence", "opener", "seed", *(["distinct_answers"] if distinct else [])]]
     for seed, res in zip(seeds, results):
         cap = res.settings.max_guesses
         for rec in res.records:
             seq = [ctx.words.allowed[int(g)] for g in rec.guesses]
             rows.append([_word(ctx, rec.answer), rec.score(cap), int(rec.solved), " ".join(seq),
-                         seq[0] if seq else "", seed])
+                         seq[0] if seq else "", seed, *extra])
     atomic_write_csv(path, rows)
 
 
 def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
     s = summary["settings"]
     hide = ("solver", "opener", "seeds", "run_means", "mean_ci95", "repeat_asked", "split", "split_seed",
-            "split_sizes", "split_recorded_sets")
+            "split_sizes", "split_recorded_sets", "distinct_answers")
     shown = ", ".join(f"{k}={v}" for k, v in s.items() if k not in hide)
+    if s.get("distinct_answers"):  # said in words beside the figures: no set repeats an answer
+        shown += ", distinct answers"
     games = summary["games"]
     rule, cap = Settings(boards=s.get("boards", 1), max_guesses=s["max_guesses"]), s["max_guesses"]
+    one = unit(rule.boards)  # "game", or "board set" on several boards
+    short = one.split()[-1]  # "game" / "set", where a column is narrow
     # below the win limit the cap is what a game is won within (nothing goes on to the limit)
     within = f"{cap}, the --max-guesses cap; the win limit is {rule.win_limit}" if rule.capped else f"{rule.win_limit}"
     print(f"solver:       {summary['solver']}, opener {_opener(summary)}")
@@ -400,15 +437,15 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
         part = count(s["split_sizes"][s["split"]], "answer")
         print(f"answers:      the {s['split']} part ({part}) of the file's split, seed {s['split_seed']}{sets}")
     note = f" ({runs} runs)" if runs > 1 else (" (deterministic: one run)" if s.get("repeat_asked", 1) > 1 else "")
-    print(f"games:        {games}{note}")
+    print(f"{one + 's:':<14}{games}{note}")
     if runs > 1:
         print(f"mean guesses: {mean:.4f} ± {half:.4f} (95 % interval over runs)")
     else:
         print(f"mean guesses: {summary['mean_guesses']:.4f}")
     print(f"win rate:     {100 * summary['win_rate']:.2f} % (solved within {within})")
     print(f"fail rate:    {100 * summary['fail_rate']:.2f} %")
-    print(f"worst game:   {count(summary['worst_guesses'], 'guess', 'guesses')} (worst_guesses; a failure counts "
-          f"as the cap, max_guesses={cap})")
+    print(f"{'worst ' + short + ':':<14}{count(summary['worst_guesses'], 'guess', 'guesses')} (worst_guesses; a "
+          f"failure counts as the cap, max_guesses={cap})")
     width = max(summary["histogram"].values())
     for k, v in summary["histogram"].items():
         bar = "#" * max(1, round(40 * v / width)) if v else ""
@@ -416,7 +453,7 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
     if summary["guesses_outside_source"]:
         print(f"outside:      {outside_text(summary)}")
     secs = summary["seconds"]
-    print(f"seconds:      {secs:.3f} total, {1000 * secs / games:.3f} ms per game")
+    print(f"seconds:      {secs:.3f} total, {1000 * secs / games:.3f} ms per {one}")
 
 
 # -- compare --------------------------------------------------------------------------------
@@ -509,13 +546,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print_json([rows[i] for i in order])
         return 0
     part = f" ({args.split} part of the file's split)" if args.split else ""
-    print(f"{count(rows[0]['games'], 'game')}, seed {args.seed}, answers {ctx.words.label}{part}"
+    part += ", distinct answers" if puzzles.distinct else ""
+    one = unit(row_settings[names[0]].boards)  # every row plays as many boards (checked above)
+    print(f"{count(rows[0]['games'], one)}, seed {args.seed}, answers {ctx.words.label}{part}"
           + ("" if mixed else f", {rows[0]['game']}"))
     if mixed:
         print("!! MIXED GAMES: the rows below play different games; their figures are NOT comparable !!")
     width = max(len(r["game"]) for r in rows)
     head = (f"{'rank':>4}  {'solver':22s} {'opener':7s} {'mean':>7} {'win %':>7} {'fail %':>7} {'worst':>5} "
-            f"{'ms/game':>9} {'score':>7}  {'game':{width}s}")
+            f"{'ms/' + one.split()[-1]:>9} {'score':>7}  {'game':{width}s}")
     print(head)
     print("-" * len(head))
     for i in order:

@@ -135,6 +135,14 @@ def color_enabled() -> bool:
     return sys.stdout.isatty()
 
 
+def add_other_lists_arg(parser: argparse.ArgumentParser) -> None:
+    """``--other-lists``: the explicit choice to replay a file off the word lists it was made for."""
+    parser.add_argument("--other-lists", action="store_true",
+                        help="replay a --strategy/--params file on word lists other than those it was made for "
+                        "(with a warning; without this flag that is refused, since the figures would be of a policy "
+                        "off its own game; a stored tree or prior is refused on other lists even so)")
+
+
 def add_solver_options(parser: argparse.ArgumentParser) -> None:
     """``--opener`` plus every registered solver family's own flags (GA, strategy, …).
 
@@ -148,6 +156,7 @@ def add_solver_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--params", type=file_name, metavar="FILE",
                         help="solver parameters from a file written by `evo-wordle tune` (best-params.json); "
                         "flags given on the command line override them")
+    add_other_lists_arg(parser)
     owners: dict[str, tuple] = {}
     seen = set()
     for cls in SOLVERS.values():

@@ -16,6 +16,7 @@ from ..game import lost, scores_of
 from ..outputs import writing
 from ..params import arg_type, as_int
 from ..progress import progress_bar
+from ..stats import no_significant_difference
 from ..wording import count
 from .common import (
     add_command,
@@ -91,6 +92,10 @@ def register(sub) -> None:
     g.add_argument("--test-sets", type=arg_type(as_int, 2, MAX_SETS), default=None, metavar="N",
                    help="with --boards N: board sets drawn from the test answers, played once by the winner "
                    "and by plain summed entropy, at least 2 for the interval of their difference (default: 2000)")
+    g.add_argument("--distinct-answers", action="store_true",
+                   help="with --boards N: no board set repeats an answer, as in the real Quordle and Octordle "
+                   "(training, validation and test sets alike; default: drawn with replacement, so one guess may "
+                   "solve two boards)")
     g.add_argument("--rollout", type=nonnegative_int, default=0, metavar="N",
                    help="with --boards N: the winner looks one guess ahead (exact expected guesses, the "
                    "evolved policy playing on) in states whose candidate counts multiply to at most N; "
@@ -131,6 +136,8 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     for flag in ("train_sets", "validation_sets", "test_sets"):
         if getattr(args, flag) is not None:
             raise EvoWordleError(f"--{flag.replace('_', '-')} needs --boards N (one board plays answers, not sets)")
+    if args.distinct_answers:
+        raise EvoWordleError("--distinct-answers needs --boards N with N ≥ 2 (one board has one answer)")
     if args.rollout:
         raise EvoWordleError("--rollout needs --boards N (it is the multi-board policy's lookahead)")
     ctx = context_from_args(args)
@@ -313,10 +320,11 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
         settings=settings, train_size=args.train, holdout_size=args.holdout, test_size=args.test, mu=args.mu,
         lambda_=args.lambda_, generations=args.generations, cxpb=args.cxpb, mutpb=args.mutpb,
         penalty=args.penalty, seed=args.seed, select=args.select, init=init, train_sets=args.train_sets or 400,
-        holdout_sets=args.validation_sets or 400,
+        holdout_sets=args.validation_sets or 400, distinct_answers=args.distinct_answers,
     )
     start = time.perf_counter()
-    ga = run_meta_ga(args, ctx, cfg, f"; board sets: train {cfg.train_sets}, validation {cfg.holdout_sets}, "
+    distinct = " (distinct answers)" if cfg.distinct_answers else ""
+    ga = run_meta_ga(args, ctx, cfg, f"; board sets{distinct}: train {cfg.train_sets}, validation {cfg.holdout_sets}, "
                      f"test {test_sets}")
     best = ga.best()
     genes = [best[name] for name in BOARD_GENE_NAMES]
@@ -329,7 +337,9 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
                     "fitness": {"train": ga.cache.get(key), "validation": ga.hold_cache.get(key)},
                     "generations": ga.generation, "seconds": round(ga.seconds, 1), "split": {
                         "seed": ga.split.seed, **ga.split.sizes(), "train_sets": cfg.train_sets,
-                        "validation_sets": cfg.holdout_sets, "test_sets": test_sets},
+                        "validation_sets": cfg.holdout_sets, "test_sets": test_sets,
+                        # only when on: files and JSON of runs with replacement stay as they were
+                        **({"distinct_answers": True} if cfg.distinct_answers else {})},
                     **test_board_genome(ctx, genes, settings, sets["test"], args.rollout),
                     # the figures drawn from this JSON name lists other than the default (plots.metaga)
                     "word_lists": word_lists(ctx.words, args.allowed, args.answers)}
@@ -340,7 +350,8 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
         print_json(result)
     else:
         print("genome: " + ", ".join(f"{k} {v}" if k == "opener" else f"{k} {v:.3f}" for k, v in best.items()))
-        print(f"test mean {ev['test_mean']:.4f} on {test_sets} never-seen board sets, {ev['test_failures']} "
+        of = " of distinct answers" if cfg.distinct_answers else ""
+        print(f"test mean {ev['test_mean']:.4f} on {test_sets} never-seen board sets{of}, {ev['test_failures']} "
               f"{failed}; on the same sets plain summed entropy {se['test_mean']:.4f} ({se['test_failures']} "
               f"{failed}), with the evolved opener {best['opener'].upper()} {so['test_mean']:.4f}; training fitness "
               f"{result['fitness']['train']:.4f}, validation {result['fitness']['validation']:.4f}")
@@ -350,8 +361,7 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
                   f"the lookahead's gain set by set {d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}] (95 %)")
         d = result["evolved_minus_summed_entropy"]
         print(f"evolved − summed entropy, set by set: {d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}] (95 %): "
-              + ("significant" if d["significant"] else f"no significant difference (detects {d['detectable']:.4f} "
-                                                        "with 80 % power)"))
+              + ("significant" if d["significant"] else no_significant_difference(d, "board sets")))
     write_log(args, ga)
     if args.out:
         import json

@@ -265,8 +265,10 @@ def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, 
     give taken from the strategy/tree file being replayed (and its answer list, if bundled).
 
     Overriding a file's setting prints a one-line warning; so does replaying an old file that
-    records no settings, or a genome made for other word lists.  A tree made for other word
-    lists is an error (its moves may not exist here)."""
+    records no settings.  Other word lists than the file's are refused in one line (its figures
+    would be of a policy off the game it was made for, one board or several alike) unless
+    ``--other-lists`` asks for them, which then warns; a stored tree or prior is refused on other
+    lists even so (its moves or weights may not exist here)."""
     from ..artefacts import allowed_differs, overrides, settings_of
     from .common import context_from_args
 
@@ -296,6 +298,9 @@ def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, 
         if len(opener) != ctx.words.length:
             why = f"it was made for {len(opener)}-letter words, these lists have {ctx.words.length}"
         raise EvoWordleError(f"{label}: its opener {opener!r} is not an allowed word of this list ({why})")
+    if why and not getattr(args, "other_lists", False):  # a figure off the file's own game is asked for, not given
+        raise EvoWordleError(f"{label} was made for other word lists ({why}): play it on its own lists (drop "
+                             "--allowed/--answers), or give --other-lists to play it on these")
     if why:
         warn(f"{label}: {why}")
     changed = overrides(stored, settings)

@@ -12,7 +12,7 @@ from ..params import arg_type, as_folder_name, as_int, as_list
 from ..plots.common import MAX_RUNS
 from ..progress import note, progress_bar
 from ..wording import count
-from .common import add_command, add_word_args, file_name, positive_int, seed_int
+from .common import add_command, add_other_lists_arg, add_word_args, file_name, positive_int, seed_int
 from .settings_args import add_settings_args, run_context, settings_from_args, warn
 
 PLOT_KINDS = ("heatmap", "lines", "convergence", "histograms", "evolution")
@@ -57,6 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--params", type=file_name, metavar="FILE",
                    help="fixed solver parameters from a file written by `evo-wordle tune` (grid values override)")
+    add_other_lists_arg(p)
     p.add_argument("--seeds", type=positive_int, default=3, metavar="N",
                    help="seeds per configuration (default: %(default)s)")
     p.add_argument("--seed", type=seed_int, default=0, metavar="S",

@@ -10,6 +10,7 @@ from pathlib import Path
 from ..errors import EvoWordleError
 from ..outputs import check_folder
 from ..params import arg_type, as_int, as_list
+from ..stats import no_significant_difference
 from ..tune import MAX_TRIALS
 from ..wording import count
 from .common import add_command, add_word_args, positive_int, seed_int
@@ -186,7 +187,7 @@ def format_tune(report: dict) -> str:
     if d["significant"]:
         verdict = "the winner is significantly " + ("better" if d["mean"] < 0 else "worse")
     else:
-        verdict = f"no significant difference (this test detects {d['detectable']:.4f} with 80 % power)"
+        verdict = no_significant_difference(d)
     lines.append(
         f"test ({d['games']} answers never seen, same games and seeds for both): winner {t['winner_mean']:.4f}, "
         f"defaults {t['default_mean']:.4f}; winner − defaults {d['mean']:+.4f} "

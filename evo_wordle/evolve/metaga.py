@@ -39,7 +39,7 @@ from ..errors import EvoWordleError
 from ..files import atomic_write_text
 from ..ga.config import MAX_COUNT
 from ..game import GameState, Settings, lost, play, scores_of
-from ..params import as_choice, as_float, as_int, as_seed
+from ..params import as_bool, as_choice, as_float, as_int, as_seed
 from ..split import recorded_split, split_answers
 from .checkpoint import read_checkpoint, write_checkpoint
 from .strategy import DEFAULT_POOL, LOG_GENES, REAL_GENES, Strategy, StrategySolver
@@ -99,6 +99,9 @@ class EvolveConfig:
     #: how the winner is chosen on validation: among the final hall of fame ("hall"), or among
     #: every genome scored there, each generation's best included ("validated")
     select: str = "hall"
+    #: several boards: no set repeats an answer (real Quordle/Octordle); off, sets are drawn with
+    #: replacement, as every run before the setting
+    distinct_answers: bool = False
 
     def __post_init__(self) -> None:
         self.penalty = as_float("penalty", self.penalty, 0.0, None)
@@ -117,6 +120,9 @@ class EvolveConfig:
         if self.cxpb + self.mutpb > 1.0:
             raise EvoWordleError("--cxpb + --mutpb must be at most 1")
         as_choice("select", self.select, SELECT_RULES)
+        self.distinct_answers = as_bool("distinct_answers", self.distinct_answers)
+        if self.distinct_answers and self.settings.boards == 1:
+            raise EvoWordleError("--distinct-answers needs --boards N with N ≥ 2 (one board has one answer)")
 
     def fingerprint(self) -> dict:
         """The configuration as plain data; a checkpoint resumes only under the same one."""
@@ -126,6 +132,8 @@ class EvolveConfig:
             del d["train_sets"], d["holdout_sets"]
         if self.select == "hall":  # the rule of every run before --select: its checkpoints still resume
             del d["select"]
+        if not self.distinct_answers:  # sets with replacement, as every run before the setting: old checkpoints resume
+            del d["distinct_answers"]
         return d
 
     @classmethod
@@ -232,7 +240,13 @@ def split_sets(config: EvolveConfig, split, test_sets: int) -> dict[str, np.ndar
     """The seeded training, validation and test board sets, each from its own part of the split."""
     seqs = np.random.SeedSequence([config.seed, _SETS_SALT]).spawn(3)
     sizes = {"train": config.train_sets, "validation": config.holdout_sets, "test": test_sets}
-    return {part: draw_answers(None, config.settings.boards, sizes[part], seq, pool=split.part(part))
+    boards = config.settings.boards
+    for part in sizes:  # named here: draw_answers knows a pool, not which part of the split it is
+        if config.distinct_answers and len(np.unique(split.part(part))) < boards:
+            raise EvoWordleError(f"--distinct-answers: {boards} boards need at least {boards} answers in each part of "
+                                 f"the split, and the {part} part has {len(np.unique(split.part(part)))}")
+    return {part: draw_answers(None, config.settings.boards, sizes[part], seq, pool=split.part(part),
+                               distinct=config.distinct_answers)
             for (part, seq) in zip(("train", "validation", "test"), seqs)}
 
 
@@ -267,8 +281,11 @@ def file_sets(ctx: Context, doc: dict, part: str, where: str = "the file") -> np
         if value > MAX_SETS:  # no evolution drew more; refused before anything is allocated
             raise EvoWordleError(f"provenance.sets.{key} of {where} must be at most {MAX_SETS}, not {value!r}")
         counts[key] = value
+    distinct = sets.get("distinct_answers", False)  # files from before the setting drew with replacement
+    if not isinstance(distinct, bool):
+        raise EvoWordleError(f"provenance.sets.distinct_answers of {where} must be true or false, not {distinct!r}")
     cfg = EvolveConfig(settings=stored, seed=split.seed, train_sets=counts["train_sets"],
-                       holdout_sets=counts["validation_sets"])
+                       holdout_sets=counts["validation_sets"], distinct_answers=distinct)
     return split_sets(cfg, split, counts["test_sets"])[part]
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..wording import count
+from ..wording import count, unit
 from .common import Plotted, count_axis, new_figure, save
 from .style import FAILED, SOLVED, caption_text, styled, won_within
 
@@ -38,22 +38,24 @@ def plot_histogram(summary: dict, path: str | Path, title: str | None = None, li
     ax.set_ylim(0, 1.1 * max(ys))  # room for the tallest bar's count under the title
     ax.set_xticks(xs)
     ax.set_xlabel("guesses (failures count as the cap; fewer is better)")
-    ax.set_ylabel("games")
+    one = unit(settings.get("boards", 1))  # "game", or "board set" on several boards
+    ax.set_ylabel(f"{one}s")
     count_axis(ax.yaxis)
     ax.legend(handles=[Patch(color=SOLVED, label=won), Patch(color=FAILED, label=failed)], loc="best")
     opener = settings.get("opener")
     head = title or f"{summary['solver']}" + (f" ({opener.upper()})" if opener else "")
     ax.set_title(f"{head}: mean {summary['mean_guesses']:.3f}, "
-                 f"fail {100 * summary['fail_rate']:.2f} % {failed.split(' (')[0]}, {count(summary['games'], 'game')}")
+                 f"fail {100 * summary['fail_rate']:.2f} % {failed.split(' (')[0]}, {count(summary['games'], one)}")
     caption = caption_text(solver=summary["solver"], opener=opener or "chosen per game", seed=settings.get("seed"),
                            n=_n(summary, settings), settings=settings, lists=lists)
     return save(fig, path, {"histogram": hist}, caption)
 
 
 def _n(summary: dict, settings: dict) -> str:
-    """N as games, or as runs × puzzles for ``--repeat`` ("N = 10 games" of 5 puzzles played twice
-    read as 10 puzzles)."""
+    """N as games (board sets on several boards), or as runs × puzzles for ``--repeat`` ("N = 10
+    games" of 5 puzzles played twice read as 10 puzzles)."""
     runs = int(settings.get("repeat") or 1)
+    one = unit(settings.get("boards", 1))
     if runs > 1 and summary["games"] % runs == 0:
-        return f"{runs} runs x {count(summary['games'] // runs, 'puzzle', fmt=',')}"
-    return count(summary["games"], "game", fmt=",")
+        return f"{runs} runs x {count(summary['games'] // runs, 'puzzle' if one == 'game' else one, fmt=',')}"
+    return count(summary["games"], one, fmt=",")

@@ -14,6 +14,7 @@ deficiencies.  Each colour means one thing everywhere:
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Iterable
 
 OKABE_ITO = {
@@ -196,12 +197,45 @@ def caption_text(*, solver: str | None = None, seed=None, n: str | None = None, 
     return " · ".join(parts)
 
 
-def add_caption(fig, text: str) -> None:
-    """Write ``text`` as small grey lines at the foot of ``fig`` (wrapped to its width; room
-    kept by the layout)."""
+#: Where a line may not break: before a number, "=" or an item's "·", and after "=" ("cap 5",
+#: "seed 0", "N = 20"; a line never starts with the dot).
+_GLUED = re.compile(r" (?=[\d=·])|(?<==) ")
+#: The separator of a caption's items (:func:`caption_text`).
+_ITEM = " · "
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` characters (longer only for one unbreakable run),
+    never broken between a label and its number (:data:`_GLUED`)."""
     import textwrap
 
-    lines = textwrap.wrap(text, width=max(40, int(fig.get_figwidth() * 16)))
+    return [line.replace("\u00a0", " ") for line in textwrap.wrap(_GLUED.sub("\u00a0", text), width=width)]
+
+
+def caption_lines(text: str, width: int) -> list[str]:
+    """A caption in lines of about ``width`` characters, broken between its `` · `` items
+    (an item is wrapped only when it is longer than a line), and never between a label and its
+    number: "cap" at a line's end and "5" at the next one's start read as two things."""
+    lines: list[str] = []
+    line = ""
+    for item in text.split(_ITEM):
+        joined = f"{line}{_ITEM}{item}" if line else item
+        if len(joined) <= width - len(_ITEM) or (not line and len(item) <= width):  # room for an ending dot
+            line = joined
+            continue
+        if len(item) > width:  # too long for any line: wrapped from where the line stands
+            *full, line = _wrap(joined, width)
+            lines += full
+        else:
+            lines.append(line + _ITEM.rstrip())  # the dot ends the line: the caption goes on
+            line = item
+    return [*lines, line] if line else lines
+
+
+def add_caption(fig, text: str) -> None:
+    """Write ``text`` as small grey lines at the foot of ``fig`` (wrapped to its width by
+    :func:`caption_lines`; room kept by the layout)."""
+    lines = caption_lines(text, max(40, int(fig.get_figwidth() * 16)))
     # room in inches: a margin plus 7.5 pt lines at matplotlib's 1.2 spacing and a little more
     # (the old share of the height, tuned on 4.4-inch figures, let a third line reach the x label)
     foot = (0.06 + 0.135 * len(lines)) / fig.get_figheight()
@@ -211,10 +245,8 @@ def add_caption(fig, text: str) -> None:
 
 def wrapped_title(ax, text: str) -> None:
     """``text`` as the axes' title, wrapped to the figure's width (a narrow figure, e.g. a
-    one-column heatmap, would cut a long title off at both ends)."""
-    import textwrap
-
-    ax.set_title("\n".join(textwrap.wrap(text, width=max(30, int(ax.figure.get_figwidth() * 11)))))
+    one-column heatmap, would cut a long title off at both ends); never between a label and its number."""
+    ax.set_title("\n".join(_wrap(text, max(30, int(ax.figure.get_figwidth() * 11)))))
 
 
 def legend_below(ax, ncol: int = 2) -> None:

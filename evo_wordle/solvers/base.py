@@ -12,7 +12,7 @@ import numpy as np
 
 from ..context import Context
 from ..errors import EvoWordleError
-from ..game import GameState, Settings
+from ..game import GameState, Settings, check_one_board
 from ..params import as_word
 
 #: The one baseline opener: greedy and ``ga`` open with it when any allowed word may be the
@@ -170,7 +170,8 @@ def register(name: str):
 
 
 def make_solver(name: str, ctx: Context, settings: Settings, **params) -> Solver:
-    """A new solver registered as ``name`` (see :data:`SOLVERS`), built with ``params``."""
+    """A new solver registered as ``name`` (see :data:`SOLVERS`), built with ``params``; one board
+    only (several are played by :class:`~evo_wordle.boards.SummedEntropy`, :func:`~evo_wordle.boards.play_boards`)."""
     from . import load_all
 
     load_all()
@@ -180,6 +181,7 @@ def make_solver(name: str, ctx: Context, settings: Settings, **params) -> Solver
         raise EvoWordleError(f"settings must be a Settings (e.g. Settings.problem('P1')), not {settings!r}")
     if not isinstance(name, str):
         raise EvoWordleError(f"solver must be a solver name, not {type(name).__name__}")
+    check_one_board(settings, f"solver {name}")
     try:
         factory = SOLVERS[name]
     except KeyError:
