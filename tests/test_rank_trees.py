@@ -170,9 +170,9 @@ def test_an_opener_record_times_its_own_search(small):
 
 
 def test_the_trees_folder_may_be_nested_and_its_foreign_files_never_stop_the_reuse(small, tmp_path):
-    """A folder path of several new levels is made; a broken file, a JSON list and a record of
-    another format (even naming this search and a listed opener) are each skipped, and the
-    records after them in name order are still reused."""
+    """A folder path of several new levels is made; a broken file, a JSON list, a record of
+    another format (even naming this search and a listed opener) and a record of another search
+    are each skipped, and the records after them in name order are still reused."""
     settings = Settings(candidates="answers", guess_from="allowed")
     folder = tmp_path / "a" / "b" / "trees"
     first = rank_by_tree(small, settings, top=2, screen=3, folder=folder)
@@ -185,6 +185,9 @@ def test_the_trees_folder_may_be_nested_and_its_foreign_files_never_stop_the_reu
     foreign = json.loads(records[0].read_text())
     foreign["format"] = "something-else"
     (folder / "0foreign.json").write_text(json.dumps(foreign))
+    other = json.loads(records[0].read_text())
+    other["search"] = {**header, "depth_limit": 5}  # a record of another search: rebuilt, not reused
+    (folder / "0other.json").write_text(json.dumps(other))
     again = rank_by_tree(small, settings, top=2, screen=3, folder=folder)
     assert again["reused"] == 3 and again["built"] == 0 and again["ranking"] == first["ranking"]
     assert load_done(small, folder, header).keys() == {r["opener"] for r in map(json.loads, map(Path.read_text,
