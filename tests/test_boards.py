@@ -307,7 +307,9 @@ def test_bench_distinct_answers_plays_and_records_sets_without_a_repeat(ctx, cap
     assert line.endswith(", answers=nyt, distinct answers") and "distinct_answers" not in line
 
 
-def test_compare_distinct_answers_plays_every_row_on_the_same_distinct_sets(capsys):
+def test_compare_distinct_answers_plays_every_row_on_the_same_distinct_sets(capsys, ctx):
+    """(``ctx``: the list's pattern table is built before, so a first build's note never joins the
+    one warning counted below.)"""
     from evo_wordle.cli import main
 
     argv = ["compare", "--solvers", "summed-entropy,strategy", "--strategy", "dordle-evolved", "--boards", "2",
