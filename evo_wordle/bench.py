@@ -23,7 +23,7 @@ from .boards import BOARD_SEARCH_DEFAULTS, POLICY_NAME, BoardsRecord, SummedEntr
 from .context import Context
 from .errors import EvoWordleError
 from .game import GameRecord, GameState, Settings, lost, play, scores_of
-from .params import as_choice, as_int, as_seed
+from .params import as_bool, as_choice, as_int, as_seed
 from .progress import progress_bar
 from .solvers.base import SolverSpec, accepted_params, build_solver, pack_solver, solver_label, unpack_solver
 
@@ -276,6 +276,7 @@ def run_bench(
     on_game: Callable[[int], None] | None = None,
     games: int | None = None,
     label: str | None = None,
+    distinct_answers: bool = False,
 ) -> BenchResult:
     """Play ``solver`` on every answer in ``answers``: word indices for one board (default:
     the answer list, or the ``games`` of them that ``seed`` picks, :func:`game_plan`), a
@@ -297,6 +298,9 @@ def run_bench(
     ``label`` (default: the solver's name; a compare row gives its own).
     In daily mode games run sequentially in a seeded random order; ``daily_rule`` says what
     past answers do to later games (see :data:`DAILY_RULES`).
+    ``distinct_answers`` (several boards): no set repeats an answer, as in the real Quordle and
+    Octordle (``bench --distinct-answers``): drawn sets are drawn so, given ones are checked, and
+    the result's settings record it.
     """
     if settings is None and isinstance(getattr(solver, "settings", None), Settings):
         settings = solver.settings  # a ready solver object plays under its own settings
@@ -304,8 +308,11 @@ def run_bench(
     as_choice("daily_rule", daily_rule, DAILY_RULES)
     seed = as_seed("seed", seed)
     jobs = as_int("jobs", jobs, 1, None)
+    distinct_answers = as_bool("distinct_answers", distinct_answers)
+    if distinct_answers and settings.boards == 1:
+        raise EvoWordleError("distinct_answers needs several boards (one board has one answer)")
     drawn = answers is None and settings.boards > 1  # already the ``games`` sets asked for
-    answers = _answer_sets(ctx, settings, answers, seed, games)
+    answers = _answer_sets(ctx, settings, answers, seed, games, distinct_answers)
     if settings.boards == 1:
         answers = sample_answers(answers, games, seed)
     elif not drawn:  # given board sets: the same seeded sample of them as of one board's answers
@@ -334,18 +341,23 @@ def run_bench(
         extra = {**extra, "solver": name}
     if settings.daily:
         extra = {**extra, "daily_rule": daily_rule}
+    if distinct_answers:  # recorded only when on, as bench --json does
+        extra = {**extra, "distinct_answers": True}
     return BenchResult(name, settings, records, seconds, extra, order if settings.daily else None)
 
 
-def _answer_sets(ctx: Context, settings: Settings, answers, seed: int, games: int | None = None) -> np.ndarray:
+def _answer_sets(ctx: Context, settings: Settings, answers, seed: int, games: int | None = None,
+                 distinct: bool = False) -> np.ndarray:
     """The games' answers: word indices for one board, a (games, N) array for N boards
-    (default: the answer list; for N boards ``games`` sets, else 1,000, drawn with ``seed``)."""
+    (default: the answer list; for N boards ``games`` sets, else 1,000, drawn with ``seed``,
+    without a repeated answer within a set when ``distinct``; given sets are checked for it)."""
     if settings.boards > 1 and len(ctx.words.answer_index) < 2:
         raise EvoWordleError(f"--boards {settings.boards} needs an answer list of at least 2 words "
                              f"(this one has {len(ctx.words.answer_index)})")
     if answers is None:
         sets = 1000 if games is None else as_int("games", games, 1, None)
-        answers = ctx.words.answer_index if settings.boards == 1 else draw_answers(ctx, settings.boards, sets, seed)
+        answers = (ctx.words.answer_index if settings.boards == 1
+                   else draw_answers(ctx, settings.boards, sets, seed, distinct=distinct))
     elif settings.boards == 1:
         answers = ctx.word_indices(answers, "answer")  # a negative or too large index never wraps
     else:
@@ -365,6 +377,13 @@ def _answer_sets(ctx: Context, settings: Settings, answers, seed: int, games: in
     shape = (len(answers),) if settings.boards == 1 else (len(answers), settings.boards)
     if answers.shape != shape:
         raise EvoWordleError(f"{settings.boards} boards need one answer per board in each game, not {answers.shape}")
+    if distinct:
+        ordered = np.sort(answers, axis=1)
+        repeats = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
+        if len(repeats):
+            row = ordered[repeats[0]]
+            word = ctx.words.allowed[int(row[1:][row[1:] == row[:-1]][0])]
+            raise EvoWordleError(f"board set {int(repeats[0])} repeats the answer {word!r}, and distinct_answers is on")
     return answers
 
 

@@ -207,7 +207,10 @@ def test_other_word_lists_are_refused_unless_asked_for_as_a_one_board_file_is(ca
                    "(drop --allowed/--answers), or give --other-lists to play it on these\n")
     code, out, err = run(capsys, *command, "--strategy", "quordle-evolved", *lists, "--other-lists")
     assert code == 0 and "mean" in out, err
-    assert err.count("\n") == 1 and "warning" in err and "the allowed list differs from the one it was made for" in err
+    # one warning; the note of a first build of this list's pattern table depends on the cache, not on the file
+    said = [line for line in err.splitlines() if "built pattern table" not in line]
+    assert len(said) == 1 and "warning" in said[0]
+    assert "the allowed list differs from the one it was made for" in said[0]
     if command[0] == "bench":  # a shipped one-board file there: refused, asked or not (its tree holds on its lists)
         for more in ([], ["--other-lists"]):
             code, out, err = run(capsys, *command, "--strategy", "p0-evolved", *lists, *more)

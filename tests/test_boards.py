@@ -496,3 +496,28 @@ def test_the_histogram_of_board_sets_says_board_sets(tmp_path):
     assert "N = 4 board sets" in plotted.data["caption"]
     one = plot_histogram({**summary, "settings": {"max_guesses": 9, "seed": 0}}, tmp_path / "games.png")
     assert one.figure.axes[0].get_ylabel() == "games" and "N = 4 games" in one.data["caption"]
+
+
+def test_run_bench_distinct_answers_draws_checks_and_records_sets_without_a_repeat():
+    """The Python API as bench --distinct-answers: drawn sets never repeat an answer (and are
+    draw_answers' distinct sets), given sets that do are refused naming set and word, one board
+    is refused, and the result's settings say it (off: not recorded, as before)."""
+    from evo_wordle import Context
+
+    ctx = Context()
+    settings = Settings(candidates="answers", guess_from="allowed", boards=8)
+    res = run_bench(ctx, "summed-entropy", settings, games=40, seed=5, distinct_answers=True)
+    answers = np.array([r.answers for r in res.records])
+    assert all(len(set(row)) == 8 for row in answers.tolist())
+    np.testing.assert_array_equal(answers, draw_answers(ctx, 8, 40, 5, distinct=True))
+    assert res.summary()["settings"]["distinct_answers"] is True
+    plain = run_bench(ctx, "summed-entropy", settings, games=3, seed=5)
+    assert "distinct_answers" not in plain.summary()["settings"]
+    crane, spill = ctx.words.index("crane"), ctx.words.index("spill")
+    given = np.array([[crane, spill] * 4, [crane, spill, *answers[0, 2:]]])
+    with pytest.raises(EvoWordleError, match=r"^board set 0 repeats the answer 'crane', and distinct_answers is on$"):
+        run_bench(ctx, "summed-entropy", settings, given, distinct_answers=True)
+    with pytest.raises(EvoWordleError, match=r"^distinct_answers needs several boards \(one board has one answer\)$"):
+        run_bench(ctx, "greedy", Settings(), games=3, distinct_answers=True)
+    with pytest.raises(EvoWordleError, match=r"^--distinct-answers must be true or false, not 'yes'$"):
+        run_bench(ctx, "summed-entropy", settings, games=3, distinct_answers="yes")
