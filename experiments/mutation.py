@@ -333,7 +333,8 @@ MODULES: dict[str, dict] = {
                   # board sets of distinct answers: config, fingerprint, sets, a resume under the other choice
                   "tests/test_evolve_boards.py::"
                   "test_distinct_answers_draw_every_part_without_a_repeat_and_stay_out_of_default_fingerprints",
-                  "tests/test_evolve_boards.py::test_a_distinct_answers_evolution_records_it_and_a_resume_must_match"],
+                  "tests/test_evolve_boards.py::test_a_distinct_answers_evolution_records_it_and_a_resume_must_match",
+                  "tests/test_evolve_boards.py::test_distinct_answers_need_as_many_answers_in_each_part_as_boards"],
         "pristine_table": True,
     },
     "evo_wordle/solvers/position_rank.py": {

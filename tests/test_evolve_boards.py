@@ -459,6 +459,17 @@ def test_distinct_answers_refuses_a_part_smaller_than_the_boards(capsys, cache_d
                    "split, and the validation part has 5\n")
 
 
+def test_distinct_answers_need_as_many_answers_in_each_part_as_boards(ctx):
+    """A part of exactly as many answers as boards deals each of them once per set; a part of
+    one fewer is refused in one line naming it (not by the draw, which knows no part)."""
+    quordle = Settings(candidates="answers", guess_from="allowed", boards=4)
+    ga = MetaGA(ctx, tiny(settings=quordle, distinct_answers=True, holdout_size=4))
+    assert all(sorted(row) == sorted(ga.split.part("validation").tolist()) for row in ga.holdout.tolist())
+    with pytest.raises(EvoWordleError, match=r"^--distinct-answers: 4 boards need at least 4 answers in each part "
+                                             r"of the split, and the validation part has 3$"):
+        MetaGA(ctx, tiny(settings=quordle, distinct_answers=True, holdout_size=3))
+
+
 def test_bench_replays_a_distinct_answers_file_under_its_own_choice(tmp_path, capsys, cache_dir):
     """A file evolved with --distinct-answers: bench drawing new sets follows it (and warns when
     told otherwise); --split test without --games replays its own distinct sets, and the other
