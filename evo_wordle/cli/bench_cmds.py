@@ -406,14 +406,14 @@ def write_csv(ctx: Context, results: list[BenchResult], seeds: list[int], path: 
     seed, and with ``distinct`` a ``distinct_answers`` column of 1 (board sets without a
     repeated answer; left out when drawn with replacement, so those files are as before).
     Written atomically: a symlink at ``path`` is replaced, never written through."""
-    extra = [1] if distinct else []
-    rows = [["answer", "guesses", "solved", "sequence", "opener", "seed", *(["distinct_answers"] if distinct else [])]]
+    extra = {"distinct_answers": 1} if distinct else {}  # one optional column: its header and its value
+    rows = [["answer", "guesses", "solved", "sequence", "opener", "seed", *extra]]
     for seed, res in zip(seeds, results):
         cap = res.settings.max_guesses
         for rec in res.records:
             seq = [ctx.words.allowed[int(g)] for g in rec.guesses]
             rows.append([_word(ctx, rec.answer), rec.score(cap), int(rec.solved), " ".join(seq),
-                         seq[0] if seq else "", seed, *extra])
+                         seq[0] if seq else "", seed, *extra.values()])
     atomic_write_csv(path, rows)
 
 

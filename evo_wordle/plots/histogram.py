@@ -47,15 +47,14 @@ def plot_histogram(summary: dict, path: str | Path, title: str | None = None, li
     ax.set_title(f"{head}: mean {summary['mean_guesses']:.3f}, "
                  f"fail {100 * summary['fail_rate']:.2f} % {failed.split(' (')[0]}, {count(summary['games'], one)}")
     caption = caption_text(solver=summary["solver"], opener=opener or "chosen per game", seed=settings.get("seed"),
-                           n=_n(summary, settings), settings=settings, lists=lists)
+                           n=_n(summary, settings, one), settings=settings, lists=lists)
     return save(fig, path, {"histogram": hist}, caption)
 
 
-def _n(summary: dict, settings: dict) -> str:
+def _n(summary: dict, settings: dict, one: str) -> str:
     """N as games (board sets on several boards), or as runs × puzzles for ``--repeat`` ("N = 10
     games" of 5 puzzles played twice read as 10 puzzles)."""
     runs = int(settings.get("repeat") or 1)
-    one = unit(settings.get("boards", 1))
     if runs > 1 and summary["games"] % runs == 0:
         return f"{runs} runs x {count(summary['games'] // runs, 'puzzle' if one == 'game' else one, fmt=',')}"
     return count(summary["games"], one, fmt=",")
