@@ -263,6 +263,24 @@ def test_bad_api_call_raises_the_package_error(ctx, tmp_path, call, message):
     assert not (tmp_path / "s").exists()  # a refused sweep leaves no folder
 
 
+def _solver_classes():
+    from evo_wordle.ga.solvers import GASolver
+    from evo_wordle.solvers import SOLVERS, load_all
+
+    load_all()
+    return sorted({*SOLVERS.values(), GASolver}, key=lambda c: c.__name__)
+
+
+@pytest.mark.parametrize("cls", _solver_classes(), ids=lambda c: c.__name__)
+def test_a_solver_class_built_directly_refuses_several_boards(ctx, cls):
+    """Built without make_solver, a one-board solver played board 1 alone and called it the game."""
+    with pytest.raises(EvoWordleError) as info:
+        cls(ctx, Settings(boards=4))
+    text = str(info.value)
+    assert text.startswith(f"{cls.__name__} plays one board, not 4: ") and "\n" not in text
+    assert cls(ctx, Settings()).settings.boards == 1  # one board is still built
+
+
 def test_converters_accept_what_they_should():
     assert as_int("n", "7", text=True) == 7 and as_int("n", np.int64(7)) == 7
     assert as_float("x", "0.25", text=True) == 0.25 and as_float("x", 1) == 1.0

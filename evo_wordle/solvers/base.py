@@ -43,6 +43,8 @@ class Solver:
     blurb: str = ""
 
     def __init__(self, ctx: Context, settings: Settings, opener: str | None = None) -> None:
+        # built directly (not via make_solver) it would play board 1 alone and call that the game
+        check_one_board(settings, type(self).__name__)
         self.ctx = ctx
         self.settings = settings
         self.opener = as_word("opener", opener, ctx.words)
