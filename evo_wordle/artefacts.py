@@ -116,6 +116,20 @@ def list_mismatch(record: dict, words: WordSet) -> str | None:
     return None
 
 
+def check_lists(record: dict | None, words: WordSet, where: str, other_lists: bool = False) -> None:
+    """Refuse, in one line, replaying a file on other word lists than its ``made_for`` names (its
+    figures would be of a policy off the game it was made for) unless ``other_lists`` asks for
+    them, as ``--other-lists`` does on the command line; a file that records no lists passes."""
+    from .params import as_bool
+
+    if as_bool("other_lists", other_lists) or record is None:
+        return
+    why = list_mismatch(record, words)
+    if why:
+        raise EvoWordleError(f"{where} was made for other word lists ({why}): play it on its own lists, "
+                             "or pass other_lists=True to play it on these")
+
+
 def lists_made_for(record: dict, where: str) -> WordSet:
     """The word lists a ``made_for`` block names, loaded and checked against its sha256, so a
     caption or report can state their sizes from the file alone.  The answer list is the one it

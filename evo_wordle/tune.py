@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .artefacts import PARAMS_FORMAT, STRATEGY_FORMAT, replay_kind
+from .artefacts import PARAMS_FORMAT, STRATEGY_FORMAT, check_lists, replay_kind, settings_of
 from .bench import derived_seeds, run_bench
 from .context import Context
 from .errors import EvoWordleError
@@ -803,8 +803,12 @@ def _is_strategy(path: str | Path) -> bool:
         return False
 
 
-def load_params(path: str | Path) -> dict:
-    """Read a parameter file written by ``tune``: ``{"solver", "params", "settings"}`` checked."""
+def load_params(path: str | Path, *, ctx: Context | None = None, other_lists: bool = False) -> dict:
+    """Read a parameter file written by ``tune``: ``{"solver", "params", "settings"}`` checked.
+
+    With ``ctx`` (the game its parameters are to be played in) a file whose ``made_for`` names
+    other word lists is refused unless ``other_lists=True``: the parameters returned no longer
+    carry the lists they were made for."""
     not_params = f"{path} is a strategy file, not a parameter file: replay it with --strategy {path}"
     try:
         data = read_json(path, _MAX_SPACE_BYTES, "parameter file")
@@ -827,6 +831,11 @@ def load_params(path: str | Path) -> dict:
         raise EvoWordleError(f"parameter file {path}: settings must be an object")
     if not isinstance(data.get("provenance", {}), dict):
         raise EvoWordleError(f"parameter file {path}: provenance must be an object")
+    if ctx is not None:
+        record = data.get("made_for")
+        if record is not None:
+            settings_of(record, f"parameter file {path}")  # a malformed block, not "other lists"
+        check_lists(record, ctx.words, f"parameter file {path}", other_lists)
     return data
 
 

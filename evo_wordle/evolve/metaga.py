@@ -261,12 +261,15 @@ def file_sets(ctx: Context, doc: dict, part: str, where: str = "the file") -> np
     """The board sets of one part (train, validation or test) of a multi-board parameter file's
     evolution: the sets it trained on, selected on or was reported on.  A file that records no
     usable split, set counts or game is a one-line EvoWordleError naming the field."""
-    from ..artefacts import settings_of
+    from ..artefacts import list_mismatch, settings_of
 
     prov = doc.get("provenance") if isinstance(doc, dict) else None
     if not isinstance(prov, dict):
         raise EvoWordleError(f"{where} records no provenance object, so no split and {part} sets")
     stored = settings_of(doc.get("made_for"), where)
+    why = list_mismatch(doc["made_for"], ctx.words)
+    if why:  # a split is of the answers the file was made for (other_lists cannot change that)
+        raise EvoWordleError(f"{where}: its {part} board sets are of the word lists it was made for, but {why}")
     split = recorded_split(prov.get("split"), ctx.words, where)
     if split is None:
         raise EvoWordleError(f"{where} records no provenance.split, so no {part} sets")

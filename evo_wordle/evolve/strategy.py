@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..artefacts import MAX_FILE_BYTES, PARAMS_FORMAT
+from ..artefacts import MAX_FILE_BYTES, PARAMS_FORMAT, check_lists
 from ..artefacts import STRATEGY_FORMAT as FORMAT
 from ..context import Context
 from ..errors import EvoWordleError
@@ -325,9 +325,15 @@ def read_strategy_file(name: str | Path) -> StrategyFile:
     return StrategyFile(str(path), strategy, prov, tree, record, _stored_prior(doc, path))
 
 
-def load_strategy_file(path: str | Path, settings: Settings | None = None) -> tuple[Strategy, dict, dict[str, str]]:
-    """(genome, provenance, tree) from a strategy file; one-line EvoWordleError if unusable."""
+def load_strategy_file(path: str | Path, settings: Settings | None = None, *, ctx: Context | None = None,
+                       other_lists: bool = False) -> tuple[Strategy, dict, dict[str, str]]:
+    """(genome, provenance, tree) from a strategy file; one-line EvoWordleError if unusable.
+
+    With ``ctx`` (the game it is to be played in) a file made for other word lists is refused
+    unless ``other_lists=True``: the genome returned no longer carries the lists it was made for."""
     f = read_strategy_file(path)
+    if ctx is not None:
+        check_lists(f.made_for, ctx.words, f"strategy file {f.path}", other_lists)
     return f.strategy, f.provenance, f.tree
 
 
@@ -378,9 +384,9 @@ def file_policy(ctx: Context, f: StrategyFile) -> StrategyPolicy:
     return StrategyPolicy(ctx, f.strategy, prior=None if f.prior is None else file_prior(ctx, f))
 
 
-def load_strategy(path: str | Path) -> Strategy:
-    """Only the genome of a strategy file."""
-    return load_strategy_file(path)[0]
+def load_strategy(path: str | Path, *, ctx: Context | None = None, other_lists: bool = False) -> Strategy:
+    """Only the genome of a strategy file (``ctx``, ``other_lists``: as :func:`load_strategy_file`)."""
+    return load_strategy_file(path, ctx=ctx, other_lists=other_lists)[0]
 
 
 def history_key(ctx: Context, history) -> str:
@@ -664,11 +670,14 @@ class StrategySolver(Solver):
     A file's stored prior replaces the genome's prior genes, and its tree (made under that prior)
     is played with it.  ``prior`` (Python API: one weight > 0 per allowed word) replaces the
     genome's or the file's prior, e.g. to ask how the same search fares with a better prior; a
-    file's stored tree is then not played, since it was made under another prior."""
+    file's stored tree is then not played, since it was made under another prior.
+
+    A file made for other word lists than ``ctx``'s is refused unless ``other_lists=True`` asks to
+    play its genome on them (``--other-lists``); its stored tree or prior is refused even so."""
 
     def __init__(self, ctx: Context, settings, opener: str | None = None,
                  strategy: str | Path | Strategy | None = None, tree: dict[str, str] | None = None,
-                 pool: int = DEFAULT_POOL, prior: np.ndarray | None = None) -> None:
+                 pool: int = DEFAULT_POOL, prior: np.ndarray | None = None, other_lists: bool = False) -> None:
         super().__init__(ctx, settings, None)
         as_word("opener", opener, ctx.words)  # 5 or b'x' refused in one line, "" is none
         self.source = None
@@ -686,6 +695,7 @@ class StrategySolver(Solver):
                 if f.prior is not None:
                     prior, self.prior_about = file_prior(ctx, f), f"stored in the file: {f.prior.about}"
                 tree = tree or usable_tree(ctx, settings, f)
+            check_lists(f.made_for, ctx.words, where, other_lists)  # after the tree's and prior's own refusals
         else:
             genome = Strategy()
         if opener:
@@ -717,7 +727,10 @@ class StrategySolver(Solver):
     @classmethod
     def options_from_args(cls, args) -> dict:
         path = getattr(args, "strategy", None)
-        return {"strategy": path} if path else {}
+        if not path:
+            return {}
+        # the command line has refused or warned already (settings_args.run_context)
+        return {"strategy": path, **({"other_lists": True} if getattr(args, "other_lists", False) else {})}
 
     def describe(self) -> dict:
         first = self.policy.tree.get("")  # a stored tree may open with another word (plan-tree --openers)
