@@ -21,14 +21,16 @@ from evo_wordle.evolve.exact import ExactSolver
 from evo_wordle.evolve.search import (
     GASearchSolver,
     LookAhead,
+    best_by_score,
     load_tree,
+    rank_by_score,
     read_tree,
     tree_json,
     tree_made_for,
     tree_paths,
     write_tree,
 )
-from evo_wordle.evolve.strategy import explore_pool, history_key
+from evo_wordle.evolve.strategy import explore_pool, history_key, weighted_entropies
 from evo_wordle.game import GameState, Settings
 
 from .small_lists import IGHT, small_context
@@ -123,6 +125,77 @@ def test_a_rollout_tie_goes_to_a_word_that_may_be_the_answer(small):
     assert basso in look.rollout_guesses(cand).tolist()
     assert plain_entropy(small, basso, cand) == plain_entropy(small, clasp, cand) == math.log2(3)
     assert look.finish(cand) == (5, 2)
+
+
+def test_entropy_ties_are_decided_by_the_stated_rule_not_by_float_summation(ctx):
+    """Two outside words that split 40 answers into parts of the same sizes have equal entropy
+    in exact arithmetic, but their float sums (parts added in feedback-code order) differ in the
+    last bits: the larger float used to win; the rule takes the lower word index."""
+    cand = ctx.words.answer_index[:40]
+    bits = weighted_entropies(ctx, None, cand, np.full(len(cand), 1 / len(cand)))
+    rows = np.asarray(ctx.table[:, cand])
+    outside = np.setdiff1d(np.arange(len(ctx.words)), cand)
+    sizes = {}
+    for g in outside.tolist():
+        sizes.setdefault(tuple(sorted(np.bincount(rows[g]).tolist())), []).append(g)
+    a, b = next((x, y) for same in sizes.values() for x in same for y in same if x < y and bits[x] < bits[y])
+    assert sorted(Counter(rows[a].tolist()).values()) == sorted(Counter(rows[b].tolist()).values())
+    assert 0 < bits[b] - bits[a] < 1e-12
+    pair = np.array([a, b])
+    assert best_by_score(pair, bits[pair], cand) == a
+    assert int(pair[np.argmax(bits[pair] + 1e-9 * np.isin(pair, cand))]) == b  # the old rule: float order
+    # a word that may be the answer still comes first among ties, and a clear winner stays one
+    assert best_by_score(pair, bits[pair], np.array([b])) == b
+    assert best_by_score(pair, bits[pair] + np.array([0.0, 2e-9]), cand) == b
+
+
+def test_entropy_ranking_groups_ties_within_1e_9_of_the_best_then_candidates_then_index():
+    guesses = np.array([3, 5, 8, 9, 12])
+    bits = np.array([2.0 - 4e-10, 2.0, 2.0 - 3e-9, 1.0, 2.0 - 3e-9 + 5e-10])
+    # 3 ties with 5 (lower index first); 8 and 12 tie with each other, below them; then 9
+    assert rank_by_score(guesses, bits, np.array([], dtype=np.int64), 5).tolist() == [0, 1, 2, 4, 3]
+    assert rank_by_score(guesses, bits, np.array([5, 12]), 5).tolist() == [1, 0, 4, 2, 3]
+    assert rank_by_score(guesses, bits, np.array([9]), 3).tolist() == [0, 1, 2]  # k words, not k groups
+    assert rank_by_score(guesses, bits, np.array([9]), 9).tolist() == [0, 1, 2, 4, 3]
+
+
+def _crafted_entropies(target: np.ndarray, offsets: dict[int, float]):
+    """weighted_entropies for a monkeypatch: for the candidates ``target``, each word of
+    ``offsets`` scores 1 bit above every real entropy plus its offset; elsewhere the real ones."""
+    def fake(ctx, guesses, cand, weights):
+        out = weighted_entropies(ctx, guesses, cand, weights)
+        if np.array_equal(cand, target):
+            words = np.arange(len(ctx.words)) if guesses is None else np.asarray(guesses)
+            top = out.max() + 1.0
+            for i, w in enumerate(words.tolist()):
+                if w in offsets:
+                    out[i] = top + offsets[w]
+        return out
+    return fake
+
+
+def test_the_rollout_and_the_decision_ga_break_entropy_ties_by_the_rule(small, monkeypatch):
+    """Near-equal entropies (within 1e-9): the rollout's guess and the decision GA's seeds follow
+    the rule (a possible answer, then the lower index), not the larger float."""
+    cand = small.words.answer_index
+    look = LookAhead(small, True, exact_limit=0)
+    pool = look.rollout_guesses(cand)
+    real = weighted_entropies(small, pool, cand, np.full(len(cand), 1 / len(cand)))
+    x, y = sorted(int(g) for g in pool[np.argsort(-real, kind="stable")] if g not in set(cand.tolist()))[:2]
+    assert min(plain_entropy(small, x, cand), plain_entropy(small, y, cand)) > 0  # both split the answers
+    monkeypatch.setattr(search_mod, "weighted_entropies", _crafted_entropies(cand, {x: -5e-10, y: 0.0}))
+    played = []
+    split = look.split
+    monkeypatch.setattr(look, "split", lambda g, c: played.append(g) or split(g, c))
+    look.finish(cand)
+    assert played[0] == x  # the old rule played y, the larger float
+    c = int(cand[-1])
+    assert c > y
+    monkeypatch.setattr(search_mod, "weighted_entropies",
+                        _crafted_entropies(cand, {x: -5e-10, y: 0.0, c: -8e-10}))
+    ga = GASearchSolver(small, ALLOWED, opener="tight", population=3, generations=0)
+    seeds = ga.evolve(GameState.start(small, ALLOWED))["seeds"]
+    assert np.asarray(seeds).tolist() == [c, x, y]  # the old rule: [c, y, x]
 
 
 def test_three_candidates_are_searched_not_answered_with_the_first(small):
@@ -522,6 +595,27 @@ def test_board_search_keeps_the_policys_guess_within_1e_9(small, monkeypatch):
         monkeypatch.setattr(search, "fitness", lambda g, b, bf=base_fit, of=other_fit: bf if g == light else of)
         got = search.choose(boards, lambda: np.zeros(len(small.words)), light, True)
         assert got == (light if want == "base" else fight), (base_fit, other_fit)
+
+
+def test_board_search_ties_follow_the_rule_not_the_float_order(small, monkeypatch):
+    """Among words tied within 1e-9 (other than the policy's own), the board search picks by the
+    module's rule, the lower index, where the smaller float won; its seeds too: population 1
+    seeds the lower-indexed of two near-equally scored words, not the larger float."""
+    from evo_wordle.evolve.search import BoardSearch
+
+    boards = [np.sort(small.words.indices(["fight", "light", "might"]))]
+    fight, light, might = (int(w) for w in boards[0])
+    search = BoardSearch(small, True, population=1, generations=0)
+    fits = {fight: 1.0 + 4e-10, light: 1.0, might: 2.0}
+    monkeypatch.setattr(search, "fitness", lambda g, b: fits[g])
+    assert search.choose(boards, lambda: np.zeros(len(small.words)), might, True) == fight  # was light
+    outside = [g for g in range(len(small.words)) if g not in (fight, light, might)]
+    q, p = outside[0], outside[1]
+    scores = np.zeros(len(small.words))
+    scores[[q, p]] = [1.0 - 5e-10, 1.0]
+    search = BoardSearch(small, True, population=1, generations=0)
+    monkeypatch.setattr(search, "fitness", lambda g, b: {q: 0.5, p: 0.7}.get(g, 1.0))
+    assert search.choose(boards, lambda: scores, might, False) == q  # the old seed was p
 
 
 @pytest.mark.parametrize("exhaustive", [True, False])

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX
+from ..boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX, TIE_BITS
 from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text, decode_utf8, read_capped
@@ -34,6 +34,32 @@ from .strategy import explore_pool, history_key, weighted_entropies
 #: Largest ``exact_limit``: the exact solver's own size limit (a part of hundreds of answers
 #: sent to it began a search that never ended).
 EXACT_LIMIT_MAX = MAX_ANSWERS
+
+
+def rank_by_score(words: np.ndarray, score: np.ndarray, cand: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the ``k`` best of ``words`` (highest ``score`` first: entropy, or a negated
+    cost), by the one tie rule of this module, as :mod:`evo_wordle.boards` states it: scores
+    within ``TIE_BITS`` (1e-9) of the best word not yet ranked tie with it, since equal partitions
+    or costs can differ in the last bits of a float sum; among ties a word that may be the answer
+    (in ``cand``) comes first, then the lower word index."""
+    order = np.lexsort((words, -score))  # highest score first, exact equals by word index
+    lower = -score[order]  # ascending
+    may = np.isin(words, cand)
+    k = min(k, len(words))
+    ranked: list[np.ndarray] = []
+    start = count = 0
+    while count < k:
+        end = int(np.searchsorted(lower, lower[start] + TIE_BITS, side="right"))
+        tied = order[start:end]
+        ranked.append(tied[np.lexsort((words[tied], ~may[tied]))])
+        count += end - start
+        start = end
+    return np.concatenate(ranked)[:k]
+
+
+def best_by_score(words: np.ndarray, score: np.ndarray, cand: np.ndarray) -> int:
+    """The best word of ``words`` by :func:`rank_by_score`'s tie rule."""
+    return int(words[rank_by_score(words, score, cand, 1)[0]])
 
 
 class LookAhead:
@@ -73,8 +99,7 @@ class LookAhead:
         else:
             guesses = self.rollout_guesses(cand)
             bits = weighted_entropies(self.ctx, guesses, cand, np.full(m, 1.0 / m))
-            bits = bits + 1e-9 * np.isin(guesses, cand)  # ties: a word that may be the answer
-            value = self.split(int(guesses[np.argmax(bits)]), cand)
+            value = self.split(best_by_score(guesses, bits, cand), cand)
         self.memo[key] = value
         return value
 
@@ -203,9 +228,8 @@ class GASearchSolver(Solver):
             return {"choice": choice, "population": legal, "seeds": legal, "fitness": {}}
         uniform = np.full(len(cand), 1.0 / len(cand))
         bits = weighted_entropies(ctx, None if len(legal) == len(ctx.words) else legal, cand, uniform)
-        bits = bits + 1e-9 * np.isin(legal, cand)
         k = min(self.population, len(legal))
-        seeds = legal[np.argsort(-bits, kind="stable")[:k]]
+        seeds = legal[rank_by_score(legal, bits, cand, k)]
         mask = np.zeros(len(ctx.words), dtype=bool)
         mask[legal] = True
         fitness: dict[int, int] = {}
@@ -221,7 +245,7 @@ class GASearchSolver(Solver):
         evaluate(seeds)
         pop = seeds
         if hard:
-            tried = legal[np.argsort(-bits, kind="stable")[: 4 * k]]
+            tried = legal[rank_by_score(legal, bits, cand, 4 * k)]
             choice = self._best_of(tried, cand, self.settings.win_limit - state.turn)
             return {"choice": choice, "population": tried, "seeds": seeds, "fitness": fitness}
         if len(legal) > k:
@@ -335,14 +359,15 @@ class BoardSearch:
 
         evaluate(np.array([base, *possible.tolist()]))
         if not candidates_only:
-            seeds = np.argsort(-scores(), kind="stable")[:self.population]
+            everyone = np.arange(len(self.ctx.words))
+            seeds = rank_by_score(everyone, scores(), possible, self.population)
             evaluate(seeds)
             mask = np.ones(len(self.ctx.words), dtype=bool)
             rng = _state_seed(self.seed, b"".join(key[1:]))
             breed(self.ctx, np.sort(seeds), mask, self.generations, rng, fitness, evaluate)
-        least = fitness[base]
-        choice = min(fitness, key=lambda w: (fitness[w], w != base, w))
-        if fitness[choice] >= least - 1e-9:
+        weighed = np.fromiter(fitness, dtype=np.int64)
+        choice = best_by_score(weighed, -np.array([fitness[w] for w in weighed.tolist()]), possible)
+        if fitness[choice] >= fitness[base] - TIE_BITS:
             choice = base  # ties keep the policy's own guess
         self._memo[key] = choice
         return choice
