@@ -16,7 +16,15 @@ from evo_wordle.bench import run_bench
 from evo_wordle.cli import main
 from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve.metaga import file_test_sets
-from evo_wordle.evolve.strategy import Strategy, StrategySolver, load_strategy, load_strategy_file, save_strategy
+from evo_wordle.evolve.strategy import (
+    Strategy,
+    StrategySolver,
+    file_policy,
+    load_strategy,
+    load_strategy_file,
+    read_strategy_file,
+    save_strategy,
+)
 from evo_wordle.game import GameState, Settings, play
 from evo_wordle.solvers import make_solver
 from evo_wordle.tune import load_params
@@ -92,6 +100,10 @@ def test_loading_a_file_for_a_context_checks_its_lists(made, other, tmp_path):
     assert "was made for other word lists" in refused(lambda: load_strategy(path, ctx=other))
     assert "was made for other word lists" in refused(lambda: load_strategy_file(path, ctx=other))
     assert load_strategy(path, ctx=other, other_lists=True) == GENOME
+    f = read_strategy_file(path)  # the policy lookahead-tree and plan-tree build on
+    assert "was made for other word lists" in refused(lambda: file_policy(other, f))
+    assert file_policy(other, f, other_lists=True).strategy == GENOME
+    assert file_policy(made, f).strategy == GENOME
     params = tmp_path / "params.json"
     params.write_text(json.dumps({"format": PARAMS_FORMAT, "solver": "greedy", "params": {"opener": "sight"},
                                   "made_for": made_for(Settings(), made.words)}))

@@ -378,10 +378,13 @@ def file_prior(ctx: Context, f: StrategyFile) -> np.ndarray:
         raise EvoWordleError(f"strategy file {f.path}: its prior: {exc}") from None
 
 
-def file_policy(ctx: Context, f: StrategyFile) -> StrategyPolicy:
+def file_policy(ctx: Context, f: StrategyFile, *, other_lists: bool = False) -> StrategyPolicy:
     """The file's genome under the file's prior (the one it stores, else the genome's own), with
-    no tree: what lookahead-tree and plan-tree build a new tree from."""
-    return StrategyPolicy(ctx, f.strategy, prior=None if f.prior is None else file_prior(ctx, f))
+    no tree: what lookahead-tree and plan-tree build a new tree from.  A file made for other word
+    lists than ``ctx``'s is refused unless ``other_lists=True`` (a stored prior even then)."""
+    prior = None if f.prior is None else file_prior(ctx, f)
+    check_lists(f.made_for, ctx.words, f"strategy file {f.path}", other_lists)
+    return StrategyPolicy(ctx, f.strategy, prior=prior)
 
 
 def load_strategy(path: str | Path, *, ctx: Context | None = None, other_lists: bool = False) -> Strategy:
