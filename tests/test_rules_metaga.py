@@ -9,6 +9,7 @@ import random
 import numpy as np
 import pytest
 
+from evo_wordle.artefacts import made_for
 from evo_wordle.boards import GENES as BOARD_GENES
 from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve import metaga
@@ -658,9 +659,10 @@ def test_save_logbook_writes_the_records_as_indented_json(tmp_path, small):
 
 
 def board_file(ga: MetaGA, counts=(8, 6, 3)) -> dict:
-    """What a multi-board parameter file records of its run (the split's words, the set counts)."""
+    """What a multi-board parameter file records of its run (its game and word lists, the split's
+    words, the set counts)."""
     words = {p: [ga.ctx.words.allowed[int(i)] for i in ga.split.part(p)] for p in ("train", "validation", "test")}
-    return {"made_for": ga.cfg.settings.as_dict(),
+    return {"made_for": made_for(ga.cfg.settings, ga.ctx.words),
             "provenance": {"split": {"seed": ga.split.seed, **words},
                            "sets": dict(zip(("train_sets", "validation_sets", "test_sets"), counts))}}
 
@@ -673,6 +675,11 @@ def test_a_parameter_files_sets_are_its_runs_sets(small):
     assert np.array_equal(metaga.file_test_sets(small, doc), metaga.split_sets(ga.cfg, ga.split, 3)["test"])
     doc["provenance"]["sets"]["test_sets"] = 1
     assert metaga.file_test_sets(small, doc).shape == (1, 2)
+    # a split is of the lists the file was made for: on others its sets are refused, not redrawn
+    doc["made_for"] = {**doc["made_for"], "answers_sha256": "0" * 64}
+    with pytest.raises(EvoWordleError, match="its train board sets are of the word lists it was made for, but the "
+                                             "answer list .* differs"):
+        metaga.file_sets(small, doc, "train")
 
 
 @pytest.mark.parametrize("change, message", [
