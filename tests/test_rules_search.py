@@ -597,6 +597,27 @@ def test_board_search_keeps_the_policys_guess_within_1e_9(small, monkeypatch):
         assert got == (light if want == "base" else fight), (base_fit, other_fit)
 
 
+def test_board_search_ties_follow_the_rule_not_the_float_order(small, monkeypatch):
+    """Among words tied within 1e-9 (other than the policy's own), the board search picks by the
+    module's rule, the lower index, where the smaller float won; its seeds too: population 1
+    seeds the lower-indexed of two near-equally scored words, not the larger float."""
+    from evo_wordle.evolve.search import BoardSearch
+
+    boards = [np.sort(small.words.indices(["fight", "light", "might"]))]
+    fight, light, might = (int(w) for w in boards[0])
+    search = BoardSearch(small, True, population=1, generations=0)
+    fits = {fight: 1.0 + 4e-10, light: 1.0, might: 2.0}
+    monkeypatch.setattr(search, "fitness", lambda g, b: fits[g])
+    assert search.choose(boards, lambda: np.zeros(len(small.words)), might, True) == fight  # was light
+    outside = [g for g in range(len(small.words)) if g not in (fight, light, might)]
+    q, p = outside[0], outside[1]
+    scores = np.zeros(len(small.words))
+    scores[[q, p]] = [1.0 - 5e-10, 1.0]
+    search = BoardSearch(small, True, population=1, generations=0)
+    monkeypatch.setattr(search, "fitness", lambda g, b: {q: 0.5, p: 0.7}.get(g, 1.0))
+    assert search.choose(boards, lambda: scores, might, False) == q  # the old seed was p
+
+
 @pytest.mark.parametrize("exhaustive", [True, False])
 def test_a_lower_total_within_the_limit_beats_a_shallower_tree(small, monkeypatch, exhaustive):
     """Hard mode after AWNED (all grey), 15 candidates, 5 guesses left: CLIMB finishes them in 39

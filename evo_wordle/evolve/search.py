@@ -37,12 +37,11 @@ EXACT_LIMIT_MAX = MAX_ANSWERS
 
 
 def rank_by_score(words: np.ndarray, score: np.ndarray, cand: np.ndarray, k: int) -> np.ndarray:
-    """Positions of the ``k`` best of ``words`` (highest ``score`` first), by the one tie rule of
-    the single-board search, as :mod:`evo_wordle.boards` states it: scores within ``TIE_BITS``
-    (1e-9) of the best word not yet ranked tie with it, since equal partitions can differ in the
-    last bits of a float sum; among ties a word that may be the answer (in ``cand``) comes first,
-    then the lower word index.  (:class:`BoardSearch` keeps its own rule: its seeds and choice
-    decide the registered board-search figures.)"""
+    """Positions of the ``k`` best of ``words`` (highest ``score`` first: entropy, or a negated
+    cost), by the one tie rule of this module, as :mod:`evo_wordle.boards` states it: scores
+    within ``TIE_BITS`` (1e-9) of the best word not yet ranked tie with it, since equal partitions
+    or costs can differ in the last bits of a float sum; among ties a word that may be the answer
+    (in ``cand``) comes first, then the lower word index."""
     order = np.lexsort((words, -score))  # highest score first, exact equals by word index
     lower = -score[order]  # ascending
     may = np.isin(words, cand)
@@ -360,14 +359,15 @@ class BoardSearch:
 
         evaluate(np.array([base, *possible.tolist()]))
         if not candidates_only:
-            seeds = np.argsort(-scores(), kind="stable")[:self.population]
+            everyone = np.arange(len(self.ctx.words))
+            seeds = rank_by_score(everyone, scores(), possible, self.population)
             evaluate(seeds)
             mask = np.ones(len(self.ctx.words), dtype=bool)
             rng = _state_seed(self.seed, b"".join(key[1:]))
             breed(self.ctx, np.sort(seeds), mask, self.generations, rng, fitness, evaluate)
-        least = fitness[base]
-        choice = min(fitness, key=lambda w: (fitness[w], w != base, w))
-        if fitness[choice] >= least - 1e-9:
+        weighed = np.fromiter(fitness, dtype=np.int64)
+        choice = best_by_score(weighed, -np.array([fitness[w] for w in weighed.tolist()]), possible)
+        if fitness[choice] >= fitness[base] - TIE_BITS:
             choice = base  # ties keep the policy's own guess
         self._memo[key] = choice
         return choice
