@@ -339,8 +339,8 @@ def test_distinct_answers_on_one_board_is_refused_in_one_line(capsys, argv):
 
     assert main([*argv, "--quiet"]) == 2
     captured = capsys.readouterr()
-    assert captured.err == ("evo-wordle: error: --distinct-answers needs --boards N with N ≥ 2 (one board has one "
-                            "answer)\n")
+    assert captured.err == ("evo-wordle: error: --distinct-answers (distinct_answers) needs --boards N with N ≥ 2 "
+                            "(one board has one answer)\n")
     assert captured.out == ""
 
 
@@ -517,7 +517,11 @@ def test_run_bench_distinct_answers_draws_checks_and_records_sets_without_a_repe
     given = np.array([[crane, spill] * 4, [crane, spill, *answers[0, 2:]]])
     with pytest.raises(EvoWordleError, match=r"^board set 0 repeats the answer 'crane', and distinct_answers is on$"):
         run_bench(ctx, "summed-entropy", settings, given, distinct_answers=True)
-    with pytest.raises(EvoWordleError, match=r"^distinct_answers needs several boards \(one board has one answer\)$"):
+    one_board = r"^--distinct-answers \(distinct_answers\) needs --boards N with N ≥ 2 \(one board has one answer\)$"
+    with pytest.raises(EvoWordleError, match=one_board):
         run_bench(ctx, "greedy", Settings(), games=3, distinct_answers=True)
+    with pytest.raises(EvoWordleError, match=one_board):  # the same rule, in the draw itself
+        draw_answers(ctx, 1, 3, 5, distinct=True)
+    assert draw_answers(ctx, 1, 3, 5, distinct=False).shape == (3, 1)
     with pytest.raises(EvoWordleError, match=r"^--distinct-answers must be true or false, not 'yes'$"):
         run_bench(ctx, "summed-entropy", settings, games=3, distinct_answers="yes")
