@@ -17,6 +17,7 @@ from evo_wordle.boards import (
     SORT_MAX,
     BoardsRecord,
     SummedEntropy,
+    check_distinct_answers,
     draw_answers,
     play_boards,
 )
@@ -246,6 +247,20 @@ def test_draw_answers_distinct_set_k_does_not_depend_on_the_number_of_sets(ctx):
     for k, seq in enumerate(np.random.SeedSequence(7).spawn(50)):
         want = pool[np.random.default_rng(seq).choice(len(pool), size=4, replace=False)]
         np.testing.assert_array_equal(a[k], want)
+
+
+def test_distinct_answers_are_one_rule_refused_on_one_board_only(ctx):
+    """boards.check_distinct_answers, the rule every entry point applies: on for one board is
+    refused in one line (the draw itself too), any board count from two is accepted, off passes."""
+    one_board = r"^--distinct-answers \(distinct_answers\) needs --boards N with N ≥ 2 \(one board has one answer\)$"
+    with pytest.raises(EvoWordleError, match=one_board):
+        check_distinct_answers(True, 1)
+    with pytest.raises(EvoWordleError, match=one_board):
+        draw_answers(ctx, 1, 3, 5, distinct=True)
+    assert check_distinct_answers(False, 1) is False
+    assert [check_distinct_answers(True, b) for b in (2, 4, 8)] == [True, True, True]
+    with pytest.raises(EvoWordleError, match=r"^--distinct-answers must be true or false, not 'yes'$"):
+        check_distinct_answers("yes", 4)
 
 
 def test_draw_answers_distinct_refuses_a_pool_smaller_than_the_boards(ctx):
