@@ -19,11 +19,19 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .boards import BOARD_SEARCH_DEFAULTS, POLICY_NAME, BoardsRecord, SummedEntropy, draw_answers, play_boards
+from .boards import (
+    BOARD_SEARCH_DEFAULTS,
+    POLICY_NAME,
+    BoardsRecord,
+    SummedEntropy,
+    check_distinct_answers,
+    draw_answers,
+    play_boards,
+)
 from .context import Context
 from .errors import EvoWordleError
 from .game import GameRecord, GameState, Settings, lost, play, scores_of
-from .params import as_bool, as_choice, as_int, as_seed
+from .params import as_choice, as_int, as_seed
 from .progress import progress_bar
 from .solvers.base import SolverSpec, accepted_params, build_solver, pack_solver, solver_label, unpack_solver
 
@@ -308,9 +316,7 @@ def run_bench(
     as_choice("daily_rule", daily_rule, DAILY_RULES)
     seed = as_seed("seed", seed)
     jobs = as_int("jobs", jobs, 1, None)
-    distinct_answers = as_bool("distinct_answers", distinct_answers)
-    if distinct_answers and settings.boards == 1:
-        raise EvoWordleError("distinct_answers needs several boards (one board has one answer)")
+    distinct_answers = check_distinct_answers(distinct_answers, settings.boards)
     drawn = answers is None and settings.boards > 1  # already the ``games`` sets asked for
     answers = _answer_sets(ctx, settings, answers, seed, games, distinct_answers)
     if settings.boards == 1:

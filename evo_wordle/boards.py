@@ -451,6 +451,21 @@ def play_boards(policy: SummedEntropy, answers: tuple[int, ...] | list[int], cap
     return BoardsRecord(answers, guesses, False, tuple(solved_at), outside)
 
 
+def check_distinct_answers(distinct, boards: int) -> bool:
+    """``distinct_answers`` as a bool, refused in one line on one board (one board has one
+    answer): the one rule bench, compare, evolve-strategy and the Python API all apply."""
+    distinct = as_bool("distinct_answers", distinct)  # named as the commands spell it
+    if distinct and boards == 1:
+        raise EvoWordleError("--distinct-answers (distinct_answers) needs --boards N with N ≥ 2 "
+                             "(one board has one answer)")
+    return distinct
+
+
+def distinct_pool(pool: np.ndarray) -> np.ndarray:
+    """The pool's distinct answers in order of first appearance (a repeated entry is one answer)."""
+    return pool[np.sort(np.unique(pool, return_index=True)[1])]
+
+
 def draw_answers(ctx: Context | None, boards: int, games: int, seed, pool: np.ndarray | None = None,
                  distinct: bool = False) -> np.ndarray:
     """(games, boards) answer indices, drawn with replacement from the answer list (or from
@@ -462,7 +477,7 @@ def draw_answers(ctx: Context | None, boards: int, games: int, seed, pool: np.nd
     replacement a set may repeat an answer, and one guess then solves two boards."""
     boards = as_int("boards", boards, 1, MAX_BOARDS)
     games = as_int("games", games, 1, None)
-    distinct = as_bool("distinct_answers", distinct)  # named as the commands spell it
+    distinct = check_distinct_answers(distinct, boards)
     if games > MAX_SETS:
         raise EvoWordleError(f"--games must be at most {MAX_SETS} board sets, not {games}")
     if pool is None and ctx is None:  # was an AttributeError on None
@@ -471,7 +486,7 @@ def draw_answers(ctx: Context | None, boards: int, games: int, seed, pool: np.nd
     if len(pool) == 0:
         raise EvoWordleError("no answers to draw board sets from")
     if distinct:
-        pool = pool[np.sort(np.unique(pool, return_index=True)[1])]  # a repeated pool entry is one answer
+        pool = distinct_pool(pool)
         if len(pool) < boards:
             raise EvoWordleError(f"{boards} boards with distinct answers need at least {boards} answers to draw "
                                  f"from, not {len(pool)}")
@@ -490,6 +505,8 @@ __all__ = [
     "MAX_SETS",
     "BoardsRecord",
     "SummedEntropy",
+    "check_distinct_answers",
+    "distinct_pool",
     "draw_answers",
     "play_boards",
 ]

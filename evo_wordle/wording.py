@@ -14,7 +14,8 @@ def count(n: int | float, noun: str, nouns: str | None = None, fmt: str = "") ->
     return f"{n:{fmt}} {plural(n, noun, nouns)}"
 
 
-def unit(boards: int) -> str:
+def unit(boards: int, short: bool = False) -> str:
     """What one played unit is called: a "game" of one board, a "board set" of several (N answers
-    played together), so output never counts a Quordle run's sets as games."""
-    return "game" if int(boards or 1) == 1 else "board set"
+    played together), so output never counts a Quordle run's sets as games; ``short``: "set",
+    where a column is narrow."""
+    return "game" if int(boards or 1) == 1 else "set" if short else "board set"

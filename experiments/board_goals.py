@@ -12,7 +12,11 @@ file's seed sequence, whatever the count), then 5,000 more drawn the same way fr
 * Quordle: evolved at most 6.80, with fewer lost sets than summed entropy (or none lost);
 * Octordle: evolved at most 10.55.
 
-    python experiments/board_goals.py [--boards 2 4 8] [--sets 10000] [--jobs 2] [--out DIR]
+``--distinct-answers`` plays the real games' sets instead (no set repeats an answer, as the real
+Quordle and Octordle deal them): ``count`` sets drawn so from the same test answers with the
+file's seed sequence (not an extension of its own sets, which were drawn with replacement).
+
+    python experiments/board_goals.py [--boards 2 4 8] [--sets 10000] [--distinct-answers] [--jobs 2] [--out DIR]
 
 Results are identical for any --jobs (each set is played alone by a deterministic policy, and
 the chunks are put back in order).  Writes board_goals.json under --out (default
@@ -42,10 +46,16 @@ from evo_wordle.stats import paired
 GOALS = {2: ("gap", 0.1), 4: ("mean", 6.80), 8: ("mean", 10.55)}
 
 
-def test_sets(ctx: Context, doc: dict, count: int) -> np.ndarray:
-    """The file's test board sets rebuilt for ``count`` sets: its own recorded ones come first."""
+def test_sets(ctx: Context, doc: dict, count: int, distinct: bool = False) -> np.ndarray:
+    """The file's test board sets rebuilt for ``count`` sets: its own recorded ones come first
+    (``distinct``: ``count`` sets without a repeated answer from the same test answers instead)."""
     wider = copy.deepcopy(doc)
     wider["provenance"]["sets"]["test_sets"] = count
+    if distinct:
+        if wider["provenance"]["sets"].get("distinct_answers"):
+            raise SystemExit("this file was evolved on distinct-answer sets: its own test sets are those")
+        wider["provenance"]["sets"]["distinct_answers"] = True
+        return file_sets(ctx, wider, "test")
     sets = file_sets(ctx, wider, "test")
     own = file_test_sets(ctx, doc)
     shared = min(count, len(own))
@@ -87,20 +97,21 @@ def verdict(boards: int, evolved_mean: float, summed_mean: float, evolved_lost: 
     return {"goal": text, "met": bool(met)}
 
 
-def measure(ctx: Context, boards: int, count: int, jobs: int) -> dict:
+def measure(ctx: Context, boards: int, count: int, jobs: int, distinct: bool = False) -> dict:
     """The shipped file of ``boards`` and plain summed entropy on ``count`` test sets."""
     start = time.perf_counter()
     doc, genes, settings = shipped(ctx, boards)
     rollout = int(doc["params"].get("rollout", 0))
-    sets = test_sets(ctx, doc, count)
+    sets = test_sets(ctx, doc, count, distinct)
     evolved, evolved_lost = play(genes, settings, sets, rollout, jobs)
     summed, summed_lost = play([None] + [0.0] * len(BOARD_GENES), settings, sets, 0, jobs)
     own = doc["provenance"]["sets"]["test_sets"]
     out = {
         "file": NAMES[boards], "sets": count, "file_sets": own, "rollout": rollout, "settings": settings.as_dict(),
         "failure": settings.fail_text(cap_note=False),
+        "distinct_answers": distinct,
         "evolved": {"mean": float(evolved.mean()), "lost": int(evolved_lost.sum()),
-                    "file_sets_mean": float(evolved[:own].mean())},
+                    **({} if distinct else {"file_sets_mean": float(evolved[:own].mean())})},
         "summed_entropy": {"mean": float(summed.mean()), "lost": int(summed_lost.sum())},
         "evolved_minus_summed_entropy": paired(evolved, summed),
     }
@@ -115,6 +126,8 @@ def main() -> None:
     parser.add_argument("--boards", type=int, nargs="+", default=[2, 4, 8], choices=sorted(NAMES),
                         help="board counts (default: 2 4 8)")
     parser.add_argument("--sets", type=int, default=10_000, help="test board sets (default: 10000)")
+    parser.add_argument("--distinct-answers", action="store_true",
+                        help="sets without a repeated answer, as the real games deal them (default: with replacement)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default: 2)")
     add_output_args(parser, "board_goals")
     args = parser.parse_args()
@@ -122,7 +135,7 @@ def main() -> None:
         parser.error("--sets must be 2…100000 and --jobs ≥ 1")
     results = summary_dir(args)
     ctx = _context()
-    summary = {str(b): measure(ctx, b, args.sets, args.jobs) for b in args.boards}
+    summary = {str(b): measure(ctx, b, args.sets, args.jobs, args.distinct_answers) for b in args.boards}
     write_json(results / "board_goals.json", {"boards": summary})
 
 

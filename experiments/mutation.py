@@ -234,7 +234,8 @@ MODULES: dict[str, dict] = {
                       "test_draw_answers_default_is_the_old_draw_with_replacement",
                       "test_draw_answers_distinct_sets_never_repeat_an_answer",
                       "test_draw_answers_distinct_set_k_does_not_depend_on_the_number_of_sets",
-                      "test_draw_answers_distinct_refuses_a_pool_smaller_than_the_boards")),
+                      "test_draw_answers_distinct_refuses_a_pool_smaller_than_the_boards",
+                      "test_distinct_answers_are_one_rule_refused_on_one_board_only")),
                   # the count of guesses outside the guess source (play_boards' outside)
                   "tests/test_guess_source.py::test_boards_count_an_opener_that_is_no_candidate",
                   *(f"tests/test_boards_lookahead.py::{name}" for name in (

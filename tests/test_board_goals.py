@@ -72,3 +72,19 @@ def test_figures_do_not_depend_on_jobs_and_bad_arguments_are_refused(tmp_path):
         done = subprocess.run([sys.executable, str(EXPERIMENTS / "board_goals.py"), *bad,
                                "--out", str(tmp_path / "bad")], capture_output=True, text=True)
         assert done.returncode == 2 and "error:" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_distinct_answer_sets_never_repeat_an_answer_and_hold_test_answers_only(ctx, script):
+    """--distinct-answers: the real games' sets (no set repeats an answer), from the same test
+    answers and the file's seed sequence; deterministic, and not the file's own sets."""
+    doc = load_params(resolve_strategy_path(script.NAMES[4]))
+    sets = script.test_sets(ctx, doc, 3000, distinct=True)
+    assert sets.shape == (3000, 4)
+    assert all(len(set(row)) == 4 for row in sets.tolist())
+    plain = script.test_sets(ctx, doc, 3000)
+    assert any(len(set(row)) < 4 for row in plain.tolist())  # with replacement a few sets repeat one
+    split = recorded_split(doc["provenance"]["split"], ctx.words)
+    assert np.isin(sets, split.part("test")).all()
+    assert np.array_equal(script.test_sets(ctx, doc, 3000, distinct=True), sets)
+    assert not np.array_equal(sets, plain)
+    assert "distinct_answers" not in doc["provenance"]["sets"]  # the file's record is left alone

@@ -17,6 +17,7 @@ from evo_wordle.boards import (
     SORT_MAX,
     BoardsRecord,
     SummedEntropy,
+    check_distinct_answers,
     draw_answers,
     play_boards,
 )
@@ -248,6 +249,20 @@ def test_draw_answers_distinct_set_k_does_not_depend_on_the_number_of_sets(ctx):
         np.testing.assert_array_equal(a[k], want)
 
 
+def test_distinct_answers_are_one_rule_refused_on_one_board_only(ctx):
+    """boards.check_distinct_answers, the rule every entry point applies: on for one board is
+    refused in one line (the draw itself too), any board count from two is accepted, off passes."""
+    one_board = r"^--distinct-answers \(distinct_answers\) needs --boards N with N ≥ 2 \(one board has one answer\)$"
+    with pytest.raises(EvoWordleError, match=one_board):
+        check_distinct_answers(True, 1)
+    with pytest.raises(EvoWordleError, match=one_board):
+        draw_answers(ctx, 1, 3, 5, distinct=True)
+    assert check_distinct_answers(False, 1) is False
+    assert [check_distinct_answers(True, b) for b in (2, 4, 8)] == [True, True, True]
+    with pytest.raises(EvoWordleError, match=r"^--distinct-answers must be true or false, not 'yes'$"):
+        check_distinct_answers("yes", 4)
+
+
 def test_draw_answers_distinct_refuses_a_pool_smaller_than_the_boards(ctx):
     pool = ctx.words.answer_index[:3]
     with pytest.raises(EvoWordleError) as err:
@@ -339,8 +354,8 @@ def test_distinct_answers_on_one_board_is_refused_in_one_line(capsys, argv):
 
     assert main([*argv, "--quiet"]) == 2
     captured = capsys.readouterr()
-    assert captured.err == ("evo-wordle: error: --distinct-answers needs --boards N with N ≥ 2 (one board has one "
-                            "answer)\n")
+    assert captured.err == ("evo-wordle: error: --distinct-answers (distinct_answers) needs --boards N with N ≥ 2 "
+                            "(one board has one answer)\n")
     assert captured.out == ""
 
 
@@ -517,7 +532,11 @@ def test_run_bench_distinct_answers_draws_checks_and_records_sets_without_a_repe
     given = np.array([[crane, spill] * 4, [crane, spill, *answers[0, 2:]]])
     with pytest.raises(EvoWordleError, match=r"^board set 0 repeats the answer 'crane', and distinct_answers is on$"):
         run_bench(ctx, "summed-entropy", settings, given, distinct_answers=True)
-    with pytest.raises(EvoWordleError, match=r"^distinct_answers needs several boards \(one board has one answer\)$"):
+    one_board = r"^--distinct-answers \(distinct_answers\) needs --boards N with N ≥ 2 \(one board has one answer\)$"
+    with pytest.raises(EvoWordleError, match=one_board):
         run_bench(ctx, "greedy", Settings(), games=3, distinct_answers=True)
+    with pytest.raises(EvoWordleError, match=one_board):  # the same rule, in the draw itself
+        draw_answers(ctx, 1, 3, 5, distinct=True)
+    assert draw_answers(ctx, 1, 3, 5, distinct=False).shape == (3, 1)
     with pytest.raises(EvoWordleError, match=r"^--distinct-answers must be true or false, not 'yes'$"):
         run_bench(ctx, "summed-entropy", settings, games=3, distinct_answers="yes")

@@ -386,8 +386,8 @@ def test_distinct_answers_draw_every_part_without_a_repeat_and_stay_out_of_defau
     assert cfg.fingerprint()["distinct_answers"] is True
     assert "distinct_answers" not in tiny().fingerprint() and "distinct_answers" not in tiny(
         distinct_answers=False).fingerprint()
-    with pytest.raises(EvoWordleError, match=r"^--distinct-answers needs --boards N with N ≥ 2 \(one board has one "
-                                             r"answer\)$"):
+    with pytest.raises(EvoWordleError, match=r"^--distinct-answers \(distinct_answers\) needs --boards N with N ≥ 2 "
+                                             r"\(one board has one answer\)$"):
         EvolveConfig(distinct_answers=True)
 
 
@@ -445,7 +445,8 @@ def test_distinct_answers_on_one_board_is_refused_in_one_line(capsys, cache_dir,
                  "--validation", "20", *extra, "--distinct-answers"])
     err = capsys.readouterr().err
     assert code == 2
-    assert err == "evo-wordle: error: --distinct-answers needs --boards N with N ≥ 2 (one board has one answer)\n"
+    assert err == ("evo-wordle: error: --distinct-answers (distinct_answers) needs --boards N with N ≥ 2 "
+                   "(one board has one answer)\n")
 
 
 def test_distinct_answers_refuses_a_part_smaller_than_the_boards(capsys, cache_dir, tmp_path):

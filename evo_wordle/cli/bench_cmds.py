@@ -10,7 +10,7 @@ import numpy as np
 
 from ..artefacts import list_mismatch
 from ..bench import DAILY_RULES, BenchResult, check_boards, derived_seeds, run_bench, sample_answers
-from ..boards import POLICY_NAME, draw_answers
+from ..boards import POLICY_NAME, check_distinct_answers, draw_answers
 from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_csv
@@ -180,8 +180,8 @@ class Puzzles:
         setting, or none: with replacement).  One board, or replaying the file's own sets under
         the other choice, is refused; drawing new sets under the other choice is warned about."""
         asked = self.args.distinct_answers
-        if asked and self.settings.boards == 1:
-            raise EvoWordleError("--distinct-answers needs --boards N with N ≥ 2 (one board has one answer)")
+        if asked is not None:
+            check_distinct_answers(asked, self.settings.boards)
         sets = self.artefact.provenance.get("sets") if self.artefact else None
         recorded = sets.get("distinct_answers") is True if isinstance(sets, dict) else None
         if asked is None or recorded is None or asked == recorded:
@@ -239,26 +239,26 @@ class Puzzles:
                  f"they flatter it; --split test plays only the {count(len(self.split.test), 'answer')} it never saw")
 
     def describe(self) -> dict:
-        """What the JSON summary records of the split (nothing without --split) and of board sets
-        of distinct answers (nothing when drawn with replacement, as before the setting)."""
-        distinct = {"distinct_answers": True} if self.distinct else {}
+        """What the JSON summary records of the split (nothing without --split); run_bench records
+        board sets of distinct answers itself."""
         if not self.args.split:
-            return distinct
-        return {**distinct, "split": self.args.split, "split_seed": self.split.seed,
+            return {}
+        return {"split": self.args.split, "split_seed": self.split.seed,
                 "split_sizes": self.split.sizes(), "split_recorded_sets": self.recorded}
 
 
 def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Namespace, seed: int,
-               answers: np.ndarray) -> BenchResult:
+               answers: np.ndarray, distinct: bool = False) -> BenchResult:
     """One bench run as the flags describe on ``answers`` (:meth:`Puzzles.answers`), for one
     board or N (one engine, :func:`run_bench`); ``seed`` drives the games (solver randomness,
-    daily order)."""
+    daily order).  ``distinct`` (:attr:`Puzzles.distinct`): the sets hold no repeated answer,
+    which run_bench checks and records."""
     params = bench_params(name, args, check=False)  # flags were checked by the command
     policy = engine(name, args)
     player = name if board_search(name, args) else policy  # run_bench routes ga-search on boards
     result = run_bench(
         ctx, player, settings, answers, seed, params, jobs=args.jobs, progress=not args.quiet,
-        daily_rule=args.daily_rule or DAILY_RULES[0], label=name,
+        daily_rule=args.daily_rule or DAILY_RULES[0], label=name, distinct_answers=distinct,
     )
     if policy != name:  # the policy (a --strategy file's, or ga-search's): the row says so
         # as run_bench does for ga-search: settings.solver is the solver asked for, not the policy's
@@ -364,7 +364,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     seeds = derived_seeds(args.seed, repeats(engine(args.solver, args), settings, args.repeat, puzzles.recorded))
     plays = [puzzles.answers(s) for s in seeds]
     puzzles.warn_seen(plays[0])
-    results = [bench_once(ctx, args.solver, settings, args, s, a) for s, a in zip(seeds, plays)]
+    results = [bench_once(ctx, args.solver, settings, args, s, a, puzzles.distinct) for s, a in zip(seeds, plays)]
     means = [r.mean_guesses for r in results]
     mean, half = mean_ci(means)  # half is nan for one run (then not printed)
     combined = pooled(results) if len(results) > 1 else results[0]
@@ -426,8 +426,7 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
         shown += ", distinct answers"
     games = summary["games"]
     rule, cap = Settings(boards=s.get("boards", 1), max_guesses=s["max_guesses"]), s["max_guesses"]
-    one = unit(rule.boards)  # "game", or "board set" on several boards
-    short = one.split()[-1]  # "game" / "set", where a column is narrow
+    one, short = unit(rule.boards), unit(rule.boards, short=True)  # "game"/"board set"; "set" where narrow
     # below the win limit the cap is what a game is won within (nothing goes on to the limit)
     within = f"{cap}, the --max-guesses cap; the win limit is {rule.win_limit}" if rule.capped else f"{rule.win_limit}"
     print(f"solver:       {summary['solver']}, opener {_opener(summary)}")
@@ -515,7 +514,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     puzzles.warn_seen(answers)
     rows = []
     for name in names:
-        summary = bench_once(ctx, name, row_settings[name], args, args.seed, answers).summary()
+        summary = bench_once(ctx, name, row_settings[name], args, args.seed, answers, puzzles.distinct).summary()
         summary["settings"]["seed"] = args.seed
         summary["settings"].update(puzzles.describe())
         summary["settings"]["answers"] = ctx.words.label
@@ -547,14 +546,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return 0
     part = f" ({args.split} part of the file's split)" if args.split else ""
     part += ", distinct answers" if puzzles.distinct else ""
-    one = unit(row_settings[names[0]].boards)  # every row plays as many boards (checked above)
+    rows_boards = row_settings[names[0]].boards  # every row plays as many boards (checked above)
+    one, short = unit(rows_boards), unit(rows_boards, short=True)
     print(f"{count(rows[0]['games'], one)}, seed {args.seed}, answers {ctx.words.label}{part}"
           + ("" if mixed else f", {rows[0]['game']}"))
     if mixed:
         print("!! MIXED GAMES: the rows below play different games; their figures are NOT comparable !!")
     width = max(len(r["game"]) for r in rows)
     head = (f"{'rank':>4}  {'solver':22s} {'opener':7s} {'mean':>7} {'win %':>7} {'fail %':>7} {'worst':>5} "
-            f"{'ms/' + one.split()[-1]:>9} {'score':>7}  {'game':{width}s}")
+            f"{'ms/' + short:>9} {'score':>7}  {'game':{width}s}")
     print(head)
     print("-" * len(head))
     for i in order:

@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..boards import MAX_SETS, SEARCH_GENERATIONS_MAX, SEARCH_MAX
+from ..boards import MAX_SETS, SEARCH_GENERATIONS_MAX, SEARCH_MAX, check_distinct_answers
 from ..errors import EvoWordleError
 from ..evolve.search import EXACT_LIMIT_MAX
 from ..evolve.winner import SELECT_RULES
@@ -136,8 +136,7 @@ def cmd_evolve_strategy(args: argparse.Namespace) -> int:
     for flag in ("train_sets", "validation_sets", "test_sets"):
         if getattr(args, flag) is not None:
             raise EvoWordleError(f"--{flag.replace('_', '-')} needs --boards N (one board plays answers, not sets)")
-    if args.distinct_answers:
-        raise EvoWordleError("--distinct-answers needs --boards N with N ≥ 2 (one board has one answer)")
+    check_distinct_answers(args.distinct_answers, settings.boards)
     if args.rollout:
         raise EvoWordleError("--rollout needs --boards N (it is the multi-board policy's lookahead)")
     ctx = context_from_args(args)

@@ -33,13 +33,13 @@ from deap import base, creator, tools
 
 from ..artefacts import list_digests
 from ..boards import GENES as BOARD_GENES
-from ..boards import MAX_SETS, SummedEntropy, draw_answers, play_boards
+from ..boards import MAX_SETS, SummedEntropy, check_distinct_answers, distinct_pool, draw_answers, play_boards
 from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text
 from ..ga.config import MAX_COUNT
 from ..game import GameState, Settings, lost, play, scores_of
-from ..params import as_bool, as_choice, as_float, as_int, as_seed
+from ..params import as_choice, as_float, as_int, as_seed
 from ..split import recorded_split, split_answers
 from .checkpoint import read_checkpoint, write_checkpoint
 from .strategy import DEFAULT_POOL, LOG_GENES, REAL_GENES, Strategy, StrategySolver
@@ -120,9 +120,7 @@ class EvolveConfig:
         if self.cxpb + self.mutpb > 1.0:
             raise EvoWordleError("--cxpb + --mutpb must be at most 1")
         as_choice("select", self.select, SELECT_RULES)
-        self.distinct_answers = as_bool("distinct_answers", self.distinct_answers)
-        if self.distinct_answers and self.settings.boards == 1:
-            raise EvoWordleError("--distinct-answers needs --boards N with N ≥ 2 (one board has one answer)")
+        self.distinct_answers = check_distinct_answers(self.distinct_answers, self.settings.boards)
 
     def fingerprint(self) -> dict:
         """The configuration as plain data; a checkpoint resumes only under the same one."""
@@ -241,11 +239,12 @@ def split_sets(config: EvolveConfig, split, test_sets: int) -> dict[str, np.ndar
     seqs = np.random.SeedSequence([config.seed, _SETS_SALT]).spawn(3)
     sizes = {"train": config.train_sets, "validation": config.holdout_sets, "test": test_sets}
     boards = config.settings.boards
-    for part in sizes:  # named here: draw_answers knows a pool, not which part of the split it is
-        if config.distinct_answers and len(np.unique(split.part(part))) < boards:
+    for part in sizes if config.distinct_answers else ():  # named here: draw_answers knows a pool, not its part
+        have = len(distinct_pool(split.part(part)))
+        if have < boards:
             raise EvoWordleError(f"--distinct-answers: {boards} boards need at least {boards} answers in each part of "
-                                 f"the split, and the {part} part has {len(np.unique(split.part(part)))}")
-    return {part: draw_answers(None, config.settings.boards, sizes[part], seq, pool=split.part(part),
+                                 f"the split, and the {part} part has {have}")
+    return {part: draw_answers(None, boards, sizes[part], seq, pool=split.part(part),
                                distinct=config.distinct_answers)
             for (part, seq) in zip(("train", "validation", "test"), seqs)}
 
