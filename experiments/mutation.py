@@ -286,6 +286,8 @@ MODULES: dict[str, dict] = {
         # the strategy genome and its policy (prior, multipliers, cost model, explore/candidates switch,
         # explore pool, memo, describe, strategy files): the P0 strategies' figures
         "tests": ["tests/test_rules_strategy.py",
+                  # a file's word lists checked where it meets a context (other_lists, --other-lists)
+                  "tests/test_other_lists_api.py",
                   *(f"tests/test_strategy_genes.py::{name}" for name in (
                       "test_inflection_weights_follow_the_word_endings",
                       "test_the_dictionary_tells_names_and_unlisted_words",

@@ -142,3 +142,20 @@ def test_the_command_line_passes_other_lists_through(made, tmp_path, capsys):
     assert main(["bench", "--strategy", str(path), *lists, "--other-lists"]) == 0
     said = [line for line in capsys.readouterr().err.splitlines() if "built pattern table" not in line]
     assert len(said) == 1 and "warning" in said[0] and WHY in said[0]
+
+
+def test_ctx_and_other_lists_are_keyword_only_and_refusing_is_the_default(made, other, tmp_path):
+    """A positional True can never silently mean "other lists", nor a positional context be taken
+    for settings; and every entry point refuses other lists unless asked."""
+    path = genome_file(tmp_path, made)
+    f = read_strategy_file(path)
+    for call in (lambda: load_strategy_file(path, None, other), lambda: load_strategy(path, other),
+                 lambda: file_policy(other, f, True)):
+        with pytest.raises(TypeError):
+            call()
+    assert load_strategy_file(path=path, ctx=made)[0] == GENOME
+    assert load_strategy(path=path, ctx=made) == GENOME
+    assert file_policy(ctx=made, f=f).strategy == GENOME
+    for call in (lambda: load_strategy_file(path, ctx=other), lambda: load_strategy(path, ctx=other),
+                 lambda: file_policy(other, f), lambda: StrategySolver(other, Settings(), strategy=path)):
+        assert "was made for other word lists" in refused(call)
