@@ -11,7 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from evo_wordle.artefacts import SETTING_KEYS, answers_digest, list_mismatch, made_for, overrides, settings_of
+from evo_wordle.artefacts import (
+    SETTING_KEYS,
+    answers_digest,
+    check_lists,
+    list_mismatch,
+    made_for,
+    overrides,
+    settings_of,
+)
 from evo_wordle.errors import EvoWordleError
 from evo_wordle.game import Settings
 from evo_wordle.words import WordSet, load_words
@@ -79,6 +87,26 @@ def test_list_mismatch_names_the_list_that_differs():
     assert list_mismatch({}, w) == "the allowed list differs from the one it was made for"
     assert list_mismatch({"allowed_sha256": w.digest}, w) == \
         "the answer list (mine) differs from the one it was made for (None)"
+
+
+def test_check_lists_refuses_other_lists_unless_asked_and_passes_a_file_that_records_none():
+    """The Python API's rule (``other_lists``, the CLI's --other-lists): a file made for other
+    lists is refused in one line naming why, unless asked for; its own lists, or a file that
+    records no lists, pass; refusing is the default."""
+    w = words()
+    record = made_for(Settings(), w)
+    check_lists(record, w, "strategy file s.json")  # its own lists: nothing to say
+    other = words(answers=("cigar", "rebut"))
+    expected = (r"^strategy file s\.json was made for other word lists \(the answer list \(mine\) differs from the one "
+                r"it was made for \(mine\)\): play it on its own lists, or pass other_lists=True to play it on these$")
+    with pytest.raises(EvoWordleError, match=expected):
+        check_lists(record, other, "strategy file s.json")
+    with pytest.raises(EvoWordleError, match=expected):
+        check_lists(record, other, "strategy file s.json", other_lists=False)
+    assert check_lists(record, other, "strategy file s.json", other_lists=True) is None
+    assert check_lists(None, other, "strategy file s.json") is None  # an old file records no lists
+    with pytest.raises(EvoWordleError, match=r"^--other-lists must be true or false, not 'yes'$"):
+        check_lists(record, w, "strategy file s.json", other_lists="yes")
 
 
 def test_overrides_list_each_changed_setting_in_order():
