@@ -360,6 +360,7 @@ def _answer_sets(ctx: Context, settings: Settings, answers, seed: int, games: in
     if settings.boards > 1 and len(ctx.words.answer_index) < 2:
         raise EvoWordleError(f"--boards {settings.boards} needs an answer list of at least 2 words "
                              f"(this one has {len(ctx.words.answer_index)})")
+    drawn = answers is None  # drawn sets are distinct by construction: only given ones are checked
     if answers is None:
         sets = 1000 if games is None else as_int("games", games, 1, None)
         answers = (ctx.words.answer_index if settings.boards == 1
@@ -383,7 +384,7 @@ def _answer_sets(ctx: Context, settings: Settings, answers, seed: int, games: in
     shape = (len(answers),) if settings.boards == 1 else (len(answers), settings.boards)
     if answers.shape != shape:
         raise EvoWordleError(f"{settings.boards} boards need one answer per board in each game, not {answers.shape}")
-    if distinct:
+    if distinct and not drawn:
         ordered = np.sort(answers, axis=1)
         repeats = np.flatnonzero((ordered[:, 1:] == ordered[:, :-1]).any(axis=1))
         if len(repeats):
