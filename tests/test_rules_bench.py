@@ -7,6 +7,7 @@ and checked against games played here by hand from the documented seeds."""
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 import pytest
@@ -218,6 +219,10 @@ def test_forbidden_words_stay_candidates_but_are_not_guessed_unless_all_are(smal
     assert state.key() == base.key() + b"|" + forbidden.tobytes()
     assert state.key() != other.key() and state.key() != base.key()
     assert state == other  # compare=False: the forbidden words do not make states unequal
+    assert "forbidden" not in repr(state)  # repr=False: the state's repr stays GameState's
+    plain = ForbidState(small, cand)  # nothing forbidden by default
+    assert plain.forbidden.dtype == np.int64 and plain.forbidden.tolist() == []
+    assert plain.guessable().tolist() == cand.tolist() and plain.key() == base.key() + b"|"
 
 
 # -- the boundary ----------------------------------------------------------------------------------
@@ -266,7 +271,9 @@ def test_bad_answer_sets_are_one_line_errors(small):
     outside = int(np.setdiff1d(small.all_words, small.words.answer_index)[0])
     word = small.words.allowed[outside]
     for settings in (P1, TWO):
-        given = [outside] if settings.boards == 1 else [[int(small.words.answer_index[0]), outside]]
+        second = int(np.setdiff1d(small.all_words, small.words.answer_index)[1])
+        given = [outside, second] if settings.boards == 1 else [[int(small.words.answer_index[0]), outside],
+                                                                [second, second]]
         cases.append(((settings, given, 0), f"{word!r} is not in the answer list, and candidates='answers' (P1/P3) "
                                             "only considers those; play it with candidates='allowed' (P0)"))
     for args, message in cases:
@@ -295,6 +302,8 @@ def test_given_sets_with_a_repeated_answer_are_refused_when_answers_must_differ(
     assert str(err.value) == f"board set 2 repeats the answer {words.allowed[9]!r}, and distinct_answers is on"
     with pytest.raises(EvoWordleError, match=f"board set 0 repeats the answer {words.allowed[4]!r},"):
         _answer_sets(small, three, [[4, 1, 4], [2, 2, 3]], 0, distinct=True)
+    with pytest.raises(EvoWordleError, match=f"board set 1 repeats the answer {words.allowed[4]!r},"):  # the least
+        _answer_sets(small, Settings(boards=4), [[1, 2, 3, 5], [7, 4, 7, 4]], 0, distinct=True)
     assert _answer_sets(small, three, sets, 0).tolist() == sets  # allowed unless asked
     assert _answer_sets(small, three, sets[:2], 0, distinct=True).tolist() == sets[:2]
     with pytest.raises(EvoWordleError, match=r"^--distinct-answers"):  # one board has one answer
@@ -319,6 +328,17 @@ def test_every_game_is_played_from_its_own_seed_by_position_in_one_process_or_ma
     assert parallel.order is None and sequential.order is None
     assert parallel.params == sequential.params == make_solver("random", small, settings).describe()
     assert _records(run_bench(small, "random", settings, seed=6, games=9)) != expected
+    two = run_bench(small, "random", settings, answers=picked[:2], seed=5, jobs=2)  # two games: two chunks
+    assert _records(two) == expected[:2]
+
+
+def test_games_in_parallel_go_in_eight_chunks_per_job_of_near_equal_size(small):
+    counted = []
+    everything = run_bench(small, "random", P1, jobs=2, on_game=counted.append)  # 30 games, 16 chunks
+    assert everything.games == 30 and len(counted) == 16 and sum(counted) == 30 and set(counted) == {1, 2}
+    counted.clear()
+    run_bench(small, "random", P1, games=9, jobs=2, on_game=counted.append)  # fewer games than chunks
+    assert counted == [1] * 9
 
 
 def test_a_worker_plays_its_chunk_as_the_sequential_bench_does(small):
@@ -337,7 +357,7 @@ def test_a_worker_plays_its_chunk_as_the_sequential_bench_does(small):
 
 
 def test_the_answers_given_are_sampled_with_the_seed_as_the_answer_list_is(small):
-    given = small.words.answer_index[::2]
+    given = small.words.answer_index[::-2]  # not sorted: the sample is sorted by word
     result = run_bench(small, "greedy", P1, answers=given, games=5, seed=3)
     assert [r.answer for r in result.records] == sample_answers(given, 5, 3).tolist()
     everything = run_bench(small, "greedy", P1, answers=given[::-1], seed=3)
@@ -378,6 +398,9 @@ def test_a_solver_object_plays_under_its_own_settings_and_a_factory_is_built(sma
     assert result.settings is P1 and result.solver == "greedy"
     assert _records(result) == _records(run_bench(small, "greedy", P1, games=3, seed=1))
     assert run_bench(small, "greedy", games=2).settings == Settings()
+    drawn = make_solver("random", small, P1)  # sent pickled to the workers, as it is: no parameter added
+    assert _records(run_bench(small, drawn, games=4, seed=2, jobs=2)) == _records(
+        run_bench(small, "random", P1, games=4, seed=2))
 
 
 def test_only_games_in_parallel_are_sent_to_workers(small):
@@ -386,21 +409,23 @@ def test_only_games_in_parallel_are_sent_to_workers(small):
 
     with pytest.raises(EvoWordleError, match="^cannot send solver"):
         run_bench(small, local, P1, games=2, jobs=2)
-    for kwargs in ({"games": 2, "jobs": 1}, {"games": 1, "jobs": 2}):
+    for kwargs in ({"games": 2, "jobs": 1}, {"games": 1, "jobs": 2}, {"games": 2}):  # one process by default
         assert run_bench(small, local, P1, **kwargs).games == kwargs["games"]
     assert run_bench(small, local, Settings.problem("P3"), games=3, jobs=2).games == 3  # daily: one process
 
 
 @pytest.mark.parametrize("rule", DAILY_RULES)
-def test_daily_games_run_in_a_seeded_order_and_past_answers_follow_the_rule(small, rule):
+@pytest.mark.parametrize("solver", ["random", "greedy"])
+def test_daily_games_run_in_a_seeded_order_and_past_answers_follow_the_rule(small, rule, solver):
     settings = Settings.problem("P3")
-    picked, seeds = game_plan(small.words.answer_index, 6, 11)
-    result = run_bench(small, "random", settings, seed=11, games=6, daily_rule=rule)
-    order = np.random.default_rng(np.random.SeedSequence(11).spawn(1)[0]).permutation(6)
+    picked, seeds = game_plan(small.words.answer_index, None, 11)
+    n = len(picked)
+    result = run_bench(small, solver, settings, seed=11, daily_rule=rule)
+    order = np.random.default_rng(np.random.SeedSequence(11).spawn(1)[0]).permutation(n)
     assert result.order.tolist() == order.tolist()
     assert result.params["daily_rule"] == rule
     base = GameState.start(small, settings)
-    states: list = [None] * 6
+    states: list = [None] * n
     for i, k in enumerate(order):
         past = np.array(sorted(picked[order[:i]].tolist()), dtype=np.int64)
         if i == 0:
@@ -409,18 +434,31 @@ def test_daily_games_run_in_a_seeded_order_and_past_answers_follow_the_rule(smal
             states[k] = GameState.start(small, settings, past)
         else:
             states[k] = ForbidState(small, base.candidates, (), settings.hard, past)
-    expected = _by_hand(small, "random", settings, picked, seeds, states)
+    expected = _by_hand(small, solver, settings, picked, seeds, states)
     assert result.records == expected  # stored by position in the answer list, played in ``order``
     assert [r.answer for r in result.records] == picked.tolist()
     with pytest.raises(EvoWordleError, match=r"^--daily-rule must be one of remove, forbid, not 'keep'$"):
         run_bench(small, "random", settings, games=2, daily_rule="keep")
 
 
-def test_the_run_checks_its_seed_and_jobs(small):
+def test_forbidden_past_answers_still_shape_greedy_choices(small):
+    """Under "forbid" past answers stay candidates: greedy's entropy sees them, so some games differ
+    from "remove" (random draws from the guessable words alone and cannot tell the two apart)."""
+    settings = Settings.problem("P3")
+    remove, forbid = (run_bench(small, "greedy", settings, seed=11, daily_rule=rule) for rule in DAILY_RULES)
+    assert [r.answer for r in remove.records] == [r.answer for r in forbid.records]
+    assert 0 < sum(a.guesses != b.guesses for a, b in zip(remove.records, forbid.records)) < remove.games
+
+
+def test_the_run_checks_its_seed_and_jobs_and_times_its_games(small):
     for kwargs in ({"seed": -1}, {"seed": 1.5}, {"jobs": 0}, {"jobs": "2"}):
         with pytest.raises(EvoWordleError):
             run_bench(small, "greedy", P1, games=1, **kwargs)
-    assert run_bench(small, "greedy", P1, games=2).seconds >= 0
+    start = time.perf_counter()
+    result = run_bench(small, "greedy", P1, games=2)
+    assert 0 < result.seconds <= time.perf_counter() - start
+    assert _records(run_bench(small, "random", P1, games=4)) == _records(run_bench(small, "random", P1, games=4,
+                                                                                  seed=0))  # seed 0 by default
 
 
 # -- the figures of a result -------------------------------------------------------------------------
@@ -435,14 +473,14 @@ def _result(records, settings=ONE, params=None) -> BenchResult:
 
 def test_a_result_counts_failures_as_the_cap_and_wins_within_the_limit():
     records = [GameRecord(1, [1, 2, 3], True), GameRecord(2, list(range(7)), True, 2),
-               GameRecord(3, list(range(9)), False, 1), GameRecord(4, list(range(6)), True)]
+               GameRecord(3, list(range(9)), False, 1), GameRecord(4, list(range(6)), True, 3)]
     result = _result(records)  # one board: won within 6, a failure scores the cap 9
     assert result.games == 4 and result.scores().tolist() == [3, 7, 9, 6]
     assert result.mean_guesses == 25 / 4 and result.worst_guesses == 9
     assert result.wins == 2 and result.win_rate == 0.5 and result.fail_rate == 0.5
     assert result.histogram == {"3": 1, "6": 1, "7": 1, "9": 1}
     assert list(result.histogram) == ["3", "6", "7", "9"]
-    assert result.guesses_outside_source == 3 and result.games_outside_source == 2
+    assert result.guesses_outside_source == 6 and result.games_outside_source == 3
     capped = _result(records[:3], Settings(max_guesses=12))
     assert capped.scores().tolist() == [3, 7, 12] and list(capped.histogram) == ["3", "7", "12"]
     boards = _result([BoardsRecord((1, 2), [5, 1, 2], True, (2, 3)), BoardsRecord((1, 2), [5], False, (1, None))],
@@ -470,3 +508,18 @@ def test_the_summary_has_exactly_the_bench_json_keys():
         "games": 2, "mean_guesses": 6.0, "win_rate": 0.5, "fail_rate": 0.5, "worst_guesses": 9,
         "histogram": {"3": 1, "9": 1}, "guesses_outside_source": 1, "games_outside_source": 1, "seconds": 1.25,
     }
+
+
+def test_progress_is_labelled_with_the_name_asked_or_the_label_and_counts_games_or_sets(small, monkeypatch, capsys):
+    monkeypatch.setenv("EVO_WORDLE_PROGRESS_SECONDS", "0")  # every update a line on stderr (not a terminal)
+    search = {"search": 2}
+    runs = [({"solver": "greedy", "settings": P1}, "bench greedy: 3/3 games (100 %)"),
+            ({"solver": "ga-search", "settings": TWO, "solver_params": search}, "bench ga-search: 3/3 sets (100 %)"),
+            ({"solver": "ga-search", "settings": TWO, "solver_params": search, "label": "row"},
+             "bench row: 3/3 sets (100 %)")]
+    for kwargs, last in runs:
+        run_bench(small, games=3, progress=True, **kwargs)
+        lines = capsys.readouterr().err.splitlines()
+        assert lines and lines[-1].startswith(last), lines
+    run_bench(small, "greedy", P1, games=3)
+    assert capsys.readouterr().err == ""
