@@ -159,3 +159,52 @@ def test_ctx_and_other_lists_are_keyword_only_and_refusing_is_the_default(made, 
     for call in (lambda: load_strategy_file(path, ctx=other), lambda: load_strategy(path, ctx=other),
                  lambda: file_policy(other, f), lambda: StrategySolver(other, Settings(), strategy=path)):
         assert "was made for other word lists" in refused(call)
+
+
+def test_a_genome_played_on_other_lists_says_so_in_its_description(made, other, tmp_path):
+    """describe() (recorded next to bench and sweep results) says the file played on other lists,
+    and why; not when the lists are the file's own, asked for or not."""
+    path = genome_file(tmp_path, made)
+    asked = StrategySolver(other, Settings(), strategy=path, other_lists=True).describe()
+    assert asked["other_lists"] is True and asked["lists_differ"] == WHY
+    for ctx, flag in ((made, False), (made, True)):
+        own = StrategySolver(ctx, Settings(), strategy=path, other_lists=flag).describe()
+        assert "other_lists" not in own and "lists_differ" not in own
+    assert "other_lists" not in StrategySolver(other, Settings(), strategy=GENOME).describe()  # no file
+    answer = int(other.words.answer_index[0])
+    res = run_bench(other, "strategy", answers=[answer], solver_params={"strategy": str(path), "other_lists": True})
+    recorded = res.summary()["settings"]
+    assert recorded["other_lists"] is True and recorded["lists_differ"] == WHY
+
+
+def _tiny_lists(tmp_path) -> list[str]:
+    words = tmp_path / "words.txt"
+    words.write_text("".join(f"{w}\n" for w in sorted(set(IGHT) | {"crane", "spill"})))
+    return ["--allowed", str(words), "--answers", str(words)]
+
+
+def test_the_command_line_records_a_replay_on_other_lists(made, tmp_path, capsys):
+    """bench --json of a strategy file (one board) and of a multi-board policy file (--boards N,
+    replayed by the summed-entropy policy) on other lists records it, as describe() does."""
+    one = genome_file(tmp_path, made)
+    board = tmp_path / "dordle.json"
+    two = Settings(candidates="answers", boards=2)
+    board.write_text(json.dumps({"format": PARAMS_FORMAT, "solver": "summed-entropy",
+                                 "made_for": made_for(two, made.words),
+                                 "params": {"opener": "sight", "weight": 0.0, "bonus": 0.0, "late": 0.0}}))
+    lists = _tiny_lists(tmp_path)
+    for path, extra in ((one, []), (board, ["--boards", "2"])):
+        assert main(["bench", "--strategy", str(path), *lists, *extra, "--games", "3", "--quiet", "--json",
+                     "--other-lists"]) == 0
+        settings = json.loads(capsys.readouterr().out)["settings"]
+        assert settings["other_lists"] is True and settings["lists_differ"] == WHY, path
+    # on the file's own lists nothing is recorded
+    own = made.words
+    allowed, answers = tmp_path / "allowed.txt", tmp_path / "answers.txt"
+    allowed.write_text("".join(f"{w}\n" for w in own.allowed))
+    answers.write_text("".join(f"{w}\n" for w in own.answers))
+    for path, extra in ((one, []), (board, ["--boards", "2"])):
+        assert main(["bench", "--strategy", str(path), "--allowed", str(allowed), "--answers", str(answers), *extra,
+                     "--games", "3", "--quiet", "--json"]) == 0
+        settings = json.loads(capsys.readouterr().out)["settings"]
+        assert "other_lists" not in settings and "lists_differ" not in settings, path

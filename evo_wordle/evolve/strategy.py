@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..artefacts import MAX_FILE_BYTES, PARAMS_FORMAT, check_lists
+from ..artefacts import MAX_FILE_BYTES, PARAMS_FORMAT, check_lists, other_lists_note
 from ..artefacts import STRATEGY_FORMAT as FORMAT
 from ..context import Context
 from ..errors import EvoWordleError
@@ -684,6 +684,7 @@ class StrategySolver(Solver):
         super().__init__(ctx, settings, None)
         as_word("opener", opener, ctx.words)  # 5 or b'x' refused in one line, "" is none
         self.source = None
+        self.lists_note: dict = {}  # set when a file plays on other lists than its own (describe records it)
         given = prior is not None
         self.prior_about = "given (replaces the genome's prior, its multipliers and mix)" if given else None
         where = "the tree"
@@ -699,6 +700,7 @@ class StrategySolver(Solver):
                     prior, self.prior_about = file_prior(ctx, f), f"stored in the file: {f.prior.about}"
                 tree = tree or usable_tree(ctx, settings, f)
             check_lists(f.made_for, ctx.words, where, other_lists)  # after the tree's and prior's own refusals
+            self.lists_note = other_lists_note(f.made_for, ctx.words)
         else:
             genome = Strategy()
         if opener:
@@ -742,4 +744,4 @@ class StrategySolver(Solver):
                "genome": self.genome.as_dict()}
         if self.prior_about:  # the genome's prior genes were not played
             out["prior"] = self.prior_about
-        return out
+        return {**out, **self.lists_note}
