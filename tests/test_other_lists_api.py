@@ -208,3 +208,91 @@ def test_the_command_line_records_a_replay_on_other_lists(made, tmp_path, capsys
                      "--games", "3", "--quiet", "--json"]) == 0
         settings = json.loads(capsys.readouterr().out)["settings"]
         assert "other_lists" not in settings and "lists_differ" not in settings, path
+
+
+def _sweep(path: Path, out: Path, lists: list[str], *extra: str) -> list[str]:
+    return ["sweep", "--solver", "strategy", "--set", f"strategy={path}", *extra, "--seeds", "1", "--games", "2",
+            "--jobs", "1", "--quiet", "--out", str(out), *lists]
+
+
+def test_a_sweep_of_a_file_made_for_other_lists_is_refused_unless_asked_for(made, tmp_path, capsys):
+    """sweep --set strategy=FILE on other lists: one line, exit 2 and no --out folder left behind
+    (the refusal came from the first task, once the folder and its sweep.json existed, so the
+    same command with other_lists=true was then refused as another sweep in that folder);
+    --set other_lists=true or --other-lists play it, and the rows say other_lists=true."""
+    path = genome_file(tmp_path, made)
+    lists = _tiny_lists(tmp_path)
+    out = tmp_path / "sweep"
+    assert main(_sweep(path, out, lists)) == 2
+    assert capsys.readouterr().err == (
+        f"evo-wordle: error: strategy file {path} was made for other word lists ({WHY}): play it on its own lists, "
+        "or pass other_lists=True to play it on these\n")
+    assert not out.exists()
+    for asked in (["--set", "other_lists=true"], ["--other-lists"]):
+        assert main(_sweep(path, out, lists, *asked)) == 0
+        capsys.readouterr()
+        header, row = (out / "results.csv").read_text().splitlines()
+        assert dict(zip(header.split(","), row.split(",")))["other_lists"] == "true"
+        assert json.loads((out / "sweep.json").read_text())["grid"]["other_lists"] == [True]
+    assert main(_sweep(path, out, lists, "--other-lists", "--set", "other_lists=true")) == 2
+    assert "give it once" in capsys.readouterr().err
+    # a stored tree is refused on other lists even when asked for, also before the folder exists
+    (tmp_path / "t").mkdir()
+    treed = genome_file(tmp_path / "t", made, tree={"": "sight"})
+    assert main(_sweep(treed, tmp_path / "treed", lists, "--other-lists")) == 2
+    assert capsys.readouterr().err == (
+        f"evo-wordle: error: strategy file {treed}: its decision tree cannot be replayed: {WHY}\n")
+    assert not (tmp_path / "treed").exists()
+    # --other-lists with no file it could apply to is refused, not ignored
+    greedy = ["sweep", "--solver", "greedy", "--set", "opener=crane", "--other-lists", "--seeds", "1",
+              "--out", str(tmp_path / "g"), *lists]
+    assert main(greedy) == 2 and "names neither" in capsys.readouterr().err
+    assert not (tmp_path / "g").exists()
+
+
+def _refusal(call) -> str | None:
+    try:
+        call()
+    except EvoWordleError as exc:
+        return str(exc)
+    return None
+
+
+def test_the_up_front_check_refuses_what_the_constructor_refuses(made, other, tmp_path):
+    """StrategySolver.check_word_lists (what a sweep asks before its folder exists) refuses a
+    configuration exactly when building the solver on those lists does, with the same line."""
+    import numpy as np
+
+    from evo_wordle.evolve.strategy import StoredPrior
+
+    gone = next(w for w in made.words.allowed if not other.words.contains(w))  # in made's list only
+    files = {}
+    for name, kwargs in (("genome", {}), ("tree", {"tree": {"": "sight"}}),
+                         ("prior", {"prior": StoredPrior(np.ones(len(made.words)), "flat")})):
+        files[name] = tmp_path / f"{name}.json"
+        save_strategy(files[name], GENOME, {}, kwargs.get("tree"), Settings(), made.words, kwargs.get("prior"))
+    files["gone"] = tmp_path / "gone.json"
+    save_strategy(files["gone"], Strategy(opener=gone), {}, None, Settings(), made.words)
+    flat = np.ones(len(other.words))
+    cases = [  # (lists, parameters, refused?)
+        (other, {"opener": "sight"}, False), (other, {"strategy": GENOME}, False),
+        (made, {"strategy": str(files["genome"])}, False),
+        (other, {"strategy": str(files["genome"])}, True),
+        (other, {"strategy": str(files["genome"]), "other_lists": True}, False),
+        (other, {"strategy": str(files["tree"]), "other_lists": True}, True),
+        (other, {"strategy": str(files["tree"]), "other_lists": True, "prior": flat}, False),
+        (other, {"strategy": str(files["tree"]), "prior": flat}, True),
+        (made, {"strategy": str(files["tree"])}, False),
+        (other, {"strategy": str(files["prior"]), "other_lists": True}, True),
+        (other, {"strategy": str(files["gone"]), "other_lists": True}, True),
+        (other, {"strategy": str(files["gone"]), "other_lists": True, "opener": "sight"}, False),
+        (other, {"strategy": str(files["gone"]), "opener": "sight"}, True),
+    ]
+    said = set()
+    for ctx, params, refuses in cases:
+        built = _refusal(lambda ctx=ctx, params=params: StrategySolver(ctx, Settings(), **params))
+        checked = _refusal(lambda ctx=ctx, params=params: StrategySolver.check_word_lists(params, ctx.words))
+        assert checked == built and (built is not None) == refuses, (params, built, checked)
+        said.add(built)
+    assert any("decision tree" in s for s in said if s) and any("its prior" in s for s in said if s)
+    assert any("is not an allowed word" in s for s in said if s)

@@ -43,6 +43,7 @@ from ..game import GameState, Settings
 from ..params import arg_type, as_file_name, as_word
 from ..patterns import to_digits
 from ..solvers.base import Solver, register
+from ..words import WordSet
 
 VERSION = 1
 #: The version of a file that stores a prior: an evo-wordle from before stored priors refuses it
@@ -736,6 +737,28 @@ class StrategySolver(Solver):
             return {}
         # the command line has refused or warned already (settings_args.run_context)
         return {"strategy": path, **({"other_lists": True} if getattr(args, "other_lists", False) else {})}
+
+    @classmethod
+    def check_word_lists(cls, params: dict, words: WordSet) -> None:
+        """A strategy file the constructor would refuse on ``words`` is refused now, with its
+        message: its opener not a word there, or, made for other lists, its stored tree or prior
+        (even with ``other_lists``) or, without ``other_lists``, the file itself."""
+        path = params.get("strategy")
+        if path is None or isinstance(path, Strategy):
+            return
+        from ..artefacts import allowed_differs, list_mismatch
+
+        f = read_strategy_file(path)
+        where = f"strategy file {f.path}"
+        if not params.get("opener") and not words.contains(f.strategy.opener):
+            raise EvoWordleError(f"{where}: its opener {f.strategy.opener!r} is not an allowed word of this list")
+        why = list_mismatch(f.made_for, words) if f.made_for is not None else None
+        if why and params.get("prior") is None:  # a given prior plays neither the tree nor the stored prior
+            if f.prior is not None and allowed_differs(f.made_for, words):
+                raise EvoWordleError(f"{where}: {PRIOR_ELSEWHERE}")
+            if f.tree:
+                raise EvoWordleError(f"{where}: its decision tree cannot be replayed: {why}")
+        check_lists(f.made_for, words, where, params.get("other_lists", False))
 
     def describe(self) -> dict:
         first = self.policy.tree.get("")  # a stored tree may open with another word (plan-tree --openers)

@@ -14,6 +14,7 @@ from ..context import Context
 from ..errors import EvoWordleError
 from ..game import GameState, Settings, check_one_board, check_solver_args
 from ..params import as_word
+from ..words import WordSet
 
 #: The one baseline opener: greedy and ``ga`` open with it when any allowed word may be the
 #: answer.  TALES, not the greedy's own best-scoring RATES, because it is the thesis's baseline
@@ -105,6 +106,12 @@ class Solver:
     def check_params(cls, params: dict) -> None:
         """Refuse bad constructor keywords without building the solver (sweeps check every
         configuration up front); families with typed parameters override it."""
+
+    @classmethod
+    def check_word_lists(cls, params: dict, words: WordSet) -> None:
+        """Refuse parameters that cannot be played on word lists ``words`` without building the
+        solver (a sweep checks every configuration before its folder exists); families whose
+        parameters name files made for given lists override it."""
 
     def describe(self) -> dict:
         """Parameters worth recording next to results: the name, the opener, the class (so a
