@@ -331,7 +331,8 @@ def load_strategy_file(path: str | Path, settings: Settings | None = None, *, ct
     """(genome, provenance, tree) from a strategy file; one-line EvoWordleError if unusable.
 
     With ``ctx`` (the game it is to be played in) a file made for other word lists is refused
-    unless ``other_lists=True``: the genome returned no longer carries the lists it was made for."""
+    unless ``other_lists=True``; without ``ctx`` the lists are not checked at all.  Either way the
+    genome returned no longer carries the lists it was made for."""
     f = read_strategy_file(path)
     if ctx is not None:
         check_lists(f.made_for, ctx.words, f"strategy file {f.path}", other_lists)
@@ -389,7 +390,10 @@ def file_policy(ctx: Context, f: StrategyFile, *, other_lists: bool = False) -> 
 
 
 def load_strategy(path: str | Path, *, ctx: Context | None = None, other_lists: bool = False) -> Strategy:
-    """Only the genome of a strategy file (``ctx``, ``other_lists``: as :func:`load_strategy_file`)."""
+    """Only the genome of a strategy file (``ctx``, ``other_lists``: as :func:`load_strategy_file`).
+
+    The word lists the file was made for are checked only when ``ctx`` is given: without it the
+    bare genome returned no longer knows them, and nothing stops it playing on other lists."""
     return load_strategy_file(path, ctx=ctx, other_lists=other_lists)[0]
 
 
