@@ -28,6 +28,7 @@ from evo_wordle.evolve.strategy import (
 from evo_wordle.game import GameState, Settings, play
 from evo_wordle.solvers import make_solver
 from evo_wordle.tune import load_params
+from evo_wordle.words import WordSet
 
 from .small_lists import IGHT, small_context
 
@@ -273,7 +274,11 @@ def test_the_up_front_check_refuses_what_the_constructor_refuses(made, other, tm
         save_strategy(files[name], GENOME, {}, kwargs.get("tree"), Settings(), made.words, kwargs.get("prior"))
     files["gone"] = tmp_path / "gone.json"
     save_strategy(files["gone"], Strategy(opener=gone), {}, None, Settings(), made.words)
+    files["old"] = tmp_path / "old.json"  # no made_for: nothing to compare with
+    save_strategy(files["old"], GENOME, {}, {"": "sight"})
     flat = np.ones(len(other.words))
+    # the same allowed list, one answer fewer: a stored prior (one weight per allowed word) still holds
+    answers = Context(words=WordSet(made.words.allowed, made.words.answers[1:], label=made.words.label))
     cases = [  # (lists, parameters, refused?)
         (other, {"opener": "sight"}, False), (other, {"strategy": GENOME}, False),
         (made, {"strategy": str(files["genome"])}, False),
@@ -287,6 +292,9 @@ def test_the_up_front_check_refuses_what_the_constructor_refuses(made, other, tm
         (other, {"strategy": str(files["gone"]), "other_lists": True}, True),
         (other, {"strategy": str(files["gone"]), "other_lists": True, "opener": "sight"}, False),
         (other, {"strategy": str(files["gone"]), "opener": "sight"}, True),
+        (other, {"strategy": str(files["old"])}, False),
+        (answers, {"strategy": str(files["prior"]), "other_lists": True}, False),
+        (answers, {"strategy": str(files["prior"])}, True),
     ]
     said = set()
     for ctx, params, refuses in cases:
