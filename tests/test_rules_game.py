@@ -18,6 +18,7 @@ from evo_wordle.game import (
     GameRecord,
     GameState,
     Settings,
+    check_solver_args,
     default_cap,
     hard_mode_mask,
     letter_counts,
@@ -475,3 +476,17 @@ def test_a_copy_with_another_board_count_keeps_a_given_cap_and_follows_a_default
     assert (moved.boards, moved.max_guesses) == (boards, cap)
     assert start.with_(boards=boards, max_guesses=11).max_guesses == 11
     assert start.with_(hard=True).max_guesses == start.max_guesses
+
+
+def test_a_solver_needs_a_context_and_settings_named_by_who_asks(ctx):
+    """One check for make_solver, every solver class and the multi-board policy: the class that
+    asks leads the one-line message; make_solver (no ``who``) keeps its own wording."""
+    check_solver_args(ctx, Settings())  # both right: nothing said
+    with pytest.raises(EvoWordleError, match=r"^GreedySolver: ctx must be a Context, not NoneType$"):
+        check_solver_args(None, Settings(), "GreedySolver")
+    with pytest.raises(EvoWordleError, match=r"^ctx must be a Context, not str$"):
+        check_solver_args("ctx", Settings())
+    with pytest.raises(EvoWordleError, match=r"^X: settings must be a Settings \(e\.g\. .*\), not 'P1'$"):
+        check_solver_args(ctx, "P1", "X")
+    with pytest.raises(EvoWordleError, match=r"^settings must be a Settings .*, not None$"):
+        check_solver_args(ctx, None)
