@@ -17,6 +17,7 @@ from evo_wordle.artefacts import (
     check_lists,
     list_mismatch,
     made_for,
+    other_lists_note,
     overrides,
     settings_of,
 )
@@ -107,6 +108,19 @@ def test_check_lists_refuses_other_lists_unless_asked_and_passes_a_file_that_rec
     assert check_lists(None, other, "strategy file s.json") is None  # an old file records no lists
     with pytest.raises(EvoWordleError, match=r"^--other-lists must be true or false, not 'yes'$"):
         check_lists(record, w, "strategy file s.json", other_lists="yes")
+
+
+def test_a_result_notes_other_lists_only_when_the_lists_differ():
+    """What a bench or sweep row records of a file played on other lists: ``other_lists`` and the
+    reason when they differ; nothing on its own lists or for a file that records none."""
+    w = words()
+    record = made_for(Settings(), w)
+    other = words(answers=("cigar", "rebut"))
+    assert other_lists_note(record, w) == {}
+    assert other_lists_note(record, other) == {"other_lists": True, "lists_differ": list_mismatch(record, other)}
+    assert other_lists_note(record, other)["lists_differ"].startswith("the answer list (mine) differs")
+    assert other_lists_note(None, other) == {}  # an old file records no lists
+    assert other_lists_note("not a block", other) == {}
 
 
 def test_overrides_list_each_changed_setting_in_order():
