@@ -116,6 +116,14 @@ def list_mismatch(record: dict, words: WordSet) -> str | None:
     return None
 
 
+def other_lists_note(record: dict | None, words: WordSet) -> dict:
+    """What a result records of a file played on other word lists than its ``made_for`` names
+    (``other_lists`` and the reason), so its figures are not taken for the file's own game;
+    empty when the lists match or the file records none."""
+    why = list_mismatch(record, words) if isinstance(record, dict) else None
+    return {"other_lists": True, "lists_differ": why} if why else {}
+
+
 def check_lists(record: dict | None, words: WordSet, where: str, other_lists: bool = False) -> None:
     """Refuse, in one line, replaying a file on other word lists than its ``made_for`` names (its
     figures would be of a policy off the game it was made for) unless ``other_lists`` asks for

@@ -30,7 +30,7 @@ from .boards import (
 )
 from .context import Context
 from .errors import EvoWordleError
-from .game import GameRecord, GameState, Settings, lost, play, scores_of
+from .game import GameRecord, GameState, Settings, check_solver_args, lost, play, scores_of
 from .params import as_choice, as_int, as_seed
 from .progress import progress_bar
 from .solvers.base import SolverSpec, accepted_params, build_solver, pack_solver, solver_label, unpack_solver
@@ -255,18 +255,14 @@ def _play_chunk(chunk: list[tuple[int, object, np.random.SeedSequence]]) -> tupl
 def check_run_args(ctx, solver, settings, params=None) -> Settings:
     """The arguments every public entry point that plays games shares, checked at the boundary
     (one-line errors instead of an AttributeError deep inside); returns the settings."""
-    if not isinstance(ctx, Context):
-        raise EvoWordleError(f"ctx must be a Context, not {type(ctx).__name__}")
+    settings = Settings() if settings is None else settings
+    check_solver_args(ctx, settings)
     from .solvers.base import Solver
 
     if not (isinstance(solver, str | Solver) or callable(solver)):
         raise EvoWordleError(f"solver must be a solver name, a Solver object or a factory, not {type(solver).__name__}")
     if params is not None and not isinstance(params, dict):
         raise EvoWordleError(f"solver parameters must be a dict, not {type(params).__name__}")
-    if settings is None:
-        return Settings()
-    if not isinstance(settings, Settings):
-        raise EvoWordleError(f"settings must be a Settings (e.g. Settings.problem('P1')), not {settings!r}")
     return settings
 
 

@@ -49,7 +49,7 @@ import numpy as np
 from .context import Context
 from .entropy import entropies
 from .errors import EvoWordleError
-from .game import MAX_BOARDS, Settings
+from .game import MAX_BOARDS, Settings, check_solver_args
 from .params import as_bool, as_int, as_seed
 
 #: Candidate sets up to PAIR_MAX are scored by pairwise comparison, up to SORT_MAX by sorting,
@@ -199,6 +199,7 @@ class SummedEntropy:
     ) -> None:
         from .params import as_float, as_int, as_word
 
+        check_solver_args(ctx, settings, type(self).__name__)
         if ties not in TIE_RULES:
             raise EvoWordleError(f"ties must be one of {', '.join(TIE_RULES)}, not {ties!r}")
         self.ties = ties

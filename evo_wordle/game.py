@@ -121,6 +121,18 @@ def check_one_board(settings: Settings, who: str) -> None:
                              "summed-entropy policy (evo_wordle.boards.play_boards; bench/solve --boards N)")
 
 
+def check_solver_args(ctx: Context, settings: Settings, who: str = "") -> None:
+    """Refuse, in one line, a ``ctx`` that is not a Context or ``settings`` that are not Settings,
+    before anything reads ``ctx.words`` or ``settings.candidates`` (an AttributeError otherwise);
+    ``who`` (a class name) leads the message when given.  One check for make_solver, every
+    solver class and the multi-board policy."""
+    lead = f"{who}: " if who else ""
+    if not isinstance(ctx, Context):
+        raise EvoWordleError(f"{lead}ctx must be a Context, not {type(ctx).__name__}")
+    if not isinstance(settings, Settings):
+        raise EvoWordleError(f"{lead}settings must be a Settings (e.g. Settings.problem('P1')), not {settings!r}")
+
+
 @dataclass(frozen=True)
 class GameState:
     """What a solver knows: the remaining candidates and the (guess, pattern) history.

@@ -274,6 +274,7 @@ class SweepSpec:
                 )
             if isinstance(self.solver, str):
                 SOLVERS[self.solver].check_params(self.solver_params(config))
+                SOLVERS[self.solver].check_word_lists(self.solver_params(config), words)  # e.g. a strategy file's
         self.check_words(words)
 
     def check_words(self, words=None) -> None:

@@ -807,8 +807,8 @@ def load_params(path: str | Path, *, ctx: Context | None = None, other_lists: bo
     """Read a parameter file written by ``tune``: ``{"solver", "params", "settings"}`` checked.
 
     With ``ctx`` (the game its parameters are to be played in) a file whose ``made_for`` names
-    other word lists is refused unless ``other_lists=True``: the parameters returned no longer
-    carry the lists they were made for."""
+    other word lists is refused unless ``other_lists=True``; without ``ctx`` the lists are not
+    checked.  The parameters returned no longer carry the lists they were made for."""
     not_params = f"{path} is a strategy file, not a parameter file: replay it with --strategy {path}"
     try:
         data = read_json(path, _MAX_SPACE_BYTES, "parameter file")

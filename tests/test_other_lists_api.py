@@ -28,6 +28,7 @@ from evo_wordle.evolve.strategy import (
 from evo_wordle.game import GameState, Settings, play
 from evo_wordle.solvers import make_solver
 from evo_wordle.tune import load_params
+from evo_wordle.words import WordSet
 
 from .small_lists import IGHT, small_context
 
@@ -159,3 +160,147 @@ def test_ctx_and_other_lists_are_keyword_only_and_refusing_is_the_default(made, 
     for call in (lambda: load_strategy_file(path, ctx=other), lambda: load_strategy(path, ctx=other),
                  lambda: file_policy(other, f), lambda: StrategySolver(other, Settings(), strategy=path)):
         assert "was made for other word lists" in refused(call)
+
+
+def test_a_genome_played_on_other_lists_says_so_in_its_description(made, other, tmp_path):
+    """describe() (recorded next to bench and sweep results) says the file played on other lists,
+    and why; not when the lists are the file's own, asked for or not."""
+    path = genome_file(tmp_path, made)
+    asked = StrategySolver(other, Settings(), strategy=path, other_lists=True).describe()
+    assert asked["other_lists"] is True and asked["lists_differ"] == WHY
+    for ctx, flag in ((made, False), (made, True)):
+        own = StrategySolver(ctx, Settings(), strategy=path, other_lists=flag).describe()
+        assert "other_lists" not in own and "lists_differ" not in own
+    assert "other_lists" not in StrategySolver(other, Settings(), strategy=GENOME).describe()  # no file
+    answer = int(other.words.answer_index[0])
+    res = run_bench(other, "strategy", answers=[answer], solver_params={"strategy": str(path), "other_lists": True})
+    recorded = res.summary()["settings"]
+    assert recorded["other_lists"] is True and recorded["lists_differ"] == WHY
+
+
+def _tiny_lists(tmp_path) -> list[str]:
+    words = tmp_path / "words.txt"
+    words.write_text("".join(f"{w}\n" for w in sorted(set(IGHT) | {"crane", "spill"})))
+    return ["--allowed", str(words), "--answers", str(words)]
+
+
+def test_the_command_line_records_a_replay_on_other_lists(made, tmp_path, capsys):
+    """bench --json of a strategy file (one board) and of a multi-board policy file (--boards N,
+    replayed by the summed-entropy policy) on other lists records it, as describe() does."""
+    one = genome_file(tmp_path, made)
+    board = tmp_path / "dordle.json"
+    two = Settings(candidates="answers", boards=2)
+    board.write_text(json.dumps({"format": PARAMS_FORMAT, "solver": "summed-entropy",
+                                 "made_for": made_for(two, made.words),
+                                 "params": {"opener": "sight", "weight": 0.0, "bonus": 0.0, "late": 0.0}}))
+    lists = _tiny_lists(tmp_path)
+    for path, extra in ((one, []), (board, ["--boards", "2"])):
+        assert main(["bench", "--strategy", str(path), *lists, *extra, "--games", "3", "--quiet", "--json",
+                     "--other-lists"]) == 0
+        settings = json.loads(capsys.readouterr().out)["settings"]
+        assert settings["other_lists"] is True and settings["lists_differ"] == WHY, path
+    # on the file's own lists nothing is recorded
+    own = made.words
+    allowed, answers = tmp_path / "allowed.txt", tmp_path / "answers.txt"
+    allowed.write_text("".join(f"{w}\n" for w in own.allowed))
+    answers.write_text("".join(f"{w}\n" for w in own.answers))
+    for path, extra in ((one, []), (board, ["--boards", "2"])):
+        assert main(["bench", "--strategy", str(path), "--allowed", str(allowed), "--answers", str(answers), *extra,
+                     "--games", "3", "--quiet", "--json"]) == 0
+        settings = json.loads(capsys.readouterr().out)["settings"]
+        assert "other_lists" not in settings and "lists_differ" not in settings, path
+
+
+def _sweep(path: Path, out: Path, lists: list[str], *extra: str) -> list[str]:
+    return ["sweep", "--solver", "strategy", "--set", f"strategy={path}", *extra, "--seeds", "1", "--games", "2",
+            "--jobs", "1", "--quiet", "--out", str(out), *lists]
+
+
+def test_a_sweep_of_a_file_made_for_other_lists_is_refused_unless_asked_for(made, tmp_path, capsys):
+    """sweep --set strategy=FILE on other lists: one line, exit 2 and no --out folder left behind
+    (the refusal came from the first task, once the folder and its sweep.json existed, so the
+    same command with other_lists=true was then refused as another sweep in that folder);
+    --set other_lists=true or --other-lists play it, and the rows say other_lists=true."""
+    path = genome_file(tmp_path, made)
+    lists = _tiny_lists(tmp_path)
+    out = tmp_path / "sweep"
+    assert main(_sweep(path, out, lists)) == 2
+    assert capsys.readouterr().err == (
+        f"evo-wordle: error: strategy file {path} was made for other word lists ({WHY}): play it on its own lists, "
+        "or pass other_lists=True to play it on these\n")
+    assert not out.exists()
+    for asked in (["--set", "other_lists=true"], ["--other-lists"]):
+        assert main(_sweep(path, out, lists, *asked)) == 0
+        capsys.readouterr()
+        header, row = (out / "results.csv").read_text().splitlines()
+        assert dict(zip(header.split(","), row.split(",")))["other_lists"] == "true"
+        assert json.loads((out / "sweep.json").read_text())["grid"]["other_lists"] == [True]
+    assert main(_sweep(path, out, lists, "--other-lists", "--set", "other_lists=true")) == 2
+    assert "give it once" in capsys.readouterr().err
+    # a stored tree is refused on other lists even when asked for, also before the folder exists
+    (tmp_path / "t").mkdir()
+    treed = genome_file(tmp_path / "t", made, tree={"": "sight"})
+    assert main(_sweep(treed, tmp_path / "treed", lists, "--other-lists")) == 2
+    assert capsys.readouterr().err == (
+        f"evo-wordle: error: strategy file {treed}: its decision tree cannot be replayed: {WHY}\n")
+    assert not (tmp_path / "treed").exists()
+    # --other-lists with no file it could apply to is refused, not ignored
+    greedy = ["sweep", "--solver", "greedy", "--set", "opener=crane", "--other-lists", "--seeds", "1",
+              "--out", str(tmp_path / "g"), *lists]
+    assert main(greedy) == 2 and "names neither" in capsys.readouterr().err
+    assert not (tmp_path / "g").exists()
+
+
+def _refusal(call) -> str | None:
+    try:
+        call()
+    except EvoWordleError as exc:
+        return str(exc)
+    return None
+
+
+def test_the_up_front_check_refuses_what_the_constructor_refuses(made, other, tmp_path):
+    """StrategySolver.check_word_lists (what a sweep asks before its folder exists) refuses a
+    configuration exactly when building the solver on those lists does, with the same line."""
+    import numpy as np
+
+    from evo_wordle.evolve.strategy import StoredPrior
+
+    gone = next(w for w in made.words.allowed if not other.words.contains(w))  # in made's list only
+    files = {}
+    for name, kwargs in (("genome", {}), ("tree", {"tree": {"": "sight"}}),
+                         ("prior", {"prior": StoredPrior(np.ones(len(made.words)), "flat")})):
+        files[name] = tmp_path / f"{name}.json"
+        save_strategy(files[name], GENOME, {}, kwargs.get("tree"), Settings(), made.words, kwargs.get("prior"))
+    files["gone"] = tmp_path / "gone.json"
+    save_strategy(files["gone"], Strategy(opener=gone), {}, None, Settings(), made.words)
+    files["old"] = tmp_path / "old.json"  # no made_for: nothing to compare with
+    save_strategy(files["old"], GENOME, {}, {"": "sight"})
+    flat = np.ones(len(other.words))
+    # the same allowed list, one answer fewer: a stored prior (one weight per allowed word) still holds
+    answers = Context(words=WordSet(made.words.allowed, made.words.answers[1:], label=made.words.label))
+    cases = [  # (lists, parameters, refused?)
+        (other, {"opener": "sight"}, False), (other, {"strategy": GENOME}, False),
+        (made, {"strategy": str(files["genome"])}, False),
+        (other, {"strategy": str(files["genome"])}, True),
+        (other, {"strategy": str(files["genome"]), "other_lists": True}, False),
+        (other, {"strategy": str(files["tree"]), "other_lists": True}, True),
+        (other, {"strategy": str(files["tree"]), "other_lists": True, "prior": flat}, False),
+        (other, {"strategy": str(files["tree"]), "prior": flat}, True),
+        (made, {"strategy": str(files["tree"])}, False),
+        (other, {"strategy": str(files["prior"]), "other_lists": True}, True),
+        (other, {"strategy": str(files["gone"]), "other_lists": True}, True),
+        (other, {"strategy": str(files["gone"]), "other_lists": True, "opener": "sight"}, False),
+        (other, {"strategy": str(files["gone"]), "opener": "sight"}, True),
+        (other, {"strategy": str(files["old"])}, False),
+        (answers, {"strategy": str(files["prior"]), "other_lists": True}, False),
+        (answers, {"strategy": str(files["prior"])}, True),
+    ]
+    said = set()
+    for ctx, params, refuses in cases:
+        built = _refusal(lambda ctx=ctx, params=params: StrategySolver(ctx, Settings(), **params))
+        checked = _refusal(lambda ctx=ctx, params=params: StrategySolver.check_word_lists(params, ctx.words))
+        assert checked == built and (built is not None) == refuses, (params, built, checked)
+        said.add(built)
+    assert any("decision tree" in s for s in said if s) and any("its prior" in s for s in said if s)
+    assert any("is not an allowed word" in s for s in said if s)

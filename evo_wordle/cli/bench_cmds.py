@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..artefacts import list_mismatch
+from ..artefacts import list_mismatch, other_lists_note
 from ..bench import DAILY_RULES, BenchResult, check_boards, derived_seeds, run_bench, sample_answers
 from ..boards import POLICY_NAME, ROLLOUT_MAX, check_distinct_answers, draw_answers
 from ..context import Context
@@ -267,6 +267,10 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
     if policy != name:  # the policy (a --strategy file's, or ga-search's): the row says so
         # as run_bench does for ga-search: settings.solver is the solver asked for, not the policy's
         result.solver, result.params = name, {**result.params, "solver": name, "strategy": board_policy_file(args)}
+    found = artefact_of(args, [name])  # a file replayed on other lists (--other-lists): the row says so
+    note = other_lists_note(found.made_for, ctx.words) if found else {}
+    if note:  # (the strategy solver's own description says it too, from Python as well)
+        result.params = {**result.params, **note}
     return result
 
 

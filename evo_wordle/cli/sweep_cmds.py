@@ -290,10 +290,26 @@ def _refuse_overridden_flags(args: argparse.Namespace, grid: dict) -> None:
                                  f"too); write --set {flag}={setting} instead")
 
 
+def _other_lists_axis(args: argparse.Namespace, grid: dict) -> None:
+    """``--other-lists`` with ``--set strategy=FILE``: the axis ``other_lists=true`` (what ``--set
+    other_lists=true`` gives, so sweep.json and every row record it); with neither that nor
+    ``--params FILE`` it would change nothing, so it is refused rather than ignored."""
+    if not args.other_lists:
+        return
+    if "strategy" in grid:
+        if "other_lists" in grid:
+            raise EvoWordleError("--other-lists and --set other_lists=... both give other_lists; give it once")
+        grid["other_lists"] = [True]
+    elif not args.params:
+        raise EvoWordleError("--other-lists replays a --params FILE or a --set strategy=FILE on other word lists; "
+                             "this sweep names neither")
+
+
 def cmd_sweep(args: argparse.Namespace) -> int:
     from ..sweep import SweepSpec, format_value, run_sweep
 
     grid, settings = _grid_from_args(args), settings_from_args(args)
+    _other_lists_axis(args, grid)
     if getattr(args, "params", None):  # the file's settings and answer list, as bench plays them
         ctx, settings = run_context(args, [args.solver])
         grid = _with_file_params(args, grid, ctx, settings)

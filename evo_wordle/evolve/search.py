@@ -24,7 +24,7 @@ from ..boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX, TIE_BITS
 from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text, decode_utf8, read_capped
-from ..game import GameState, Settings, illegal_move
+from ..game import GameState, Settings, check_solver_args, illegal_move
 from ..params import arg_type, as_file_name, as_int
 from ..patterns import to_digits
 from ..solvers.base import Solver, register
@@ -166,6 +166,7 @@ class GASearchSolver(Solver):
 
     def __init__(self, ctx: Context, settings: Settings, opener: str | None = None, population: int = 16,
                  generations: int = 4, exact_limit: int = 6, seed: int = 0, tree: str | Path | None = None) -> None:
+        check_solver_args(ctx, settings, type(self).__name__)  # the default opener reads ctx first
         if opener is None and not tree:
             opener = "salet" if ctx.words.contains("salet") else None
         super().__init__(ctx, settings, opener)

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..artefacts import MAX_FILE_BYTES, PARAMS_FORMAT, check_lists
+from ..artefacts import MAX_FILE_BYTES, PARAMS_FORMAT, check_lists, other_lists_note
 from ..artefacts import STRATEGY_FORMAT as FORMAT
 from ..context import Context
 from ..errors import EvoWordleError
@@ -43,6 +43,7 @@ from ..game import GameState, Settings
 from ..params import arg_type, as_file_name, as_word
 from ..patterns import to_digits
 from ..solvers.base import Solver, register
+from ..words import WordSet
 
 VERSION = 1
 #: The version of a file that stores a prior: an evo-wordle from before stored priors refuses it
@@ -330,7 +331,8 @@ def load_strategy_file(path: str | Path, settings: Settings | None = None, *, ct
     """(genome, provenance, tree) from a strategy file; one-line EvoWordleError if unusable.
 
     With ``ctx`` (the game it is to be played in) a file made for other word lists is refused
-    unless ``other_lists=True``: the genome returned no longer carries the lists it was made for."""
+    unless ``other_lists=True``; without ``ctx`` the lists are not checked at all.  Either way the
+    genome returned no longer carries the lists it was made for."""
     f = read_strategy_file(path)
     if ctx is not None:
         check_lists(f.made_for, ctx.words, f"strategy file {f.path}", other_lists)
@@ -388,7 +390,10 @@ def file_policy(ctx: Context, f: StrategyFile, *, other_lists: bool = False) -> 
 
 
 def load_strategy(path: str | Path, *, ctx: Context | None = None, other_lists: bool = False) -> Strategy:
-    """Only the genome of a strategy file (``ctx``, ``other_lists``: as :func:`load_strategy_file`)."""
+    """Only the genome of a strategy file (``ctx``, ``other_lists``: as :func:`load_strategy_file`).
+
+    The word lists the file was made for are checked only when ``ctx`` is given: without it the
+    bare genome returned no longer knows them, and nothing stops it playing on other lists."""
     return load_strategy_file(path, ctx=ctx, other_lists=other_lists)[0]
 
 
@@ -684,6 +689,7 @@ class StrategySolver(Solver):
         super().__init__(ctx, settings, None)
         as_word("opener", opener, ctx.words)  # 5 or b'x' refused in one line, "" is none
         self.source = None
+        self.lists_note: dict = {}  # set when a file plays on other lists than its own (describe records it)
         given = prior is not None
         self.prior_about = "given (replaces the genome's prior, its multipliers and mix)" if given else None
         where = "the tree"
@@ -699,6 +705,7 @@ class StrategySolver(Solver):
                     prior, self.prior_about = file_prior(ctx, f), f"stored in the file: {f.prior.about}"
                 tree = tree or usable_tree(ctx, settings, f)
             check_lists(f.made_for, ctx.words, where, other_lists)  # after the tree's and prior's own refusals
+            self.lists_note = other_lists_note(f.made_for, ctx.words)
         else:
             genome = Strategy()
         if opener:
@@ -735,6 +742,28 @@ class StrategySolver(Solver):
         # the command line has refused or warned already (settings_args.run_context)
         return {"strategy": path, **({"other_lists": True} if getattr(args, "other_lists", False) else {})}
 
+    @classmethod
+    def check_word_lists(cls, params: dict, words: WordSet) -> None:
+        """A strategy file the constructor would refuse on ``words`` is refused now, with its
+        message: its opener not a word there, or, made for other lists, its stored tree or prior
+        (even with ``other_lists``) or, without ``other_lists``, the file itself."""
+        path = params.get("strategy")
+        if path is None or isinstance(path, Strategy):
+            return
+        from ..artefacts import allowed_differs, list_mismatch
+
+        f = read_strategy_file(path)
+        where = f"strategy file {f.path}"
+        if not params.get("opener") and not words.contains(f.strategy.opener):
+            raise EvoWordleError(f"{where}: its opener {f.strategy.opener!r} is not an allowed word of this list")
+        why = list_mismatch(f.made_for, words) if f.made_for is not None else None
+        if why and params.get("prior") is None:  # a given prior plays neither the tree nor the stored prior
+            if f.prior is not None and allowed_differs(f.made_for, words):
+                raise EvoWordleError(f"{where}: {PRIOR_ELSEWHERE}")
+            if f.tree:
+                raise EvoWordleError(f"{where}: its decision tree cannot be replayed: {why}")
+        check_lists(f.made_for, words, where, params.get("other_lists", False))
+
     def describe(self) -> dict:
         first = self.policy.tree.get("")  # a stored tree may open with another word (plan-tree --openers)
         opener = self.genome.opener if first is None else self.ctx.words.allowed[first]
@@ -742,4 +771,4 @@ class StrategySolver(Solver):
                "genome": self.genome.as_dict()}
         if self.prior_about:  # the genome's prior genes were not played
             out["prior"] = self.prior_about
-        return out
+        return {**out, **self.lists_note}

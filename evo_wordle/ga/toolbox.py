@@ -23,7 +23,7 @@ import numpy as np
 
 from ..context import Context
 from ..errors import EvoWordleError
-from ..game import GameState, Settings, hard_mode_mask, letter_counts
+from ..game import GameState, Settings, check_solver_args, hard_mode_mask, letter_counts
 from ..params import as_int
 from . import adapter
 from . import operators as ops
@@ -48,14 +48,12 @@ class GAState:
     """What the operators may know about the game in progress; one per solver, reset per game."""
 
     def __init__(self, ctx: Context, settings: Settings | None = None, rng: np.random.Generator | None = None):
-        if not isinstance(ctx, Context):
-            raise EvoWordleError(f"ctx must be a Context, not {type(ctx).__name__}")
-        if settings is not None and not isinstance(settings, Settings):
-            raise EvoWordleError(f"settings must be a Settings, not {settings!r}")
+        settings = Settings() if settings is None else settings
+        check_solver_args(ctx, settings, "GAState")
         if rng is not None and not isinstance(rng, np.random.Generator):
             raise EvoWordleError(f"rng must be a numpy Generator (np.random.default_rng(seed)), not {rng!r}")
         self.ctx = ctx
-        self.settings = settings or Settings()
+        self.settings = settings
         self.start_candidates = ctx.candidates(self.settings.candidates)
         self.reset(rng if rng is not None else np.random.default_rng(0))
 

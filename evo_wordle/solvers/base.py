@@ -12,8 +12,9 @@ import numpy as np
 
 from ..context import Context
 from ..errors import EvoWordleError
-from ..game import GameState, Settings, check_one_board
+from ..game import GameState, Settings, check_one_board, check_solver_args
 from ..params import as_word
+from ..words import WordSet
 
 #: The one baseline opener: greedy and ``ga`` open with it when any allowed word may be the
 #: answer.  TALES, not the greedy's own best-scoring RATES, because it is the thesis's baseline
@@ -43,7 +44,8 @@ class Solver:
     blurb: str = ""
 
     def __init__(self, ctx: Context, settings: Settings, opener: str | None = None) -> None:
-        # built directly (not via make_solver) it would play board 1 alone and call that the game
+        # built directly (not via make_solver): wrong types, or several boards played as board 1 alone
+        check_solver_args(ctx, settings, type(self).__name__)
         check_one_board(settings, type(self).__name__)
         self.ctx = ctx
         self.settings = settings
@@ -104,6 +106,12 @@ class Solver:
     def check_params(cls, params: dict) -> None:
         """Refuse bad constructor keywords without building the solver (sweeps check every
         configuration up front); families with typed parameters override it."""
+
+    @classmethod
+    def check_word_lists(cls, params: dict, words: WordSet) -> None:
+        """Refuse parameters that cannot be played on word lists ``words`` without building the
+        solver (a sweep checks every configuration before its folder exists); families whose
+        parameters name files made for given lists override it."""
 
     def describe(self) -> dict:
         """Parameters worth recording next to results: the name, the opener, the class (so a
@@ -177,10 +185,7 @@ def make_solver(name: str, ctx: Context, settings: Settings, **params) -> Solver
     from . import load_all
 
     load_all()
-    if not isinstance(ctx, Context):
-        raise EvoWordleError(f"ctx must be a Context, not {type(ctx).__name__}")
-    if not isinstance(settings, Settings):
-        raise EvoWordleError(f"settings must be a Settings (e.g. Settings.problem('P1')), not {settings!r}")
+    check_solver_args(ctx, settings)
     if not isinstance(name, str):
         raise EvoWordleError(f"solver must be a solver name, not {type(name).__name__}")
     check_one_board(settings, f"solver {name}")

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..context import Context
 from ..entropy import entropies
-from ..game import GameState, Settings
+from ..game import GameState, Settings, check_solver_args
 from .base import ScoringSolver, baseline_opener, register
 
 
@@ -41,4 +41,5 @@ class GreedySolver(_EntropySolver):
     use_priority = True
 
     def __init__(self, ctx: Context, settings: Settings, opener: str | None = None) -> None:
+        check_solver_args(ctx, settings, type(self).__name__)  # baseline_opener reads both first
         super().__init__(ctx, settings, opener if opener is not None else baseline_opener(ctx, settings))
