@@ -20,7 +20,8 @@ file's seed sequence (not an extension of its own sets, which were drawn with re
 the lookahead plays where the boards' candidate counts multiply to at most N), e.g. the deeper reach
 chosen for Octordle on its validation sets; each file's own reach is recorded beside it.
 
-    python experiments/board_goals.py [--boards 2 4 8] [--sets 10000] [--distinct-answers] [--rollout N] [--jobs 2] [--out DIR]
+    python experiments/board_goals.py [--boards 2 4 8] [--sets 10000] [--distinct-answers] [--rollout N]
+        [--jobs 2] [--out DIR]
 
 Results are identical for any --jobs (each set is played alone by a deterministic policy, and
 the chunks are put back in order).  Writes board_goals.json under --out (default
@@ -115,7 +116,8 @@ def measure(ctx: Context, boards: int, count: int, jobs: int, distinct: bool = F
     summed, summed_lost = play([None] + [0.0] * len(BOARD_GENES), settings, sets, 0, jobs)
     own = doc["provenance"]["sets"]["test_sets"]
     out = {
-        "file": NAMES[boards], "sets": count, "file_sets": own, "rollout": rollout, "file_rollout": own_rollout, "settings": settings.as_dict(),
+        "file": NAMES[boards], "sets": count, "file_sets": own, "rollout": rollout, "file_rollout": own_rollout,
+        "settings": settings.as_dict(),
         "failure": settings.fail_text(cap_note=False),
         "distinct_answers": distinct,
         "evolved": {"mean": float(evolved.mean()), "lost": int(evolved_lost.sum()),
