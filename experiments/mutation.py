@@ -401,6 +401,22 @@ MODULES: dict[str, dict] = {
         "tests": ["tests/test_rules_files.py", "tests/test_faults_files.py", "tests/test_faults_outputs.py"],
         "pristine_table": True,
     },
+    "evo_wordle/bench.py": {
+        # every bench figure: the sample and each game's seed, the board route, the daily rules, the
+        # boundary checks and the result's figures (test_rules_bench.py, on a small list: under 1 s);
+        # test_bench.py's in-process benches and CLI runs (6 s in all) but its subprocess run
+        "tests": ["tests/test_rules_bench.py",
+                  *(f"tests/test_bench.py::{name}" for name in (
+                      "test_thesis_figures", "test_jobs_do_not_change_results", "test_sample_is_seeded_and_distinct",
+                      "test_daily_rules", "test_daily_remove_shrinks_later_candidates", "test_bad_daily_rule",
+                      "test_settings_flags", "test_bench_json_keys_exact",
+                      "test_rates_come_from_the_counts_without_float_noise", "test_bench_text_csv_and_plot",
+                      "test_bench_repeat", "test_bench_boards_route", "test_compare", "test_bad_input_one_line",
+                      "test_bad_answers_file_content", "test_bench_result_pooled_histogram",
+                      "test_small_entropies_bitwise_equal", "test_bench_names_the_answer_list_as_compare_does",
+                      "test_a_cap_below_the_win_limit_is_the_limit_stated"))],
+        "pristine_table": True,
+    },
 }
 
 #: The operator set.  cosmic-ray replaces each binary operator by all 11 others and each comparison
