@@ -16,7 +16,12 @@ file's seed sequence, whatever the count), then 5,000 more drawn the same way fr
 Quordle and Octordle deal them): ``count`` sets drawn so from the same test answers with the
 file's seed sequence (not an extension of its own sets, which were drawn with replacement).
 
-    python experiments/board_goals.py [--boards 2 4 8] [--sets 10000] [--distinct-answers] [--jobs 2] [--out DIR]
+``--rollout N`` replays the files with another lookahead reach than their own (``bench --rollout N``:
+the lookahead plays where the boards' candidate counts multiply to at most N), e.g. the deeper reach
+chosen for Octordle on its validation sets; each file's own reach is recorded beside it.
+
+    python experiments/board_goals.py [--boards 2 4 8] [--sets 10000] [--distinct-answers] [--rollout N]
+        [--jobs 2] [--out DIR]
 
 Results are identical for any --jobs (each set is played alone by a deterministic policy, and
 the chunks are put back in order).  Writes board_goals.json under --out (default
@@ -37,6 +42,7 @@ from board_genes import shipped
 from board_headroom import NAMES, _context
 
 from evo_wordle import Context
+from evo_wordle.boards import ROLLOUT_MAX
 from evo_wordle.evolve.metaga import BOARD_GENES, file_sets, file_test_sets, play_sets
 from evo_wordle.game import lost, scores_of
 from evo_wordle.stats import paired
@@ -97,17 +103,21 @@ def verdict(boards: int, evolved_mean: float, summed_mean: float, evolved_lost: 
     return {"goal": text, "met": bool(met)}
 
 
-def measure(ctx: Context, boards: int, count: int, jobs: int, distinct: bool = False) -> dict:
-    """The shipped file of ``boards`` and plain summed entropy on ``count`` test sets."""
+def measure(ctx: Context, boards: int, count: int, jobs: int, distinct: bool = False,
+            rollout: int | None = None) -> dict:
+    """The shipped file of ``boards`` (with its own lookahead reach, or ``rollout``) and plain
+    summed entropy on ``count`` test sets."""
     start = time.perf_counter()
     doc, genes, settings = shipped(ctx, boards)
-    rollout = int(doc["params"].get("rollout", 0))
+    own_rollout = int(doc["params"].get("rollout", 0))
+    rollout = own_rollout if rollout is None else rollout
     sets = test_sets(ctx, doc, count, distinct)
     evolved, evolved_lost = play(genes, settings, sets, rollout, jobs)
     summed, summed_lost = play([None] + [0.0] * len(BOARD_GENES), settings, sets, 0, jobs)
     own = doc["provenance"]["sets"]["test_sets"]
     out = {
-        "file": NAMES[boards], "sets": count, "file_sets": own, "rollout": rollout, "settings": settings.as_dict(),
+        "file": NAMES[boards], "sets": count, "file_sets": own, "rollout": rollout, "file_rollout": own_rollout,
+        "settings": settings.as_dict(),
         "failure": settings.fail_text(cap_note=False),
         "distinct_answers": distinct,
         "evolved": {"mean": float(evolved.mean()), "lost": int(evolved_lost.sum()),
@@ -128,14 +138,18 @@ def main() -> None:
     parser.add_argument("--sets", type=int, default=10_000, help="test board sets (default: 10000)")
     parser.add_argument("--distinct-answers", action="store_true",
                         help="sets without a repeated answer, as the real games deal them (default: with replacement)")
+    parser.add_argument("--rollout", type=int, help="the lookahead's reach for every file replayed (default: each "
+                        "file's own)")
     parser.add_argument("--jobs", type=int, default=2, help="worker processes (default: 2)")
     add_output_args(parser, "board_goals")
     args = parser.parse_args()
     if not 2 <= args.sets <= 100_000 or args.jobs < 1:
         parser.error("--sets must be 2…100000 and --jobs ≥ 1")
+    if args.rollout is not None and not 0 <= args.rollout <= ROLLOUT_MAX:
+        parser.error(f"--rollout must be 0…{ROLLOUT_MAX}")
     results = summary_dir(args)
     ctx = _context()
-    summary = {str(b): measure(ctx, b, args.sets, args.jobs, args.distinct_answers) for b in args.boards}
+    summary = {str(b): measure(ctx, b, args.sets, args.jobs, args.distinct_answers, args.rollout) for b in args.boards}
     write_json(results / "board_goals.json", {"boards": summary})
 
 

@@ -215,3 +215,31 @@ def test_other_word_lists_are_refused_unless_asked_for_as_a_one_board_file_is(ca
         for more in ([], ["--other-lists"]):
             code, out, err = run(capsys, *command, "--strategy", "p0-evolved", *lists, *more)
             assert code == 2 and out == "" and err.count("\n") == 1 and "the allowed list differs" in err, err
+
+
+def test_rollout_replaces_the_files_reach_in_bench_and_compare(ctx, capsys, tiny):
+    doc = load_params(tiny)
+    sets, settings = file_test_sets(ctx, doc), settings_of(doc["made_for"], "tiny")
+    assert doc["params"].get("rollout", 0) == 0  # the tiny evolution fixed no lookahead
+    played = {}
+    for reach in (0, 400):
+        summary, _ = bench(capsys, "--strategy", str(tiny), "--split", "test", "--rollout", str(reach))
+        expected = run_bench(ctx, POLICY_NAME, settings, sets, 0, {**doc["params"], "rollout": reach})
+        assert summary["settings"].get("rollout", 0) == reach  # recorded beside the figure (0: left out)
+        assert summary["mean_guesses"] == expected.mean_guesses
+        assert summary["histogram"] == expected.summary()["histogram"]
+        played[reach] = [r.guesses for r in expected.records]
+    assert played[0] != played[400]  # the reach changes games here, so the flag cannot be a no-op
+    game = ["--boards", "2", "--candidates", "answers", "--guess-from", "allowed", "--games", "10"]
+    code, out, err = run(capsys, "compare", "--solvers", "strategy,summed-entropy", "--strategy", str(tiny), *game,
+                         "--rollout", "400", "--json", "--quiet")
+    assert code == 0, err
+    assert [row["settings"]["rollout"] for row in json.loads(out)] == [400, 400]  # every policy row
+
+
+@pytest.mark.parametrize("argv", [["bench", "--solver", "greedy", "--games", "3"],
+                                  ["compare", "--solvers", "greedy,naive", "--games", "3"]])
+def test_rollout_on_one_board_is_refused_in_one_line(capsys, argv):
+    code, out, err = run(capsys, *argv, "--rollout", "10", "--quiet")
+    assert code == 2 and out == ""
+    assert err.count("\n") == 1 and "--rollout is the multi-board policy's lookahead" in err

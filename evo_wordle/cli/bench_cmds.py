@@ -10,7 +10,7 @@ import numpy as np
 
 from ..artefacts import list_mismatch, other_lists_note
 from ..bench import DAILY_RULES, BenchResult, check_boards, derived_seeds, run_bench, sample_answers
-from ..boards import POLICY_NAME, check_distinct_answers, draw_answers
+from ..boards import POLICY_NAME, ROLLOUT_MAX, check_distinct_answers, draw_answers
 from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_csv
@@ -73,6 +73,10 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
                    help="with --boards N: no board set repeats an answer, as in the real Quordle and Octordle "
                    "(default: drawn with replacement, so one guess may solve two boards; a replayed file evolved "
                    "with --distinct-answers plays its own choice)")
+    p.add_argument("--rollout", type=arg_type(as_int, 0, ROLLOUT_MAX), metavar="N",
+                   help="with --boards N or a multi-board --strategy/--params file: the policy's exact lookahead "
+                   "plays in states whose boards' candidate counts multiply to at most N (0: off), instead of "
+                   f"the file's own reach; at most {ROLLOUT_MAX:,}. A deeper reach costs time (docs/evolve.md)")
     p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="seed (default 0)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="J",
                    help="processes; games are seeded by position, so results do not depend on J")
@@ -311,9 +315,21 @@ def board_search_params(args: argparse.Namespace) -> dict:
 
 
 def bench_params(name: str, args: argparse.Namespace, check: bool = True) -> dict:
-    """Solver keywords from the flags; the summed-entropy policy takes only ``--opener`` and
-    ``--params FILE``.
+    """Solver keywords from the flags; the summed-entropy policy takes only ``--opener``,
+    ``--params FILE`` and ``--rollout`` (which replaces a file's lookahead reach).
     With ``check``, a flag ``name`` does not take is refused."""
+    params = _keywords(name, args, check)
+    rollout = getattr(args, "rollout", None)
+    if rollout is None:
+        return params
+    if engine(name, args) != POLICY_NAME:  # refused whatever ``check`` says: it would be ignored
+        raise EvoWordleError(f"--rollout is the multi-board policy's lookahead; solver {name} plays one board "
+                             "(give --boards N, or a multi-board --strategy/--params file)")
+    return {**params, "rollout": rollout}
+
+
+def _keywords(name: str, args: argparse.Namespace, check: bool) -> dict:
+    """:func:`bench_params` before ``--rollout``."""
     if board_search(name, args):
         return board_search_params(args)
     board = board_policy_params(args) if name == "strategy" else None
