@@ -417,6 +417,12 @@ MODULES: dict[str, dict] = {
                       "test_a_cap_below_the_win_limit_is_the_limit_stated"))],
         "pristine_table": True,
     },
+    "evo_wordle/params.py": {
+        # every number, flag, choice, word, seed and list a user gives goes through these converters:
+        # their bounds, accepted spellings and one-line refusals
+        "tests": ["tests/test_rules_params.py", "tests/test_faults_api.py"],
+        "pristine_table": True,
+    },
 }
 
 #: The operator set.  cosmic-ray replaces each binary operator by all 11 others and each comparison
