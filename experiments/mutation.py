@@ -417,6 +417,13 @@ MODULES: dict[str, dict] = {
                       "test_a_cap_below_the_win_limit_is_the_limit_stated"))],
         "pristine_table": True,
     },
+    "evo_wordle/solvers/opener_cache.py": {
+        # the disk cache of deterministic solvers' openers: served only for the case it was
+        # computed for, recomputed when damaged or stale, bounded
+        "tests": ["tests/test_rules_opener_cache.py", "tests/test_solvers.py::test_default_opener_is_cached_on_disk",
+                  "tests/test_faults_cache.py::test_planted_opener_detected"],
+        "pristine_table": True,
+    },
     "evo_wordle/params.py": {
         # every number, flag, choice, word, seed and list a user gives goes through these converters:
         # their bounds, accepted spellings and one-line refusals
