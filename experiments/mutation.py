@@ -424,6 +424,16 @@ MODULES: dict[str, dict] = {
                   "tests/test_faults_cache.py::test_planted_opener_detected"],
         "pristine_table": True,
     },
+    "evo_wordle/solvers/letter_frequency.py": {
+        # the letter-frequency floor: each distinct letter counts the candidates containing it
+        "tests": ["tests/test_rules_baseline_solvers.py"],
+        "pristine_table": True,
+    },
+    "evo_wordle/solvers/random_solver.py": {
+        # the random floor: a seeded uniform draw from the guessable pool, a fixed opener on turn 0 only
+        "tests": ["tests/test_rules_baseline_solvers.py"],
+        "pristine_table": True,
+    },
     "evo_wordle/params.py": {
         # every number, flag, choice, word, seed and list a user gives goes through these converters:
         # their bounds, accepted spellings and one-line refusals
