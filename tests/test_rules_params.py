@@ -205,3 +205,25 @@ def test_arg_type_of_a_list():
     with pytest.raises(argparse.ArgumentTypeError) as info:
         parse("a,,b")
     assert str(info.value) == "must be values separated by single ',' with no empty item, not 'a,,b'"
+
+
+def test_arg_type_quotes_the_value_as_given_even_when_it_spells_the_flag():
+    parse = arg_type(as_int, name="games")
+    with pytest.raises(argparse.ArgumentTypeError) as info:
+        parse("--games must")
+    assert str(info.value) == "must be a whole number, not '--games must'"
+
+
+def test_converters_take_their_arguments_by_keyword():
+    """The Python API may name every argument (none is positional-only)."""
+    assert as_int(name="n", value=3, lo=1, hi=5, text=False) == 3
+    assert as_float(name="x", value=0.5, lo=0.0, hi=1.0, text=False) == 0.5
+    assert as_bool(name="hard", value="yes", text=True) is True
+    assert as_file_name(name="allowed", value="w.txt", text=False) == "w.txt"
+    assert as_folder_name(name="sweep", value="out", text=False) == "out"
+    assert as_seed(name="seed", value="3", text=True) == 3
+    assert as_list(name="solvers", value="a,b", text=True, sep=",", what=None, item="value") == ["a", "b"]
+
+
+def test_a_seed_is_read_from_text_only_when_asked():
+    assert refused(as_seed, "seed", "17") == "--seed must be a whole number, not '17'"
