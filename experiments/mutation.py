@@ -434,6 +434,11 @@ MODULES: dict[str, dict] = {
         "tests": ["tests/test_rules_baseline_solvers.py"],
         "pristine_table": True,
     },
+    "evo_wordle/evolve/cheatsheet.py": {
+        # the figures people read off a tree: groups by first feedback, second guess, mean and worst
+        "tests": ["tests/test_cheatsheet.py"],
+        "pristine_table": True,
+    },
     "evo_wordle/params.py": {
         # every number, flag, choice, word, seed and list a user gives goes through these converters:
         # their bounds, accepted spellings and one-line refusals
