@@ -439,6 +439,13 @@ MODULES: dict[str, dict] = {
         "tests": ["tests/test_cheatsheet.py"],
         "pristine_table": True,
     },
+    "evo_wordle/folder_lock.py": {
+        # one writer per sweep or evolution folder: who holds it, when an owner counts as gone, the
+        # refusal's wording, a released lock leaving no owner on record
+        "tests": ["tests/test_rules_folder_lock.py",
+                  "tests/test_faults_processes.py::test_a_live_lock_holder_is_named_and_a_dead_one_is_taken_over"],
+        "pristine_table": True,
+    },
     "evo_wordle/params.py": {
         # every number, flag, choice, word, seed and list a user gives goes through these converters:
         # their bounds, accepted spellings and one-line refusals

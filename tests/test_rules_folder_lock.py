@@ -1,0 +1,219 @@
+"""Rule tests of evo_wordle/folder_lock.py: who holds a sweep folder, when a lock is refused, when
+an owner counts as gone (by pid and start time, on this host only), what the refusal says, and
+that a released lock leaves no owner on record (the module's targeted tests for mutation testing;
+a second process holding the lock: tests/test_faults_processes.py)."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import psutil
+import pytest
+
+from evo_wordle import folder_lock as fl
+from evo_wordle.errors import EvoWordleError
+from evo_wordle.folder_lock import LOCK_FILE, folder_lock
+
+HOST = socket.gethostname()
+
+
+def test_start_time_is_the_kernels_start_tick():
+    """Field 22 of /proc/PID/stat: the start time in clock ticks after boot."""
+    ticks = fl._start_time(os.getpid())
+    assert ticks is not None and ticks.isdigit()
+    started = psutil.boot_time() + int(ticks) / os.sysconf("SC_CLK_TCK")
+    assert abs(started - psutil.Process().create_time()) < 2.0
+    parent = fl._start_time(os.getppid())
+    assert parent is not None and int(parent) <= int(ticks)
+
+
+def test_start_time_of_a_command_with_spaces_and_brackets(tmp_path):
+    """The command name may hold ") " and spaces: fields are counted after the last ")"."""
+    odd = tmp_path / "a) b c) d"
+    odd.symlink_to(sys.executable)
+    child = subprocess.Popen([str(odd), "-c", "import time; time.sleep(30)"])
+    try:
+        deadline = time.time() + 10
+        while psutil.Process(child.pid).name() != odd.name[:15] and time.time() < deadline:
+            time.sleep(0.02)
+        assert f"({odd.name}) " in open(f"/proc/{child.pid}/stat").read()  # the case under test
+        ticks = fl._start_time(child.pid)
+        started = psutil.boot_time() + int(ticks) / os.sysconf("SC_CLK_TCK")
+        assert abs(started - psutil.Process(child.pid).create_time()) < 2.0
+    finally:
+        child.kill()
+        child.wait()
+
+
+def test_start_time_of_no_process_is_none():
+    assert fl._start_time(2**22 + 12345) is None  # above pid_max: never a process
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_alive_by_host_pid_and_start_time():
+    me, started = os.getpid(), fl._start_time(os.getpid())
+    assert fl._alive({"host": HOST, "pid": me, "started": started})
+    assert fl._alive({"host": HOST, "pid": me})  # no start time recorded: the pid decides
+    assert fl._alive({"host": HOST, "pid": me, "started": None})
+    assert not fl._alive({"host": HOST, "pid": me, "started": str(int(started) + 1)})  # a reused pid
+    assert not fl._alive({"host": HOST, "pid": _dead_pid(), "started": started})
+    assert fl._alive({"host": HOST + "-other", "pid": _dead_pid()})  # another host: cannot tell, alive
+    assert fl._alive({"pid": _dead_pid()})  # no host named: not this host's record, so alive
+
+
+@pytest.mark.parametrize("pid", [0, -1, "123", None, 1.5, True])
+def test_a_record_without_a_usable_pid_is_gone(pid):
+    record = {"host": HOST, "started": None}
+    if pid is not None:
+        record["pid"] = pid
+    assert fl._alive(record) is (pid is True)  # True is an int (pid 1, init): alive
+
+
+def test_a_process_of_another_user_counts_as_alive(monkeypatch):
+    def denied(pid, sig):
+        raise PermissionError
+
+    monkeypatch.setattr(fl.os, "kill", denied)
+    assert fl._alive({"host": HOST, "pid": os.getpid(), "started": fl._start_time(os.getpid())})
+
+
+def _fd(tmp_path, content: bytes) -> int:
+    path = tmp_path / "record"
+    path.write_bytes(content)
+    return os.open(path, os.O_RDONLY)
+
+
+@pytest.mark.parametrize("content, expected", [
+    (b'{"pid": 7, "host": "h"}', {"pid": 7, "host": "h"}),
+    (b"", {}), (b"  \n", {}), (b"{not json", {}), (b"[1, 2]", {}), (b"\xff\xfe", {}), (b'"text"', {}),
+])
+def test_read_record(tmp_path, content, expected):
+    fd = _fd(tmp_path, content)
+    try:
+        assert fl._read_record(fd) == expected
+    finally:
+        os.close(fd)
+
+
+def test_read_record_reads_at_most_the_cap(tmp_path):
+    def record(size: int) -> bytes:
+        head = b'{"pid": 7, "pad": "'
+        return head + b"x" * (size - len(head) - 2) + b'"}'
+
+    fd = _fd(tmp_path, record(fl._RECORD_CAP))
+    try:
+        assert fl._read_record(fd)["pid"] == 7  # a record of the cap's size is read whole
+    finally:
+        os.close(fd)
+    fd = _fd(tmp_path, record(fl._RECORD_CAP + 1))
+    try:
+        assert fl._read_record(fd) == {}  # one byte more is cut: no longer JSON
+    finally:
+        os.close(fd)
+    assert len(record(4096)) == 4096 == fl._RECORD_CAP
+
+
+def test_owner_text():
+    assert fl._owner_text({}) == "another process"
+    assert fl._owner_text({"pid": 12, "host": "box"}) == "process 12 on box"
+    since = time.mktime((2026, 11, 29, 6, 7, 8, 0, 0, -1))
+    assert fl._owner_text({"pid": 12, "host": "box", "since": since}) == "process 12 on box since 06:07:08"
+    assert fl._owner_text({"pid": 12, "host": "box", "since": int(since)}) == "process 12 on box since 06:07:08"
+    assert fl._owner_text({"pid": 12, "host": "box", "since": "noon"}) == "process 12 on box"
+
+
+def test_the_lock_records_its_owner_and_leaves_none_when_released(tmp_path):
+    path = tmp_path / LOCK_FILE
+    before = time.time()
+    with folder_lock(tmp_path):
+        record = json.loads(path.read_text())
+        assert record["pid"] == os.getpid() and record["host"] == HOST
+        assert record["started"] == fl._start_time(os.getpid())
+        assert before <= record["since"] <= time.time()
+        umask = os.umask(0)
+        os.umask(umask)
+        assert oct(path.stat().st_mode & 0o777) == oct(0o644 & ~umask)
+    assert path.read_bytes() == b""
+    with folder_lock(tmp_path):  # free again
+        pass
+
+
+def test_a_second_hold_in_this_process_is_refused_and_the_first_kept(tmp_path):
+    with folder_lock(tmp_path, what="evolution"):
+        with pytest.raises(EvoWordleError) as info:
+            with folder_lock(tmp_path, what="evolution"):
+                pass
+        assert str(info.value) == f"another evolution is writing to {tmp_path} (this process)"
+        assert json.loads((tmp_path / LOCK_FILE).read_text())["pid"] == os.getpid()  # still ours
+    with folder_lock(tmp_path):  # released once the first is done
+        pass
+
+
+def test_a_body_that_raises_still_releases(tmp_path):
+    with pytest.raises(KeyError):
+        with folder_lock(tmp_path):
+            raise KeyError("x")
+    assert (tmp_path / LOCK_FILE).read_bytes() == b""
+    with folder_lock(tmp_path):
+        pass
+
+
+def test_an_unopenable_lock_is_one_line(tmp_path):
+    with pytest.raises(EvoWordleError) as info:
+        with folder_lock(tmp_path / "missing"):
+            pass
+    assert str(info.value) == f"cannot lock {tmp_path / 'missing'}: No such file or directory"
+    (tmp_path / "elsewhere").write_text("")
+    (tmp_path / LOCK_FILE).symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(EvoWordleError, match="cannot lock .*: Too many levels of symbolic links"):
+        with folder_lock(tmp_path):
+            pass
+
+
+def _locks_refused(monkeypatch, code: int) -> None:
+    def lockf(fd, flags):
+        raise OSError(code, os.strerror(code))
+
+    monkeypatch.setattr(fl.fcntl, "lockf", lockf)
+
+
+@pytest.mark.parametrize("code", [errno.EACCES, errno.EAGAIN])
+def test_a_held_record_lock_names_its_owner(tmp_path, monkeypatch, code):
+    (tmp_path / LOCK_FILE).write_text(json.dumps({"pid": 4242, "host": "far"}))
+    _locks_refused(monkeypatch, code)
+    with pytest.raises(EvoWordleError) as info:
+        with folder_lock(tmp_path):
+            pass
+    assert str(info.value) == f"another sweep is writing to {tmp_path} (process 4242 on far)"
+    assert json.loads((tmp_path / LOCK_FILE).read_text()) == {"pid": 4242, "host": "far"}  # untouched
+
+
+def test_without_record_locks_a_live_owner_refuses(tmp_path, monkeypatch):
+    live = {"pid": os.getppid(), "host": HOST, "started": fl._start_time(os.getppid())}
+    (tmp_path / LOCK_FILE).write_text(json.dumps(live))
+    _locks_refused(monkeypatch, errno.ENOLCK)
+    with pytest.raises(EvoWordleError) as info:
+        with folder_lock(tmp_path):
+            pass
+    assert str(info.value) == f"another sweep is writing to {tmp_path} (process {os.getppid()} on {HOST})"
+
+
+@pytest.mark.parametrize("record", [{}, {"pid": 0, "host": HOST}, "dead"])
+def test_without_record_locks_a_gone_owner_is_taken_over(tmp_path, monkeypatch, record):
+    if record == "dead":
+        record = {"pid": _dead_pid(), "host": HOST, "started": "1"}
+    (tmp_path / LOCK_FILE).write_text(json.dumps(record) if record else "")
+    _locks_refused(monkeypatch, errno.ENOLCK)
+    with folder_lock(tmp_path):
+        assert json.loads((tmp_path / LOCK_FILE).read_text())["pid"] == os.getpid()
