@@ -153,3 +153,14 @@ def test_a_full_file_keeps_the_newest_256_entries_and_reads_whole(tmp_path):
     assert list(entries) == [opener_key(s, state()) for s in solvers[1:]]
     last = Fake(tmp_path, params="p256", opener=0)
     assert cached_default_opener(last, state()) == 256 % 5 and last.calls == 0  # served from the full file
+
+
+def test_the_code_is_read_once_per_process(monkeypatch):
+    code_digest.cache_clear()
+    first = code_digest()
+
+    def refuse(self):
+        raise AssertionError(f"read {self} again")
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    assert code_digest() == first
