@@ -105,7 +105,8 @@ class Context:
                 out[k] = self.words.index(item)
                 continue
             if isinstance(item, bool | np.bool_) or not isinstance(item, numbers.Integral):
-                raise EvoWordleError(f"{what} {item!r} is neither a word nor a whole-number index")
+                shown = item.item() if isinstance(item, np.generic) else item  # 0.0, not np.float64(0.0)
+                raise EvoWordleError(f"{what} {shown!r} is neither a word nor a whole-number index")
             if not 0 <= int(item) < n:
                 raise EvoWordleError(f"{what} index {int(item)} is outside 0 … {n - 1} (the allowed list)")
             out[k] = int(item)

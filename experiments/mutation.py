@@ -446,6 +446,12 @@ MODULES: dict[str, dict] = {
                   "tests/test_faults_processes.py::test_a_live_lock_holder_is_named_and_a_dead_one_is_taken_over"],
         "pristine_table": True,
     },
+    "evo_wordle/context.py": {
+        # the word lists a Context accepts, words and indices as allowed-word indices (never wrapping,
+        # never a float or a bool), who may be the answer, what travels to workers
+        "tests": ["tests/test_rules_context.py"],
+        "pristine_table": True,
+    },
     "evo_wordle/params.py": {
         # every number, flag, choice, word, seed and list a user gives goes through these converters:
         # their bounds, accepted spellings and one-line refusals
