@@ -100,3 +100,12 @@ def test_random_plays_a_fixed_opener_on_the_first_turn_only(small):
     free = make_solver("random", small, ANY)
     free.reset(np.random.default_rng(1))
     assert len({free.choose(state) for _ in range(50)}) > 1  # no fixed opener: drawn every game
+
+
+def test_random_is_declared_stochastic_so_benches_repeat_it():
+    from evo_wordle.cli.bench_cmds import repeats
+    from evo_wordle.solvers import SOLVERS
+
+    assert SOLVERS["random"].stochastic is True and SOLVERS["letter-frequency"].stochastic is False
+    assert repeats("random", Settings(), 5) == 5
+    assert repeats("letter-frequency", Settings(), 5) == 1

@@ -217,3 +217,21 @@ def test_without_record_locks_a_gone_owner_is_taken_over(tmp_path, monkeypatch, 
     _locks_refused(monkeypatch, errno.ENOLCK)
     with folder_lock(tmp_path):
         assert json.loads((tmp_path / LOCK_FILE).read_text())["pid"] == os.getpid()
+
+
+def test_asking_whether_an_owner_lives_sends_it_no_signal(tmp_path):
+    """Signal 0 only checks: an owner that would stop on any real signal keeps running."""
+    code = ("import signal, sys, time\n"
+            "for s in (signal.SIGHUP, signal.SIGINT, signal.SIGTERM, signal.SIGUSR1):\n"
+            "    signal.signal(s, lambda n, f: sys.exit(3))\n"
+            "print('ready', flush=True)\ntime.sleep(30)")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout.readline() == "ready\n"
+        assert fl._alive({"host": HOST, "pid": child.pid, "started": fl._start_time(child.pid)})
+        time.sleep(0.3)
+        assert child.poll() is None
+    finally:
+        child.kill()
+        child.wait()
+        child.stdout.close()
