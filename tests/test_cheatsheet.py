@@ -7,11 +7,11 @@ from __future__ import annotations
 import csv
 import json
 
-import numpy as np
 import pytest
 
 from evo_wordle import Context
 from evo_wordle.cli import main
+from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve.bnb import TreeSearch
 from evo_wordle.evolve.cheatsheet import feedback_letters
 from evo_wordle.evolve.search import write_tree
@@ -69,13 +69,17 @@ def test_rows_follow_the_tree(tree_file, capsys):
         members = groups[row["feedback"]]
         assert row["answers"] == len(members)
         lengths = [len(words[a]) for a in members]
-        assert row["max_guesses"] == max(lengths) and row["mean_guesses"] == pytest.approx(np.mean(lengths), abs=1e-4)
+        assert row["max_guesses"] == max(lengths) and row["mean_guesses"] == round(sum(lengths) / len(lengths), 4)
         assert sum(row["histogram"].values()) == len(members)
         if row["feedback"] == "22222":
             assert row["second_guess"] is None and members == ["tight"]
         else:
             assert {words[a][1] for a in members} == {row["second_guess"]}
+    rows = sheet["rows"]
+    ties = [(a["feedback"], b["feedback"]) for a, b in zip(rows, rows[1:]) if a["answers"] == b["answers"]]
+    assert ties and all(a < b for a, b in ties)  # equal groups by feedback code (digits, most significant first)
     assert sheet["total_guesses"] == sum(len(p) for p in words.values())
+    assert sheet["mean_guesses"] == round(sheet["total_guesses"] / 30, 4)
     assert sheet["max_guesses"] == max(len(p) for p in words.values())
 
 
@@ -95,6 +99,7 @@ def test_text_csv_export_and_figure(tree_file, tmp_path, capsys):
     assert out[6].startswith(f"… {len(rows) - 4} more feedbacks with {rest} answers")
     assert plot.stat().st_size > 10_000 and plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     data = json.loads(export.read_text())
+    assert data["format"] == "evo-wordle-tree" and data["version"] == 1
     assert data["paths"] == words and data["opener"] == "tight" and data["made_for"]["candidates"] == "answers"
     histories = {tuple((g, _digits(g, a)) for g in path[:k]) for a, path in words.items() for k in range(len(path))}
     assert data["tree"][""] == "tight" and len(data["tree"]) == len(histories)
@@ -148,3 +153,41 @@ def test_the_strategy_file_beside_a_tree_is_named_for_what_it_is(tree_file, tmp_
     assert main(args) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "is JSON, not a tree file" in err and "--strategy" in err
+
+
+def test_a_group_with_two_second_guesses_is_refused(tree_file, small):
+    """load_tree refuses such files; callers handing cheat_sheet paths of their own get the same."""
+    from evo_wordle.evolve.cheatsheet import cheat_sheet, tree_file_paths
+
+    path, _ = tree_file
+    paths = tree_file_paths(small, path, Settings(candidates="answers", guess_from="allowed"))
+    opener = next(iter(paths.values()))[0]
+    groups: dict[int, list[int]] = {}
+    for answer in paths:
+        groups.setdefault(int(small.table[opener, answer]), []).append(answer)
+    code, members = next((c, m) for c, m in groups.items() if len({paths[a][1] for a in m if len(paths[a]) > 1}) == 1
+                         and len(m) >= 2)
+    other = next(w for w in range(len(small.words.allowed)) if w != paths[members[0]][1])
+    changed = {**paths, members[0]: [opener, other, members[0]]}
+    with pytest.raises(EvoWordleError) as info:
+        cheat_sheet(small, changed)
+    digits = "".join(str(code // 3 ** k % 3) for k in reversed(range(5)))
+    assert str(info.value) == f"two second guesses after TIGHT:{digits}"
+
+
+def test_means_are_rounded_to_four_decimals(tree_file, small):
+    """Three answers of one group taking 3, 3 and 4 guesses: the row's and the sheet's mean are 3.3333."""
+    from evo_wordle.evolve.cheatsheet import cheat_sheet, tree_file_paths
+
+    path, _ = tree_file
+    paths = tree_file_paths(small, path, Settings(candidates="answers", guess_from="allowed"))
+    opener = next(iter(paths.values()))[0]
+    groups: dict[int, list[int]] = {}
+    for answer in paths:
+        groups.setdefault(int(small.table[opener, answer]), []).append(answer)
+    a, b, c = next(m for m in groups.values() if len(m) >= 3)[:3]
+    second, third = [w for w in range(len(small.words.allowed)) if w not in (a, b, c, opener)][:2]
+    sheet = cheat_sheet(small, {a: [opener, second, a], b: [opener, second, b], c: [opener, second, third, c]})
+    assert sheet["total_guesses"] == 10 and sheet["max_guesses"] == 4
+    assert sheet["mean_guesses"] == 3.3333 and sheet["rows"][0]["mean_guesses"] == 3.3333
+    assert sheet["rows"][0]["histogram"] == {"3": 2, "4": 1}

@@ -138,3 +138,16 @@ def test_entropy_is_the_tables_bits(small):
 def test_a_wordset_goes_through_unchanged(small):
     words = WordSet(("aa", "bb", "ab"), ("aa",))
     assert Context(words=words).words is words
+
+
+def test_the_first_bad_index_is_named(small):
+    n = len(ALLOWED)
+    assert refused(small.word_indices, np.array([0, n + 2, -1])) == \
+        f"word index {n + 2} is outside 0 … {n - 1} (the allowed list)"
+    assert refused(small.word_indices, np.array([-3, n])) == f"word index -3 is outside 0 … {n - 1} (the allowed list)"
+
+
+def test_the_table_and_frequencies_are_loaded_once(small):
+    assert small.table is small.table
+    assert small.frequencies is small.frequencies
+    assert small.priority is small.priority and small.all_words is small.all_words
