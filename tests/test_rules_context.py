@@ -151,3 +151,8 @@ def test_the_table_and_frequencies_are_loaded_once(small):
     assert small.table is small.table
     assert small.frequencies is small.frequencies
     assert small.priority is small.priority and small.all_words is small.all_words
+
+
+def test_a_single_index_is_no_sequence(small):
+    assert refused(small.word_indices, np.array(3)) == "expected a sequence of words, not ndarray"
+    assert refused(small.word_indices, np.int64(3), "guess") == "expected a sequence of guesses, not int64"
