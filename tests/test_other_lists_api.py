@@ -227,7 +227,7 @@ def test_a_sweep_of_a_file_made_for_other_lists_is_refused_unless_asked_for(made
     assert main(_sweep(path, out, lists)) == 2
     assert capsys.readouterr().err == (
         f"evo-wordle: error: strategy file {path} was made for other word lists ({WHY}): play it on its own lists, "
-        "or pass other_lists=True to play it on these\n")
+        "or give --other-lists to play it on these\n")
     assert not out.exists()
     for asked in (["--set", "other_lists=true"], ["--other-lists"]):
         assert main(_sweep(path, out, lists, *asked)) == 0

@@ -737,10 +737,10 @@ class StrategySolver(Solver):
     @classmethod
     def options_from_args(cls, args) -> dict:
         path = getattr(args, "strategy", None)
-        if not path:
-            return {}
-        # the command line has refused or warned already (settings_args.run_context)
-        return {"strategy": path, **({"other_lists": True} if getattr(args, "other_lists", False) else {})}
+        # --other-lists reaches a strategy file a --params file names too (the command line has
+        # refused or warned already about the file it was given: settings_args.run_context)
+        asked = {"other_lists": True} if getattr(args, "other_lists", False) else {}
+        return {"strategy": path, **asked} if path else asked
 
     @classmethod
     def check_word_lists(cls, params: dict, words: WordSet) -> None:

@@ -1,0 +1,104 @@
+"""The refusal of a file played on other word lists names the way the caller can ask for them:
+``other_lists=True`` from Python, ``--other-lists`` on the command line (a sweep's up-front
+check, and a strategy file a parameter file names, used to print the Python keyword to CLI
+users); and ``--other-lists`` reaches a strategy file named inside a ``--params`` file."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import pytest
+
+from evo_wordle import Context
+from evo_wordle.artefacts import PARAMS_FORMAT, check_lists, made_for
+from evo_wordle.cli import main
+from evo_wordle.errors import EvoWordleError, OtherListsRefused
+from evo_wordle.evolve.strategy import Strategy, StrategySolver, save_strategy
+from evo_wordle.game import Settings
+from evo_wordle.solvers import make_solver
+
+from .small_lists import IGHT, small_context
+
+WHY = "the allowed list differs from the one it was made for"
+API = "or pass other_lists=True to play it on these"
+CLI = "or give --other-lists to play it on these"
+
+
+@pytest.fixture(scope="module")
+def made(cache_dir) -> Context:
+    return small_context("test-other-lists", IGHT, slice(400, 430), slice(None, None, 173), 70)
+
+
+@pytest.fixture(scope="module")
+def other(cache_dir) -> Context:
+    return small_context("test-other-lists", IGHT, slice(400, 430), slice(None, None, 173), 60)
+
+
+@pytest.fixture
+def files(made, tmp_path) -> dict:
+    """A genome file made for ``made``, a parameter file of the strategy solver naming it, the
+    lists of the CLI runs (IGHT and two words: not the files' lists)."""
+    genome = tmp_path / "genome.json"
+    save_strategy(genome, Strategy(opener="sight"), {}, None, Settings(), made.words)
+    params = tmp_path / "params.json"
+    params.write_text(json.dumps({"format": PARAMS_FORMAT, "solver": "strategy",
+                                  "made_for": made_for(Settings(), made.words), "params": {"strategy": str(genome)}}))
+    words = tmp_path / "words.txt"
+    words.write_text("".join(f"{w}\n" for w in sorted(set(IGHT) | {"crane", "spill"})))
+    return {"genome": genome, "params": params, "lists": ["--allowed", str(words), "--answers", str(words)]}
+
+
+def test_the_python_api_names_the_keyword(made, other, files):
+    record = made_for(Settings(), made.words)
+    with pytest.raises(OtherListsRefused) as info:
+        check_lists(record, other.words, "strategy file s.json")
+    assert isinstance(info.value, EvoWordleError) and isinstance(info.value, ValueError)
+    assert str(info.value) == f"strategy file s.json was made for other word lists ({WHY}): play it on its own lists, {API}"
+    assert info.value.for_cli() == f"strategy file s.json was made for other word lists ({WHY}): play it on its own lists, {CLI}"
+    for call in (lambda: make_solver("strategy", other, Settings(), strategy=files["genome"]),
+                 lambda: StrategySolver.check_word_lists({"strategy": str(files["genome"])}, other.words)):
+        with pytest.raises(EvoWordleError) as info:
+            call()
+        assert str(info.value).endswith(API) and "--other-lists" not in str(info.value)
+    # a worker's error reaches the parent intact (a sweep task), both wordings
+    again = pickle.loads(pickle.dumps(info.value))
+    assert type(again) is OtherListsRefused and str(again) == str(info.value)
+    assert again.for_cli() == info.value.for_cli()
+    assert EvoWordleError("plain").for_cli() == "plain"
+
+
+def _sweep(files, out, *extra) -> list[str]:
+    return ["sweep", "--solver", "strategy", *extra, "--seeds", "1", "--games", "2", "--jobs", "1", "--quiet",
+            "--out", str(out), *files["lists"]]
+
+
+def test_the_command_line_names_the_flag(files, tmp_path, capsys):
+    """sweep --set strategy=FILE is refused by the sweep's up-front check (Python code): one
+    line, exit 2, naming --other-lists, not the Python keyword."""
+    out = tmp_path / "sweep"
+    assert main(_sweep(files, out, "--set", f"strategy={files['genome']}")) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("evo-wordle: error: ")
+    assert err.rstrip("\n").endswith(CLI) and "other_lists=True" not in err
+    assert not out.exists()
+
+
+def test_other_lists_reaches_a_strategy_file_a_params_file_names(files, tmp_path, capsys):
+    """--params FILE of the strategy solver whose parameters name a strategy file: --other-lists
+    plays both on these lists (it asked for the parameter file only, and the strategy file was
+    then refused, telling the user to give the flag they had given)."""
+    bench = ["bench", "--params", str(files["params"]), "--games", "2", "--quiet", "--json", *files["lists"]]
+    assert main(bench) == 2
+    assert capsys.readouterr().err.rstrip("\n").endswith("or give --other-lists to play it on these")
+    assert main([*bench, "--other-lists"]) == 0
+    settings = json.loads(capsys.readouterr().out)["settings"]
+    assert settings["other_lists"] is True and settings["lists_differ"] == WHY
+    out = tmp_path / "sweep"
+    swept = _sweep(files, out, "--params", str(files["params"]), "--set", "opener=sight,right")
+    assert main(swept) == 2
+    assert capsys.readouterr().err.rstrip("\n").endswith(CLI) and not out.exists()
+    assert main([*swept, "--other-lists"]) == 0
+    capsys.readouterr()
+    header, *rows = (out / "results.csv").read_text().splitlines()
+    assert len(rows) == 2 and all(dict(zip(header.split(","), r.split(",")))["other_lists"] == "true" for r in rows)
