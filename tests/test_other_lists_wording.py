@@ -54,8 +54,9 @@ def test_the_python_api_names_the_keyword(made, other, files):
     with pytest.raises(OtherListsRefused) as info:
         check_lists(record, other.words, "strategy file s.json")
     assert isinstance(info.value, EvoWordleError) and isinstance(info.value, ValueError)
-    assert str(info.value) == f"strategy file s.json was made for other word lists ({WHY}): play it on its own lists, {API}"
-    assert info.value.for_cli() == f"strategy file s.json was made for other word lists ({WHY}): play it on its own lists, {CLI}"
+    head = f"strategy file s.json was made for other word lists ({WHY}): play it on its own lists, "
+    assert str(info.value) == head + API
+    assert info.value.for_cli() == head + CLI
     for call in (lambda: make_solver("strategy", other, Settings(), strategy=files["genome"]),
                  lambda: StrategySolver.check_word_lists({"strategy": str(files["genome"])}, other.words)):
         with pytest.raises(EvoWordleError) as info:
