@@ -83,8 +83,16 @@ class BenchResult:
 
     @property
     def worst_guesses(self) -> int:
-        """Guesses of the worst game (a failure counts as the cap, ``settings.max_guesses``)."""
+        """Guesses of the worst game (a failure counts as the cap, ``settings.max_guesses``); a
+        result without games has none (one-line error, not numpy's about an empty array)."""
+        self._need_games("no worst game")
         return int(self.scores().max())
+
+    def _need_games(self, what: str) -> None:
+        """Refuse a figure that does not exist without games (a hand-built empty result; a bench
+        always plays at least one game).  The rates are nan instead: a number, read as none."""
+        if not self.records:
+            raise EvoWordleError(f"this bench result holds no games, so it has {what}")
 
     @property
     def histogram(self) -> dict[str, int]:
@@ -103,7 +111,8 @@ class BenchResult:
         return sum(r.outside_source > 0 for r in self.records)
 
     def summary(self) -> dict:
-        """Exactly the keys of ``bench --json``."""
+        """Exactly the keys of ``bench --json`` (refused for a result without games)."""
+        self._need_games("no summary")
         return {
             "solver": self.solver,
             "settings": {**self.settings.as_dict(), **self.params},
