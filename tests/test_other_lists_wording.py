@@ -103,3 +103,31 @@ def test_other_lists_reaches_a_strategy_file_a_params_file_names(files, tmp_path
     capsys.readouterr()
     header, *rows = (out / "results.csv").read_text().splitlines()
     assert len(rows) == 2 and all(dict(zip(header.split(","), r.split(",")))["other_lists"] == "true" for r in rows)
+
+
+def test_a_run_reads_the_replayed_file_once_for_its_note(made, files, tmp_path, capsys, monkeypatch):
+    """bench --repeat R and compare's rows record the other-lists note from the file the run read
+    once (artefact_of ran again for every repeat and row); the recorded JSON is the same."""
+    import evo_wordle.cli.bench_cmds as bench_cmds
+
+    board = tmp_path / "dordle.json"
+    board.write_text(json.dumps({"format": PARAMS_FORMAT, "solver": "summed-entropy",
+                                 "made_for": made_for(Settings(candidates="answers", boards=2), made.words),
+                                 "params": {"opener": "sight", "weight": 0.0, "bonus": 0.0, "late": 0.0}}))
+    calls = []
+    real = bench_cmds.artefact_of
+    monkeypatch.setattr(bench_cmds, "artefact_of", lambda *a: calls.append(a[1]) or real(*a))
+    run = ["bench", "--strategy", str(board), "--boards", "2", "--games", "3", "--quiet", "--json", "--other-lists",
+           *files["lists"]]
+    for repeat in (1, 3):
+        calls.clear()
+        assert main([*run, "--repeat", str(repeat)]) == 0
+        settings = json.loads(capsys.readouterr().out)["settings"]
+        assert settings["other_lists"] is True and settings["lists_differ"] == WHY
+        assert settings.get("repeat", 1) == repeat and len(calls) == 1, (repeat, calls)
+    calls.clear()
+    assert main(["compare", "--solvers", "strategy,greedy", "--strategy", str(files["genome"]), "--games", "2",
+                 "--quiet", "--json", "--other-lists", *files["lists"]]) == 0
+    rows = {row["solver"]: row["settings"] for row in json.loads(capsys.readouterr().out)}
+    assert rows["strategy"]["other_lists"] is True and "other_lists" not in rows["greedy"]
+    assert sorted(map(tuple, calls)) == [("greedy",), ("strategy",), ("strategy", "greedy")]  # rows, Puzzles
