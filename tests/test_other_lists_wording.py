@@ -131,3 +131,34 @@ def test_a_run_reads_the_replayed_file_once_for_its_note(made, files, tmp_path, 
     rows = {row["solver"]: row["settings"] for row in json.loads(capsys.readouterr().out)}
     assert rows["strategy"]["other_lists"] is True and "other_lists" not in rows["greedy"]
     assert sorted(map(tuple, calls)) == [("greedy",), ("strategy",), ("strategy", "greedy")]  # rows, Puzzles
+
+
+def test_run_bench_records_parameters_from_a_file_on_other_lists(made, other, tmp_path):
+    """Parameters read by load_params are a plain dict: run_bench could not know they came from a
+    file made for other lists, so the summary did not say so.  ``made_for`` tells it; other lists
+    are refused (before any game) unless ``other_lists=True``, and then recorded."""
+    from evo_wordle.bench import run_bench
+    from evo_wordle.tune import file_params, load_params
+
+    path = tmp_path / "greedy.json"
+    path.write_text(json.dumps({"format": PARAMS_FORMAT, "solver": "greedy",
+                                "made_for": made_for(Settings(), made.words), "params": {"opener": "sight"}}))
+    data = load_params(path, ctx=other, other_lists=True)
+    answers = other.words.answer_index[:3]
+    played = []
+
+    def bench(ctx, **kw):
+        return run_bench(ctx, data["solver"], Settings(), answers, 0, file_params(data), on_game=played.append, **kw)
+
+    recorded = bench(other, made_for=data["made_for"], other_lists=True).summary()["settings"]
+    assert recorded["other_lists"] is True and recorded["lists_differ"] == WHY and recorded["opener"] == "sight"
+    assert "other_lists" not in bench(made, made_for=data["made_for"]).summary()["settings"]  # its own lists
+    played.clear()
+    with pytest.raises(OtherListsRefused) as info:
+        bench(other, made_for=data["made_for"])
+    assert str(info.value).endswith(API) and not played
+    with pytest.raises(EvoWordleError, match="made_for is not given"):
+        bench(other, other_lists=True)
+    with pytest.raises(EvoWordleError, match="made_for"):
+        bench(other, made_for={"candidates": "allowed"})
+    assert not played
