@@ -162,3 +162,37 @@ def test_run_bench_records_parameters_from_a_file_on_other_lists(made, other, tm
     with pytest.raises(EvoWordleError, match="made_for"):
         bench(other, made_for={"candidates": "allowed"})
     assert not played
+
+
+class _MyGA(__import__("evo_wordle.ga.solvers", fromlist=["CardGA"]).CardGA):
+    """A Solver class given to run_sweep as a factory (module level: it travels to workers)."""
+
+
+class _MyStrategy(StrategySolver):
+    """A StrategySolver subclass given as a factory."""
+
+
+def test_a_factory_class_is_checked_before_any_task_runs(made, files, tmp_path, monkeypatch):
+    """A Solver class as the sweep's factory: a bad parameter, or a strategy file on other lists,
+    is refused before the folder exists and before any task runs (the tasks found them, after
+    sweep.json and results.csv were written)."""
+    import evo_wordle.sweep as sweep
+
+    ran = []  # task lists made (the tasks run in worker processes, where no counter reaches)
+    real = sweep.SweepSpec.tasks
+    monkeypatch.setattr(sweep.SweepSpec, "tasks", lambda self: ran.append(self) or real(self))
+    words = files["lists"][1]
+    out = tmp_path / "sweep"
+    bad_ga = sweep.SweepSpec(solver=_MyGA, grid={"population": [30, 0]}, seeds=1, games=2, allowed=words,
+                             answers=words)
+    with pytest.raises(EvoWordleError, match="population"):
+        sweep.run_sweep(bad_ga, out, jobs=1)
+    other = sweep.SweepSpec(solver=_MyStrategy, grid={"strategy": [str(files["genome"])]}, seeds=1, games=2,
+                            allowed=words, answers=words)
+    with pytest.raises(OtherListsRefused):
+        sweep.run_sweep(other, out, jobs=1)
+    assert not ran and not out.exists()
+    asked = sweep.SweepSpec(solver=_MyStrategy, grid={"strategy": [str(files["genome"])], "other_lists": [True]},
+                            seeds=1, games=2, allowed=words, answers=words)
+    sweep.run_sweep(asked, out, jobs=1)
+    assert len(ran) == 1 and (out / "results.csv").read_text().count("\n") == 2
