@@ -196,3 +196,24 @@ def test_a_factory_class_is_checked_before_any_task_runs(made, files, tmp_path, 
                             seeds=1, games=2, allowed=words, answers=words)
     sweep.run_sweep(asked, out, jobs=1)
     assert len(ran) == 1 and (out / "results.csv").read_text().count("\n") == 2
+
+
+def test_bench_csv_says_a_file_played_on_other_lists(made, files, tmp_path, capsys):
+    """bench --csv of a file replayed with --other-lists carries other_lists and lists_differ, as
+    the JSON does (a reader of the CSV alone took those games for the file's own); without a
+    difference the columns are left out, so those files are as before."""
+    import csv
+
+    out = tmp_path / "games.csv"
+    run = ["bench", "--strategy", str(files["genome"]), "--games", "3", "--quiet", "--csv", str(out)]
+    assert main([*run, *files["lists"], "--other-lists"]) == 0
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == 3 and all(r["other_lists"] == "1" and r["lists_differ"] == WHY for r in rows)
+    assert list(rows[0])[:6] == ["answer", "guesses", "solved", "sequence", "opener", "seed"]
+    own = tmp_path / "own.txt"
+    own.write_text("".join(f"{w}\n" for w in made.words.allowed))
+    answers = tmp_path / "answers.txt"
+    answers.write_text("".join(f"{w}\n" for w in made.words.answers))
+    assert main([*run, "--allowed", str(own), "--answers", str(answers)]) == 0
+    capsys.readouterr()
+    assert out.read_text().splitlines()[0] == "answer,guesses,solved,sequence,opener,seed"

@@ -412,7 +412,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     if args.csv:
         with writing(args.csv):
-            write_csv(ctx, results, seeds, args.csv, puzzles.distinct)
+            write_csv(ctx, results, seeds, args.csv, puzzles.distinct, note)
         wrote(args.csv, args.json)
     if args.plot:
         from ..plots.histogram import plot_histogram
@@ -430,12 +430,18 @@ def _word(ctx: Context, answer) -> str:
     return "+".join(ctx.words.allowed[int(a)] for a in answer)  # multi-board: one answer per board
 
 
-def write_csv(ctx: Context, results: list[BenchResult], seeds: list[int], path: Path, distinct: bool = False) -> None:
+def write_csv(ctx: Context, results: list[BenchResult], seeds: list[int], path: Path, distinct: bool = False,
+              note: dict | None = None) -> None:
     """One row per game: answer, guesses used, solved, the guess sequence, its opener, the run's
     seed, and with ``distinct`` a ``distinct_answers`` column of 1 (board sets without a
-    repeated answer; left out when drawn with replacement, so those files are as before).
+    repeated answer; left out when drawn with replacement, so those files are as before); with
+    ``note`` (:func:`lists_note`: a file played on other word lists) ``other_lists`` (1) and
+    ``lists_differ`` (why) columns, as the JSON settings record them, so the CSV alone tells those
+    games from the file's own (left out otherwise: files as before).
     Written atomically: a symlink at ``path`` is replaced, never written through."""
-    extra = {"distinct_answers": 1} if distinct else {}  # one optional column: its header and its value
+    extra = {"distinct_answers": 1} if distinct else {}  # optional columns: their header and their value
+    if note:
+        extra.update(other_lists=1, lists_differ=note["lists_differ"])
     rows = [["answer", "guesses", "solved", "sequence", "opener", "seed", *extra]]
     for seed, res in zip(seeds, results):
         cap = res.settings.max_guesses
