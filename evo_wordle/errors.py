@@ -12,7 +12,7 @@ class EvoWordleError(ValueError):
 
     def for_cli(self) -> str:
         """The line the command line prints: the message, unless it names a Python argument
-        that the command line spells as a flag (:class:`OtherListsRefused`)."""
+        that the command line spells as a flag (:class:`~evo_wordle.errors.OtherListsRefused`)."""
         return str(self)
 
 
