@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from .errors import EvoWordleError
+from .errors import EvoWordleError, OtherListsRefused
 from .files import read_json
 from .game import Settings
 from .words import BUNDLED_ANSWERS, WordSet, load_words
@@ -127,15 +127,15 @@ def other_lists_note(record: dict | None, words: WordSet) -> dict:
 def check_lists(record: dict | None, words: WordSet, where: str, other_lists: bool = False) -> None:
     """Refuse, in one line, replaying a file on other word lists than its ``made_for`` names (its
     figures would be of a policy off the game it was made for) unless ``other_lists`` asks for
-    them, as ``--other-lists`` does on the command line; a file that records no lists passes."""
+    them, as ``--other-lists`` does on the command line (the error names whichever the caller
+    can give: :class:`~evo_wordle.errors.OtherListsRefused`); a file that records no lists passes."""
     from .params import as_bool
 
     if as_bool("other_lists", other_lists) or record is None:
         return
     why = list_mismatch(record, words)
     if why:
-        raise EvoWordleError(f"{where} was made for other word lists ({why}): play it on its own lists, "
-                             "or pass other_lists=True to play it on these")
+        raise OtherListsRefused(where, why)
 
 
 def lists_made_for(record: dict, where: str) -> WordSet:

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .artefacts import check_lists, other_lists_note, settings_of
 from .boards import (
     BOARD_SEARCH_DEFAULTS,
     POLICY_NAME,
@@ -31,7 +32,7 @@ from .boards import (
 from .context import Context
 from .errors import EvoWordleError
 from .game import GameRecord, GameState, Settings, check_solver_args, lost, play, scores_of
-from .params import as_choice, as_int, as_seed
+from .params import as_bool, as_choice, as_int, as_seed
 from .progress import progress_bar
 from .solvers.base import SolverSpec, accepted_params, build_solver, pack_solver, solver_label, unpack_solver
 
@@ -83,8 +84,16 @@ class BenchResult:
 
     @property
     def worst_guesses(self) -> int:
-        """Guesses of the worst game (a failure counts as the cap, ``settings.max_guesses``)."""
+        """Guesses of the worst game (a failure counts as the cap, ``settings.max_guesses``); a
+        result without games has none (one-line error, not numpy's about an empty array)."""
+        self._need_games("no worst game")
         return int(self.scores().max())
+
+    def _need_games(self, what: str) -> None:
+        """Refuse a figure that does not exist without games (a hand-built empty result; a bench
+        always plays at least one game).  The rates are nan instead: a number, read as none."""
+        if not self.records:
+            raise EvoWordleError(f"this bench result holds no games, so it has {what}")
 
     @property
     def histogram(self) -> dict[str, int]:
@@ -103,7 +112,8 @@ class BenchResult:
         return sum(r.outside_source > 0 for r in self.records)
 
     def summary(self) -> dict:
-        """Exactly the keys of ``bench --json``."""
+        """Exactly the keys of ``bench --json`` (refused for a result without games)."""
+        self._need_games("no summary")
         return {
             "solver": self.solver,
             "settings": {**self.settings.as_dict(), **self.params},
@@ -281,6 +291,8 @@ def run_bench(
     games: int | None = None,
     label: str | None = None,
     distinct_answers: bool = False,
+    made_for: dict | None = None,
+    other_lists: bool = False,
 ) -> BenchResult:
     """Play ``solver`` on every answer in ``answers``: word indices for one board (default:
     the answer list, or the ``games`` of them that ``seed`` picks, :func:`game_plan`), a
@@ -305,6 +317,12 @@ def run_bench(
     ``distinct_answers`` (several boards): no set repeats an answer, as in the real Quordle and
     Octordle (``bench --distinct-answers``): drawn sets are drawn so, given ones are checked, and
     the result's settings record it.
+    ``made_for``: the ``made_for`` block of the file ``solver_params`` came from (a loaded
+    parameter file's, ``tune.load_params(path)["made_for"]``), so the result can say what the
+    parameters alone cannot: on other word lists than ``ctx``'s it is refused unless
+    ``other_lists=True`` asks for them (as ``bench --params FILE --other-lists``), and then the
+    result's settings record ``other_lists`` and why (``lists_differ``).  A strategy file in
+    ``solver_params`` is asked about by its own ``other_lists`` parameter.
     """
     if settings is None and isinstance(getattr(solver, "settings", None), Settings):
         settings = solver.settings  # a ready solver object plays under its own settings
@@ -313,6 +331,7 @@ def run_bench(
     seed = as_seed("seed", seed)
     jobs = as_int("jobs", jobs, 1, None)
     distinct_answers = check_distinct_answers(distinct_answers, settings.boards)
+    note = _file_note(ctx, made_for, other_lists)
     drawn = answers is None and settings.boards > 1  # already the ``games`` sets asked for
     answers = _answer_sets(ctx, settings, answers, seed, games, distinct_answers)
     if settings.boards == 1:
@@ -345,7 +364,20 @@ def run_bench(
         extra = {**extra, "daily_rule": daily_rule}
     if distinct_answers:  # recorded only when on, as bench --json does
         extra = {**extra, "distinct_answers": True}
-    return BenchResult(name, settings, records, seconds, extra, order if settings.daily else None)
+    return BenchResult(name, settings, records, seconds, {**extra, **note}, order if settings.daily else None)
+
+
+def _file_note(ctx: Context, made_for, other_lists) -> dict:
+    """What a result records of the file its parameters came from (``made_for``, its block)
+    played on other lists (refused unless ``other_lists``); {} without one or on its own lists."""
+    if made_for is None:
+        if as_bool("other_lists", other_lists):
+            raise EvoWordleError("other_lists=True asks to play the file made_for names on other word lists, but "
+                                 "made_for is not given (a strategy file's own is its solver parameter other_lists)")
+        return {}
+    settings_of(made_for, "the file the parameters came from")  # a malformed block in one line, not an AttributeError
+    check_lists(made_for, ctx.words, "the file the parameters came from", other_lists)
+    return other_lists_note(made_for, ctx.words)
 
 
 def _answer_sets(ctx: Context, settings: Settings, answers, seed: int, games: int | None = None,

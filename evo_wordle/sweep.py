@@ -265,6 +265,11 @@ class SweepSpec:
                 f"(it takes: {', '.join(sorted(accepted)) or 'none'})"
             )
         fixed = self.settings_for({})
+        # a registered name, or a factory that is a Solver class, answers the same up-front
+        # questions (its parameters, a file it names on these lists) before any task runs; a
+        # factory function's are known only by calling it, which the tasks do
+        family = SOLVERS[self.solver] if isinstance(self.solver, str) else (
+            self.solver if isinstance(self.solver, type) and issubclass(self.solver, Solver) else None)
         for config in self.configs():
             settings = self.settings_for(config)
             _check_preset(config, settings, fixed)
@@ -272,9 +277,9 @@ class SweepSpec:
                 raise EvoWordleError(
                     f"the solver object was built for settings {self.solver.settings}, the sweep asks for {settings}"
                 )
-            if isinstance(self.solver, str):
-                SOLVERS[self.solver].check_params(self.solver_params(config))
-                SOLVERS[self.solver].check_word_lists(self.solver_params(config), words)  # e.g. a strategy file's
+            if family is not None:
+                family.check_params(self.solver_params(config))
+                family.check_word_lists(self.solver_params(config), words)  # e.g. a strategy file's
         self.check_words(words)
 
     def check_words(self, words=None) -> None:

@@ -227,7 +227,7 @@ def test_a_sweep_of_a_file_made_for_other_lists_is_refused_unless_asked_for(made
     assert main(_sweep(path, out, lists)) == 2
     assert capsys.readouterr().err == (
         f"evo-wordle: error: strategy file {path} was made for other word lists ({WHY}): play it on its own lists, "
-        "or pass other_lists=True to play it on these\n")
+        "or give --other-lists to play it on these\n")
     assert not out.exists()
     for asked in (["--set", "other_lists=true"], ["--other-lists"]):
         assert main(_sweep(path, out, lists, *asked)) == 0
@@ -295,6 +295,10 @@ def test_the_up_front_check_refuses_what_the_constructor_refuses(made, other, tm
         (other, {"strategy": str(files["old"])}, False),
         (answers, {"strategy": str(files["prior"]), "other_lists": True}, False),
         (answers, {"strategy": str(files["prior"])}, True),
+        # a tree given replaces the stored one: only the file's lists are asked about (the check
+        # used to refuse the stored tree, which the solver does not play)
+        (other, {"strategy": str(files["tree"]), "tree": {"": "sight"}}, True),
+        (other, {"strategy": str(files["tree"]), "tree": {"": "sight"}, "other_lists": True}, False),
     ]
     said = set()
     for ctx, params, refuses in cases:
@@ -304,3 +308,16 @@ def test_the_up_front_check_refuses_what_the_constructor_refuses(made, other, tm
         said.add(built)
     assert any("decision tree" in s for s in said if s) and any("its prior" in s for s in said if s)
     assert any("is not an allowed word" in s for s in said if s)
+
+
+def test_the_constructor_and_the_up_front_check_share_one_function(made, other, tmp_path, monkeypatch):
+    """Both ask evolve.strategy.check_replay (the refusals are stated once, not restated)."""
+    import evo_wordle.evolve.strategy as st
+
+    asked = []
+    real = st.check_replay
+    monkeypatch.setattr(st, "check_replay", lambda *a, **k: asked.append(k) or real(*a, **k))
+    path = genome_file(tmp_path, made)
+    StrategySolver(other, Settings(), strategy=path, other_lists=True)
+    StrategySolver.check_word_lists({"strategy": str(path), "other_lists": True}, other.words)
+    assert len(asked) == 2 and asked[0] == asked[1]

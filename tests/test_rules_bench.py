@@ -499,6 +499,21 @@ def test_rates_come_from_the_counts_and_an_empty_result_has_none():
     assert BenchResult("x", Settings(), [], 0.0).params == {} and BenchResult("x", Settings(), [], 0.0).order is None
 
 
+def test_an_empty_result_refuses_its_worst_game_and_summary_in_one_line():
+    """numpy's "zero-size array to reduction operation maximum" was raised instead (a ValueError
+    that is not the package's); the rates stay nan (a number, read as none)."""
+    empty = _result([])
+    for call, what in ((lambda: empty.worst_guesses, "no worst game"), (empty.summary, "no summary")):
+        with pytest.raises(EvoWordleError) as info:
+            call()
+        assert str(info.value) == f"this bench result holds no games, so it has {what}"
+    emptied = _result([GameRecord(1, [1, 2], True)])
+    assert emptied.summary()["worst_guesses"] == 2
+    emptied.records.clear()  # emptied after it was built: refused the same way
+    with pytest.raises(EvoWordleError, match="holds no games"):
+        emptied.summary()
+
+
 def test_the_summary_has_exactly_the_bench_json_keys():
     records = [GameRecord(1, [1, 2, 3], True, 1), GameRecord(2, list(range(9)), False)]
     result = _result(records, P1, {"solver": "greedy", "opener": "tales"})

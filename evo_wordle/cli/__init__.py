@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()
         return code
     except EvoWordleError as exc:
-        return console.fail(str(exc), exc.exit_code)
+        return console.fail(exc.for_cli(), exc.exit_code)
     except KeyboardInterrupt:
         return console.interrupted()
     except BaseException as exc:

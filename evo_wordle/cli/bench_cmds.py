@@ -251,12 +251,20 @@ class Puzzles:
                 "split_sizes": self.split.sizes(), "split_recorded_sets": self.recorded}
 
 
+def lists_note(found: Artefact | None, ctx: Context) -> dict:
+    """What a row records of its replayed file (``found``, :func:`artefact_of`) played on other
+    word lists (:func:`~evo_wordle.artefacts.other_lists_note`): worked out once per run, from
+    the file the run read already, not read again for each repeat or row."""
+    return other_lists_note(found.made_for, ctx.words) if found else {}
+
+
 def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Namespace, seed: int,
-               answers: np.ndarray, distinct: bool = False) -> BenchResult:
+               answers: np.ndarray, distinct: bool = False, note: dict | None = None) -> BenchResult:
     """One bench run as the flags describe on ``answers`` (:meth:`Puzzles.answers`), for one
     board or N (one engine, :func:`run_bench`); ``seed`` drives the games (solver randomness,
     daily order).  ``distinct`` (:attr:`Puzzles.distinct`): the sets hold no repeated answer,
-    which run_bench checks and records."""
+    which run_bench checks and records.  ``note`` (:func:`lists_note`): the row's record of a
+    file played on other word lists."""
     params = bench_params(name, args, check=False)  # flags were checked by the command
     policy = engine(name, args)
     player = name if board_search(name, args) else policy  # run_bench routes ga-search on boards
@@ -267,9 +275,8 @@ def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Names
     if policy != name:  # the policy (a --strategy file's, or ga-search's): the row says so
         # as run_bench does for ga-search: settings.solver is the solver asked for, not the policy's
         result.solver, result.params = name, {**result.params, "solver": name, "strategy": board_policy_file(args)}
-    found = artefact_of(args, [name])  # a file replayed on other lists (--other-lists): the row says so
-    note = other_lists_note(found.made_for, ctx.words) if found else {}
-    if note:  # (the strategy solver's own description says it too, from Python as well)
+    if note:  # a file replayed on other lists (--other-lists): the row says so (the strategy
+        # solver's own description says it too, from Python as well)
         result.params = {**result.params, **note}
     return result
 
@@ -384,7 +391,9 @@ def cmd_bench(args: argparse.Namespace) -> int:
     seeds = derived_seeds(args.seed, repeats(engine(args.solver, args), settings, args.repeat, puzzles.recorded))
     plays = [puzzles.answers(s) for s in seeds]
     puzzles.warn_seen(plays[0])
-    results = [bench_once(ctx, args.solver, settings, args, s, a, puzzles.distinct) for s, a in zip(seeds, plays)]
+    note = lists_note(puzzles.artefact, ctx)  # the file Puzzles read: artefact_of(args, [args.solver])
+    results = [bench_once(ctx, args.solver, settings, args, s, a, puzzles.distinct, note)
+               for s, a in zip(seeds, plays)]
     means = [r.mean_guesses for r in results]
     mean, half = mean_ci(means)  # half is nan for one run (then not printed)
     combined = pooled(results) if len(results) > 1 else results[0]
@@ -403,7 +412,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     sys.stdout.flush()
     if args.csv:
         with writing(args.csv):
-            write_csv(ctx, results, seeds, args.csv, puzzles.distinct)
+            write_csv(ctx, results, seeds, args.csv, puzzles.distinct, note)
         wrote(args.csv, args.json)
     if args.plot:
         from ..plots.histogram import plot_histogram
@@ -421,12 +430,18 @@ def _word(ctx: Context, answer) -> str:
     return "+".join(ctx.words.allowed[int(a)] for a in answer)  # multi-board: one answer per board
 
 
-def write_csv(ctx: Context, results: list[BenchResult], seeds: list[int], path: Path, distinct: bool = False) -> None:
+def write_csv(ctx: Context, results: list[BenchResult], seeds: list[int], path: Path, distinct: bool = False,
+              note: dict | None = None) -> None:
     """One row per game: answer, guesses used, solved, the guess sequence, its opener, the run's
     seed, and with ``distinct`` a ``distinct_answers`` column of 1 (board sets without a
-    repeated answer; left out when drawn with replacement, so those files are as before).
+    repeated answer; left out when drawn with replacement, so those files are as before); with
+    ``note`` (:func:`lists_note`: a file played on other word lists) ``other_lists`` (1) and
+    ``lists_differ`` (why) columns, as the JSON settings record them, so the CSV alone tells those
+    games from the file's own (left out otherwise: files as before).
     Written atomically: a symlink at ``path`` is replaced, never written through."""
-    extra = {"distinct_answers": 1} if distinct else {}  # one optional column: its header and its value
+    extra = {"distinct_answers": 1} if distinct else {}  # optional columns: their header and their value
+    if note:
+        extra.update(other_lists=1, lists_differ=note["lists_differ"])
     rows = [["answer", "guesses", "solved", "sequence", "opener", "seed", *extra]]
     for seed, res in zip(seeds, results):
         cap = res.settings.max_guesses
@@ -519,7 +534,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         check_boards(engine(name, args), given)
         bench_params(name, args, check=False)
     ctx, game = run_context(args, names)
-    row_settings = {name: game if artefact_of(args, [name]) else given for name in names}
+    files = {name: artefact_of(args, [name]) for name in names}  # each row's replayed file, read once
+    row_settings = {name: game if files[name] else given for name in names}
     games = {name: game_label(s) for name, s in row_settings.items()}
     mixed = len(set(games.values())) > 1
     if mixed and not args.mixed:
@@ -534,7 +550,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     puzzles.warn_seen(answers)
     rows = []
     for name in names:
-        summary = bench_once(ctx, name, row_settings[name], args, args.seed, answers, puzzles.distinct).summary()
+        summary = bench_once(ctx, name, row_settings[name], args, args.seed, answers, puzzles.distinct,
+                             lists_note(files[name], ctx)).summary()
         summary["settings"]["seed"] = args.seed
         summary["settings"].update(puzzles.describe())
         summary["settings"]["answers"] = ctx.words.label

@@ -313,6 +313,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
     if getattr(args, "params", None):  # the file's settings and answer list, as bench plays them
         ctx, settings = run_context(args, [args.solver])
         grid = _with_file_params(args, grid, ctx, settings)
+        if args.other_lists and "strategy" in grid and "other_lists" not in grid:
+            grid["other_lists"] = [True]  # the strategy file the parameters name plays on these lists too
         _refuse_file_settings_a_problem_replaces(args, grid, settings)
     spec = SweepSpec(
         solver=args.solver,

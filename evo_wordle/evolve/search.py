@@ -24,7 +24,7 @@ from ..boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX, TIE_BITS
 from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text, decode_utf8, read_capped
-from ..game import GameState, Settings, check_solver_args, illegal_move
+from ..game import GameState, Settings, illegal_move
 from ..params import arg_type, as_file_name, as_int
 from ..patterns import to_digits
 from ..solvers.base import Solver, register
@@ -166,9 +166,7 @@ class GASearchSolver(Solver):
 
     def __init__(self, ctx: Context, settings: Settings, opener: str | None = None, population: int = 16,
                  generations: int = 4, exact_limit: int = 6, seed: int = 0, tree: str | Path | None = None) -> None:
-        check_solver_args(ctx, settings, type(self).__name__)  # the default opener reads ctx first
-        if opener is None and not tree:
-            opener = "salet" if ctx.words.contains("salet") else None
+        self.tree_file = str(tree) if tree else None  # before the preset opener, which a tree replaces
         super().__init__(ctx, settings, opener)
         # the multi-board search's caps: a huge value began a search that never ended
         self.population = as_int("search_population", population, 1, SEARCH_MAX)
@@ -176,7 +174,6 @@ class GASearchSolver(Solver):
         self.seed = seed
         self.look = LookAhead(ctx, settings.guess_from == "allowed" and not settings.hard, exact_limit)
         self._memo: dict[bytes, int] = {}
-        self.tree_file = str(tree) if tree else None
         self.tree: dict[str, int] = load_tree(ctx, tree, settings) if tree else {}
         root = self.tree.get("")  # the tree's first move is the opener every summary names
         if root is not None and self.opener is not None and self.opener != root:
@@ -185,6 +182,9 @@ class GASearchSolver(Solver):
         if root is not None:
             self.opener = root
         self.evaluations = 0
+
+    def preset_opener(self, ctx: Context, settings: Settings) -> str | None:
+        return None if self.tree_file else ("salet" if ctx.words.contains("salet") else None)
 
     def choose(self, state: GameState) -> int:
         """The guess for ``state``: the tree's move when it has one, else a fresh search."""

@@ -349,18 +349,24 @@ def usable_tree(ctx: Context, settings: Settings, f: StrategyFile) -> dict[str, 
     A tree made for other word lists is refused (its histories may not exist here); an old file
     without ``made_for`` keeps its tree (the CLI warns), and every tree used is checked move by
     move by :func:`check_tree`, so an illegal one is refused either way."""
-    if not f.tree:
-        return {}
-    if f.made_for is None:
-        return f.tree
-    from ..artefacts import list_mismatch
-
-    why = list_mismatch(f.made_for, ctx.words)
-    if why:
-        raise EvoWordleError(f"strategy file {f.path}: its decision tree cannot be replayed: {why}")
+    check_stored_tree(f, ctx.words)
+    if not f.tree or f.made_for is None:
+        return f.tree or {}
     if any(f.made_for.get(k) != getattr(settings, k) for k in TREE_KEYS):
         return {}
     return f.tree
+
+
+def check_stored_tree(f: StrategyFile, words: WordSet) -> None:
+    """Refuse the file's stored tree on other word lists than it was made for (its histories may
+    not exist there); a file without a tree, or without ``made_for``, passes."""
+    if not f.tree or f.made_for is None:
+        return
+    from ..artefacts import list_mismatch
+
+    why = list_mismatch(f.made_for, words)
+    if why:
+        raise EvoWordleError(f"strategy file {f.path}: its decision tree cannot be replayed: {why}")
 
 
 #: Why a stored prior cannot be played on a list (its weights would fall on other words).
@@ -370,14 +376,40 @@ PRIOR_ELSEWHERE = "its prior was made for another allowed list"
 def file_prior(ctx: Context, f: StrategyFile) -> np.ndarray:
     """The file's stored prior as weights over ``ctx``'s allowed list; a one-line error when the
     file was made for another allowed list."""
+    return _prior_on(f, ctx.words)
+
+
+def _prior_on(f: StrategyFile, words: WordSet) -> np.ndarray:
+    """:func:`file_prior` on the word lists ``words``."""
     from ..artefacts import allowed_differs
 
-    if allowed_differs(f.made_for, ctx.words):
+    if allowed_differs(f.made_for, words):
         raise EvoWordleError(f"strategy file {f.path}: {PRIOR_ELSEWHERE}")
     try:
-        return check_prior(f.prior.weights, len(ctx.words))
+        return check_prior(f.prior.weights, len(words))
     except EvoWordleError as exc:  # e.g. fewer weights than the list it names has words
         raise EvoWordleError(f"strategy file {f.path}: its prior: {exc}") from None
+
+
+def check_replay(f: StrategyFile, words: WordSet, *, opener: str | None = None, prior_given: bool = False,
+                 tree_given: bool = False, other_lists: bool = False) -> np.ndarray | None:
+    """Every refusal of playing strategy file ``f`` on ``words`` as :class:`StrategySolver` plays
+    it, in its order: the file's opener not a word there (unless ``opener`` replaces it); its
+    stored prior (unless a prior is given) or stored tree (unless a prior or a tree is given) off
+    the lists they were made for, even with ``other_lists``; then, without ``other_lists``, the
+    file itself made for other lists.  The solver's constructor and its up-front check
+    (:meth:`StrategySolver.check_word_lists`, a sweep's before its folder exists) both call it,
+    so they cannot disagree.  Returns the stored prior's weights on ``words`` when it plays."""
+    where = f"strategy file {f.path}"
+    if not opener and not words.contains(f.strategy.opener):
+        raise EvoWordleError(f"{where}: its opener {f.strategy.opener!r} is not an allowed word of this list")
+    prior = None
+    if not prior_given:  # a given prior plays neither the stored prior nor the tree made under it
+        prior = None if f.prior is None else _prior_on(f, words)
+        if not tree_given:
+            check_stored_tree(f, words)
+    check_lists(f.made_for, words, where, other_lists)
+    return prior
 
 
 def file_policy(ctx: Context, f: StrategyFile, *, other_lists: bool = False) -> StrategyPolicy:
@@ -698,13 +730,12 @@ class StrategySolver(Solver):
         elif strategy is not None:
             f = read_strategy_file(strategy)
             genome, where, self.source = f.strategy, f"strategy file {f.path}", str(strategy)
-            if not opener and not ctx.words.contains(genome.opener):
-                raise EvoWordleError(f"{where}: its opener {genome.opener!r} is not an allowed word of this list")
+            stored = check_replay(f, ctx.words, opener=opener, prior_given=given, tree_given=bool(tree),
+                                  other_lists=other_lists)
+            if stored is not None:
+                prior, self.prior_about = stored, f"stored in the file: {f.prior.about}"
             if not given:  # a given prior does not play the file's tree (made under another prior)
-                if f.prior is not None:
-                    prior, self.prior_about = file_prior(ctx, f), f"stored in the file: {f.prior.about}"
                 tree = tree or usable_tree(ctx, settings, f)
-            check_lists(f.made_for, ctx.words, where, other_lists)  # after the tree's and prior's own refusals
             self.lists_note = other_lists_note(f.made_for, ctx.words)
         else:
             genome = Strategy()
@@ -737,32 +768,23 @@ class StrategySolver(Solver):
     @classmethod
     def options_from_args(cls, args) -> dict:
         path = getattr(args, "strategy", None)
-        if not path:
-            return {}
-        # the command line has refused or warned already (settings_args.run_context)
-        return {"strategy": path, **({"other_lists": True} if getattr(args, "other_lists", False) else {})}
+        # --other-lists reaches a strategy file a --params file names too (the command line has
+        # refused or warned already about the file it was given: settings_args.run_context)
+        asked = {"other_lists": True} if getattr(args, "other_lists", False) else {}
+        return {"strategy": path, **asked} if path else asked
 
     @classmethod
     def check_word_lists(cls, params: dict, words: WordSet) -> None:
         """A strategy file the constructor would refuse on ``words`` is refused now, with its
-        message: its opener not a word there, or, made for other lists, its stored tree or prior
-        (even with ``other_lists``) or, without ``other_lists``, the file itself."""
+        message (both ask :func:`check_replay`): its opener not a word there, or, made for other
+        lists, its stored tree or prior (even with ``other_lists``) or, without ``other_lists``,
+        the file itself."""
         path = params.get("strategy")
         if path is None or isinstance(path, Strategy):
             return
-        from ..artefacts import allowed_differs, list_mismatch
-
-        f = read_strategy_file(path)
-        where = f"strategy file {f.path}"
-        if not params.get("opener") and not words.contains(f.strategy.opener):
-            raise EvoWordleError(f"{where}: its opener {f.strategy.opener!r} is not an allowed word of this list")
-        why = list_mismatch(f.made_for, words) if f.made_for is not None else None
-        if why and params.get("prior") is None:  # a given prior plays neither the tree nor the stored prior
-            if f.prior is not None and allowed_differs(f.made_for, words):
-                raise EvoWordleError(f"{where}: {PRIOR_ELSEWHERE}")
-            if f.tree:
-                raise EvoWordleError(f"{where}: its decision tree cannot be replayed: {why}")
-        check_lists(f.made_for, words, where, params.get("other_lists", False))
+        check_replay(read_strategy_file(path), words, opener=params.get("opener"),
+                     prior_given=params.get("prior") is not None, tree_given=bool(params.get("tree")),
+                     other_lists=params.get("other_lists", False))
 
     def describe(self) -> dict:
         first = self.policy.tree.get("")  # a stored tree may open with another word (plan-tree --openers)

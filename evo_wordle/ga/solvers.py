@@ -17,7 +17,7 @@ from deap import tools
 
 from ..context import Context
 from ..errors import EvoWordleError
-from ..game import GameState, Settings, check_solver_args
+from ..game import GameState, Settings
 from ..params import as_int
 from ..patterns import to_digits
 from ..solvers.base import Solver, baseline_opener, register
@@ -427,11 +427,8 @@ class CardGA(GASolver):
     """
     blurb = "The tuned GA: expected-guesses fitness, roulette, recombining crossover"
 
-    def __init__(self, ctx: Context, settings: Settings, opener: str | None = None, **params) -> None:
-        check_solver_args(ctx, settings, type(self).__name__)  # the default opener reads both first
-        if opener is None and settings.candidates == "allowed":
-            opener = self.opener_for(ctx, settings)
-        super().__init__(ctx, settings, opener, **params)
+    def preset_opener(self, ctx: Context, settings: Settings) -> str | None:
+        return self.opener_for(ctx, settings) if settings.candidates == "allowed" else None
 
     @classmethod
     def opener_for(cls, ctx: Context, settings: Settings) -> str:

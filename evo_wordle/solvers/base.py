@@ -49,8 +49,16 @@ class Solver:
         check_one_board(settings, type(self).__name__)
         self.ctx = ctx
         self.settings = settings
+        if opener is None:  # checked above: a preset may read ctx and settings (one check, not one per class)
+            opener = self.preset_opener(ctx, settings)
         self.opener = as_word("opener", opener, ctx.words)
         self.rng = np.random.default_rng(0)
+
+    def preset_opener(self, ctx: Context, settings: Settings) -> str | None:
+        """The first word played when no ``opener`` is given (None: the solver's own best, found
+        on the first turn).  Called by ``__init__`` once ``ctx`` and ``settings`` are checked;
+        ``""`` asks for the solver's own best even where a subclass presets a word."""
+        return None
 
     def reset(self, rng: np.random.Generator | None = None) -> None:
         """Start a new game (GA solvers start a new population here)."""

@@ -11,7 +11,7 @@ import numpy as np
 
 from ..context import Context
 from ..entropy import entropies
-from ..game import GameState, Settings, check_solver_args
+from ..game import GameState, Settings
 from .base import ScoringSolver, baseline_opener, register
 
 
@@ -40,6 +40,5 @@ class GreedySolver(_EntropySolver):
     blurb = "The baseline: maximise frequency priority × entropy; opens with TALES"
     use_priority = True
 
-    def __init__(self, ctx: Context, settings: Settings, opener: str | None = None) -> None:
-        check_solver_args(ctx, settings, type(self).__name__)  # baseline_opener reads both first
-        super().__init__(ctx, settings, opener if opener is not None else baseline_opener(ctx, settings))
+    def preset_opener(self, ctx: Context, settings: Settings) -> str | None:
+        return baseline_opener(ctx, settings)
