@@ -155,9 +155,9 @@ def test_the_strategy_file_beside_a_tree_is_named_for_what_it_is(tree_file, tmp_
     assert err.count("\n") == 1 and "is JSON, not a tree file" in err and "--strategy" in err
 
 
-def test_a_group_with_two_second_guesses_is_refused(tree_file, small):
-    """load_tree refuses such files; callers handing cheat_sheet paths of their own get the same."""
-    from evo_wordle.evolve.cheatsheet import cheat_sheet, tree_file_paths
+def _grouped(tree_file, small) -> tuple[dict, int, dict[int, list[int]]]:
+    """The tree's paths, its opener and its answers grouped by the opener's feedback code."""
+    from evo_wordle.evolve.cheatsheet import tree_file_paths
 
     path, _ = tree_file
     paths = tree_file_paths(small, path, Settings(candidates="answers", guess_from="allowed"))
@@ -165,6 +165,14 @@ def test_a_group_with_two_second_guesses_is_refused(tree_file, small):
     groups: dict[int, list[int]] = {}
     for answer in paths:
         groups.setdefault(int(small.table[opener, answer]), []).append(answer)
+    return paths, opener, groups
+
+
+def test_a_group_with_two_second_guesses_is_refused(tree_file, small):
+    """load_tree refuses such files; callers handing cheat_sheet paths of their own get the same."""
+    from evo_wordle.evolve.cheatsheet import cheat_sheet
+
+    paths, opener, groups = _grouped(tree_file, small)
     code, members = next((c, m) for c, m in groups.items() if len({paths[a][1] for a in m if len(paths[a]) > 1}) == 1
                          and len(m) >= 2)
     other = next(w for w in range(len(small.words.allowed)) if w != paths[members[0]][1])
@@ -177,14 +185,9 @@ def test_a_group_with_two_second_guesses_is_refused(tree_file, small):
 
 def test_means_are_rounded_to_four_decimals(tree_file, small):
     """Three answers of one group taking 3, 3 and 4 guesses: the row's and the sheet's mean are 3.3333."""
-    from evo_wordle.evolve.cheatsheet import cheat_sheet, tree_file_paths
+    from evo_wordle.evolve.cheatsheet import cheat_sheet
 
-    path, _ = tree_file
-    paths = tree_file_paths(small, path, Settings(candidates="answers", guess_from="allowed"))
-    opener = next(iter(paths.values()))[0]
-    groups: dict[int, list[int]] = {}
-    for answer in paths:
-        groups.setdefault(int(small.table[opener, answer]), []).append(answer)
+    paths, opener, groups = _grouped(tree_file, small)
     a, b, c = next(m for m in groups.values() if len(m) >= 3)[:3]
     second, third = [w for w in range(len(small.words.allowed)) if w not in (a, b, c, opener)][:2]
     sheet = cheat_sheet(small, {a: [opener, second, a], b: [opener, second, b], c: [opener, second, third, c]})
