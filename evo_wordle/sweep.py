@@ -143,7 +143,7 @@ class SweepSpec:
         if not isinstance(data, dict):
             raise EvoWordleError("not a sweep specification: not a JSON object")
         try:
-            spec = cls(**{k: v for k, v in data.items() if k != LISTS_KEY})
+            spec = cls(**{k: v for k, v in data.items() if k not in (LISTS_KEY, FILE_LISTS_KEY)})
         except TypeError as exc:
             raise EvoWordleError(f"not a sweep specification: {exc}") from None
         spec.check_shape()
@@ -337,6 +337,9 @@ def _check_preset(config: dict, settings: Settings, fixed: Settings) -> None:
 
 #: Key of ``sweep.json`` recording the sha256 of list files (not a field of the specification).
 LISTS_KEY = "lists_sha256"
+#: Key of ``sweep.json`` recording that the parameters came from a file played on other word lists
+#: than it was made for (``--params FILE --other-lists``): the file and why (absent otherwise).
+FILE_LISTS_KEY = "params_file_other_lists"
 
 #: Solver parameters that name a word.
 WORD_PARAMS = ("opener", "second")
@@ -576,10 +579,13 @@ def _csv_line(cells: list[str]) -> str:
     return buf.getvalue()
 
 
-def _check_spec(out: Path, spec: SweepSpec) -> None:
-    """Save the specification, or refuse if the folder holds a different one."""
+def _check_spec(out: Path, spec: SweepSpec, file_lists: dict | None = None) -> None:
+    """Save the specification (with ``file_lists``, see :func:`run_sweep`), or refuse if the
+    folder holds a different one."""
     path = out / SPEC_FILE
     mine = spec.as_dict()
+    if file_lists:
+        mine[FILE_LISTS_KEY] = file_lists
     # a list file is named by its path: what it held is recorded too, so a resume over an edited
     # file (rows of two lists averaged in one report) is refused
     from .artefacts import list_file_digests
@@ -634,8 +640,13 @@ def run_sweep(
     scheduler: str | None = None,
     progress: Callable[[int, int, dict], None] | None = None,
     chunks: int = 1,
+    file_lists: dict | None = None,
 ) -> SweepOutcome:
     """Run every task of ``spec`` not yet in ``out/results.csv``; rows land as tasks finish.
+
+    ``file_lists``: where the grid's parameters came from a file made for other word lists than
+    the sweep's (``sweep --params FILE --other-lists``), ``{"file": …, "lists_differ": why}``;
+    ``sweep.json`` records it, a resume must give the same, and ``report`` warns of it.
 
     ``chunks > 1`` splits each bench into that many runs of puzzles (more, smaller work units
     for many workers); the rows are the same, a bench's row is written when its last chunk is
@@ -653,7 +664,7 @@ def run_sweep(
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     with folder_lock(out):
-        _check_spec(out, spec)
+        _check_spec(out, spec, file_lists)
         store = ResultsStore(out / RESULTS_FILE, spec.columns, spec.keys)
         tasks = spec.tasks()
         todo = [t for t in tasks if task_key(t["config"], t["seed"], spec.keys) not in store]
@@ -721,6 +732,14 @@ def _histogram(cell: str, games: int) -> dict[str, int]:
 def read_spec(path: Path) -> SweepSpec:
     """``sweep.json``: capped, checked for shape and size before the grid is expanded."""
     return SweepSpec.from_dict(read_json(path, MAX_SPEC_BYTES, "sweep specification"))
+
+
+def file_lists_note(out: str | Path) -> dict | None:
+    """What ``sweep.json`` of a folder records of a parameter file played on other word lists
+    (:func:`run_sweep`'s ``file_lists``), or None."""
+    data = read_json(Path(out) / SPEC_FILE, MAX_SPEC_BYTES, "sweep specification")
+    note = data.get(FILE_LISTS_KEY) if isinstance(data, dict) else None
+    return note if isinstance(note, dict) else None
 
 
 def load_sweep(out: str | Path) -> tuple[SweepSpec, list[dict]]:

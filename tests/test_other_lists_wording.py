@@ -217,3 +217,44 @@ def test_bench_csv_says_a_file_played_on_other_lists(made, files, tmp_path, caps
     assert main([*run, "--allowed", str(own), "--answers", str(answers)]) == 0
     capsys.readouterr()
     assert out.read_text().splitlines()[0] == "answer,guesses,solved,sequence,opener,seed"
+
+
+def test_a_sweep_of_parameters_from_a_file_on_other_lists_records_it(made, files, tmp_path, capsys):
+    """sweep --solver greedy --params FILE --other-lists played the file's parameters on other
+    lists and recorded that nowhere: sweep.json now names the file and why, a resume must agree,
+    and report warns in one line; a sweep on the file's own lists records nothing."""
+    params = tmp_path / "greedy.json"
+    params.write_text(json.dumps({"format": PARAMS_FORMAT, "solver": "greedy",
+                                  "made_for": made_for(Settings(), made.words), "params": {"opener": "sight"}}))
+    out = tmp_path / "sweep"
+    argv = ["sweep", "--solver", "greedy", "--params", str(params), "--set", "opener=sight,night", "--seeds", "1",
+            "--games", "2", "--jobs", "1", "--quiet", *files["lists"], "--out", str(out)]
+    assert main([*argv, "--other-lists"]) == 0
+    spec = json.loads((out / "sweep.json").read_text())
+    why = "the allowed list differs from the one it was made for"
+    assert spec["params_file_other_lists"] == {"file": str(params), "lists_differ": why}
+    capsys.readouterr()
+    assert main(["report", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == (f"evo-wordle: warning: these rows were played on other word lists than parameter file "
+                            f"{params} was made for ({why})\n")
+    assert "opener" in captured.out
+    assert main([*argv, "--other-lists"]) == 0  # the same sweep resumes (nothing left to run)
+    assert main(argv) == 2  # without --other-lists: refused before the folder is touched
+    assert "give --other-lists" in capsys.readouterr().err
+
+    own = tmp_path / "own"
+    lists = tmp_path / "made.txt"
+    lists.write_text("".join(f"{w}\n" for w in made.words.allowed))
+    answers = tmp_path / "made-answers.txt"
+    answers.write_text("".join(f"{w}\n" for w in made.words.answers))
+    mine = tmp_path / "mine.json"
+    with_files = Context(allowed=str(lists), answers=str(answers))
+    mine.write_text(json.dumps({"format": PARAMS_FORMAT, "solver": "greedy",
+                                "made_for": made_for(Settings(), with_files.words), "params": {"opener": "sight"}}))
+    assert main(["sweep", "--solver", "greedy", "--params", str(mine), "--set", "opener=sight,night", "--seeds", "1",
+                 "--games", "2", "--jobs", "1", "--quiet", "--allowed", str(lists), "--answers", str(answers),
+                 "--out", str(own)]) == 0
+    assert "params_file_other_lists" not in json.loads((own / "sweep.json").read_text())
+    capsys.readouterr()
+    assert main(["report", str(own)]) == 0 and capsys.readouterr().err == ""

@@ -213,12 +213,14 @@ def _grid_from_args(args: argparse.Namespace) -> dict[str, list]:
     return grid
 
 
-def _with_file_params(args: argparse.Namespace, grid: dict[str, list], ctx, settings) -> dict[str, list]:
+def _with_file_params(args: argparse.Namespace, grid: dict[str, list], ctx,
+                      settings) -> tuple[dict[str, list], dict | None]:
     """``grid`` with the parameters of ``--params FILE`` as one-value axes (grid values win):
     the tuned ones, and the others the file records where they differ from the solver's
     defaults here (equal ones would only widen the table).  A grid axis over a setting the file
-    was made for gets the one-line warning a flag overriding it gets."""
-    from ..artefacts import SETTING_KEYS
+    was made for gets the one-line warning a flag overriding it gets.  Also what ``sweep.json``
+    records when the file is played on other word lists than it was made for (else None)."""
+    from ..artefacts import SETTING_KEYS, other_lists_note
     from ..solvers import make_solver
     from ..sweep import format_value
     from ..tune import file_params, load_params
@@ -236,7 +238,9 @@ def _with_file_params(args: argparse.Namespace, grid: dict[str, list], ctx, sett
                if k in grid and k in made_for and any(v != made_for[k] for v in grid[k])]
     if changed:
         warn(f"parameter file {args.params} was made for other settings; the grid overrides {', '.join(changed)}")
-    return {**{k: [v] for k, v in recorded.items() if k not in grid}, **grid}
+    note = other_lists_note(data.get("made_for"), ctx.words)  # run_context refused it unless --other-lists
+    file_lists = {"file": args.params, "lists_differ": note["lists_differ"]} if note else None
+    return {**{k: [v] for k, v in recorded.items() if k not in grid}, **grid}, file_lists
 
 
 def _refuse_file_settings_a_problem_replaces(args: argparse.Namespace, grid: dict, settings) -> None:
@@ -310,9 +314,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     grid, settings = _grid_from_args(args), settings_from_args(args)
     _other_lists_axis(args, grid)
+    file_lists = None
     if getattr(args, "params", None):  # the file's settings and answer list, as bench plays them
         ctx, settings = run_context(args, [args.solver])
-        grid = _with_file_params(args, grid, ctx, settings)
+        grid, file_lists = _with_file_params(args, grid, ctx, settings)
         if args.other_lists and "strategy" in grid and "other_lists" not in grid:
             grid["other_lists"] = [True]  # the strategy file the parameters name plays on these lists too
         _refuse_file_settings_a_problem_replaces(args, grid, settings)
@@ -346,7 +351,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         bar.update(1)
 
     try:
-        outcome = run_sweep(spec, args.out, args.executor, args.jobs, args.scheduler, progress, chunks=args.chunks)
+        outcome = run_sweep(spec, args.out, args.executor, args.jobs, args.scheduler, progress, chunks=args.chunks,
+                            file_lists=file_lists)
     finally:
         for bar in bars:
             bar.close()
@@ -358,7 +364,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from ..sweep import format_report, load_sweep, summarize
+    from ..sweep import file_lists_note, format_report, load_sweep, summarize
 
     folder = Path(args.dir)
     if "://" not in args.dir and (folder / "study.db").is_file() and not (folder / "sweep.json").exists():
@@ -369,6 +375,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     summary = summarize(spec, rows)
     if not summary:
         raise EvoWordleError(f"{args.dir} has no results yet")
+    played = file_lists_note(args.dir)
+    if played:
+        warn(f"these rows were played on other word lists than parameter file {played.get('file')} was made for "
+             f"({played.get('lists_differ')})")
     total = len(spec.configs()) * spec.seeds
     print(format_report(spec, summary, args.format, total=total))
     return 0
