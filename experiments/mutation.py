@@ -449,7 +449,7 @@ MODULES: dict[str, dict] = {
     "evo_wordle/context.py": {
         # the word lists a Context accepts, words and indices as allowed-word indices (never wrapping,
         # never a float or a bool), who may be the answer, what travels to workers
-        "tests": ["tests/test_rules_context.py"],
+        "tests": ["tests/test_rules_context.py", "tests/test_context_lists.py"],
         "pristine_table": True,
     },
     "evo_wordle/params.py": {
