@@ -18,21 +18,15 @@ from evo_wordle.evolve.strategy import Strategy, StrategySolver, save_strategy
 from evo_wordle.game import Settings
 from evo_wordle.solvers import make_solver
 
-from .small_lists import IGHT, small_context
+from . import test_other_lists_api as api
+from .small_lists import IGHT
 
 WHY = "the allowed list differs from the one it was made for"
 API = "or pass other_lists=True to play it on these"
 CLI = "or give --other-lists to play it on these"
 
 
-@pytest.fixture(scope="module")
-def made(cache_dir) -> Context:
-    return small_context("test-other-lists", IGHT, slice(400, 430), slice(None, None, 173), 70)
-
-
-@pytest.fixture(scope="module")
-def other(cache_dir) -> Context:
-    return small_context("test-other-lists", IGHT, slice(400, 430), slice(None, None, 173), 60)
+made, other = api.made, api.other  # the lists the files are made for, and other lists (fixtures)
 
 
 @pytest.fixture
