@@ -391,15 +391,16 @@ def _prior_on(f: StrategyFile, words: WordSet) -> np.ndarray:
         raise EvoWordleError(f"strategy file {f.path}: its prior: {exc}") from None
 
 
-def check_replay(f: StrategyFile, words: WordSet, *, opener: str | None = None, prior_given: bool = False,
-                 tree_given: bool = False, other_lists: bool = False) -> np.ndarray | None:
+def check_replay(f: StrategyFile, words: WordSet, *, opener: str | None, prior_given: bool,
+                 tree_given: bool, other_lists: bool) -> np.ndarray | None:
     """Every refusal of playing strategy file ``f`` on ``words`` as :class:`StrategySolver` plays
     it, in its order: the file's opener not a word there (unless ``opener`` replaces it); its
     stored prior (unless a prior is given) or stored tree (unless a prior or a tree is given) off
     the lists they were made for, even with ``other_lists``; then, without ``other_lists``, the
     file itself made for other lists.  The solver's constructor and its up-front check
     (:meth:`StrategySolver.check_word_lists`, a sweep's before its folder exists) both call it,
-    so they cannot disagree.  Returns the stored prior's weights on ``words`` when it plays."""
+    so they cannot disagree; both say every flag (no defaults).  Returns the stored prior's weights on
+    ``words`` when it plays."""
     where = f"strategy file {f.path}"
     if not opener and not words.contains(f.strategy.opener):
         raise EvoWordleError(f"{where}: its opener {f.strategy.opener!r} is not an allowed word of this list")
