@@ -434,6 +434,18 @@ MODULES: dict[str, dict] = {
         "tests": ["tests/test_rules_baseline_solvers.py"],
         "pristine_table": True,
     },
+    "evo_wordle/executors.py": {
+        # where parallel work runs: workers die with their parent and leave Ctrl-C to it, pools stop at once
+        "tests": ["tests/test_rules_executors.py",
+                  "tests/test_faults_processes.py::test_a_ctrl_c_pending_when_the_pool_forks_a_worker_leaves_sigint_unblocked"],
+        "pristine_table": False,
+    },
+    "evo_wordle/lexicon.py": {
+        # the dictionary classes behind the w_proper and w_unlisted genes
+        "tests": ["tests/test_strategy_genes.py::test_the_dictionary_tells_names_and_unlisted_words",
+                  "tests/test_rules_strategy.py::test_prior_multipliers_multiply_each_class_of_a_word"],
+        "pristine_table": False,
+    },
     "evo_wordle/evolve/cheatsheet.py": {
         # the figures people read off a tree: groups by first feedback, second guess, mean and worst
         "tests": ["tests/test_cheatsheet.py"],
