@@ -231,3 +231,15 @@ def test_one_job_is_singular_in_the_report_and_the_docs_row():
     assert "with 2 jobs, load" in mod.report_text(two) and ", 2 jobs, load" in mod.score_row(two)
     assert ", 1 job, load 1" in mod.score_row({**r, "cpu_seconds": None})
     assert "1 jobs" not in (ROOT / "docs" / "testing.md").read_text()  # the tracked rows as the script writes them
+
+
+def test_a_module_tested_in_forked_children_runs_every_test_on_a_line_coverage_did_not_see(monkeypatch):
+    """Coverage follows only the parent: executors.py's worker start-up runs in forked children,
+    and its mutants survived untested ("no targeted test runs this line") until the module said so."""
+    mutation = _script()
+    assert mutation.MODULES["evo_wordle/executors.py"]["forks"] is True
+    monkeypatch.setitem(mutation.MODULES, "m.py", {"tests": ["t.py"], "pristine_table": False})
+    assert mutation.unseen_in_children("m.py", []) == [] and mutation.unseen_in_children("m.py", None) is None
+    monkeypatch.setitem(mutation.MODULES, "m.py", {"tests": ["t.py"], "pristine_table": False, "forks": True})
+    assert mutation.unseen_in_children("m.py", []) is None
+    assert mutation.unseen_in_children("m.py", ["t.py::a"]) == ["t.py::a"]

@@ -205,7 +205,7 @@ def test_a_pools_workers_are_forked_ignore_ctrl_c_and_die_with_this_process():
     before = signal.pthread_sigmask(signal.SIG_BLOCK, ())
     pool = ex.process_pool(1, _remember, ("set by the initializer",))
     try:
-        assert pool._mp_context.get_start_method() == "fork" and pool._max_workers == 1
+        assert pool._mp_context is ex.mp.get_context("fork") and pool._max_workers == 1  # not just the default
         ignored, blocked, parent, sig = pool.submit(_worker_state).result(timeout=60)
         assert pool.submit(_remembered).result(timeout=60) == "set by the initializer"
     finally:
@@ -217,7 +217,8 @@ def test_a_pools_workers_are_forked_ignore_ctrl_c_and_die_with_this_process():
 # ------------------------------------------------------------------------------------ how many workers
 
 def test_local_workers_caps_at_four_per_cpu_and_floors_at_one(monkeypatch, capsys):
-    monkeypatch.setattr(ex.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    asked = []
+    monkeypatch.setattr(ex.os, "sched_getaffinity", lambda pid: asked.append(pid) or {0, 1}, raising=False)
     monkeypatch.setattr(ex, "_warned_jobs", set())
     assert ex.WORKERS_PER_CPU == 4
     assert [ex.local_workers(j) for j in (0, -3, 1, 7, 8)] == [1, 1, 1, 7, 8]
@@ -226,6 +227,7 @@ def test_local_workers_caps_at_four_per_cpu_and_floors_at_one(monkeypatch, capsy
     err = capsys.readouterr().err
     assert err == ("evo-wordle: warning: --jobs 9 is more than 4 workers for each of this machine's 2 CPUs: "
                    "using 8 (results do not depend on --jobs)\n")
+    assert set(asked) == {0}  # this process's CPUs
 
 
 def test_local_workers_counts_the_cpus_without_affinity(monkeypatch, capsys):
@@ -246,11 +248,12 @@ def test_a_local_executor_of_no_jobs_has_the_machines_cpus(monkeypatch):
     monkeypatch.setattr(ex.os, "cpu_count", lambda: 3)
     asked = []
     monkeypatch.setattr(ex, "process_pool", lambda jobs: asked.append(jobs) or "pool")
+    assert ex.make_executor() == "pool"  # two workers unless told
     assert ex.make_executor("local", 0) == "pool" and ex.make_executor("local", 5) == "pool"
     monkeypatch.setattr(ex.os, "cpu_count", lambda: None)
     ex.make_executor("local", None)
     ex.make_executor("local", -2)
-    assert asked == [3, 5, 1, 1]
+    assert asked == [2, 3, 5, 1, 1]
 
 
 # ------------------------------------------------------------------------------------ running and stopping
@@ -393,7 +396,7 @@ def test_the_dask_executor_passes_work_on_and_closes_its_client_and_cluster():
     assert client.closed == 1 and cluster.closed == 1
     for wait, cancel, waited in ((False, False, False), (True, True, False)):
         inner = FakeInner()
-        ex.DaskExecutor(FakeClient(inner)).shutdown(wait, cancel_futures=cancel)  # no cluster: fine
+        ex.DaskExecutor(FakeClient(inner)).shutdown(wait=wait, cancel_futures=cancel)  # as terminate calls it
         assert inner.calls == [("shutdown", waited)]
 
 
