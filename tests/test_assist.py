@@ -518,6 +518,29 @@ def test_too_few_games_in_the_budget_give_no_estimate(ctx):
     assert "following the suggestions (12 sampled candidates)" in _board(enough)
 
 
+def test_a_sampled_estimate_weighs_the_candidates_as_every_candidate_does(ctx):
+    """Above the sample size the draw was made by the weights *without* replacement and each drawn
+    answer counted once, which flattens the weights towards a plain mean: with a word-frequency
+    prior on the allowed list the figure shown was 3.50 where every candidate, weighted, gives 3.16.
+    Here one candidate holds almost all the weight: a draw of 12 must give its score."""
+    probe = session(ctx)
+    probe.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
+    cand = probe.state.candidates
+    solver = make_solver("greedy", ctx, P1)
+    scores = np.array([len(play(solver, probe.state, int(a), P1).guesses) for a in cand])
+    heavy = int(np.argmax(np.abs(scores - scores.mean())))  # the score furthest from the plain mean
+    prior = np.ones(len(ctx.words))
+    prior[cand[heavy]] = 1e9
+    sess = AssistSession(ctx, P1, make_solver("greedy", ctx, P1), prior=prior)
+    sess.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
+    every, games = sess.expected_to_finish(sample=1000, budget=600.0)
+    assert games == len(cand) == 29 and every == pytest.approx(np.average(scores, weights=prior[cand]))
+    sess._expected.clear()
+    drawn, games = sess.expected_to_finish(sample=12, budget=600.0)
+    assert games == 12 and drawn == pytest.approx(every, abs=1e-6)  # 12 draws, of the heavy word alone
+    assert abs(scores.mean() - every) > 0.2  # a flattened draw would be far off
+
+
 def test_a_cut_short_estimate_plays_a_random_part_of_the_candidates(ctx, monkeypatch):
     """Candidates up to the sample size were played in alphabetical order, so a budget cut left
     the alphabetically first of them standing as "sampled candidates"."""
