@@ -448,6 +448,11 @@ MODULES: dict[str, dict] = {
                   "tests/test_rules_strategy.py::test_prior_multipliers_multiply_each_class_of_a_word"],
         "pristine_table": False,
     },
+    "evo_wordle/assist.py": {
+        # the interactive assistant's figures: candidates left, expected guesses to finish, alternatives
+        "tests": ["tests/test_assist.py"],
+        "pristine_table": True,
+    },
     "evo_wordle/evolve/cheatsheet.py": {
         # the figures people read off a tree: groups by first feedback, second guess, mean and worst
         "tests": ["tests/test_cheatsheet.py"],

@@ -37,7 +37,8 @@ def test_every_module_and_target_exists():
                                 "evo_wordle/bench.py", "evo_wordle/params.py", "evo_wordle/context.py",
                                 "evo_wordle/folder_lock.py", "evo_wordle/solvers/opener_cache.py",
                                 "evo_wordle/solvers/letter_frequency.py", "evo_wordle/solvers/random_solver.py",
-                                "evo_wordle/evolve/cheatsheet.py", "evo_wordle/executors.py", "evo_wordle/lexicon.py"}
+                                "evo_wordle/evolve/cheatsheet.py", "evo_wordle/executors.py", "evo_wordle/lexicon.py",
+                                "evo_wordle/assist.py"}
     for module, cfg in mod.MODULES.items():
         assert (ROOT / module).is_file()
         for target in cfg["tests"]:
