@@ -20,6 +20,7 @@ from .context import Context
 from .entropy import entropies
 from .errors import EvoWordleError, ImpossibleFeedback
 from .game import MAX_GUESSES, GameState, Settings, hard_mode_mask, play
+from .stats import mean_ci
 from .wording import count
 
 UNDO = {"undo", "u", "back"}
@@ -77,6 +78,7 @@ class AssistSession:
         self._suggested: dict[tuple, int] = {}
         self._expected: dict[tuple, tuple[float, int]] = {}
         self._beyond: dict[tuple, float] = {}
+        self._spread: dict[tuple, float] = {}
         #: How :meth:`expected_to_finish` samples by default (a slow solver gets few games in the budget).
         self.sample, self.budget = SAMPLE, BUDGET
 
@@ -209,10 +211,19 @@ class AssistSession:
             if time.perf_counter() - start > budget:
                 break
         # a sampled figure stands for as many draws as its games were drawn (an answer drawn twice, twice)
-        result = (float(np.average(scores, weights=used)), int(sum(used)) if len(cand) > sample else len(scores))
+        sampled = len(cand) > sample
+        result = (float(np.average(scores, weights=used)), int(sum(used)) if sampled else len(scores))
         self._expected[key] = result
         self._beyond[key] = float(np.average(beyond, weights=used))
+        # the draws' 95 % interval; none for the candidates themselves (whole, or a budget's random part)
+        self._spread[key] = mean_ci(np.repeat(scores, np.asarray(used, dtype=int)))[1] if sampled else float("nan")
         return result
+
+    def spread(self) -> float:
+        """Half-width of the 95 % interval of :meth:`expected_to_finish` when a draw stood for the
+        candidates (nan otherwise, and for a single draw): the figure is an estimate, and says so."""
+        self.expected_to_finish()
+        return self._spread.get((self.settings.candidates, self.state.history), float("nan"))
 
     def beyond_cap(self) -> float:
         """The share (same weights) of the answers :meth:`expected_to_finish` played on that need
@@ -458,7 +469,9 @@ def draw_board(session: AssistSession, color: bool, top: int, show: int, say) ->
             f"(it takes {needed})")
     else:
         over = "every candidate" if games == left else f"{count(games, 'sampled candidate', fmt=',')}"
-        say(f"expected guesses to finish: {mean:.2f} following the suggestions ({over})")
+        half = session.spread()
+        plus = "" if np.isnan(half) else f" ± {half:.2f}"
+        say(f"expected guesses to finish: {mean:.2f}{plus} following the suggestions ({over})")
         beyond = session.beyond_cap()
         if beyond > 0:
             cap, rest = session.settings.max_guesses, max(session.settings.max_guesses - session.turn, 0)

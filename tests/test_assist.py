@@ -539,6 +539,39 @@ def test_a_sampled_estimate_weighs_the_candidates_as_every_candidate_does(ctx):
     drawn, games = sess.expected_to_finish(sample=12, budget=600.0)
     assert games == 12 and drawn == pytest.approx(every, abs=1e-6)  # 12 draws, of the heavy word alone
     assert abs(scores.mean() - every) > 0.2  # a flattened draw would be far off
+    assert sess.spread() == 0.0  # twelve draws of one word: no spread
+
+
+def test_a_sampled_estimate_shows_its_95_interval_and_every_candidate_none(ctx, monkeypatch):
+    """The sampled figure is an estimate (±0.1 to ±0.2 guesses with 100 draws after one guess on the
+    allowed list) and was shown as bare as an exact one."""
+    import evo_wordle.assist as assist
+    from evo_wordle.stats import mean_ci
+
+    played = []
+
+    def recording_play(solver, state, answer, settings):
+        record = play(solver, state, answer, settings)
+        played.append((answer, record.score(settings.max_guesses)))
+        return record
+
+    monkeypatch.setattr(assist, "play", recording_play)
+    sess = session(ctx)
+    sess.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
+    sess.sample, sess.budget = 12, 600.0
+    drawn = np.random.default_rng(np.random.SeedSequence([1, 29])).choice(
+        sess.state.candidates, size=12, replace=True, p=sess.weights(sess.state.candidates))
+    mean, games = sess.expected_to_finish()
+    score_of = dict(played)
+    want_mean, want_half = mean_ci([score_of[int(a)] for a in drawn])  # every draw, repeats included
+    assert games == 12 and mean == pytest.approx(want_mean) and sess.spread() == pytest.approx(want_half)
+    assert 0 < want_half < 2
+    assert f"expected guesses to finish: {mean:.2f} ± {want_half:.2f} following the suggestions (12 sampled" \
+        in _board(sess)
+    whole = session(ctx)
+    whole.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
+    text = _board(whole)
+    assert np.isnan(whole.spread()) and "(every candidate)" in text and "±" not in text
 
 
 def test_a_cut_short_estimate_plays_a_random_part_of_the_candidates(ctx, monkeypatch):
