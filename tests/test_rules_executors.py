@@ -127,10 +127,11 @@ def test_the_watchdog_ends_a_worker_soon_after_its_parent_dies(monkeypatch):
     middle = os.fork()
     if middle == 0:
         os.close(read)
+        me = os.getpid()  # taken before the fork, as the pool does: the middle may be gone already
         worker = os.fork()
         if worker == 0:
             monkeypatch.setattr(ex.sys, "platform", "darwin")
-            ex.die_with_parent(os.getppid())
+            ex.die_with_parent(me)
             time.sleep(60)
             os._exit(0)
         os.write(write, str(worker).encode())
@@ -172,6 +173,36 @@ def test_the_watchdog_exits_with_code_1_once_re_parented():
 
 
 # ------------------------------------------------------------------------------------ starting a worker
+
+def test_without_a_usable_prctl_a_worker_still_gets_its_watchdog(monkeypatch):
+    """A libc that cannot be loaded (OSError) or has no prctl (AttributeError): the watchdog alone."""
+    class NoPrctl:
+        pass
+
+    def cannot_load(*args, **kwargs):
+        raise OSError("no libc")
+
+    for libc in (cannot_load, lambda *args, **kwargs: NoPrctl()):
+        def body(write, libc=libc):
+            monkeypatch.setattr(ex.ctypes, "CDLL", libc)
+            ex.die_with_parent(os.getppid())
+            watch = [t for t in ex.threading.enumerate() if t.name == "evo-wordle-parent-watch"]
+            write(str(len(watch)).encode())
+
+        assert in_child(body) == (0, b"1")
+
+
+def test_a_pools_workers_are_forked_even_when_the_program_chose_another_start_method():
+    """The memory-mapped table is shared by forking; a program (a user's script) that set
+    another default start method must not turn the pool's workers into fresh interpreters."""
+    ex.mp.set_start_method("spawn", force=True)
+    try:
+        pool = ex.process_pool(1)
+        assert pool._mp_context is ex.mp.get_context("fork")
+        pool.shutdown()
+    finally:
+        ex.mp.set_start_method(None, force=True)
+
 
 def test_a_worker_start_ignores_ctrl_c_unblocks_it_and_runs_the_pools_initializer():
     def body(write):
@@ -308,7 +339,7 @@ def _sleep(seconds):
 def test_terminate_kills_running_local_workers_and_cancels_queued_work():
     pool = ex.process_pool(1)
     running = pool.submit(_sleep, 60)
-    queued = [pool.submit(_sleep, 60) for _ in range(3)]
+    queued = [pool.submit(_sleep, 60) for _ in range(5)]
     deadline = time.monotonic() + 30
     while not running.running() and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -317,9 +348,17 @@ def test_terminate_kills_running_local_workers_and_cancels_queued_work():
     start = time.monotonic()
     ex.terminate(pool)
     assert time.monotonic() - start < 20
+    settled = time.monotonic() + 10  # the pool's manager thread may be reaping them at this moment
+    while any(p.is_alive() for p in processes) and time.monotonic() < settled:
+        time.sleep(0.02)
     assert all(not p.is_alive() for p in processes)
     assert all(p.exitcode == -signal.SIGTERM for p in processes)
-    assert all(f.cancelled() for f in queued[1:])
+    # the pool's manager thread cancels in its own time, and it hands up to max_workers + 1 calls to
+    # its queue ahead of time (those cannot be cancelled: they fail with the pool)
+    settled = time.monotonic() + 20
+    while not all(f.done() for f in queued) and time.monotonic() < settled:
+        time.sleep(0.02)
+    assert all(f.cancelled() for f in queued[2:])
 
 
 def test_terminate_of_another_executor_cancels_without_waiting():
