@@ -774,17 +774,21 @@ class StrategySolver(Solver):
         return {"strategy": path, **asked} if path else asked
 
     @classmethod
-    def check_word_lists(cls, params: dict, words: WordSet) -> None:
+    def check_word_lists(cls, params: dict, words: WordSet) -> dict[str, str]:
         """A strategy file the constructor would refuse on ``words`` is refused now, with its
         message (both ask :func:`check_replay`): its opener not a word there, or, made for other
         lists, its stored tree or prior (even with ``other_lists``) or, without ``other_lists``,
-        the file itself."""
+        the file itself.  ``{"strategy": why}`` when the file will play on other lists (what
+        :meth:`describe` records as ``lists_differ``), else {}."""
         path = params.get("strategy")
         if path is None or isinstance(path, Strategy):
-            return
-        check_replay(read_strategy_file(path), words, opener=params.get("opener"),
+            return {}
+        f = read_strategy_file(path)
+        check_replay(f, words, opener=params.get("opener"),
                      prior_given=params.get("prior") is not None, tree_given=bool(params.get("tree")),
                      other_lists=params.get("other_lists", False))
+        note = other_lists_note(f.made_for, words)
+        return {"strategy": note["lists_differ"]} if note else {}
 
     def describe(self) -> dict:
         first = self.policy.tree.get("")  # a stored tree may open with another word (plan-tree --openers)
