@@ -270,7 +270,7 @@ class SweepSpec:
         played: dict[tuple[str, str], str] = {}  # (parameter, file) -> why its lists differ
         # a registered name, or a factory that is a Solver class, answers the same up-front
         # questions (its parameters, a file it names on these lists) before any task runs; a
-        # factory function's are known only by calling it, which the tasks do
+        # factory function's are known only by calling it (_build_each, below)
         family = SOLVERS[self.solver] if isinstance(self.solver, str) else (
             self.solver if isinstance(self.solver, type) and issubclass(self.solver, Solver) else None)
         for config in self.configs():
@@ -285,7 +285,20 @@ class SweepSpec:
                 found = family.check_word_lists(self.solver_params(config), words)  # e.g. a strategy file's
                 played.update({(key, format_value(config[key])): why for key, why in found.items()})
         self.check_words(words)
+        if family is None and not isinstance(self.solver, Solver):
+            self._build_each()
         return [{"param": key, "file": file, "lists_differ": why} for (key, file), why in played.items()]
+
+    def _build_each(self) -> None:
+        """A factory function's parameters are known only by calling it: each configuration's
+        solver is built here as its tasks build it (:func:`~evo_wordle.bench.make_engine`; no game
+        is played), so a bad value is refused before the folder exists, not by a worker."""
+        from .bench import make_engine
+        from .executors import worker_context
+
+        ctx = worker_context(self.allowed, self.answers)  # the one a task in this process would use
+        for config in self.configs():
+            make_engine(ctx, self.solver, self.settings_for(config), self.solver_params(config))
 
     def check_words(self, words=None) -> None:
         """Word parameters (an opener, the two-preset solvers' second word) must be words of the
