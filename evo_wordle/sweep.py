@@ -754,24 +754,25 @@ def _histogram(cell: str, games: int) -> dict[str, int]:
     return hist
 
 
-def read_spec(path: Path) -> SweepSpec:
-    """``sweep.json``: capped, checked for shape and size before the grid is expanded."""
-    return SweepSpec.from_dict(read_json(path, MAX_SPEC_BYTES, "sweep specification"))
+def read_spec(path: Path) -> tuple[SweepSpec, dict]:
+    """``sweep.json``, read once: the specification (capped, checked for shape and size before
+    the grid is expanded) and the records beside it (:data:`NOT_SPEC_KEYS` it holds)."""
+    data = read_json(path, MAX_SPEC_BYTES, "sweep specification")
+    spec = SweepSpec.from_dict(data)  # refuses anything but an object
+    return spec, {k: data[k] for k in NOT_SPEC_KEYS if k in data}
 
 
-def lists_warnings(out: str | Path) -> list[str]:
-    """One line per file that ``sweep.json`` of a folder records its rows played on other word
-    lists than it was made for: the ``--params`` file (:data:`FILE_LISTS_KEY`) and each file
-    the grid names (:data:`GRID_FILES_KEY`); [] when none, so ``report`` warns only of what was
-    played, never of an ``other_lists=true`` that changed nothing."""
-    data = read_json(Path(out) / SPEC_FILE, MAX_SPEC_BYTES, "sweep specification")
-    data = data if isinstance(data, dict) else {}
+def lists_warnings(records: dict) -> list[str]:
+    """One line per file that a sweep's records (:func:`load_sweep_folder`) say its rows played
+    on other word lists than it was made for: the ``--params`` file (:data:`FILE_LISTS_KEY`) and
+    each file the grid names (:data:`GRID_FILES_KEY`); [] when none, so ``report`` warns only of
+    what was played, never of an ``other_lists=true`` that changed nothing."""
     lines = []
-    note = data.get(FILE_LISTS_KEY)
+    note = records.get(FILE_LISTS_KEY)
     if isinstance(note, dict):
         lines.append(f"these rows were played on other word lists than parameter file {note.get('file')} was made "
                      f"for ({note.get('lists_differ')})")
-    notes = data.get(GRID_FILES_KEY)
+    notes = records.get(GRID_FILES_KEY)
     for note in notes if isinstance(notes, list) else []:
         if isinstance(note, dict):
             lines.append(f"the rows with {note.get('param')}={note.get('file')} were played on other word lists "
@@ -784,6 +785,13 @@ def load_sweep(out: str | Path) -> tuple[SweepSpec, list[dict]]:
 
     Both files are read with caps and checked; anything malformed is a one-line error naming
     the file and line (a torn last line, left by an interrupted sweep, is ignored)."""
+    spec, rows, _ = load_sweep_folder(out)
+    return spec, rows
+
+
+def load_sweep_folder(out: str | Path) -> tuple[SweepSpec, list[dict], dict]:
+    """:func:`load_sweep` and the records ``sweep.json`` holds beside the specification (what
+    :func:`lists_warnings` reads), from one read of it."""
     if isinstance(out, str) and not out:  # Path("") is the current folder, never the one meant
         raise EvoWordleError("a sweep folder needs a name, not an empty string")
     out = Path(out)
@@ -792,11 +800,11 @@ def load_sweep(out: str | Path) -> tuple[SweepSpec, list[dict]]:
         raise EvoWordleError(f"{out} is not a sweep folder")
     if not os.path.lexists(path):
         raise EvoWordleError(f"{out} is not a sweep folder (no {SPEC_FILE})")
-    spec = read_spec(path)
+    spec, records = read_spec(path)
     rows: dict[tuple, dict] = {}
     csv_path = out / RESULTS_FILE
     if not os.path.lexists(csv_path):
-        return spec, []
+        return spec, [], records
     text = decode_utf8(read_capped(csv_path, MAX_RESULTS_BYTES, "results file"), csv_path, "results file")
     if (bad := control_char(text.replace("\r", ""))) is not None:
         raise EvoWordleError(f"results file {csv_path} holds a control character ({bad!r})")
@@ -828,7 +836,7 @@ def load_sweep(out: str | Path) -> tuple[SweepSpec, list[dict]]:
         except (ValueError, RecursionError) as exc:
             raise EvoWordleError(f"results file {csv_path} line {reader.line_num}: {str(exc)[:80]}") from None
         rows[key] = row
-    return spec, list(rows.values())
+    return spec, list(rows.values()), records
 
 
 def summarize(spec: SweepSpec, rows: list[dict]) -> list[dict]:

@@ -365,18 +365,18 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from ..sweep import format_report, lists_warnings, load_sweep, summarize
+    from ..sweep import format_report, lists_warnings, load_sweep_folder, summarize
 
     folder = Path(args.dir)
     if "://" not in args.dir and (folder / "study.db").is_file() and not (folder / "sweep.json").exists():
         args.dir = f"sqlite:///{(folder / 'study.db').resolve()}"  # a `tune --out` folder: its study
     if "://" in args.dir:
         return _report_study(args)
-    spec, rows = load_sweep(args.dir)
+    spec, rows, records = load_sweep_folder(args.dir)  # sweep.json read once
     summary = summarize(spec, rows)
     if not summary:
         raise EvoWordleError(f"{args.dir} has no results yet")
-    for line in lists_warnings(args.dir):
+    for line in lists_warnings(records):
         warn(line)
     total = len(spec.configs()) * spec.seeds
     print(format_report(spec, summary, args.format, total=total))
