@@ -622,6 +622,8 @@ def _check_spec(out: Path, spec: SweepSpec, notes: dict | None = None) -> None:
             # Nothing was run under the old specification (a bad spec, or one stopped before its
             # first row): a new one replaces it instead of blocking the folder for ever.
             (out / RESULTS_FILE).unlink(missing_ok=True)
+        elif theirs != mine and GRID_FILES_KEY not in theirs and theirs == _without(mine, GRID_FILES_KEY):
+            pass  # written before sweeps recorded it: the same sweep, whose rows were played so; add it
         elif theirs != mine:
             diff = sorted("the word lists' content" if k == LISTS_KEY else k
                           for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
@@ -632,6 +634,10 @@ def _check_spec(out: Path, spec: SweepSpec, notes: dict | None = None) -> None:
         else:
             return
     atomic_write_text(path, json.dumps(mine, indent=2) + "\n", durable=True)
+
+
+def _without(data: dict, key: str) -> dict:
+    return {k: v for k, v in data.items() if k != key}
 
 
 def _no_rows(out: Path) -> bool:

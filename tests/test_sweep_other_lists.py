@@ -63,3 +63,22 @@ def test_run_sweep_records_it_from_python_too(made, other, tmp_path):
     assert json.loads((tmp_path / "s" / "sweep.json").read_text())["grid_files_other_lists"] == [note]
     assert SweepSpec(solver="greedy", grid={"opener": ["sight"]}, seeds=1, games=2, allowed=str(words),
                      answers=str(answers)).validate() == []
+
+
+def test_a_folder_from_before_the_record_resumes_and_gets_it(made, tmp_path, capsys):
+    """A sweep.json written before sweeps recorded grid_files_other_lists is the same sweep: a
+    rerun resumes it (not 'holds a different sweep') and adds the record; any other difference
+    is still refused."""
+    genome = api.genome_file(tmp_path, made)
+    out = tmp_path / "old"
+    argv = api._sweep(genome, out, api._tiny_lists(tmp_path), "--other-lists")
+    assert main(argv) == 0
+    path = out / "sweep.json"
+    old = json.loads(path.read_text())
+    record = old.pop("grid_files_other_lists")
+    path.write_text(json.dumps(old))
+    capsys.readouterr()
+    assert main(argv) == 0 and "1/1 benches" in capsys.readouterr().out
+    assert json.loads(path.read_text())["grid_files_other_lists"] == record
+    path.write_text(json.dumps({**old, "base_seed": 7}))
+    assert main(argv) == 2 and "differs in base_seed, grid_files_other_lists" in capsys.readouterr().err
