@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import asdict, dataclass, field, replace
 
 import numpy as np
@@ -114,29 +111,6 @@ class Settings:
             return f"over {self.win_limit}"
         note = " (the --max-guesses cap)" if cap_note and self.capped else ""
         return f"not solved within {self.won_within}{note}"
-
-
-#: The (ctx, settings) a boundary has just checked (:func:`checked_args`), while it builds.
-_CHECKED: ContextVar[tuple | None] = ContextVar("evo_wordle_checked_args", default=None)
-
-
-@contextmanager
-def checked_args(ctx: Context, settings: Settings) -> Iterator[None]:
-    """While ``make_solver`` builds a solver from ``ctx`` and ``settings`` it has checked with its
-    own messages (:func:`check_solver_args`, :func:`check_one_board`), the constructors it calls
-    need not check those same two objects again (:func:`args_checked`); any others are checked."""
-    token = _CHECKED.set((ctx, settings))
-    try:
-        yield
-    finally:
-        _CHECKED.reset(token)
-
-
-def args_checked(ctx: Context, settings: Settings) -> bool:
-    """Whether these very objects were checked by the boundary building now (:func:`checked_args`;
-    ``settings`` is frozen, so what was checked still holds)."""
-    checked = _CHECKED.get()
-    return checked is not None and checked[0] is ctx and checked[1] is settings
 
 
 def check_one_board(settings: Settings, who: str) -> None:

@@ -135,9 +135,7 @@ MODULES: dict[str, dict] = {
         "tests": ["tests/test_rules_game.py", "tests/test_guess_source.py",
                   "tests/test_properties.py::test_hard_mode_legality_is_closed_under_feedback",
                   # one board only: GameState.start refuses several (check_one_board)
-                  "tests/test_faults_api.py::test_bad_api_call_raises_the_package_error",
-                  # a solver's arguments checked once per build (checked_args, args_checked)
-                  "tests/test_solver_checks_once.py"],
+                  "tests/test_faults_api.py::test_bad_api_call_raises_the_package_error"],
         "pristine_table": True,
     },
     "evo_wordle/evolve/exact.py": {
@@ -281,8 +279,7 @@ MODULES: dict[str, dict] = {
         "tests": ["tests/test_rules_solvers.py", "tests/test_entropy_solvers.py", "tests/test_solvers.py",
                   "tests/test_baseline_opener.py",
                   # make_solver refuses several boards (check_one_board)
-                  "tests/test_faults_api.py::test_bad_api_call_raises_the_package_error",
-                  "tests/test_solver_checks_once.py"],  # its arguments checked once per build
+                  "tests/test_faults_api.py::test_bad_api_call_raises_the_package_error"],
         "pristine_table": True,
     },
     "evo_wordle/evolve/strategy.py": {

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..context import Context
 from ..errors import EvoWordleError
-from ..game import GameState, Settings, args_checked, check_solver_args, hard_mode_mask, letter_counts
+from ..game import GameState, Settings, check_solver_args, hard_mode_mask, letter_counts
 from ..params import as_int
 from . import adapter
 from . import operators as ops
@@ -49,8 +49,7 @@ class GAState:
 
     def __init__(self, ctx: Context, settings: Settings | None = None, rng: np.random.Generator | None = None):
         settings = Settings() if settings is None else settings
-        if not args_checked(ctx, settings):  # make_solver checked them, building a GA solver
-            check_solver_args(ctx, settings, "GAState")
+        check_solver_args(ctx, settings, "GAState")
         if rng is not None and not isinstance(rng, np.random.Generator):
             raise EvoWordleError(f"rng must be a numpy Generator (np.random.default_rng(seed)), not {rng!r}")
         self.ctx = ctx

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..context import Context
 from ..errors import EvoWordleError
-from ..game import GameState, Settings, args_checked, check_one_board, check_solver_args, checked_args
+from ..game import GameState, Settings, check_one_board, check_solver_args
 from ..params import as_word
 from ..words import WordSet
 
@@ -44,11 +44,9 @@ class Solver:
     blurb: str = ""
 
     def __init__(self, ctx: Context, settings: Settings, opener: str | None = None) -> None:
-        # built directly (not via make_solver, which checked them): wrong types, or several boards
-        # played as board 1 alone
-        if not args_checked(ctx, settings):
-            check_solver_args(ctx, settings, type(self).__name__)
-            check_one_board(settings, type(self).__name__)
+        # built directly (not via make_solver): wrong types, or several boards played as board 1 alone
+        check_solver_args(ctx, settings, type(self).__name__)
+        check_one_board(settings, type(self).__name__)
         self.ctx = ctx
         self.settings = settings
         if opener is None:  # checked above: a preset may read ctx and settings (one check, not one per class)
@@ -214,8 +212,7 @@ def make_solver(name: str, ctx: Context, settings: Settings, **params) -> Solver
             f"solver {name} has no parameter {unknown[0]!r} (it takes: {', '.join(sorted(accepted)) or 'none'})"
         )
     factory.check_params(params)
-    with checked_args(ctx, settings):  # checked above: the constructor does not check them again
-        return factory(ctx, settings, **params)
+    return factory(ctx, settings, **params)
 
 
 #: What benches, sweeps and plot data accept as a solver: a registered name, a ready
