@@ -120,7 +120,12 @@ def other_lists_note(record: dict | None, words: WordSet) -> dict:
     """What a result records of a file played on other word lists than its ``made_for`` names
     (``other_lists`` and the reason), so its figures are not taken for the file's own game;
     empty when the lists match or the file records none."""
-    why = list_mismatch(record, words) if isinstance(record, dict) else None
+    return lists_note(list_mismatch(record, words) if isinstance(record, dict) else None)
+
+
+def lists_note(why: str | None) -> dict:
+    """:func:`other_lists_note` once the lists are compared (``why``: :func:`list_mismatch`'s
+    answer, None when they match or the file records none)."""
     return {"other_lists": True, "lists_differ": why} if why else {}
 
 
@@ -133,8 +138,15 @@ def check_lists(record: dict | None, words: WordSet, where: str, other_lists: bo
 
     if as_bool("other_lists", other_lists) or record is None:
         return
-    why = list_mismatch(record, words)
-    if why:
+    refuse_other_lists(list_mismatch(record, words), where)
+
+
+def refuse_other_lists(why: str | None, where: str, other_lists: bool = False) -> None:
+    """:func:`check_lists` once the lists are compared (``why`` as for :func:`lists_note`), for a
+    caller that needs the comparison for more than this check and makes it once."""
+    from .params import as_bool
+
+    if not as_bool("other_lists", other_lists) and why:
         raise OtherListsRefused(where, why)
 
 

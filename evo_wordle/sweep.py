@@ -143,7 +143,7 @@ class SweepSpec:
         if not isinstance(data, dict):
             raise EvoWordleError("not a sweep specification: not a JSON object")
         try:
-            spec = cls(**{k: v for k, v in data.items() if k not in (LISTS_KEY, FILE_LISTS_KEY)})
+            spec = cls(**{k: v for k, v in data.items() if k not in NOT_SPEC_KEYS})
         except TypeError as exc:
             raise EvoWordleError(f"not a sweep specification: {exc}") from None
         spec.check_shape()
@@ -222,8 +222,10 @@ class SweepSpec:
         out.sort(key=lambda t: -_cost(t["config"]))  # stable: grid order among equals
         return out
 
-    def validate(self) -> None:
-        """Refuse unknown solvers, parameters and settings before anything runs."""
+    def validate(self) -> list[dict]:
+        """Refuse unknown solvers, parameters and settings before anything runs.  Returns what
+        ``sweep.json`` records of the files the grid names that its rows play on other word
+        lists than they were made for (:data:`GRID_FILES_KEY`; [] when none)."""
         from .solvers import SOLVERS, Solver, load_all
 
         load_all()
@@ -265,9 +267,10 @@ class SweepSpec:
                 f"(it takes: {', '.join(sorted(accepted)) or 'none'})"
             )
         fixed = self.settings_for({})
+        played: dict[tuple[str, str], str] = {}  # (parameter, file) -> why its lists differ
         # a registered name, or a factory that is a Solver class, answers the same up-front
         # questions (its parameters, a file it names on these lists) before any task runs; a
-        # factory function's are known only by calling it, which the tasks do
+        # factory function's are known only by calling it (_build_each, below)
         family = SOLVERS[self.solver] if isinstance(self.solver, str) else (
             self.solver if isinstance(self.solver, type) and issubclass(self.solver, Solver) else None)
         for config in self.configs():
@@ -279,8 +282,23 @@ class SweepSpec:
                 )
             if family is not None:
                 family.check_params(self.solver_params(config))
-                family.check_word_lists(self.solver_params(config), words)  # e.g. a strategy file's
+                found = family.check_word_lists(self.solver_params(config), words)  # e.g. a strategy file's
+                played.update({(key, format_value(config[key])): why for key, why in found.items()})
         self.check_words(words)
+        if family is None and not isinstance(self.solver, Solver):
+            self._build_each()
+        return [{"param": key, "file": file, "lists_differ": why} for (key, file), why in played.items()]
+
+    def _build_each(self) -> None:
+        """A factory function's parameters are known only by calling it: each configuration's
+        solver is built here as its tasks build it (:func:`~evo_wordle.bench.make_engine`; no game
+        is played), so a bad value is refused before the folder exists, not by a worker."""
+        from .bench import make_engine
+        from .executors import worker_context
+
+        ctx = worker_context(self.allowed, self.answers)  # the one a task in this process would use
+        for config in self.configs():
+            make_engine(ctx, self.solver, self.settings_for(config), self.solver_params(config))
 
     def check_words(self, words=None) -> None:
         """Word parameters (an opener, the two-preset solvers' second word) must be words of the
@@ -340,6 +358,12 @@ LISTS_KEY = "lists_sha256"
 #: Key of ``sweep.json`` recording that the parameters came from a file played on other word lists
 #: than it was made for (``--params FILE --other-lists``): the file and why (absent otherwise).
 FILE_LISTS_KEY = "params_file_other_lists"
+#: Key of ``sweep.json`` recording each file the grid names (``--set strategy=FILE``) that its rows
+#: play on other word lists than it was made for, as ``other_lists=true`` asked: a list of
+#: ``{"param", "file", "lists_differ"}`` (absent when none: asking alone changes nothing).
+GRID_FILES_KEY = "grid_files_other_lists"
+#: ``sweep.json`` keys that are records beside the specification, not fields of it.
+NOT_SPEC_KEYS = (LISTS_KEY, FILE_LISTS_KEY, GRID_FILES_KEY)
 
 #: Solver parameters that name a word.
 WORD_PARAMS = ("opener", "second")
@@ -579,13 +603,12 @@ def _csv_line(cells: list[str]) -> str:
     return buf.getvalue()
 
 
-def _check_spec(out: Path, spec: SweepSpec, file_lists: dict | None = None) -> None:
-    """Save the specification (with ``file_lists``, see :func:`run_sweep`), or refuse if the
-    folder holds a different one."""
+def _check_spec(out: Path, spec: SweepSpec, notes: dict | None = None) -> None:
+    """Save the specification (with ``notes``: records beside it such as :data:`FILE_LISTS_KEY`,
+    each written only when not empty), or refuse if the folder holds a different one."""
     path = out / SPEC_FILE
     mine = spec.as_dict()
-    if file_lists:
-        mine[FILE_LISTS_KEY] = file_lists
+    mine.update({k: v for k, v in (notes or {}).items() if v})
     # a list file is named by its path: what it held is recorded too, so a resume over an edited
     # file (rows of two lists averaged in one report) is refused
     from .artefacts import list_file_digests
@@ -599,6 +622,8 @@ def _check_spec(out: Path, spec: SweepSpec, file_lists: dict | None = None) -> N
             # Nothing was run under the old specification (a bad spec, or one stopped before its
             # first row): a new one replaces it instead of blocking the folder for ever.
             (out / RESULTS_FILE).unlink(missing_ok=True)
+        elif theirs != mine and GRID_FILES_KEY not in theirs and theirs == _without(mine, GRID_FILES_KEY):
+            pass  # written before sweeps recorded it: the same sweep, whose rows were played so; add it
         elif theirs != mine:
             diff = sorted("the word lists' content" if k == LISTS_KEY else k
                           for k in set(mine) | set(theirs) if mine.get(k) != theirs.get(k))
@@ -609,6 +634,10 @@ def _check_spec(out: Path, spec: SweepSpec, file_lists: dict | None = None) -> N
         else:
             return
     atomic_write_text(path, json.dumps(mine, indent=2) + "\n", durable=True)
+
+
+def _without(data: dict, key: str) -> dict:
+    return {k: v for k, v in data.items() if k != key}
 
 
 def _no_rows(out: Path) -> bool:
@@ -646,7 +675,9 @@ def run_sweep(
 
     ``file_lists``: where the grid's parameters came from a file made for other word lists than
     the sweep's (``sweep --params FILE --other-lists``), ``{"file": …, "lists_differ": why}``;
-    ``sweep.json`` records it, a resume must give the same, and ``report`` warns of it.
+    ``sweep.json`` records it, a resume must give the same, and ``report`` warns of it.  A file
+    the grid names (``strategy``) that ``other_lists=true`` plays on other lists is recorded the
+    same way, found by the sweep itself (:data:`GRID_FILES_KEY`).
 
     ``chunks > 1`` splits each bench into that many runs of puzzles (more, smaller work units
     for many workers); the rows are the same, a bench's row is written when its last chunk is
@@ -656,7 +687,7 @@ def run_sweep(
     from .folder_lock import LOCK_FILE, folder_lock
     from .outputs import check_folder
 
-    spec.validate()
+    played = spec.validate()
     jobs = as_int("jobs", jobs, 1, None)
     chunks = as_int("chunks", chunks, 1, None)
     check_executor(executor, scheduler)  # a missing dask is reported before the folder exists
@@ -664,7 +695,7 @@ def run_sweep(
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     with folder_lock(out):
-        _check_spec(out, spec, file_lists)
+        _check_spec(out, spec, {FILE_LISTS_KEY: file_lists, GRID_FILES_KEY: played})
         store = ResultsStore(out / RESULTS_FILE, spec.columns, spec.keys)
         tasks = spec.tasks()
         todo = [t for t in tasks if task_key(t["config"], t["seed"], spec.keys) not in store]
@@ -729,17 +760,30 @@ def _histogram(cell: str, games: int) -> dict[str, int]:
     return hist
 
 
-def read_spec(path: Path) -> SweepSpec:
-    """``sweep.json``: capped, checked for shape and size before the grid is expanded."""
-    return SweepSpec.from_dict(read_json(path, MAX_SPEC_BYTES, "sweep specification"))
+def read_spec(path: Path) -> tuple[SweepSpec, dict]:
+    """``sweep.json``, read once: the specification (capped, checked for shape and size before
+    the grid is expanded) and the records beside it (:data:`NOT_SPEC_KEYS` it holds)."""
+    data = read_json(path, MAX_SPEC_BYTES, "sweep specification")
+    spec = SweepSpec.from_dict(data)  # refuses anything but an object
+    return spec, {k: data[k] for k in NOT_SPEC_KEYS if k in data}
 
 
-def file_lists_note(out: str | Path) -> dict | None:
-    """What ``sweep.json`` of a folder records of a parameter file played on other word lists
-    (:func:`run_sweep`'s ``file_lists``), or None."""
-    data = read_json(Path(out) / SPEC_FILE, MAX_SPEC_BYTES, "sweep specification")
-    note = data.get(FILE_LISTS_KEY) if isinstance(data, dict) else None
-    return note if isinstance(note, dict) else None
+def lists_warnings(records: dict) -> list[str]:
+    """One line per file that a sweep's records (:func:`load_sweep_folder`) say its rows played
+    on other word lists than it was made for: the ``--params`` file (:data:`FILE_LISTS_KEY`) and
+    each file the grid names (:data:`GRID_FILES_KEY`); [] when none, so ``report`` warns only of
+    what was played, never of an ``other_lists=true`` that changed nothing."""
+    lines = []
+    note = records.get(FILE_LISTS_KEY)
+    if isinstance(note, dict):
+        lines.append(f"these rows were played on other word lists than parameter file {note.get('file')} was made "
+                     f"for ({note.get('lists_differ')})")
+    notes = records.get(GRID_FILES_KEY)
+    for note in notes if isinstance(notes, list) else []:
+        if isinstance(note, dict):
+            lines.append(f"the rows with {note.get('param')}={note.get('file')} were played on other word lists "
+                         f"than that file was made for ({note.get('lists_differ')})")
+    return lines
 
 
 def load_sweep(out: str | Path) -> tuple[SweepSpec, list[dict]]:
@@ -747,6 +791,13 @@ def load_sweep(out: str | Path) -> tuple[SweepSpec, list[dict]]:
 
     Both files are read with caps and checked; anything malformed is a one-line error naming
     the file and line (a torn last line, left by an interrupted sweep, is ignored)."""
+    spec, rows, _ = load_sweep_folder(out)
+    return spec, rows
+
+
+def load_sweep_folder(out: str | Path) -> tuple[SweepSpec, list[dict], dict]:
+    """:func:`load_sweep` and the records ``sweep.json`` holds beside the specification (what
+    :func:`lists_warnings` reads), from one read of it."""
     if isinstance(out, str) and not out:  # Path("") is the current folder, never the one meant
         raise EvoWordleError("a sweep folder needs a name, not an empty string")
     out = Path(out)
@@ -755,11 +806,11 @@ def load_sweep(out: str | Path) -> tuple[SweepSpec, list[dict]]:
         raise EvoWordleError(f"{out} is not a sweep folder")
     if not os.path.lexists(path):
         raise EvoWordleError(f"{out} is not a sweep folder (no {SPEC_FILE})")
-    spec = read_spec(path)
+    spec, records = read_spec(path)
     rows: dict[tuple, dict] = {}
     csv_path = out / RESULTS_FILE
     if not os.path.lexists(csv_path):
-        return spec, []
+        return spec, [], records
     text = decode_utf8(read_capped(csv_path, MAX_RESULTS_BYTES, "results file"), csv_path, "results file")
     if (bad := control_char(text.replace("\r", ""))) is not None:
         raise EvoWordleError(f"results file {csv_path} holds a control character ({bad!r})")
@@ -791,7 +842,7 @@ def load_sweep(out: str | Path) -> tuple[SweepSpec, list[dict]]:
         except (ValueError, RecursionError) as exc:
             raise EvoWordleError(f"results file {csv_path} line {reader.line_num}: {str(exc)[:80]}") from None
         rows[key] = row
-    return spec, list(rows.values())
+    return spec, list(rows.values()), records
 
 
 def summarize(spec: SweepSpec, rows: list[dict]) -> list[dict]:

@@ -288,6 +288,7 @@ MODULES: dict[str, dict] = {
         "tests": ["tests/test_rules_strategy.py",
                   # a file's word lists checked where it meets a context (other_lists, --other-lists)
                   "tests/test_other_lists_api.py",
+                  "tests/test_strategy_compares_once.py",  # one comparison of the lists per replay
                   *(f"tests/test_strategy_genes.py::{name}" for name in (
                       "test_inflection_weights_follow_the_word_endings",
                       "test_the_dictionary_tells_names_and_unlisted_words",

@@ -296,7 +296,8 @@ def _refuse_overridden_flags(args: argparse.Namespace, grid: dict) -> None:
 
 def _other_lists_axis(args: argparse.Namespace, grid: dict) -> None:
     """``--other-lists`` with ``--set strategy=FILE``: the axis ``other_lists=true`` (what ``--set
-    other_lists=true`` gives, so sweep.json and every row record it); with neither that nor
+    other_lists=true`` gives, so sweep.json and every row record the ask, and sweep.json whether
+    the file's lists really differ: :data:`~evo_wordle.sweep.GRID_FILES_KEY`); with neither that nor
     ``--params FILE`` it would change nothing, so it is refused rather than ignored."""
     if not args.other_lists:
         return
@@ -364,21 +365,19 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from ..sweep import file_lists_note, format_report, load_sweep, summarize
+    from ..sweep import format_report, lists_warnings, load_sweep_folder, summarize
 
     folder = Path(args.dir)
     if "://" not in args.dir and (folder / "study.db").is_file() and not (folder / "sweep.json").exists():
         args.dir = f"sqlite:///{(folder / 'study.db').resolve()}"  # a `tune --out` folder: its study
     if "://" in args.dir:
         return _report_study(args)
-    spec, rows = load_sweep(args.dir)
+    spec, rows, records = load_sweep_folder(args.dir)  # sweep.json read once
     summary = summarize(spec, rows)
     if not summary:
         raise EvoWordleError(f"{args.dir} has no results yet")
-    played = file_lists_note(args.dir)
-    if played:
-        warn(f"these rows were played on other word lists than parameter file {played.get('file')} was made for "
-             f"({played.get('lists_differ')})")
+    for line in lists_warnings(records):
+        warn(line)
     total = len(spec.configs()) * spec.seeds
     print(format_report(spec, summary, args.format, total=total))
     return 0

@@ -33,7 +33,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..artefacts import MAX_FILE_BYTES, PARAMS_FORMAT, check_lists, other_lists_note
+from ..artefacts import MAX_FILE_BYTES, PARAMS_FORMAT, check_lists, list_mismatch, lists_note, refuse_other_lists
 from ..artefacts import STRATEGY_FORMAT as FORMAT
 from ..context import Context
 from ..errors import EvoWordleError
@@ -350,6 +350,11 @@ def usable_tree(ctx: Context, settings: Settings, f: StrategyFile) -> dict[str, 
     without ``made_for`` keeps its tree (the CLI warns), and every tree used is checked move by
     move by :func:`check_tree`, so an illegal one is refused either way."""
     check_stored_tree(f, ctx.words)
+    return _tree_for(settings, f)
+
+
+def _tree_for(settings: Settings, f: StrategyFile) -> dict[str, str]:
+    """:func:`usable_tree` once its word lists are checked: the tree, or {} under other settings."""
     if not f.tree or f.made_for is None:
         return f.tree or {}
     if any(f.made_for.get(k) != getattr(settings, k) for k in TREE_KEYS):
@@ -360,13 +365,20 @@ def usable_tree(ctx: Context, settings: Settings, f: StrategyFile) -> dict[str, 
 def check_stored_tree(f: StrategyFile, words: WordSet) -> None:
     """Refuse the file's stored tree on other word lists than it was made for (its histories may
     not exist there); a file without a tree, or without ``made_for``, passes."""
-    if not f.tree or f.made_for is None:
-        return
-    from ..artefacts import list_mismatch
+    if f.tree:
+        _refuse_tree(f, lists_why(f, words))
 
-    why = list_mismatch(f.made_for, words)
-    if why:
+
+def _refuse_tree(f: StrategyFile, why: str | None) -> None:
+    """:func:`check_stored_tree` once the lists are compared (``why``: :func:`lists_why`)."""
+    if f.tree and why:
         raise EvoWordleError(f"strategy file {f.path}: its decision tree cannot be replayed: {why}")
+
+
+def lists_why(f: StrategyFile, words: WordSet) -> str | None:
+    """Why ``words`` are not the lists ``f`` was made for (None: they are, or it records none):
+    the one comparison a replay's checks and its note share."""
+    return None if f.made_for is None else list_mismatch(f.made_for, words)
 
 
 #: Why a stored prior cannot be played on a list (its weights would fall on other words).
@@ -391,7 +403,7 @@ def _prior_on(f: StrategyFile, words: WordSet) -> np.ndarray:
         raise EvoWordleError(f"strategy file {f.path}: its prior: {exc}") from None
 
 
-def check_replay(f: StrategyFile, words: WordSet, *, opener: str | None, prior_given: bool,
+def check_replay(f: StrategyFile, words: WordSet, *, why: str | None, opener: str | None, prior_given: bool,
                  tree_given: bool, other_lists: bool) -> np.ndarray | None:
     """Every refusal of playing strategy file ``f`` on ``words`` as :class:`StrategySolver` plays
     it, in its order: the file's opener not a word there (unless ``opener`` replaces it); its
@@ -399,8 +411,9 @@ def check_replay(f: StrategyFile, words: WordSet, *, opener: str | None, prior_g
     the lists they were made for, even with ``other_lists``; then, without ``other_lists``, the
     file itself made for other lists.  The solver's constructor and its up-front check
     (:meth:`StrategySolver.check_word_lists`, a sweep's before its folder exists) both call it,
-    so they cannot disagree; both say every flag (no defaults).  Returns the stored prior's weights on
-    ``words`` when it plays."""
+    so they cannot disagree; both say every flag (no defaults).  ``why`` is :func:`lists_why` of
+    ``f`` and ``words``, compared once by the caller, which needs it too.  Returns the stored
+    prior's weights on ``words`` when it plays."""
     where = f"strategy file {f.path}"
     if not opener and not words.contains(f.strategy.opener):
         raise EvoWordleError(f"{where}: its opener {f.strategy.opener!r} is not an allowed word of this list")
@@ -408,8 +421,8 @@ def check_replay(f: StrategyFile, words: WordSet, *, opener: str | None, prior_g
     if not prior_given:  # a given prior plays neither the stored prior nor the tree made under it
         prior = None if f.prior is None else _prior_on(f, words)
         if not tree_given:
-            check_stored_tree(f, words)
-    check_lists(f.made_for, words, where, other_lists)
+            _refuse_tree(f, why)
+    refuse_other_lists(why, where, other_lists)
     return prior
 
 
@@ -731,13 +744,14 @@ class StrategySolver(Solver):
         elif strategy is not None:
             f = read_strategy_file(strategy)
             genome, where, self.source = f.strategy, f"strategy file {f.path}", str(strategy)
-            stored = check_replay(f, ctx.words, opener=opener, prior_given=given, tree_given=bool(tree),
+            why = lists_why(f, ctx.words)  # compared once: the checks and the note share it
+            stored = check_replay(f, ctx.words, why=why, opener=opener, prior_given=given, tree_given=bool(tree),
                                   other_lists=other_lists)
             if stored is not None:
                 prior, self.prior_about = stored, f"stored in the file: {f.prior.about}"
             if not given:  # a given prior does not play the file's tree (made under another prior)
-                tree = tree or usable_tree(ctx, settings, f)
-            self.lists_note = other_lists_note(f.made_for, ctx.words)
+                tree = tree or _tree_for(settings, f)  # check_replay refused it off its lists
+            self.lists_note = lists_note(why)
         else:
             genome = Strategy()
         if opener:
@@ -775,17 +789,21 @@ class StrategySolver(Solver):
         return {"strategy": path, **asked} if path else asked
 
     @classmethod
-    def check_word_lists(cls, params: dict, words: WordSet) -> None:
+    def check_word_lists(cls, params: dict, words: WordSet) -> dict[str, str]:
         """A strategy file the constructor would refuse on ``words`` is refused now, with its
         message (both ask :func:`check_replay`): its opener not a word there, or, made for other
         lists, its stored tree or prior (even with ``other_lists``) or, without ``other_lists``,
-        the file itself."""
+        the file itself.  ``{"strategy": why}`` when the file will play on other lists (what
+        :meth:`describe` records as ``lists_differ``), else {}."""
         path = params.get("strategy")
         if path is None or isinstance(path, Strategy):
-            return
-        check_replay(read_strategy_file(path), words, opener=params.get("opener"),
+            return {}
+        f = read_strategy_file(path)
+        why = lists_why(f, words)
+        check_replay(f, words, why=why, opener=params.get("opener"),
                      prior_given=params.get("prior") is not None, tree_given=bool(params.get("tree")),
                      other_lists=params.get("other_lists", False))
+        return {"strategy": why} if why else {}
 
     def describe(self) -> dict:
         first = self.policy.tree.get("")  # a stored tree may open with another word (plan-tree --openers)

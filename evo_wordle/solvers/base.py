@@ -116,10 +116,14 @@ class Solver:
         configuration up front); families with typed parameters override it."""
 
     @classmethod
-    def check_word_lists(cls, params: dict, words: WordSet) -> None:
+    def check_word_lists(cls, params: dict, words: WordSet) -> dict[str, str]:
         """Refuse parameters that cannot be played on word lists ``words`` without building the
         solver (a sweep checks every configuration before its folder exists); families whose
-        parameters name files made for given lists override it."""
+        parameters name files made for given lists override it.  Returns ``{parameter: why}``
+        for each file a parameter names that will be played on other word lists than it was made
+        for (its ``other_lists`` asked for it), so a sweep records what was played, not only
+        what was asked; {} when none."""
+        return {}
 
     def describe(self) -> dict:
         """Parameters worth recording next to results: the name, the opener, the class (so a
