@@ -217,9 +217,8 @@ def plot_lines(
         label = "" if s["hue"] is None else f"{hue.replace('_', ' ')} {format_value(s['hue'])}"
         colour, marker = HUES[k % len(HUES)], MARKERS[k % len(MARKERS)]  # colours may repeat, markers differ
         ax.plot(xs, s["mean"], marker=marker, color=colour, label=label or None)
-        if any(math.isfinite(e) for e in err):
-            ax.errorbar(xs, s["mean"], yerr=[0 if math.isnan(e) else e for e in err], fmt="none", capsize=3,
-                        color=colour, alpha=0.8)
+        if any(math.isfinite(e) for e in err):  # NaN draws nothing; a 0 drew caps on the point, read as ± 0
+            ax.errorbar(xs, s["mean"], yerr=err, fmt="none", capsize=3, color=colour, alpha=0.8)
     if numeric and values:
         if logx:
             ax.set_xscale("log")
