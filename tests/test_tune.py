@@ -878,3 +878,21 @@ def test_a_winner_that_ties_the_defaults_on_every_test_game_is_not_said_to_detec
     assert d["detectable"] == 0 and d["mean"] == 0 and not d["significant"]
     assert f"(95 %): no difference: both scored the same on each of the {d['games']} games" in text
     assert "detects" not in text
+
+
+def test_a_significant_test_difference_never_prints_an_interval_that_reaches_zero():
+    """The report printed 4 decimals, so a significant difference whose interval starts at +0.00002
+    read "[+0.0000, +0.0123] (95 %): the winner is significantly worse": a 0 it does not hold."""
+    from evo_wordle.cli.tune_cmds import format_tune
+
+    d = {"mean": 0.00616, "ci95": 0.00614, "low": 0.00002, "high": 0.0123, "significant": True,
+         "detectable": 0.0087, "games": 400}
+    report = {"solver": "ga", "settings": {"candidates": "answers", "guess_from": "candidates", "hard": False,
+                                           "max_guesses": 9},
+              "split": {"seed": 0, "train": 1000, "validation": 500, "test": 400}, "trials": 3, "games_played": 3000,
+              "finalists": [], "winner": {"trial": 2, "params": {"population": 50}},
+              "test": {"winner_mean": 3.61, "default_mean": 3.60, "games": 400, "winner_minus_default": d}}
+    text = format_tune(report)
+    assert "winner − defaults +0.0062 [+2.0e-05, +0.0123] (95 %): the winner is significantly worse" in text
+    assert "+0.0000" not in text
+

@@ -10,7 +10,7 @@ from pathlib import Path
 from ..errors import EvoWordleError
 from ..outputs import check_folder
 from ..params import arg_type, as_int, as_list
-from ..stats import no_significant_difference
+from ..stats import bound_text, interval_text, no_significant_difference
 from ..tune import MAX_TRIALS
 from ..wording import count
 from .common import add_command, add_word_args, positive_int, seed_int
@@ -190,8 +190,8 @@ def format_tune(report: dict) -> str:
         verdict = no_significant_difference(d)
     lines.append(
         f"test ({d['games']} answers never seen, same games and seeds for both): winner {t['winner_mean']:.4f}, "
-        f"defaults {t['default_mean']:.4f}; winner − defaults {d['mean']:+.4f} "
-        f"[{d['low']:+.4f}, {d['high']:+.4f}] (95 %): {verdict}")
+        f"defaults {t['default_mean']:.4f}; winner − defaults {bound_text(d['mean'])} "
+        f"{interval_text(d)} (95 %): {verdict}")
     return "\n".join(lines)
 
 
