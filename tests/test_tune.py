@@ -896,3 +896,27 @@ def test_a_significant_test_difference_never_prints_an_interval_that_reaches_zer
     assert "winner − defaults +0.0062 [+2.0e-05, +0.0123] (95 %): the winner is significantly worse" in text
     assert "+0.0000" not in text
 
+
+
+def test_a_deterministic_solver_is_validated_once_not_given_an_interval_of_zero(lists, tmp_path, capsys):
+    """naive scores the same on every validation repeat, so --repeats 3 gave three copies of one
+    figure and printed "validation 3.1000 ± 0.0000", an interval that read as the validation mean
+    known exactly.  A deterministic solver now plays the validation answers once (as bench --repeat
+    runs it once) and the report says so; a stochastic one keeps its repeats."""
+    import evo_wordle.tune as tune_mod
+
+    out = tmp_path / "naive"
+    assert main(["tune", "--solver", "naive", "--space", "opener=" + "|".join(_openers(lists, 3)), "--candidates",
+                 "answers", "--allowed", lists[0], "--answers", lists[1], "--steps", "5,12", "--trials", "3",
+                 "--top", "2", "--repeats", "3", "--out", str(out), "--no-plots"]) == 0
+    text = capsys.readouterr().out
+    report = json.loads((out / "tune.json").read_text())
+    assert report["deterministic"] is True
+    assert all(f["repeats"] == 1 and f["validation_ci95"] is None for f in report["finalists"])
+    assert "± 0.0000" not in text and text.count("(deterministic: one run)") == len(report["finalists"])
+    assert tune_mod._stochastic("ga-thesis") and not tune_mod._stochastic("naive")
+
+
+def _openers(lists, k: int) -> list[str]:
+    """The first ``k`` words of the small answer list (openers a naive study can choose among)."""
+    return Path(lists[1]).read_text().split()[:k]

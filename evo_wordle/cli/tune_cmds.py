@@ -173,7 +173,8 @@ def format_tune(report: dict) -> str:
         ps = " ".join(f"{k}={_fmt(v)}" for k, v in f["params"].items()) or "(the solver's defaults)"
         train = "      –     " if f["train_mean"] is None else f"{f['train_mean']:.4f}"
         lines.append(f"  trial {f['trial']!s:>8}  train {train}  validation {f['validation_mean']:.4f}"
-                     + (f" ± {f['validation_ci95']:.4f}" if f["validation_ci95"] is not None else " (one repeat)")
+                     + (f" ± {f['validation_ci95']:.4f}" if f["validation_ci95"] is not None
+                        else " (deterministic: one run)" if report.get("deterministic") else " (one repeat)")
                      + f"  {ps}")
     t = report["test"]
     d = t["winner_minus_default"]
