@@ -248,13 +248,10 @@ def plot_convergence(data: dict, path: str | Path) -> Plotted:
     axes[1].set_title(f"Entropy left {what}")
     if data["fitness"] is not None:
         f, ax = data["fitness"], axes[2]
-        # each game has its own Logbook: over every puzzle the band and medians are of all the
-        # runs' games (3 runs × 2,309 puzzles), not of the runs, as "of runs" said
-        games = "runs" if data["answer"] else f"games ({n} runs x {count(data['games'], 'puzzle', fmt=',')})"
         ax.fill_between(f["gen"], f["best_p10"], f["best_p90"], color=SERIES[2], alpha=0.3, linewidth=0,
-                        label=f"best: 10-90 % of {games}")
-        ax.plot(f["gen"], f["best"], color=SERIES[2], marker="o", label=f"best (median of {games})")
-        ax.plot(f["gen"], f["mean"], color=SERIES[3], marker="^", label=f"population mean (median of {games})")
+                        label="best: 10-90 % of runs")
+        ax.plot(f["gen"], f["best"], color=SERIES[2], marker="o", label="best (median of runs)")
+        ax.plot(f["gen"], f["mean"], color=SERIES[3], marker="^", label="population mean (median of runs)")
         ax.set_xlabel("generation of the game\nValues from different turns are NOT comparable:\n"
                       "each turn breeds from the words still consistent\nwith the feedback (a dynamic fitness is "
                       "also re-scored\nover that turn's candidates), so fitness falls as that\n"
