@@ -72,3 +72,17 @@ def no_significant_difference(d: dict, unit: str = "games") -> str:
     if d["detectable"] == 0:  # no spread and not significant: every difference is 0
         return f"no difference: both scored the same on each of the {d['games']} {unit}"
     return f"no significant difference (this test detects {d['detectable']:.4f} with 80 % power)"
+
+
+def bound_text(x: float, digits: int = 4) -> str:
+    """One end of an interval, signed, to ``digits`` decimals, unless that rounds a bound that is
+    not 0 to 0: then to two significant digits (``+3.2e-05``), so an interval printed beside
+    "significant" never shows a 0 it does not hold, and one beside "no significant difference"
+    never seems to stop short of 0 at "-0.0000"."""
+    text = f"{x:+.{digits}f}"
+    return f"{x:+.1e}" if x != 0 and float(text) == 0 else text
+
+
+def interval_text(d: dict, digits: int = 4) -> str:
+    """``[low, high]`` of an :func:`interval` or :func:`paired` record, each end by :func:`bound_text`."""
+    return f"[{bound_text(d['low'], digits)}, {bound_text(d['high'], digits)}]"

@@ -851,6 +851,9 @@ def summarize(spec: SweepSpec, rows: list[dict]) -> list[dict]:
     ``ci95`` is the half-width of the 95 % t interval over seeds; with a single seed it is
     computed from that bench's games instead (``ci_basis`` says which: ``"seeds"`` or
     ``"games"``; a partial sweep can hold both, and every output names it beside ``ci95``).
+    So it is when every seed's bench scored the very same histogram: a deterministic solver on
+    every answer plays the same games at each seed, and those copies gave "± 0.000 over seeds"
+    for a mean that one seed gave "± 0.037 over games" (``fail_ci95`` is then None, as for one seed).
     """
     groups: dict[tuple, list[dict]] = {}
     for row in rows:
@@ -862,10 +865,11 @@ def summarize(spec: SweepSpec, rows: list[dict]) -> list[dict]:
             continue
         group = sorted(group, key=lambda r: r["seed"])
         mean, ci = mean_ci([r["mean"] for r in group])
-        basis = "seeds"
-        if len(group) == 1:
-            ci, basis = histogram_ci(group[0]["histogram"]), "games"
         fail, fail_ci = mean_ci([r["fail_rate"] for r in group])
+        basis = "seeds"
+        if all(r["histogram"] == group[0]["histogram"] for r in group):  # one seed, or copies of one bench
+            ci, basis = histogram_ci(group[0]["histogram"]), "games"
+            fail_ci = float("nan") if len(group) > 1 else fail_ci
         per_seed = {r["games"] for r in group}
         out.append({
             **config,

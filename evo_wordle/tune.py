@@ -691,8 +691,9 @@ def finalists(study, top: int) -> list[tuple[int, dict, float]]:
 
 
 def honest_report(spec: TuneSpec, study, *, top: int = 5, repeats: int = 3, jobs: int = 1) -> dict:
-    """Validation repeats for the best trials and the defaults; the validation winner and the
-    defaults are then benched once on the test answers, game by game with the same seeds.
+    """Validation repeats for the best trials and the defaults (one run for a deterministic
+    solver: its repeats would be copies); the validation winner and the defaults are then benched
+    once on the test answers, game by game with the same seeds.
 
     The defaults take part in the validation round, so a study that found nothing better says so
     (the winner is then the defaults themselves)."""
@@ -701,7 +702,9 @@ def honest_report(spec: TuneSpec, study, *, top: int = 5, repeats: int = 3, jobs
     best = finalists(study, top)
     if not best:
         raise EvoWordleError("the study has no finished trial yet")
-    vseeds = derived_seeds(spec.seed, repeats)
+    # a deterministic solver scores the same on every repeat: copies, not repeats, whose interval
+    # of 0 read as a validation mean known exactly (bench --repeat runs such a solver once too)
+    vseeds = derived_seeds(spec.seed, repeats if _stochastic(spec.solver) else 1)
     entrants = [*best, (-1, {}, float("nan"))]  # -1: the solver's defaults (with the fixed parameters)
     rows = [Finalist(n, p, m, [float(play_scores(ctx, spec, p, split.validation, s, jobs).mean()) for s in vseeds])
             for n, p, m in entrants]
@@ -715,6 +718,7 @@ def honest_report(spec: TuneSpec, study, *, top: int = 5, repeats: int = 3, jobs
         "split": {"seed": split.seed, **split.sizes()},
         "trials": counted(study),
         "games_played": games_played(study),
+        "deterministic": not _stochastic(spec.solver),  # then one validation run, no interval
         # one repeat has no interval: None, never a NaN in the JSON
         "finalists": [{"trial": r.number if r.number >= 0 else "defaults", "params": r.params,
                        "train_mean": None if r.number < 0 else r.train_mean,
@@ -728,6 +732,14 @@ def honest_report(spec: TuneSpec, study, *, top: int = 5, repeats: int = 3, jobs
                  "games": int(len(default)),
                  "winner_minus_default": None if winner.number < 0 else paired(won, default)},
     }
+
+
+def _stochastic(solver: str) -> bool:
+    """Whether the registered solver ``solver`` draws on its seed (a repeat can then differ)."""
+    from .solvers import SOLVERS, load_all
+
+    load_all()
+    return bool(getattr(SOLVERS.get(solver), "stochastic", True))
 
 
 def games_played(study) -> int:

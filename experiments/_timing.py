@@ -45,17 +45,22 @@ class Reference:
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
         self.walls: list[float] = []
+        self.loads: list[float] = []
 
     def once(self) -> float:
+        self.loads.append(load_average())
         start = time.perf_counter()
         run_bench(self.ctx, "greedy", Settings(), solver_params={"opener": "tales"})
         self.walls.append(time.perf_counter() - start)
+        self.loads.append(load_average())
         return self.walls[-1]
 
     def summary(self) -> dict:
+        """Its times, and the highest load average seen around its runs (as every timed row's
+        ``load``; it was the load when the summary was made, after every other timing)."""
         w = self.walls
         return {"label": self.label, "median": statistics.median(w), "min": min(w), "max": max(w),
-                "repeats": len(w), "seconds": w, "load": load_average()}
+                "repeats": len(w), "seconds": w, "load": max(self.loads)}
 
 
 def paired(label: str, fn: Callable[[], object], ref: Reference, repeats: int, **extra) -> dict:

@@ -207,6 +207,18 @@ def test_bench_repeat(capsys) -> None:
     assert code == 0 and "±" in out and "(2 runs)" in out  # daily order is random: runs differ
 
 
+def test_bench_repeat_says_what_its_interval_covers(capsys) -> None:
+    """One board replays the same answers in every run, so the interval over runs holds the runs' own
+    chance, not the draw of a --games sample; it said only "95 % interval over runs", which read as
+    the solver's mean over all answers, known to ± that.  Board sets are drawn anew in each run."""
+    code, out, _ = run_cli(capsys, "bench", "--solver", "random", "--games", "20", "--repeat", "3")
+    assert code == 0 and ("(95 % interval over runs on the same 20 answers: run-to-run chance only, not which 20 "
+                          "of the 2,309 answers were drawn)") in out
+    code, out, _ = run_cli(capsys, "bench", "--boards", "2", "--candidates", "answers", "--games", "6",
+                           "--repeat", "2")
+    assert code == 0 and "(95 % interval over runs, each on its own 6 board sets)" in out
+
+
 def test_bench_boards_route(capsys, tmp_path) -> None:
     out_csv = tmp_path / "sets.csv"
     code, out, _ = run_cli(capsys, "bench", "--boards", "2", "--games", "4", "--candidates", "answers",

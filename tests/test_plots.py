@@ -272,6 +272,27 @@ def test_lines_put_numbers_in_order_when_ints_and_floats_mix(tmp_path, cache_dir
     assert list(xs) == pytest.approx([0, 0.1, 0.3]) and (np.diff(xs) > 0).all()
 
 
+def test_a_point_without_an_interval_draws_no_error_bar(tmp_path):
+    """A series with a point of one seed beside points of two: the point without an interval got a
+    yerr of 0, and matplotlib drew its two caps on the mean, a bar that read as "± 0" (known
+    exactly).  It now draws nothing there, as the docstring promises; nor at a point of two seeds
+    whose interval is over one bench's games (seeds that were copies: summarize's ci_basis "games"),
+    which the axis would have called an interval over seeds."""
+    spec = SweepSpec("ga-thesis", {"population": [10, 50, 100, 250], "mutation": [0.0]}, seeds=2, games=30)
+    rows = [(10, 2, 0.05, "seeds"), (50, 1, 0.2, "games"), (100, 2, 0.08, "seeds"), (250, 2, 0.3, "games")]
+    summary = [{"population": p, "mutation": 0.0, "seeds": n, "games": 30 * n, "mean": 4.6 + p / 1000, "ci95": ci,
+                "ci_basis": basis, "fail_rate": 0.05, "win_rate": 0.95, "worst_guesses": 9, "seconds": 1.0}
+               for p, n, ci, basis in rows]
+    plotted = plot_lines(spec, summary, tmp_path / "lines.png", hue="mutation")
+    (bars,) = plotted.figure.axes[0].containers
+    _, caps, (ranges,) = bars.lines
+    spans = sorted((round(float(a[0, 1]), 6), round(float(a[1, 1]), 6)) for a in ranges.get_segments() if len(a))
+    assert spans == [(4.56, 4.66), (4.62, 4.78)]  # 10 ± 0.05 and 100 ± 0.08; nothing at 50 or 250
+    drawn = [y for cap in caps for y in np.asarray(cap.get_ydata(), dtype=float) if np.isfinite(y)]
+    assert sorted(round(y, 6) for y in drawn) == [4.56, 4.62, 4.66, 4.78]  # no cap at 50's mean, 4.65
+    assert plotted.data["series"][0]["ci_basis"] == ["seeds", "games", "seeds", "games"]
+
+
 @pytest.fixture(scope="module")
 def capped_dir(tmp_path_factory, cache_dir):
     """greedy, max_guesses 3,6 x hard off/on, 1 seed, 8 games: a sweep over the guess cap."""

@@ -167,3 +167,17 @@ def test_no_spread_says_the_two_scored_alike_not_that_the_test_detects_zero():
     spread = paired([3, 4, 5, 4], [4, 4, 4, 4])
     assert no_significant_difference(spread) == (f"no significant difference (this test detects "
                                                  f"{spread['detectable']:.4f} with 80 % power)")
+
+
+def test_an_interval_end_that_is_not_zero_never_prints_as_zero():
+    """A significant interval [0.00002, 0.0123] printed "[+0.0000, +0.0123] (95 %): significant", a 0
+    at its end that the interval does not hold; one ending at -0.00004 read "-0.0000", short of 0.
+    An end that rounds to 0 but is not 0 now takes two significant digits; others keep 4 decimals."""
+    from evo_wordle.stats import bound_text, interval_text
+
+    assert bound_text(0.00002) == "+2.0e-05" and bound_text(-0.00004) == "-4.0e-05"
+    assert bound_text(0.0) == "+0.0000" and bound_text(0.01234) == "+0.0123" and bound_text(-0.00005) == "-0.0001"
+    assert bound_text(0.004, 2) == "+4.0e-03" and bound_text(0.004, 3) == "+0.004"
+    assert interval_text({"low": 0.00002, "high": 0.0123}) == "[+2.0e-05, +0.0123]"
+    d = paired(np.array([1.0, 2.0, 3.0, 4.0]), np.array([1.0, 2.0, 3.0, 4.0]) - 0.5)
+    assert interval_text(d) == "[+0.5000, +0.5000]"  # every difference 0.5: no spread

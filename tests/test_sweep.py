@@ -241,6 +241,31 @@ def test_summary_with_one_seed_uses_games(tmp_path):
     assert s["ci95"] == pytest.approx(t975(29) * scores.std(ddof=1) / np.sqrt(30))
 
 
+def test_seeds_that_scored_the_same_games_are_copies_not_an_interval_of_zero():
+    """greedy (deterministic) on every answer with --seeds 2 printed "3.771 ± 0.000 (95 % interval over
+    seeds)" where one seed printed "± 0.037 over games": its seeds play the same games, so they are
+    copies.  Seeds whose benches scored the very same histogram now get one bench's interval over
+    games, as one seed does; seeds that differ keep theirs."""
+    spec = SweepSpec(solver="greedy", grid={"opener": ["tales", "slate"]}, seeds=2)
+    hist = {"2": 3, "3": 10, "4": 6, "5": 1}
+    other = {"2": 2, "3": 11, "4": 6, "5": 1}
+
+    def row(opener: str, seed: int, h: dict) -> dict:
+        scores = np.repeat([int(k) for k in h], list(h.values()))
+        return {"opener": opener, "seed": seed, "bench_seed": seed, "games": 20, "mean": float(scores.mean()),
+                "win_rate": 1.0, "fail_rate": 0.0, "worst_guesses": 5, "seconds": 0.1, "histogram": h}
+
+    copies, varied = summarize(spec, [row("tales", 0, hist), row("tales", 1, dict(hist)),
+                                      row("slate", 0, hist), row("slate", 1, other)])
+    scores = np.repeat([2, 3, 4, 5], [3, 10, 6, 1])
+    assert copies["ci_basis"] == "games" and copies["seeds"] == 2
+    assert copies["ci95"] == pytest.approx(t975(19) * scores.std(ddof=1) / np.sqrt(20)) and copies["ci95"] > 0
+    assert np.isnan(copies["fail_ci95"])
+    assert varied["ci_basis"] == "seeds" and varied["ci95"] == pytest.approx(mean_ci([3.25, 3.3])[1])
+    text = format_report(spec, [copies, varied])
+    assert "3.250 ± 0.000" not in text and "(95 % interval over games)" in text
+
+
 def test_second_writer_is_refused(reference):
     from evo_wordle.folder_lock import folder_lock
 

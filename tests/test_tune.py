@@ -878,3 +878,45 @@ def test_a_winner_that_ties_the_defaults_on_every_test_game_is_not_said_to_detec
     assert d["detectable"] == 0 and d["mean"] == 0 and not d["significant"]
     assert f"(95 %): no difference: both scored the same on each of the {d['games']} games" in text
     assert "detects" not in text
+
+
+def test_a_significant_test_difference_never_prints_an_interval_that_reaches_zero():
+    """The report printed 4 decimals, so a significant difference whose interval starts at +0.00002
+    read "[+0.0000, +0.0123] (95 %): the winner is significantly worse": a 0 it does not hold."""
+    from evo_wordle.cli.tune_cmds import format_tune
+
+    d = {"mean": 0.00616, "ci95": 0.00614, "low": 0.00002, "high": 0.0123, "significant": True,
+         "detectable": 0.0087, "games": 400}
+    report = {"solver": "ga", "settings": {"candidates": "answers", "guess_from": "candidates", "hard": False,
+                                           "max_guesses": 9},
+              "split": {"seed": 0, "train": 1000, "validation": 500, "test": 400}, "trials": 3, "games_played": 3000,
+              "finalists": [], "winner": {"trial": 2, "params": {"population": 50}},
+              "test": {"winner_mean": 3.61, "default_mean": 3.60, "games": 400, "winner_minus_default": d}}
+    text = format_tune(report)
+    assert "winner − defaults +0.0062 [+2.0e-05, +0.0123] (95 %): the winner is significantly worse" in text
+    assert "+0.0000" not in text
+
+
+
+def test_a_deterministic_solver_is_validated_once_not_given_an_interval_of_zero(lists, tmp_path, capsys):
+    """naive scores the same on every validation repeat, so --repeats 3 gave three copies of one
+    figure and printed "validation 3.1000 ± 0.0000", an interval that read as the validation mean
+    known exactly.  A deterministic solver now plays the validation answers once (as bench --repeat
+    runs it once) and the report says so; a stochastic one keeps its repeats."""
+    import evo_wordle.tune as tune_mod
+
+    out = tmp_path / "naive"
+    assert main(["tune", "--solver", "naive", "--space", "opener=" + "|".join(_openers(lists, 3)), "--candidates",
+                 "answers", "--allowed", lists[0], "--answers", lists[1], "--steps", "5,12", "--trials", "3",
+                 "--top", "2", "--repeats", "3", "--out", str(out), "--no-plots"]) == 0
+    text = capsys.readouterr().out
+    report = json.loads((out / "tune.json").read_text())
+    assert report["deterministic"] is True
+    assert all(f["repeats"] == 1 and f["validation_ci95"] is None for f in report["finalists"])
+    assert "± 0.0000" not in text and text.count("(deterministic: one run)") == len(report["finalists"])
+    assert tune_mod._stochastic("ga-thesis") and not tune_mod._stochastic("naive")
+
+
+def _openers(lists, k: int) -> list[str]:
+    """The first ``k`` words of the small answer list (openers a naive study can choose among)."""
+    return Path(lists[1]).read_text().split()[:k]

@@ -100,7 +100,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             ("evo-wordle bench --solver ga --games 20 --seed 1", "the tuned GA on a seeded sample of 20 answers"),
             ("evo-wordle bench --solver naive --problem P1 --opener slate --json --csv games.csv --plot hist.png",
              "answer list known; JSON summary, one CSV row per game and the histogram"),
-            ("evo-wordle bench --solver ga-thesis --repeat 3 --games 50", "mean ± 95 % interval over 3 seeds"),
+            ("evo-wordle bench --solver ga-thesis --repeat 3 --games 50",
+             "mean ± 95 % interval over 3 runs on the same 50 answers"),
             ("evo-wordle bench --strategy quordle-evolved --games 1000",
              "the shipped evolved Quordle policy in its own game (4 boards, answers known, any allowed guess)"),
         ],
@@ -112,7 +113,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     _add_run_args(p)
     p.add_argument("--repeat", type=arg_type(as_int, 1, MAX_REPEAT), default=1, metavar="R",
                    help="R runs with seeds derived from --seed, at most 10,000 (as sweep --seeds); report "
-                   "mean ± 95 %% interval")
+                   "mean ± 95 %% interval over the runs (one board: on the same answers, so not a --games "
+                   "sample's error)")
     p.add_argument("--json", action="store_true", help="print one JSON object (BenchResult.summary)")
     p.add_argument("--csv", type=output_path, metavar="FILE", help="write one row per game")
     p.add_argument("--plot", type=output_file(*IMAGE_FORMATS, flag="--plot"), metavar="FILE",
@@ -408,7 +410,7 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.json:  # the result first: a late write failure cannot lose it
         print_json(summary)
     else:
-        print_summary(summary, mean, half, len(results))
+        print_summary(summary, mean, half, len(results), repeat_basis(ctx, settings, puzzles, plays[0]))
     sys.stdout.flush()
     if args.csv:
         with writing(args.csv):
@@ -452,7 +454,22 @@ def write_csv(ctx: Context, results: list[BenchResult], seeds: list[int], path: 
     atomic_write_csv(path, rows)
 
 
-def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
+def repeat_basis(ctx: Context, settings: Settings, puzzles: Puzzles, answers: np.ndarray) -> str:
+    """What the interval over ``--repeat`` runs covers, said beside it.  One board (and a file's own
+    recorded board sets) replays the same puzzles in every run, so the interval holds the runs' own
+    chance (a stochastic solver, the daily order), not the draw of a ``--games K`` sample: read as
+    the solver's mean over all answers, it was too narrow.  Board sets are drawn anew per run."""
+    if settings.boards > 1 and not puzzles.recorded:
+        return f", each on its own {count(len(answers), unit(settings.boards), fmt=',')}"
+    what = count(len(answers), "answer" if settings.boards == 1 else "board set", fmt=",")
+    pool = len(puzzles.split.part(puzzles.args.split)) if puzzles.args.split else len(ctx.words.answer_index)
+    if settings.boards == 1 and len(answers) < pool:
+        return (f" on the same {what}: run-to-run chance only, not which {len(answers):,} of the "
+                f"{pool:,} answers were drawn")
+    return f" on the same {what}"
+
+
+def print_summary(summary: dict, mean: float, half: float, runs: int, basis: str = "") -> None:
     s = summary["settings"]
     hide = ("solver", "opener", "seeds", "run_means", "mean_ci95", "repeat_asked", "split", "split_seed",
             "split_sizes", "split_recorded_sets", "distinct_answers")
@@ -473,7 +490,7 @@ def print_summary(summary: dict, mean: float, half: float, runs: int) -> None:
     note = f" ({runs} runs)" if runs > 1 else (" (deterministic: one run)" if s.get("repeat_asked", 1) > 1 else "")
     print(f"{one + 's:':<14}{games}{note}")
     if runs > 1:
-        print(f"mean guesses: {mean:.4f} ± {half:.4f} (95 % interval over runs)")
+        print(f"mean guesses: {mean:.4f} ± {half:.4f} (95 % interval over runs{basis})")
     else:
         print(f"mean guesses: {summary['mean_guesses']:.4f}")
     print(f"win rate:     {100 * summary['win_rate']:.2f} % (solved within {within})")

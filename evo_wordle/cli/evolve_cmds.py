@@ -16,7 +16,7 @@ from ..game import lost, scores_of
 from ..outputs import writing
 from ..params import arg_type, as_int
 from ..progress import progress_bar
-from ..stats import no_significant_difference
+from ..stats import bound_text, interval_text, no_significant_difference
 from ..wording import count
 from .common import (
     add_command,
@@ -357,9 +357,9 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
         if args.rollout:
             d = result["rollout_gain"]
             print(f"with --rollout {args.rollout}; without it {result['evolved_without_rollout']['test_mean']:.4f}, "
-                  f"the lookahead's gain set by set {d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}] (95 %)")
+                  f"the lookahead's gain set by set {bound_text(d['mean'])} {interval_text(d)} (95 %)")
         d = result["evolved_minus_summed_entropy"]
-        print(f"evolved − summed entropy, set by set: {d['mean']:+.4f} [{d['low']:+.4f}, {d['high']:+.4f}] (95 %): "
+        print(f"evolved − summed entropy, set by set: {bound_text(d['mean'])} {interval_text(d)} (95 %): "
               + ("significant" if d["significant"] else no_significant_difference(d, "board sets")))
     write_log(args, ga)
     if args.out:

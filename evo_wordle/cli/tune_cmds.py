@@ -10,7 +10,7 @@ from pathlib import Path
 from ..errors import EvoWordleError
 from ..outputs import check_folder
 from ..params import arg_type, as_int, as_list
-from ..stats import no_significant_difference
+from ..stats import bound_text, interval_text, no_significant_difference
 from ..tune import MAX_TRIALS
 from ..wording import count
 from .common import add_command, add_word_args, positive_int, seed_int
@@ -173,7 +173,8 @@ def format_tune(report: dict) -> str:
         ps = " ".join(f"{k}={_fmt(v)}" for k, v in f["params"].items()) or "(the solver's defaults)"
         train = "      –     " if f["train_mean"] is None else f"{f['train_mean']:.4f}"
         lines.append(f"  trial {f['trial']!s:>8}  train {train}  validation {f['validation_mean']:.4f}"
-                     + (f" ± {f['validation_ci95']:.4f}" if f["validation_ci95"] is not None else " (one repeat)")
+                     + (f" ± {f['validation_ci95']:.4f}" if f["validation_ci95"] is not None
+                        else " (deterministic: one run)" if report.get("deterministic") else " (one repeat)")
                      + f"  {ps}")
     t = report["test"]
     d = t["winner_minus_default"]
@@ -190,8 +191,8 @@ def format_tune(report: dict) -> str:
         verdict = no_significant_difference(d)
     lines.append(
         f"test ({d['games']} answers never seen, same games and seeds for both): winner {t['winner_mean']:.4f}, "
-        f"defaults {t['default_mean']:.4f}; winner − defaults {d['mean']:+.4f} "
-        f"[{d['low']:+.4f}, {d['high']:+.4f}] (95 %): {verdict}")
+        f"defaults {t['default_mean']:.4f}; winner − defaults {bound_text(d['mean'])} "
+        f"{interval_text(d)} (95 %): {verdict}")
     return "\n".join(lines)
 
 

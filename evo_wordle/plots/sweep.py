@@ -185,6 +185,7 @@ def lines_data(spec: SweepSpec, summary: list[dict], x: str = "population", hue:
             "x": [p[x] for p in pts],
             "mean": [p["mean"] for p in pts],
             "ci95": [p["ci95"] for p in pts],
+            "ci_basis": [p.get("ci_basis", "seeds" if p["seeds"] > 1 else "games") for p in pts],
             "fail_rate": [p["fail_rate"] for p in pts],
         })
     return {"x": x, "hue": hue, "values": xs, "series": series}
@@ -212,14 +213,13 @@ def plot_lines(
             xs = [v * 10 ** (offset / 4) for v in s["x"]] if logx else [v + offset * _step(values) for v in s["x"]]
         else:
             xs = [values.index(v) + offset for v in s["x"]]
-        err = [e if math.isfinite(e) and s_seeds > 1 else np.nan
-               for e, s_seeds in zip(s["ci95"], _seeds(summary, spec, x, hue, s))]
+        err = [e if math.isfinite(e) and s_seeds > 1 and basis == "seeds" else np.nan  # never one over games
+               for e, basis, s_seeds in zip(s["ci95"], s["ci_basis"], _seeds(summary, spec, x, hue, s))]
         label = "" if s["hue"] is None else f"{hue.replace('_', ' ')} {format_value(s['hue'])}"
         colour, marker = HUES[k % len(HUES)], MARKERS[k % len(MARKERS)]  # colours may repeat, markers differ
         ax.plot(xs, s["mean"], marker=marker, color=colour, label=label or None)
-        if any(math.isfinite(e) for e in err):
-            ax.errorbar(xs, s["mean"], yerr=[0 if math.isnan(e) else e for e in err], fmt="none", capsize=3,
-                        color=colour, alpha=0.8)
+        if any(math.isfinite(e) for e in err):  # NaN draws nothing; a 0 drew caps on the point, read as ± 0
+            ax.errorbar(xs, s["mean"], yerr=err, fmt="none", capsize=3, color=colour, alpha=0.8)
     if numeric and values:
         if logx:
             ax.set_xscale("log")
