@@ -141,15 +141,15 @@ def test_the_watchdog_ends_a_worker_soon_after_its_parent_dies(monkeypatch):
     os.close(read)
     os.waitpid(middle, 0)
     gone = time.monotonic() + 15
-    while time.monotonic() < gone and running(worker):
+    while time.monotonic() < gone and is_running(worker):
         time.sleep(0.05)
-    if not running(worker):
+    if not is_running(worker):
         return
     os.kill(worker, signal.SIGKILL)
     raise AssertionError("the worker outlived its parent")
 
 
-def running(pid: int) -> bool:
+def is_running(pid: int) -> bool:
     """Alive and not a zombie: an orphan may be re-parented to a subreaper (a test runner) that
     reaps it only later, so its pid outlives it for a while."""
     try:
@@ -348,6 +348,7 @@ def test_terminate_kills_running_local_workers_and_cancels_queued_work():
     start = time.monotonic()
     ex.terminate(pool)
     assert time.monotonic() - start < 20
+    assert not any(is_running(p.pid) for p in processes)  # joined: dead (or reaped) once terminate returns
     settled = time.monotonic() + 10  # the pool's manager thread may be reaping them at this moment
     while any(p.is_alive() for p in processes) and time.monotonic() < settled:
         time.sleep(0.02)
