@@ -14,6 +14,7 @@ import pytest
 import evo_wordle.assist as assist
 from evo_wordle import patterns
 from evo_wordle.assist import Alternative, AssistSession, draw_board, run_assist, stream_reader
+from evo_wordle.entropy import entropies
 from evo_wordle.errors import EvoWordleError
 from evo_wordle.game import Settings, play
 from evo_wordle.solvers import make_solver
@@ -162,7 +163,7 @@ def test_the_count_of_candidates_not_shown(ctx):
 
 def test_one_and_two_candidates_left(ctx):
     one, two = _with_left(ctx, 1), _with_left(ctx, 2)
-    text_one, text_two = _board_with(one), _board_with(two)
+    text_one, text_two = _board(one), _board(two)
     assert "1 candidate left: " in text_one and "1 candidates" not in text_one
     assert "2 candidates left: " in text_two
     assert "could be the answer" not in text_one  # one left: nothing to choose between
@@ -203,7 +204,7 @@ def test_impossible_feedback_on_the_first_guess_says_nothing_was_entered(ctx):
 def test_no_cap_line_when_no_answer_needs_more_guesses(ctx):
     sess = _after_raise(ctx)
     assert sess.beyond_cap() == 0.0
-    text = _board_with(sess)
+    text = _board(sess)
     assert "expected guesses to finish:" in text and "% of them need more" not in text
 
 
@@ -211,12 +212,12 @@ def test_guesses_left_of_the_cap_are_never_below_zero(ctx):
     """At the cap none is left; past it (the assistant lets one play on) still none, never -1."""
     at_cap = _after_raise(ctx, P1.with_(max_guesses=1))
     assert at_cap.beyond_cap() == 1.0
-    assert "  100 % of them need more than the 0 guesses left of --max-guesses 1" in _board_with(at_cap)
+    assert "  100 % of them need more than the 0 guesses left of --max-guesses 1" in _board(at_cap)
     past = _after_raise(ctx, P1.with_(max_guesses=1))
     answer = next(ctx.words.allowed[i] for i in past.state.candidates if ctx.words.allowed[i] != "count")
     past.enter(ctx.words.index("count"), patterns.parse(digits("count", answer), 5))
     assert past.turn == 2 and not past.solved
-    text = _board_with(past)
+    text = _board(past)
     assert "of them need more than the 0 guesses left of --max-guesses 1" in text and "-1" not in text
 
 
@@ -234,7 +235,7 @@ def test_exactly_sample_candidates_are_all_played_not_drawn(ctx, monkeypatch):
     mean, games = sess.expected_to_finish(sample=29, budget=600.0)
     assert games == 29 and sorted(played) == sorted(sess.state.candidates.tolist())
     assert np.isnan(sess.spread())
-    assert "(every candidate)" in _board_with(sess)
+    assert "(every candidate)" in _board(sess)
     drawn = _after_raise(ctx)
     played.clear()
     assert drawn.expected_to_finish(sample=28, budget=600.0)[1] == 28 and not np.isnan(drawn.spread())
@@ -243,7 +244,7 @@ def test_exactly_sample_candidates_are_all_played_not_drawn(ctx, monkeypatch):
 def test_exactly_min_sample_games_give_an_estimate(ctx):
     sess = _after_raise(ctx)
     sess.sample, sess.budget = assist.MIN_SAMPLE, 600.0
-    text = _board_with(sess)
+    text = _board(sess)
     assert f"following the suggestions ({assist.MIN_SAMPLE} sampled candidates)" in text
     assert "not estimated" not in text
 
@@ -281,8 +282,7 @@ def test_alternatives_tied_on_score_put_the_higher_entropy_first(ctx):
     (exactly, powers of two); the one of more entropy comes first."""
     settings = P1.with_(guess_from="allowed")
     cand = _with_left(ctx, 4).state.candidates
-    bits = np.asarray(__import__("evo_wordle.entropy", fromlist=["entropies"]).entropies(
-        ctx.table, ctx.all_words, cand))
+    bits = entropies(ctx.table, ctx.all_words, cand)
     outside = ~np.isin(ctx.all_words, cand)
     two = int(ctx.all_words[outside & (bits == 2.0)][0])
     one = int(ctx.all_words[outside & (bits == 1.0)][0])
