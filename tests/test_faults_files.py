@@ -318,6 +318,18 @@ SWEEPS = {
     "histogram-nested": (_cell("histogram", "[" * 5000 + "]" * 5000), "line 2"),
     "games-huge": (_cell("games", "100000000000"), "games = 100000000000"),
     "mean-not-number": (_cell("mean", "abc"), "line 2"),
+    # figures that parse but disagree with the row's own histogram or the sweep: once shown as
+    # the best configuration (mean 1.000), a -100 % fail rate, or an extra seed
+    "mean-not-the-histograms": (_cell("mean", "1.0"), "mean = 1.0, but the histogram's"),
+    "mean-nan": (_cell("mean", "nan"), "mean = nan"),
+    "win-rate-above-one": (_cell("win_rate", "2.0"), "win_rate = 2.0 does not fit"),
+    "fail-rate-negative": (_cell("fail_rate", "-1.0"), "fail_rate = -1.0 is not 1 - win_rate"),
+    "worst-not-the-histograms": (_cell("worst_guesses", "99"), "worst_guesses = 99"),
+    "seed-outside-the-sweep": (_cell("seed", "7"), "seed = 7, not one of the sweep's 1"),
+    "bench-seed-not-the-seeds": (_cell("bench_seed", "12345"), "bench_seed = 12345 is not"),
+    "seconds-negative": (_cell("seconds", "-inf"), "seconds = -inf"),
+    "histogram-above-the-cap": (_cell("histogram", '{"0":1,"3":4}'), "outside 1..9"),
+    "games-not-the-sweeps": (lambda o: _spec(o, lambda d: d.update(games=6)), "the sweep plays 6"),
     "missing-column": (lambda o: _csv(o, lambda ls: [ls[0].replace(",mean,", ",avg,"), *ls[1:]]),
                        "lacks the column(s) mean"),
     "results-invalid-utf8": (lambda o: (o / RESULTS_FILE).write_bytes(
