@@ -147,6 +147,11 @@ class SweepSpec:
         except TypeError as exc:
             raise EvoWordleError(f"not a sweep specification: {exc}") from None
         spec.check_shape()
+        # ranges too (from Python, validate() names the argument): a folder's sweep.json of
+        # seeds 0 or base_seed -1 was blamed on results.csv, or on numpy
+        if spec.seeds < 1 or not 0 <= spec.base_seed < 2**63 or spec.games is not None and spec.games < 1:
+            raise EvoWordleError(f"not a sweep specification: seeds ({spec.seeds}) and games ({spec.games}) "
+                                 f"must be at least 1, base_seed ({spec.base_seed}) from 0 to 2**63 - 1")
         return spec
 
     def check_shape(self) -> None:
@@ -806,6 +811,10 @@ def load_sweep(out: str | Path) -> tuple[SweepSpec, list[dict]]:
     missing = [c for c in spec.columns if c not in (reader.fieldnames or [])]
     if missing:
         raise EvoWordleError(f"results file {csv_path} lacks the column(s) {', '.join(missing)}")
+    extra = [c for c in reader.fieldnames or [] if c not in spec.columns]
+    if extra:  # rows of another grid: the configurations would merge, one row standing for all
+        raise EvoWordleError(f"results file {csv_path} has the column(s) {', '.join(extra)[:80]}, "
+                             f"which {SPEC_FILE} does not name: not this sweep's results")
     typed = {k: {format_value(v): v for v in spec.grid[k]} for k in spec.keys}
     limits: dict[tuple, tuple[int, int]] = {}
     for raw in reader:

@@ -330,6 +330,11 @@ SWEEPS = {
     "seconds-negative": (_cell("seconds", "-inf"), "seconds = -inf"),
     "histogram-above-the-cap": (_cell("histogram", '{"0":1,"3":4}'), "outside 1..9"),
     "games-not-the-sweeps": (lambda o: _spec(o, lambda d: d.update(games=6)), "the sweep plays 6"),
+    "spec-seeds-zero": (lambda o: _spec(o, lambda d: d.update(seeds=0)), "seeds (0) and games (5) must be"),
+    "spec-base-seed-negative": (lambda o: _spec(o, lambda d: d.update(base_seed=-1)), "base_seed (-1) from 0"),
+    # a grid narrowed in sweep.json: its rows of two openers merged into one configuration
+    "results-of-another-grid": (lambda o: _spec(o, lambda d: d.update(grid={})),
+                                "has the column(s) opener, which sweep.json does not name"),
     "missing-column": (lambda o: _csv(o, lambda ls: [ls[0].replace(",mean,", ",avg,"), *ls[1:]]),
                        "lacks the column(s) mean"),
     "results-invalid-utf8": (lambda o: (o / RESULTS_FILE).write_bytes(
