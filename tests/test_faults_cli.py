@@ -616,3 +616,38 @@ def test_an_empty_file_name_of_another_input_flag_is_refused(files, capsys, comm
     assert (code, out) == (2, "") and err.endswith(f"error: argument {flag}: must name a file, not ''\n"), err
     assert_one_line(err)
     assert sorted(p.name for p in files.iterdir()) == before
+
+
+@pytest.mark.parametrize("command", [
+    "bench --games 1", "compare --solvers greedy,naive --games 1", "solve crane", "assist",
+    "plot histograms --solvers greedy,naive --games 1 --out {d}/h.png",
+    "plot convergence --answer crane --runs 1 --out {d}/c.png",
+])
+def test_other_lists_without_a_file_to_replay_is_refused(files, capsys, command):
+    """`--other-lists` with no --strategy/--params/--tree changes nothing: bench, solve, compare,
+    assist and plot took it silently (exit 0) while sweep refused it; all refuse it now."""
+    argv = [a.replace("{d}", str(files)) for a in command.split(" ")] + ["--other-lists"]
+    before = sorted(p.name for p in files.iterdir())
+    code, out, err = run(capsys, argv)
+    assert (code, out) == (2, "") and err.endswith(
+        "error: --other-lists replays a --strategy, --params or --tree file on other word lists; "
+        "this run names none\n"), err
+    assert_one_line(err)
+    assert sorted(p.name for p in files.iterdir()) == before
+
+
+def test_plot_convergence_plays_a_strategy_file_in_its_own_game(files, capsys, monkeypatch):
+    """`plot convergence --strategy answers-known-salet` played the file in the flags' game (every
+    allowed word a candidate) while bench plays it in its own (answers known, any guess)."""
+    import evo_wordle.plots.convergence as convergence
+
+    seen = []
+
+    def spy(ctx, solver, settings, *args, **kwargs):
+        seen.append(settings)
+        raise KeyboardInterrupt  # stop before any game: the settings are what this test is about
+
+    monkeypatch.setattr(convergence, "convergence_data", spy)
+    code, _, _ = run(capsys, ["plot", "convergence", "--answer", "crane", "--runs", "1", "--solver", "strategy",
+                              "--strategy", "answers-known-salet", "--out", str(files / "c.png")])
+    assert code == 130 and [(s.candidates, s.guess_from) for s in seen] == [("answers", "allowed")]
