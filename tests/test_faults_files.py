@@ -254,6 +254,21 @@ def test_tree_round_trip(ctx, tmp_path):
     assert tree[""] == w.index("slate") and len(tree) == 2
 
 
+@pytest.mark.parametrize("cap,code", [(4, 2), (5, 0)])
+def test_a_cheat_sheet_under_a_cap_its_tree_exceeds_is_refused(capsys, cap, code):
+    """`cheatsheet --max-guesses 3` of a tree needing 5 guesses printed the tree's mean 3.4205 and
+    worst 5 as if every answer were solved under the cap (bench --tree plays the cap: 42 % lost)."""
+    tree = Path(__file__).resolve().parent.parent / "data" / "strategies" / "answers-known-salet.tree"
+    assert main(["cheatsheet", "--tree", str(tree), "--max-guesses", str(cap), "--top", "1", "--json"]) == code
+    captured = capsys.readouterr()
+    if code:
+        assert captured.out == "" and captured.err.splitlines()[-1].endswith(
+            f"needs 5 guesses for some answers, more than max_guesses {cap}: a cheat sheet shows the tree's own "
+            "games (give a cap of 5 or more; bench --tree plays it under a lower cap)")
+    else:
+        assert json.loads(captured.out)["settings"]["max_guesses"] == 5
+
+
 # ------------------------------------------------------------------------------ sweep folders
 
 
