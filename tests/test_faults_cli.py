@@ -651,3 +651,18 @@ def test_plot_convergence_plays_a_strategy_file_in_its_own_game(files, capsys, m
     code, _, _ = run(capsys, ["plot", "convergence", "--answer", "crane", "--runs", "1", "--solver", "strategy",
                               "--strategy", "answers-known-salet", "--out", str(files / "c.png")])
     assert code == 130 and [(s.candidates, s.guess_from) for s in seen] == [("answers", "allowed")]
+
+
+def test_ga_tree_that_leaves_answers_unsolved_writes_no_tree(files, capsys):
+    """`ga-tree --max-guesses 2` printed "mean 2.0000, worst 2" (every game a failure at the cap,
+    not said) and wrote a tree file whose paths stop short, which every reader refuses; now the
+    summary says how many are not solved and no tree file is written (exit 2)."""
+    tree = files / "short.txt"
+    code, out, err = run(capsys, ["ga-tree", "--candidates", "answers", "--guess-from", "allowed", "--games", "3",
+                                  "--search-population", "4", "--search-generations", "1", "--max-guesses", "2",
+                                  "--tree", str(tree)])
+    assert code == 2 and out.rstrip().endswith("; 3 NOT SOLVED within 2"), out
+    assert err.endswith("error: 3 answers of 3 not solved within max_guesses 2 (first: 'magic'), so no tree file is "
+                        "written: give a higher --max-guesses\n"), err
+    assert_one_line(err)
+    assert not tree.exists()
