@@ -666,3 +666,19 @@ def test_ga_tree_that_leaves_answers_unsolved_writes_no_tree(files, capsys):
                         "written: give a higher --max-guesses\n"), err
     assert_one_line(err)
     assert not tree.exists()
+
+
+@pytest.mark.parametrize("flag,value,message", [
+    ("--study", "", "--study needs a name, not ''"), ("--study", " ", "--study needs a name, not ' '"),
+    ("--storage", "", "--storage needs a URL, not ''"),
+])
+def test_tune_refuses_an_empty_study_name_or_storage(files, capsys, flag, value, message):
+    """`tune --storage ""` was taken as no flag (the default SQLite file in OUT) and `--study ""`
+    ran a study named nothing; both are refused before the folder is made."""
+    out = files / "tune-empty"
+    code, stdout, err = run(capsys, ["tune", "--solver", "greedy", "--space", "opener=crane|slate", "--trials", "1",
+                                     "--steps", "5", "--top", "1", "--repeats", "1", "--no-plots", "--out", str(out),
+                                     flag, value])
+    assert (code, stdout) == (2, "") and err.endswith(f"error: {message}\n"), err
+    assert_one_line(err)
+    assert not out.exists()
