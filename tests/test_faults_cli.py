@@ -682,3 +682,13 @@ def test_tune_refuses_an_empty_study_name_or_storage(files, capsys, flag, value,
     assert (code, stdout) == (2, "") and err.endswith(f"error: {message}\n"), err
     assert_one_line(err)
     assert not out.exists()
+
+
+def test_ga_tree_on_several_boards_is_one_clear_line(files, capsys):
+    """`ga-tree --boards 2` failed deep inside with "2 boards need one answer per board in each
+    game, not (20,)", a numpy shape; it builds one-board trees, and says so."""
+    code, out, err = run(capsys, ["ga-tree", "--games", "3", "--boards", "2", "--tree", str(files / "b.txt")])
+    assert (code, out) == (2, "") and err.endswith(
+        "error: ga-tree builds one-board trees, not --boards 2: play several boards with bench --boards 2 "
+        "(ga-search searches their decisions too)\n"), err
+    assert not (files / "b.txt").exists()

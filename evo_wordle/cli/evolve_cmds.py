@@ -448,6 +448,9 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
     from ..evolve.strategy import Strategy, save_strategy
 
     settings = settings_from_args(args)
+    if settings.boards > 1:  # was "2 boards need one answer per board in each game, not (20,)"
+        raise EvoWordleError(f"ga-tree builds one-board trees, not --boards {settings.boards}: play several boards "
+                             f"with bench --boards {settings.boards} (ga-search searches their decisions too)")
     ctx = context_from_args(args)
     if not args.exact and (args.width is not None or args.depth_limit is not None or args.objective != "mean"):
         raise EvoWordleError("--width, --depth-limit and --objective need --exact")
