@@ -131,7 +131,7 @@ def check_distinct_outputs(args: argparse.Namespace) -> None:
         seen[key] = flag
         for name in INPUT_FILE_FLAGS:
             source = vars(args).get(name)
-            if isinstance(source, str) and os.path.isfile(source) and os.path.lexists(value) \
+            if isinstance(source, str) and os.path.isfile(source) and os.path.exists(value) \
                     and os.path.samefile(source, value):
                 raise EvoWordleError(f"{flag} {value} is the --{name.replace('_', '-')} file this command reads: "
                                      "writing it would destroy that input; give the output another name")
