@@ -147,6 +147,11 @@ class SweepSpec:
         except TypeError as exc:
             raise EvoWordleError(f"not a sweep specification: {exc}") from None
         spec.check_shape()
+        # ranges too (from Python, validate() names the argument): a folder's sweep.json of
+        # seeds 0 or base_seed -1 was blamed on results.csv, or on numpy
+        if spec.seeds < 1 or not 0 <= spec.base_seed < 2**63 or spec.games is not None and spec.games < 1:
+            raise EvoWordleError(f"not a sweep specification: seeds ({spec.seeds}) and games ({spec.games}) "
+                                 f"must be at least 1, base_seed ({spec.base_seed}) from 0 to 2**63 - 1")
         return spec
 
     def check_shape(self) -> None:
@@ -760,6 +765,43 @@ def _histogram(cell: str, games: int) -> dict[str, int]:
     return hist
 
 
+def _limits(spec: SweepSpec, config: dict) -> tuple[int, int]:
+    """(guess cap, win limit) of one configuration's games."""
+    settings = spec.settings_for({k: config[k] for k in spec.keys})
+    return settings.max_guesses, settings.win_limit
+
+
+def _check_figures(row: dict, spec: SweepSpec, limits: tuple[int, int]) -> None:
+    """Refuse a row whose figures disagree with its own histogram or with the sweep: an edited
+    or damaged ``results.csv`` showed a mean of 1.000 marked best, a fail rate of -100 % or an
+    extra seed, with no word of it.  Every figure follows from the histogram (a failure scores
+    the cap) except the wins, which are bounded by it (a game at the cap may be won or lost)."""
+    cap, win_limit = limits
+    games, hist = row["games"], {int(k): v for k, v in row["histogram"].items()}
+    if not 0 <= row["seed"] < spec.seeds:
+        raise ValueError(f"seed = {row['seed']}, not one of the sweep's {spec.seeds} seed indices")
+    if row["bench_seed"] != task_seed(spec.base_seed, row["seed"]):
+        raise ValueError(f"bench_seed = {row['bench_seed']} is not the one of seed {row['seed']}")
+    if spec.games is not None and games != spec.games:
+        raise ValueError(f"games = {games}, but the sweep plays {spec.games} per bench")
+    if any(not 1 <= k <= cap for k, v in hist.items() if v):
+        raise ValueError(f"histogram has guess counts outside 1..{cap}")
+    mean = sum(k * v for k, v in hist.items()) / games
+    if not math.isclose(row["mean"], mean, rel_tol=1e-9):
+        raise ValueError(f"mean = {row['mean']!r}, but the histogram's is {mean!r}")
+    if row["worst_guesses"] != max(k for k, v in hist.items() if v):
+        raise ValueError(f"worst_guesses = {row['worst_guesses']}, not the histogram's")
+    wins = row["win_rate"] * games
+    surely = sum(v for k, v in hist.items() if k <= win_limit and k < cap)  # solved before the cap
+    maybe = sum(v for k, v in hist.items() if k <= win_limit)
+    if not (abs(wins - round(wins)) < 1e-6 and surely <= round(wins) <= maybe):
+        raise ValueError(f"win_rate = {row['win_rate']!r} does not fit the histogram")
+    if not math.isclose(row["fail_rate"], (games - round(wins)) / games, rel_tol=1e-9, abs_tol=1e-12):
+        raise ValueError(f"fail_rate = {row['fail_rate']!r} is not 1 - win_rate")
+    if not (math.isfinite(row["seconds"]) and row["seconds"] >= 0):
+        raise ValueError(f"seconds = {row['seconds']!r}")
+
+
 def read_spec(path: Path) -> tuple[SweepSpec, dict]:
     """``sweep.json``, read once: the specification (capped, checked for shape and size before
     the grid is expanded) and the records beside it (:data:`NOT_SPEC_KEYS` it holds)."""
@@ -820,7 +862,12 @@ def load_sweep_folder(out: str | Path) -> tuple[SweepSpec, list[dict], dict]:
     missing = [c for c in spec.columns if c not in (reader.fieldnames or [])]
     if missing:
         raise EvoWordleError(f"results file {csv_path} lacks the column(s) {', '.join(missing)}")
+    extra = [c for c in reader.fieldnames or [] if c not in spec.columns]
+    if extra:  # rows of another grid: the configurations would merge, one row standing for all
+        raise EvoWordleError(f"results file {csv_path} has the column(s) {', '.join(extra)[:80]}, "
+                             f"which {SPEC_FILE} does not name: not this sweep's results")
     typed = {k: {format_value(v): v for v in spec.grid[k]} for k in spec.keys}
+    limits: dict[tuple, tuple[int, int]] = {}
     for raw in reader:
         if None in raw or any(v is None for v in raw.values()):
             continue
@@ -839,6 +886,9 @@ def load_sweep_folder(out: str | Path) -> tuple[SweepSpec, list[dict], dict]:
                 histogram=_histogram(raw["histogram"], games),
                 version=raw["version"],
             )
+            if key[:-1] not in limits:
+                limits[key[:-1]] = _limits(spec, row)
+            _check_figures(row, spec, limits[key[:-1]])
         except (ValueError, RecursionError) as exc:
             raise EvoWordleError(f"results file {csv_path} line {reader.line_num}: {str(exc)[:80]}") from None
         rows[key] = row

@@ -451,7 +451,7 @@ MODULES: dict[str, dict] = {
     },
     "evo_wordle/assist.py": {
         # the interactive assistant's figures: candidates left, expected guesses to finish, alternatives
-        "tests": ["tests/test_assist.py"],
+        "tests": ["tests/test_assist.py", "tests/test_rules_assist.py"],
         "pristine_table": True,
     },
     "evo_wordle/evolve/cheatsheet.py": {

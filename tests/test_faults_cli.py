@@ -616,3 +616,79 @@ def test_an_empty_file_name_of_another_input_flag_is_refused(files, capsys, comm
     assert (code, out) == (2, "") and err.endswith(f"error: argument {flag}: must name a file, not ''\n"), err
     assert_one_line(err)
     assert sorted(p.name for p in files.iterdir()) == before
+
+
+@pytest.mark.parametrize("command", [
+    "bench --games 1", "compare --solvers greedy,naive --games 1", "solve crane", "assist",
+    "plot histograms --solvers greedy,naive --games 1 --out {d}/h.png",
+    "plot convergence --answer crane --runs 1 --out {d}/c.png",
+])
+def test_other_lists_without_a_file_to_replay_is_refused(files, capsys, command):
+    """`--other-lists` with no --strategy/--params/--tree changes nothing: bench, solve, compare,
+    assist and plot took it silently (exit 0) while sweep refused it; all refuse it now."""
+    argv = [a.replace("{d}", str(files)) for a in command.split(" ")] + ["--other-lists"]
+    before = sorted(p.name for p in files.iterdir())
+    code, out, err = run(capsys, argv)
+    assert (code, out) == (2, "") and err.endswith(
+        "error: --other-lists replays a --strategy, --params or --tree file on other word lists; "
+        "this run names none\n"), err
+    assert_one_line(err)
+    assert sorted(p.name for p in files.iterdir()) == before
+
+
+def test_plot_convergence_plays_a_strategy_file_in_its_own_game(files, capsys, monkeypatch):
+    """`plot convergence --strategy answers-known-salet` played the file in the flags' game (every
+    allowed word a candidate) while bench plays it in its own (answers known, any guess)."""
+    import evo_wordle.plots.convergence as convergence
+
+    seen = []
+
+    def spy(ctx, solver, settings, *args, **kwargs):
+        seen.append(settings)
+        raise KeyboardInterrupt  # stop before any game: the settings are what this test is about
+
+    monkeypatch.setattr(convergence, "convergence_data", spy)
+    code, _, _ = run(capsys, ["plot", "convergence", "--answer", "crane", "--runs", "1", "--solver", "strategy",
+                              "--strategy", "answers-known-salet", "--out", str(files / "c.png")])
+    assert code == 130 and [(s.candidates, s.guess_from) for s in seen] == [("answers", "allowed")]
+
+
+def test_ga_tree_that_leaves_answers_unsolved_writes_no_tree(files, capsys):
+    """`ga-tree --max-guesses 2` printed "mean 2.0000, worst 2" (every game a failure at the cap,
+    not said) and wrote a tree file whose paths stop short, which every reader refuses; now the
+    summary says how many are not solved and no tree file is written (exit 2)."""
+    tree = files / "short.txt"
+    code, out, err = run(capsys, ["ga-tree", "--candidates", "answers", "--guess-from", "allowed", "--games", "3",
+                                  "--search-population", "4", "--search-generations", "1", "--max-guesses", "2",
+                                  "--tree", str(tree)])
+    assert code == 2 and out.rstrip().endswith("; 3 NOT SOLVED within 2"), out
+    assert err.endswith("error: 3 answers of 3 not solved within max_guesses 2 (first: 'magic'), so no tree file is "
+                        "written: give a higher --max-guesses\n"), err
+    assert_one_line(err)
+    assert not tree.exists()
+
+
+@pytest.mark.parametrize("flag,value,message", [
+    ("--study", "", "--study needs a name, not ''"), ("--study", " ", "--study needs a name, not ' '"),
+    ("--storage", "", "--storage needs a URL, not ''"),
+])
+def test_tune_refuses_an_empty_study_name_or_storage(files, capsys, flag, value, message):
+    """`tune --storage ""` was taken as no flag (the default SQLite file in OUT) and `--study ""`
+    ran a study named nothing; both are refused before the folder is made."""
+    out = files / "tune-empty"
+    code, stdout, err = run(capsys, ["tune", "--solver", "greedy", "--space", "opener=crane|slate", "--trials", "1",
+                                     "--steps", "5", "--top", "1", "--repeats", "1", "--no-plots", "--out", str(out),
+                                     flag, value])
+    assert (code, stdout) == (2, "") and err.endswith(f"error: {message}\n"), err
+    assert_one_line(err)
+    assert not out.exists()
+
+
+def test_ga_tree_on_several_boards_is_one_clear_line(files, capsys):
+    """`ga-tree --boards 2` failed deep inside with "2 boards need one answer per board in each
+    game, not (20,)", a numpy shape; it builds one-board trees, and says so."""
+    code, out, err = run(capsys, ["ga-tree", "--games", "3", "--boards", "2", "--tree", str(files / "b.txt")])
+    assert (code, out) == (2, "") and err.endswith(
+        "error: ga-tree builds one-board trees, not --boards 2: play several boards with bench --boards 2 "
+        "(ga-search searches their decisions too)\n"), err
+    assert not (files / "b.txt").exists()

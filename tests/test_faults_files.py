@@ -254,6 +254,21 @@ def test_tree_round_trip(ctx, tmp_path):
     assert tree[""] == w.index("slate") and len(tree) == 2
 
 
+@pytest.mark.parametrize("cap,code", [(4, 2), (5, 0)])
+def test_a_cheat_sheet_under_a_cap_its_tree_exceeds_is_refused(capsys, cap, code):
+    """`cheatsheet --max-guesses 3` of a tree needing 5 guesses printed the tree's mean 3.4205 and
+    worst 5 as if every answer were solved under the cap (bench --tree plays the cap: 42 % lost)."""
+    tree = Path(__file__).resolve().parent.parent / "data" / "strategies" / "answers-known-salet.tree"
+    assert main(["cheatsheet", "--tree", str(tree), "--max-guesses", str(cap), "--top", "1", "--json"]) == code
+    captured = capsys.readouterr()
+    if code:
+        assert captured.out == "" and captured.err.splitlines()[-1].endswith(
+            f"needs 5 guesses for some answers, more than max_guesses {cap}: a cheat sheet shows the tree's own "
+            "games (give a cap of 5 or more; bench --tree plays it under a lower cap)")
+    else:
+        assert json.loads(captured.out)["settings"]["max_guesses"] == 5
+
+
 # ------------------------------------------------------------------------------ sweep folders
 
 
@@ -318,6 +333,23 @@ SWEEPS = {
     "histogram-nested": (_cell("histogram", "[" * 5000 + "]" * 5000), "line 2"),
     "games-huge": (_cell("games", "100000000000"), "games = 100000000000"),
     "mean-not-number": (_cell("mean", "abc"), "line 2"),
+    # figures that parse but disagree with the row's own histogram or the sweep: once shown as
+    # the best configuration (mean 1.000), a -100 % fail rate, or an extra seed
+    "mean-not-the-histograms": (_cell("mean", "1.0"), "mean = 1.0, but the histogram's"),
+    "mean-nan": (_cell("mean", "nan"), "mean = nan"),
+    "win-rate-above-one": (_cell("win_rate", "2.0"), "win_rate = 2.0 does not fit"),
+    "fail-rate-negative": (_cell("fail_rate", "-1.0"), "fail_rate = -1.0 is not 1 - win_rate"),
+    "worst-not-the-histograms": (_cell("worst_guesses", "99"), "worst_guesses = 99"),
+    "seed-outside-the-sweep": (_cell("seed", "7"), "seed = 7, not one of the sweep's 1"),
+    "bench-seed-not-the-seeds": (_cell("bench_seed", "12345"), "bench_seed = 12345 is not"),
+    "seconds-negative": (_cell("seconds", "-inf"), "seconds = -inf"),
+    "histogram-above-the-cap": (_cell("histogram", '{"0":1,"3":4}'), "outside 1..9"),
+    "games-not-the-sweeps": (lambda o: _spec(o, lambda d: d.update(games=6)), "the sweep plays 6"),
+    "spec-seeds-zero": (lambda o: _spec(o, lambda d: d.update(seeds=0)), "seeds (0) and games (5) must be"),
+    "spec-base-seed-negative": (lambda o: _spec(o, lambda d: d.update(base_seed=-1)), "base_seed (-1) from 0"),
+    # a grid narrowed in sweep.json: its rows of two openers merged into one configuration
+    "results-of-another-grid": (lambda o: _spec(o, lambda d: d.update(grid={})),
+                                "has the column(s) opener, which sweep.json does not name"),
     "missing-column": (lambda o: _csv(o, lambda ls: [ls[0].replace(",mean,", ",avg,"), *ls[1:]]),
                        "lacks the column(s) mean"),
     "results-invalid-utf8": (lambda o: (o / RESULTS_FILE).write_bytes(
@@ -482,6 +514,14 @@ CHECKPOINTS = {
     "gene-bool": (lambda d: _edit(d, ["population", 0, 0, -1], 1), "true/false"),
     "genes-short": (lambda d: _edit(d, ["population", 0, 0], ["crane"]), "entries, not"),
     "fitness-text": (lambda d: _edit(d, ["population", 0, 1], ["x"]), "fitness is not a number"),
+    # a planted score below any mean guess count was taken as the best genome and chose the winner
+    "fitness-negative": (lambda d: _edit(d, ["population", 0, 1], [-1.0]), "fitness is -1.0: a mean guess count"),
+    "fitness-nan": (lambda d: _edit(d, ["population", 0, 1], [float("nan")]), "fitness is not finite"),
+    "hof-fitness-zero": (lambda d: _edit(d, ["hof", 0, 1], [0.0]), "hof[0] fitness is 0.0"),
+    "cache-value-zero": (lambda d: _edit(d, ["cache", 0, 1], 0.5), "cache[0] value is 0.5"),
+    "hold-cache-nan": (lambda d: _edit(d, ["hold_cache", 0, 1], float("nan")), "hold_cache[0] value is not finite"),
+    "hof-fitness-not-the-caches": (lambda d: _edit(d, ["hof", 0, 1], [d["hof"][0][1][0] + 0.5]),
+                                   "hof[0] fitness"),
     "hof-too-big": (lambda d: {**d, "hof": d["population"] * 10}, "more than"),
     "cache-entry": (lambda d: {**d, "cache": [[["crane"], 1.0]]}, "cache[0]"),
     "logbook-long": (lambda d: {**d, "logbook": d["logbook"] * 50}, "logbook has more than"),

@@ -262,3 +262,33 @@ def test_a_file_of_another_user_in_a_sticky_folder_is_refused(tmp_path, monkeypa
         with pytest.raises(EvoWordleError, match=f"{name} belongs to another user in the sticky folder"):
             check_file(tmp_path / name, "--csv")
     assert check_file(tmp_path / "new.csv", "--csv") == tmp_path / "new.csv"
+
+
+SHIPPED = Path(__file__).resolve().parent.parent / "data" / "strategies"
+
+
+@pytest.mark.parametrize("command,flag,source", [
+    ("cheatsheet --top 2 --tree {in} --export {out}", "tree", "answers-known-salet.tree"),
+    ("cheatsheet --top 2 --tree {in} --csv {out}", "tree", "answers-known-salet.tree"),
+    ("bench --games 2 --solver ga-search --tree {in} --csv {out}", "tree", "answers-known-salet.tree"),
+    ("bench --games 2 --strategy {in} --json --csv {out}", "strategy", "p0-evolved.json"),
+    ("evolve-strategy --generations 0 --init {in} --out {out}", "init", "p0-evolved.json"),
+    ("bench --games 2 --allowed {in} --csv {out}", "allowed", "p0-evolved.json"),
+])
+@pytest.mark.parametrize("how", ["same", "symlink"])
+def test_an_output_naming_an_input_file_is_refused(tmp_path, capsys, command, flag, source, how):
+    """`cheatsheet --tree t --export t` replaced the tree by its JSON export (which no command
+    reads as a tree) and `bench --tree t --csv t` by the games' CSV: an output that is a file the
+    command reads is refused up front, through a symlink too, and the input is left as it was."""
+    given = tmp_path / source
+    given.write_bytes((SHIPPED / source).read_bytes())
+    out = given
+    if how == "symlink":
+        out = tmp_path / "link"
+        out.symlink_to(given)
+    argv = command.format(**{"in": given, "out": out}).split(" ")
+    err = refused(capsys, argv)
+    output_flag = argv[len(argv) - 2 - argv[::-1].index(str(out))]  # the flag before the last mention
+    assert err.endswith(f"error: {output_flag} {out} is the --{flag} file this command reads: writing it would "
+                        "destroy that input; give the output another name\n"), err
+    assert given.read_bytes() == (SHIPPED / source).read_bytes()

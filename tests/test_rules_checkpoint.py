@@ -26,6 +26,8 @@ MU, HOF = 2, 3
 #: one genome per name of GENE_NAMES (the one-board genome, hard_candidates last)
 GENES = ["crane", 10.0, 0.5, 0.0, 0.25, 0.6, 1.0, 0.0, 2.0, 6.0, 1.0, 1.0, 1.0, 1.0, False]
 OTHER = ["slate", 9.0, 0.4, 0.1, 0.2, 0.5, 1, 0.0, 2.0, 5.0, 1.0, 1.0, 1.0, 1.0, True]
+#: a genome in no member of the good document (its cached value is free)
+THIRD = GENES[:1] + [9.0] + GENES[2:]
 PY_RNG = random.Random(3).getstate()
 NP_RNG = np.random.default_rng(3).bit_generator.state
 
@@ -223,7 +225,7 @@ def test_the_population_has_exactly_mu_members(tmp_path):
 
 
 def test_the_hall_of_fame_holds_at_most_its_size(tmp_path):
-    three = [[GENES, [4.5]], [OTHER, [4]], [GENES, [5]]]
+    three = [[GENES, [4.5]], [OTHER, [4]], [THIRD, [5]]]
     assert [f for _, f in _read(tmp_path, _doc(hof=three))["hof"]] == [(4.5,), (4,), (5,)]
     _refused(tmp_path, _doc(hof=three), "is corrupt (hof has more than 2 entries)", hof=2)
 
@@ -267,10 +269,23 @@ def test_the_hall_of_fame_is_checked_as_the_population(tmp_path):
     _refused(tmp_path, _doc(hof={"a": 1}), "is corrupt (hof is not a list)")
 
 
-def test_fitness_values_need_not_be_finite(tmp_path):
-    st = _read(tmp_path, _doc(population=[[GENES, [float("inf")]], [OTHER, [4]]],
-                              cache=[[GENES, float("inf")]]))
-    assert st["population"][0] == (GENES, (float("inf"),)) and st["cache"] == {tuple(GENES): float("inf")}
+def test_fitness_values_are_mean_guess_counts(tmp_path):
+    """A fitness is a mean guess count plus a penalty ≥ 0: at least 1 and finite (a planted
+    -1, 0 or NaN was the best genome ever seen and chose the winner); 1 itself passes."""
+    st = _read(tmp_path, _doc(population=[[GENES, [1]], [OTHER, [4]]], hof=[], cache=[[GENES, 1]]))
+    assert st["population"][0] == (GENES, (1,)) and st["cache"] == {tuple(GENES): 1}
+    for bad, says in ((float("inf"), "is not finite"), (0.999, "is 0.999: a mean guess count is at least 1")):
+        _refused(tmp_path, _doc(population=[[GENES, [bad]], [OTHER, [4]]], cache=[]),
+                 f"is corrupt (population[0] fitness {says})")
+        _refused(tmp_path, _doc(hold_cache=[[GENES, bad]]), f"is corrupt (hold_cache[0] value {says})")
+
+
+def test_a_members_fitness_is_the_one_its_cache_holds(tmp_path):
+    """The population's and hall of fame's fitnesses are the training cache's values: one
+    changed alone is refused; a genome the cache lacks passes."""
+    _refused(tmp_path, _doc(hof=[[OTHER, [4]], [GENES, [4.25]]]),
+             "is corrupt (hof[1] fitness 4.25 is not the cache's 4.5)")
+    assert _read(tmp_path, _doc(cache=[[OTHER, 4]]))["population"][0] == (GENES, (4.5,))
 
 
 @pytest.mark.parametrize("field", ["cache", "hold_cache"])
@@ -293,7 +308,7 @@ def test_cached_fitnesses_are_a_genome_and_a_number(tmp_path, field, entry, mess
 
 
 def test_a_repeated_genome_in_the_cache_keeps_its_last_value(tmp_path):
-    assert _read(tmp_path, _doc(cache=[[GENES, 4.5], [GENES, 5]]))["cache"] == {tuple(GENES): 5}
+    assert _read(tmp_path, _doc(cache=[[THIRD, 4.5], [THIRD, 5]]))["cache"] == {tuple(THIRD): 5}
 
 
 # ------------------------------------------------------------------------------- generators

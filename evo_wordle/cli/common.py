@@ -129,6 +129,18 @@ def check_distinct_outputs(args: argparse.Namespace) -> None:
         if key in seen:
             raise EvoWordleError(f"{seen[key]} and {flag} both name {value}; give each output its own file")
         seen[key] = flag
+        for name in INPUT_FILE_FLAGS:
+            source = vars(args).get(name)
+            if isinstance(source, str) and os.path.isfile(source) and os.path.exists(value) \
+                    and os.path.samefile(source, value):
+                raise EvoWordleError(f"{flag} {value} is the --{name.replace('_', '-')} file this command reads: "
+                                     "writing it would destroy that input; give the output another name")
+
+
+#: Flags naming a file a command reads (when a string: ga-tree's --tree is an output, a Path).
+#: ``cheatsheet --tree t.txt --export t.txt`` replaced the tree by its JSON export, which no
+#: command reads back as a tree; ``bench --tree t.txt --csv t.txt`` by the games' CSV.
+INPUT_FILE_FLAGS = ("tree", "strategy", "params", "init", "allowed", "answers", "space")
 
 
 def color_enabled() -> bool:

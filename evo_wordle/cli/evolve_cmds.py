@@ -448,6 +448,9 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
     from ..evolve.strategy import Strategy, save_strategy
 
     settings = settings_from_args(args)
+    if settings.boards > 1:  # was "2 boards need one answer per board in each game, not (20,)"
+        raise EvoWordleError(f"ga-tree builds one-board trees, not --boards {settings.boards}: play several boards "
+                             f"with bench --boards {settings.boards} (ga-search searches their decisions too)")
     ctx = context_from_args(args)
     if not args.exact and (args.width is not None or args.depth_limit is not None or args.objective != "mean"):
         raise EvoWordleError("--width, --depth-limit and --objective need --exact")
@@ -475,6 +478,7 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
         result = run_bench(ctx, "ga-search", settings, answers, args.seed, params)
         paths = tree_paths(result.records)
     seconds = time.perf_counter() - start
+    unsolved = [ctx.words.allowed[r.answer] for r in result.records if not r.solved]
     summary = {**result.summary(), "total_guesses": int(sum(len(p) for p in paths.values())),
                "max_guesses": result.worst_guesses, "seconds": round(seconds, 2),
                "build_seconds": round(seconds, 1), "tree": str(args.tree), "method": "exact" if args.exact else "ga"}
@@ -496,7 +500,8 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
         print(f"{count(result.games, 'answer')}{sample}, opener {opener}: total {summary['total_guesses']}, "
               f"mean {result.mean_guesses:.4f}, "
               f"worst {result.worst_guesses}, histogram {result.histogram}; built in {seconds:.1f} s"
-              + (f" by branch and bound ({_exact_words(args)})" if args.exact else ""))
+              + (f" by branch and bound ({_exact_words(args)})" if args.exact else "")
+              + (f"; {len(unsolved)} NOT SOLVED within {settings.max_guesses}" if unsolved else ""))
         if args.exact and args.objective != "mean":
             print(_objective_line(summary["objective_search"]))
         if args.bound:
@@ -505,6 +510,10 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
                   + (" - the tree is optimal" if gap == 0 else "")
                   + f"; {summary['parts_settled']} of {summary['parts']} opener parts proven optimal")
     sys.stdout.flush()
+    if unsolved:  # a tree file holds solved paths: one that stops short is refused by every reader
+        raise EvoWordleError(f"{count(len(unsolved), 'answer')} of {result.games} not solved within max_guesses "
+                             f"{settings.max_guesses} (first: {unsolved[0]!r}), so no tree file is written: "
+                             "give a higher --max-guesses")
     if not args.exact:
         with writing(args.tree):
             write_tree(ctx, args.tree, paths, settings)

@@ -260,6 +260,15 @@ def record_context(args: argparse.Namespace, record: dict) -> tuple[Context, str
     return ctx, list_mismatch(record, ctx.words)
 
 
+def refuse_idle_other_lists(args: argparse.Namespace) -> None:
+    """``--other-lists`` with no file to replay would change nothing: refused rather than
+    ignored, as ``sweep`` does (bench, solve, compare, assist and plot took it silently)."""
+    if getattr(args, "other_lists", False) and not any(
+            getattr(args, name, None) for name in ("strategy", "params", "tree")):
+        raise EvoWordleError("--other-lists replays a --strategy, --params or --tree file on other word lists; "
+                             "this run names none")
+
+
 def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, Settings]:
     """The word lists and settings a run plays: the flags, with every setting the user did not
     give taken from the strategy/tree file being replayed (and its answer list, if bundled).
@@ -275,6 +284,7 @@ def run_context(args: argparse.Namespace, solvers: list[str]) -> tuple[Context, 
     found = artefact_of(args, solvers)
     given = settings_from_args(args)
     if found is None:
+        refuse_idle_other_lists(args)
         return context_from_args(args), given
     label, record, has_tree, _, has_prior, opener = found
     if record is None:

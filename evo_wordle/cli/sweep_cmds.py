@@ -13,7 +13,7 @@ from ..plots.common import MAX_RUNS
 from ..progress import note, progress_bar
 from ..wording import count
 from .common import add_command, add_other_lists_arg, add_word_args, file_name, positive_int, seed_int
-from .settings_args import add_settings_args, run_context, settings_from_args, warn
+from .settings_args import add_settings_args, refuse_idle_other_lists, run_context, settings_from_args, warn
 
 PLOT_KINDS = ("heatmap", "lines", "convergence", "histograms", "evolution")
 
@@ -401,9 +401,12 @@ def cmd_plot(args: argparse.Namespace) -> int:
     else:
         from .common import check_solver_flags, context_from_args, solver_params
 
-        if getattr(args, "params", None):  # the file's settings and answer list, as bench plays them
+        if any(getattr(args, name, None) for name in ("params", "strategy", "tree")):
+            # the file's settings and answer list, as bench plays them (a --strategy file was
+            # played in the flags' game: answers-known-salet with every allowed word a candidate)
             ctx, settings = run_context(args, args.solvers if args.kind == "histograms" else [args.solver])
         else:
+            refuse_idle_other_lists(args)
             ctx, settings = context_from_args(args), settings_from_args(args)
         if args.kind == "convergence":
             from ..plots.convergence import convergence_data, plot_convergence

@@ -106,6 +106,9 @@ def _fixed(items: list[str]) -> dict:
 def cmd_tune(args: argparse.Namespace) -> int:
     from .. import tune
 
+    for flag, value in (("--study", args.study), ("--storage", args.storage)):
+        if value is not None and not value.strip():  # --storage "" was the default storage, --study "" a name
+            raise EvoWordleError(f"{flag} needs a {'name' if flag == '--study' else 'URL'}, not {value!r}")
     out = check_folder(args.out, files=OUT_FILES)  # not '', not a file, not under /proc, writable, no FIFO
     if not out.parent.is_dir():
         raise EvoWordleError(f"folder {out.parent} does not exist")

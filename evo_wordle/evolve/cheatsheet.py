@@ -27,6 +27,13 @@ def tree_file_paths(ctx: Context, path: str | Path, settings: Settings | None = 
         raise EvoWordleError(f"tree file {path}: no answer paths")
     if len({p[0] for p in paths.values()}) != 1:
         raise EvoWordleError(f"tree file {path}: the paths do not share one first guess")
+    worst = max(len(p) for p in paths.values())
+    if settings is not None and worst > settings.max_guesses:
+        # the sheet's figures are the tree's paths: under a lower cap they were printed as if
+        # every answer were solved (mean 3.42, worst 5 with max_guesses=3)
+        raise EvoWordleError(f"tree file {path} needs {worst} guesses for some answers, more than max_guesses "
+                             f"{settings.max_guesses}: a cheat sheet shows the tree's own games (give a cap of "
+                             f"{worst} or more; bench --tree plays it under a lower cap)")
     return paths
 
 

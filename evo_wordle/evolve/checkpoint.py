@@ -47,6 +47,14 @@ def _finite(x: Any, what: str) -> float:
     return x
 
 
+def _score(x: Any, what: str) -> float:
+    """A fitness or validation score: a mean guess count plus a penalty of at least 0, so at
+    least 1.  A planted 0, -1 or NaN was taken as the best genome ever seen and chose the winner."""
+    if not _finite(x, what) >= 1:
+        raise _Bad(f"{what} is {x!r}: a mean guess count is at least 1")
+    return x
+
+
 def _list(x: Any, what: str, length: int | None = None, most: int | None = None) -> list:
     if not isinstance(x, list):
         raise _Bad(f"{what} is not a list")
@@ -80,7 +88,7 @@ def _members(x: Any, what: str, names: list[str], words, length: int | None = No
     for i, item in enumerate(_list(x, what, length, most)):
         pair = _list(item, f"{what}[{i}]", 2)
         genes = _genes(pair[0], f"{what}[{i}]", names, words)
-        fitness = tuple(_num(v, f"{what}[{i}] fitness") for v in _list(pair[1], f"{what}[{i}] fitness", 1))
+        fitness = tuple(_score(v, f"{what}[{i}] fitness") for v in _list(pair[1], f"{what}[{i}] fitness", 1))
         out.append((genes, fitness))
     return out
 
@@ -89,7 +97,7 @@ def _cache(x: Any, what: str, names: list[str], words) -> dict[tuple, float]:
     out = {}
     for i, item in enumerate(_list(x, what)):
         pair = _list(item, f"{what}[{i}]", 2)
-        out[tuple(_genes(pair[0], f"{what}[{i}]", names, words))] = _num(pair[1], f"{what}[{i}] value")
+        out[tuple(_genes(pair[0], f"{what}[{i}]", names, words))] = _score(pair[1], f"{what}[{i}] value")
     return out
 
 
@@ -141,12 +149,20 @@ def read_checkpoint(path: str | Path, fingerprint: dict, words, gene_names: list
         np_rng = doc.get("np_rng")
         if not isinstance(np_rng, dict) or not isinstance(np_rng.get("bit_generator"), str):
             raise _Bad("np_rng is not a generator state")
+        cache = _cache(doc.get("cache"), "cache", gene_names, words)
+        members = {name: _members(doc.get(name), name, gene_names, words, **size)
+                   for name, size in (("population", {"length": mu}), ("hof", {"most": hof_size}))}
+        for name, found in members.items():  # each fitness is the training cache's (the run's own)
+            for i, (genes, fitness) in enumerate(found):
+                key = tuple(round(v, 10) if isinstance(v, float) else v for v in genes)  # metaga.genome_key
+                if key in cache and cache[key] != fitness[0]:
+                    raise _Bad(f"{name}[{i}] fitness {fitness[0]!r} is not the cache's {cache[key]!r}")
         return {
             "generation": gen,
-            "population": _members(doc.get("population"), "population", gene_names, words, length=mu),
-            "hof": _members(doc.get("hof"), "hof", gene_names, words, most=hof_size),
+            "population": members["population"],
+            "hof": members["hof"],
             "logbook": logbook,
-            "cache": _cache(doc.get("cache"), "cache", gene_names, words),
+            "cache": cache,
             "hold_cache": _cache(doc.get("hold_cache"), "hold_cache", gene_names, words),
             "py_rng": _py_rng(doc.get("py_rng")),
             "np_rng": np_rng,
