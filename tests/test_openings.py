@@ -617,8 +617,7 @@ def test_without_fresh_the_new_word_is_any_pool_word():
 
 @pytest.mark.parametrize("objective", ["remaining", "entropy"])
 def test_joint_feedback_of_many_words_never_wraps_into_another(small, objective):
-    """The joint code of K words is Σ pattern·243**position in 64 bits: from K = 9 (243**9 > 2**64;
-    the command refuses such a K, OpeningProblem took it)
+    """The joint code of K words is Σ pattern·243**position in 64 bits: from K = 9 (243**9 > 2**64)
     it wrapped silently, so the feedback whose code is exactly 2**64 (its base-243 digits) shared
     code 0 with the all-grey feedback, and two buckets merged: "remaining" said 1.0667 candidates
     left where every candidate stands alone.  Codes are now renumbered before they would wrap."""

@@ -66,9 +66,8 @@ def bucket_stats(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _room(codes: np.ndarray, base_: int) -> np.ndarray:
     """``codes`` ready for one more word (× ``base_`` + a pattern): as they are while that fits
     their unsigned type, else renumbered 0, 1, … (equal codes stay equal, distinct ones distinct,
-    which is all a score reads).  Beyond 64 bits (nine five-letter words: 243**9 > 2**64; the
-    command refuses such a K, the Python API took it) the products wrapped silently, and two
-    feedbacks could share a code, merging their buckets."""
+    which is all a score reads).  Beyond 64 bits (``--words 9`` of five letters: 243**9 > 2**64)
+    the products wrapped silently, and two feedbacks could share a code, merging their buckets."""
     if int(codes.max(initial=0)) <= (int(np.iinfo(codes.dtype).max) - (base_ - 1)) // base_:
         return codes
     return np.unique(codes, return_inverse=True)[1].reshape(codes.shape).astype(codes.dtype)
