@@ -613,29 +613,3 @@ def test_without_fresh_the_new_word_is_any_pool_word():
         share = np.mean([masks[a] & masks[b] == 0 for a, b in out])
         assert low <= share <= high, (fresh, share)
 
-
-
-@pytest.mark.parametrize("objective", ["remaining", "entropy"])
-def test_joint_feedback_of_many_words_never_wraps_into_another(small, objective):
-    """The joint code of K words is Σ pattern·243**position in 64 bits: from K = 9 (243**9 > 2**64)
-    it wrapped silently, so the feedback whose code is exactly 2**64 (its base-243 digits) shared
-    code 0 with the all-grey feedback, and two buckets merged: "remaining" said 1.0667 candidates
-    left where every candidate stands alone.  Codes are now renumbered before they would wrap."""
-    cand = small.candidates("answers")
-    n = len(cand)
-    problem = OpeningProblem(small, cand, small.all_words[:9], objective)
-    base = small.words.n_patterns
-    digits, value = [], 2**64
-    while value:
-        value, digit = divmod(value, base)
-        digits.append(digit)
-    assert base == 243 and len(digits) == 9  # 2**64 needs all nine words' digits
-    patterns = np.zeros((9, n), dtype=problem.patterns.dtype)
-    patterns[:, 0] = digits[::-1]  # candidate 0: the feedback whose joint code is 2**64
-    patterns[-1, 2:] = np.arange(1, n - 1)  # candidate 1 all grey; the others apart on the last word
-    problem.patterns = patterns
-    genome = np.arange(9)[None, :]
-    alone = 1.0 if objective == "remaining" else math.log2(n)  # n buckets of one
-    assert problem.scores(genome)[0] == pytest.approx(alone, abs=1e-12)
-    prefix = problem.codes_after(np.arange(8), base, 8)  # the scan's route to the same codes
-    assert len(np.unique(prefix[0])) == n

@@ -63,16 +63,6 @@ def bucket_stats(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return squares, xlogx
 
 
-def _room(codes: np.ndarray, base_: int) -> np.ndarray:
-    """``codes`` ready for one more word (× ``base_`` + a pattern): as they are while that fits
-    their unsigned type, else renumbered 0, 1, … (equal codes stay equal, distinct ones distinct,
-    which is all a score reads).  Beyond 64 bits (``--words 9`` of five letters: 243**9 > 2**64)
-    the products wrapped silently, and two feedbacks could share a code, merging their buckets."""
-    if int(codes.max(initial=0)) <= (int(np.iinfo(codes.dtype).max) - (base_ - 1)) // base_:
-        return codes
-    return np.unique(codes, return_inverse=True)[1].reshape(codes.shape).astype(codes.dtype)
-
-
 @dataclass
 class OpeningProblem:
     """The patterns of a pool of guesses against the candidates, and how openings are scored."""
@@ -119,9 +109,7 @@ class OpeningProblem:
         base_ = self.ctx.words.n_patterns
         dtype = np.uint16 if base_**k <= 2**16 else np.uint32 if base_**k <= 2**32 else np.uint64
         codes = self.patterns[genomes[:, 0]].astype(dtype)
-        wide = base_**k > 2**64  # the codes may not fit: renumbered on the way (_room)
         for j in range(1, k):
-            codes = _room(codes, base_) if wide else codes
             codes *= dtype(base_)
             codes += self.patterns[genomes[:, j]]
         return codes
@@ -177,10 +165,9 @@ class OpeningProblem:
         k = len(prefix) + 1
         dtype = np.uint16 if base_**k <= 2**16 else np.uint32 if base_**k <= 2**32 else np.uint64
         joint = np.zeros(self.n, dtype=dtype)
-        room = (lambda c: _room(c, base_)) if base_**k > 2**64 else (lambda c: c)
         for g in prefix:
-            joint = room(joint) * dtype(base_) + self.patterns[g]
-        return room(joint) * dtype(base_) + self.patterns[first:]
+            joint = joint * dtype(base_) + self.patterns[g]
+        return joint * dtype(base_) + self.patterns[first:]
 
     def better(self, scores: np.ndarray) -> np.ndarray:
         """Scores turned so that larger is better (the GA's fitness direction)."""
