@@ -34,6 +34,21 @@ def dialogue(sess: AssistSession, lines, **kw) -> str:
     return out.getvalue()
 
 
+def record_plays(monkeypatch) -> list[tuple[int, int]]:
+    """Every game the assistant's estimate plays, as (answer, guesses), in order."""
+    import evo_wordle.assist as assist
+
+    played = []
+
+    def recording_play(solver, state, answer, settings):
+        record = play(solver, state, answer, settings)
+        played.append((answer, record.score(settings.max_guesses)))
+        return record
+
+    monkeypatch.setattr(assist, "play", recording_play)
+    return played
+
+
 def test_accepting_every_suggestion_solves_like_play(ctx):
     """An oracle types Enter and the true colours; the game matches game.play move for move."""
     answer = "crane"
@@ -545,17 +560,9 @@ def test_a_sampled_estimate_weighs_the_candidates_as_every_candidate_does(ctx):
 def test_a_sampled_estimate_shows_its_95_interval_and_every_candidate_none(ctx, monkeypatch):
     """The sampled figure is an estimate (±0.1 to ±0.2 guesses with 100 draws after one guess on the
     allowed list) and was shown as bare as an exact one."""
-    import evo_wordle.assist as assist
     from evo_wordle.stats import mean_ci
 
-    played = []
-
-    def recording_play(solver, state, answer, settings):
-        record = play(solver, state, answer, settings)
-        played.append((answer, record.score(settings.max_guesses)))
-        return record
-
-    monkeypatch.setattr(assist, "play", recording_play)
+    played = record_plays(monkeypatch)
     sess = session(ctx)
     sess.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
     sess.sample, sess.budget = 12, 600.0
@@ -577,23 +584,15 @@ def test_a_sampled_estimate_shows_its_95_interval_and_every_candidate_none(ctx, 
 def test_a_cut_short_estimate_plays_a_random_part_of_the_candidates(ctx, monkeypatch):
     """Candidates up to the sample size were played in alphabetical order, so a budget cut left
     the alphabetically first of them standing as "sampled candidates"."""
-    import evo_wordle.assist as assist
-
-    played = []
-
-    def recording_play(solver, state, answer, settings):
-        played.append(answer)
-        return play(solver, state, answer, settings)
-
-    monkeypatch.setattr(assist, "play", recording_play)
+    played = record_plays(monkeypatch)
     sess = session(ctx)
     sess.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
     cand = sess.state.candidates
     sess.budget = 0.0
     sess.expected_to_finish()
-    assert len(played) == 1 and played[0] in cand and played[0] != cand[0]
+    assert len(played) == 1 and played[0][0] in cand and played[0][0] != cand[0]
     full = session(ctx)
     full.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
     played.clear()
     full.expected_to_finish()
-    assert sorted(played) == list(cand)  # uncut, every candidate is played once
+    assert sorted(a for a, _ in played) == list(cand)  # uncut, every candidate is played once

@@ -16,9 +16,9 @@ from evo_wordle import patterns
 from evo_wordle.assist import Alternative, AssistSession, draw_board, run_assist, stream_reader
 from evo_wordle.entropy import entropies
 from evo_wordle.errors import EvoWordleError
-from evo_wordle.game import Settings, play
+from evo_wordle.game import Settings
 from evo_wordle.solvers import make_solver
-from tests.test_assist import P1, _board, dialogue, digits, session
+from tests.test_assist import P1, _board, dialogue, digits, record_plays, session
 
 RAISE = ("raise", "00210")  # leaves 29 answers in P1
 
@@ -224,16 +224,10 @@ def test_guesses_left_of_the_cap_are_never_below_zero(ctx):
 # --- expected guesses to finish -------------------------------------------------------------
 
 def test_exactly_sample_candidates_are_all_played_not_drawn(ctx, monkeypatch):
-    played = []
-
-    def recording_play(solver, state, answer, settings):
-        played.append(answer)
-        return play(solver, state, answer, settings)
-
-    monkeypatch.setattr(assist, "play", recording_play)
+    played = record_plays(monkeypatch)
     sess = _after_raise(ctx)
     mean, games = sess.expected_to_finish(sample=29, budget=600.0)
-    assert games == 29 and sorted(played) == sorted(sess.state.candidates.tolist())
+    assert games == 29 and sorted(a for a, _ in played) == sorted(sess.state.candidates.tolist())
     assert np.isnan(sess.spread())
     assert "(every candidate)" in _board(sess)
     drawn = _after_raise(ctx)
