@@ -640,3 +640,21 @@ def test_joint_feedback_of_many_words_never_wraps_into_another(small, objective)
     assert problem.scores(genome)[0] == pytest.approx(alone, abs=1e-12)
     after = problem.codes_after(np.arange(8), base, 8)  # the scan's route to the same codes
     assert after.shape == (1, n) and len(np.unique(after[0])) == n
+
+
+def test_codes_renumber_from_the_first_k_past_64_bits_one_letter_words():
+    """One-letter words have 3 feedbacks, so K = 41 words (3**41 lies in (2**64, 2**65]) is the one K
+    whose codes pass 64 bits but not 65: the feedback whose code is exactly 2**64 (its 41 base-3 digits)
+    wrapped onto the all-grey one.  Wide means past 2**64, not past any larger bound."""
+    small = Context(allowed=list("abc"), answers=list("ab"))
+    problem = OpeningProblem(small, small.candidates("answers"), small.all_words)
+    digits, value = [], 2**64
+    while value:
+        value, digit = divmod(value, 3)
+        digits.append(digit)
+    assert small.words.n_patterns == 3 and len(digits) == 41 and 3**40 < 2**64 < 3**41 <= 2**65
+    problem.patterns = np.array([[0, 0], [1, 0], [2, 0]], dtype=problem.patterns.dtype)  # row r: r, all grey
+    genome = np.array(digits[::-1])[None, :]  # candidate 0's joint code is 2**64, candidate 1's is 0
+    assert problem.scores(genome)[0] == pytest.approx(1.0)  # two buckets of one, not one of two
+    after = problem.codes_after(genome[0, :-1], 3, int(genome[0, -1]))  # the scan's route
+    assert after[0, 0] != after[0, 1]
