@@ -58,6 +58,18 @@ def markdown(rows: list[dict]) -> str:
          for r in rows])
 
 
+def seed_figures(lengths: list[np.ndarray]) -> dict:
+    """A row's figures from each seed's game lengths: the mean over seeds of the mean guesses,
+    their sample standard deviation (ddof=1: the spread of the seeds' means, which the population
+    formula understated by a factor sqrt((n-1)/n); None for one seed, which has no spread), the
+    mean under the 9-guess cap, the over-6 rate (%) and the largest game."""
+    means = [float(x.mean()) for x in lengths]
+    return {"mean": float(np.mean(means)), "sd": float(np.std(means, ddof=1)) if len(means) > 1 else None,
+            "cap9": float(np.mean([np.minimum(x, 9).mean() for x in lengths])),
+            "over6": float(np.mean([(x > 6).mean() * 100 for x in lengths])),
+            "max": int(max(x.max() for x in lengths)), "seed_means": means}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
@@ -82,16 +94,14 @@ def main() -> None:
             cache[key] = runs
         runs = cache[key]
         lengths = [np.array([len(r.guesses) if r.solved else 30 for r in b.records]) for b in runs]
-        means = [float(x.mean()) for x in lengths]
-        cap9 = float(np.mean([np.minimum(x, 9).mean() for x in lengths]))
-        over = float(np.mean([(x > 6).mean() * 100 for x in lengths]))
-        worst = int(max(x.max() for x in lengths))
-        mean = float(np.mean(means))
-        row = dict(label=label, solver=solver, params=params, mean=mean, sd=float(np.std(means)), cap9=cap9,
-                   over6=over, max=worst, seeds=args.seeds, seed_means=means, thesis_mean=t_mean,
+        figures = seed_figures(lengths)
+        row = dict(label=label, solver=solver, params=params, **{k: figures[k] for k in ("mean", "sd", "cap9", "over6",
+                   "max")}, seeds=args.seeds, seed_means=figures["seed_means"], thesis_mean=t_mean,
                    thesis_over6=t_over, thesis_max=t_max)
         rows.append(row)
-        print(f"{label:26s} {mean:6.3f} {row['sd']:6.3f} {t_mean:6.3f} {mean - t_mean:+6.3f} {cap9:6.3f} "
+        mean, cap9, over, worst, means = row["mean"], row["cap9"], row["over6"], row["max"], row["seed_means"]
+        sd = "–" if row["sd"] is None else f"{row['sd']:.3f}"
+        print(f"{label:26s} {mean:6.3f} {sd:>6s} {t_mean:6.3f} {mean - t_mean:+6.3f} {cap9:6.3f} "
               f"{over:6.2f} {t_over if t_over is not None else '':>6} {worst:4d} "
               f"{t_max if t_max is not None else '':>4}  {' '.join(f'{m:.3f}' for m in means)}", flush=True)
     write_json(results / "ga-thesis-tables.json", rows)

@@ -302,20 +302,21 @@ def test_opening_ga_roulette_refusal_names_the_opening_fitness_not_evaluate(smal
 
 def test_joint_codes_are_mixed_radix_in_the_narrowest_type(small):
     """Code of K feedbacks p_0 … p_{K-1} = Σ p_j·243^(K−1−j) (checked in Python ints), held in uint16
-    while 243^K ≤ 2^16 (K ≤ 2), uint32 while 243^K ≤ 2^32 (K ≤ 4), else uint64."""
+    while 243^K ≤ 2^16 (K ≤ 2), uint32 while 243^K ≤ 2^32 (K ≤ 4), else uint64; up to K = 8, the widest
+    that fits 64 bits, they are these codes themselves (only wider ones are renumbered)."""
     cand, _ = _answers(small)
-    pool = small.all_words[:7]
+    pool = small.all_words[:9]
     problem = OpeningProblem(small, cand, pool)
     table = small.table
-    narrowest = {1: np.uint16, 2: np.uint16, 3: np.uint32, 4: np.uint32, 5: np.uint64}
-    for k in range(1, 6):
-        genome = [6, 2, 4, 0, 5][:k]
+    narrowest = {1: np.uint16, 2: np.uint16, 3: np.uint32, 4: np.uint32} | {k: np.uint64 for k in range(5, 9)}
+    for k in range(1, 9):
+        genome = [6, 2, 4, 0, 5, 8, 1, 7][:k]
         want = [sum(int(table[pool[g], c]) * 243 ** (k - 1 - j) for j, g in enumerate(genome)) for c in cand]
         codes = problem._codes(np.array([genome]))
         assert codes.dtype == narrowest[k] and codes[0].tolist() == want, k
-        after = problem.codes_after(np.array(genome[:-1], dtype=np.int64), 243, 3)  # last word: pool 3…6
-        assert after.dtype == narrowest[k] and after.shape == (4, len(cand)), k
-        for row, last in zip(after, range(3, 7)):
+        after = problem.codes_after(np.array(genome[:-1], dtype=np.int64), 243, 3)  # last word: pool 3…8
+        assert after.dtype == narrowest[k] and after.shape == (6, len(cand)), k
+        for row, last in zip(after, range(3, 9)):
             full = genome[:-1] + [last]
             assert row.tolist() == [sum(int(table[pool[g], c]) * 243 ** (k - 1 - j) for j, g in enumerate(full))
                                     for c in cand], (k, last)
@@ -613,3 +614,47 @@ def test_without_fresh_the_new_word_is_any_pool_word():
         share = np.mean([masks[a] & masks[b] == 0 for a, b in out])
         assert low <= share <= high, (fresh, share)
 
+
+@pytest.mark.parametrize("objective", ["remaining", "entropy"])
+def test_joint_feedback_of_many_words_never_wraps_into_another(small, objective):
+    """The joint code of K words is Σ pattern·243**position: from K = 9 (243**9 > 2**64; the command
+    refuses such a K, OpeningProblem takes it) it wrapped silently in 64 bits, so the feedback whose
+    code is exactly 2**64 (its base-243 digits) shared code 0 with the all-grey feedback and two
+    buckets merged: "remaining" said 1.0667 candidates left where every candidate stands alone.
+    Such codes are now renumbered before every further word, in the GA's and in the scan's route."""
+    cand = small.candidates("answers")
+    n = len(cand)
+    problem = OpeningProblem(small, cand, small.all_words[:9], objective)
+    base = small.words.n_patterns
+    digits, value = [], 2**64
+    while value:
+        value, digit = divmod(value, base)
+        digits.append(digit)
+    assert base == 243 and len(digits) == 9  # 2**64 needs all nine words' digits
+    patterns = np.zeros((9, n), dtype=problem.patterns.dtype)
+    patterns[:, 0] = digits[::-1]  # candidate 0: the feedback whose joint code is 2**64
+    patterns[-1, 2:] = np.arange(1, n - 1)  # candidate 1 all grey; the others apart on the last word
+    problem.patterns = patterns
+    genome = np.arange(9)[None, :]
+    alone = 1.0 if objective == "remaining" else math.log2(n)  # n buckets of one
+    assert problem.scores(genome)[0] == pytest.approx(alone, abs=1e-12)
+    after = problem.codes_after(np.arange(8), base, 8)  # the scan's route to the same codes
+    assert after.shape == (1, n) and len(np.unique(after[0])) == n
+
+
+def test_codes_renumber_from_the_first_k_past_64_bits_one_letter_words():
+    """One-letter words have 3 feedbacks, so K = 41 words (3**41 lies in (2**64, 2**65]) is the one K
+    whose codes pass 64 bits but not 65: the feedback whose code is exactly 2**64 (its 41 base-3 digits)
+    wrapped onto the all-grey one.  Wide means past 2**64, not past any larger bound."""
+    small = Context(allowed=list("abc"), answers=list("ab"))
+    problem = OpeningProblem(small, small.candidates("answers"), small.all_words)
+    digits, value = [], 2**64
+    while value:
+        value, digit = divmod(value, 3)
+        digits.append(digit)
+    assert small.words.n_patterns == 3 and len(digits) == 41 and 3**40 < 2**64 < 3**41 <= 2**65
+    problem.patterns = np.array([[0, 0], [1, 0], [2, 0]], dtype=problem.patterns.dtype)  # row r: r, all grey
+    genome = np.array(digits[::-1])[None, :]  # candidate 0's joint code is 2**64, candidate 1's is 0
+    assert problem.scores(genome)[0] == pytest.approx(1.0)  # two buckets of one, not one of two
+    after = problem.codes_after(genome[0, :-1], 3, int(genome[0, -1]))  # the scan's route
+    assert after[0, 0] != after[0, 1]

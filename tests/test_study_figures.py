@@ -542,8 +542,17 @@ def check_convergence(name: str, tmp_path) -> tuple[dict, np.ndarray]:
     np.testing.assert_allclose(low, f["best_p10"], rtol=1e-12)
     np.testing.assert_allclose(high, f["best_p90"], rtol=1e-12)
     assert all(lo <= b <= hi for lo, b, hi in zip(f["best_p10"], f["best"], f["best_p90"]))
+    # one answer: a game per run; every puzzle: the Logbooks of all the runs' games, so the legend
+    # says so (it said "of runs" of a band over 3 runs x 2,309 puzzles' games)
+    games = "runs" if data["answer"] else "games"
     assert [t.get_text() for t in ax.get_legend().get_texts()] == [
-        "best: 10-90 % of runs", "best (median of runs)", "population mean (median of runs)"]
+        f"best: 10-90 % of {games}", f"best (median of {games})", f"population mean (median of {games})"]
+    assert ax.get_legend().get_title().get_text() == ("" if data["answer"] else
+                                                      f"games: {n} runs x {data['games']:,} puzzles")
+    bottom, top = ax.get_ylim()  # room above the band and the lines for the legend, not on them
+    assert top - max(max(f["best_p90"]), max(f["mean"])) > 0.2 * (top - bottom)
+    if not data["answer"]:  # the rows behind each generation's band: more than the runs
+        assert min(f["n"]) > n
     # what the study ran: ga-thesis against greedy with the opener the greedy-tales bench uses, P0, seed 0
     assert (data["solver"], data["baseline"], data["seed"]) == ("ga-thesis", "greedy", 0)
     assert data["baseline_opener"] == greedy_tales()["settings"]["opener"]

@@ -63,6 +63,16 @@ def bucket_stats(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return squares, xlogx
 
 
+def _renumbered(codes: np.ndarray) -> np.ndarray:
+    """``codes`` renumbered 0, 1, … in their own type: equal codes stay equal and distinct ones
+    distinct, which is all a score reads, and the numbers stay below ``codes.size``.
+
+    Joint codes wider than 64 bits (nine five-letter words: 243**9 > 2**64; the command refuses
+    such a K, the Python API takes it) are renumbered before every further word, so the products
+    never wrap: a wrapped code could equal another feedback's and merge their buckets."""
+    return np.unique(codes, return_inverse=True)[1].reshape(codes.shape).astype(codes.dtype)
+
+
 @dataclass
 class OpeningProblem:
     """The patterns of a pool of guesses against the candidates, and how openings are scored."""
@@ -104,12 +114,14 @@ class OpeningProblem:
 
     def _codes(self, genomes: np.ndarray) -> np.ndarray:
         """Joint feedback codes of each genome (rows of pool positions) on every candidate, in
-        the narrowest unsigned type that holds base**K."""
+        the narrowest unsigned type that holds base**K (beyond 64 bits: renumbered as they go)."""
         k = genomes.shape[1]
         base_ = self.ctx.words.n_patterns
         dtype = np.uint16 if base_**k <= 2**16 else np.uint32 if base_**k <= 2**32 else np.uint64
         codes = self.patterns[genomes[:, 0]].astype(dtype)
+        wide = base_**k > 2**64  # renumbered before each word (_renumbered), else they would wrap
         for j in range(1, k):
+            codes = _renumbered(codes) if wide else codes
             codes *= dtype(base_)
             codes += self.patterns[genomes[:, j]]
         return codes
@@ -161,13 +173,15 @@ class OpeningProblem:
         return out
 
     def codes_after(self, prefix: np.ndarray, base_: int, first: int) -> np.ndarray:
-        """Joint codes of ``prefix`` followed by each pool word from ``first`` on (one row each)."""
+        """Joint codes of ``prefix`` followed by each pool word from ``first`` on (one row each;
+        beyond 64 bits renumbered as in ``_codes``)."""
         k = len(prefix) + 1
         dtype = np.uint16 if base_**k <= 2**16 else np.uint32 if base_**k <= 2**32 else np.uint64
         joint = np.zeros(self.n, dtype=dtype)
+        room = _renumbered if base_**k > 2**64 else (lambda c: c)  # as in _codes
         for g in prefix:
-            joint = joint * dtype(base_) + self.patterns[g]
-        return joint * dtype(base_) + self.patterns[first:]
+            joint = room(joint) * dtype(base_) + self.patterns[g]
+        return room(joint) * dtype(base_) + self.patterns[first:]
 
     def better(self, scores: np.ndarray) -> np.ndarray:
         """Scores turned so that larger is better (the GA's fitness direction)."""

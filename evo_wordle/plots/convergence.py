@@ -248,10 +248,13 @@ def plot_convergence(data: dict, path: str | Path) -> Plotted:
     axes[1].set_title(f"Entropy left {what}")
     if data["fitness"] is not None:
         f, ax = data["fitness"], axes[2]
+        # each game has its own Logbook: over every puzzle the band and medians are of all the
+        # runs' games (3 runs × 2,309 puzzles), not of the runs, as "of runs" said
+        games = "runs" if data["answer"] else "games"
         ax.fill_between(f["gen"], f["best_p10"], f["best_p90"], color=SERIES[2], alpha=0.3, linewidth=0,
-                        label="best: 10-90 % of runs")
-        ax.plot(f["gen"], f["best"], color=SERIES[2], marker="o", label="best (median of runs)")
-        ax.plot(f["gen"], f["mean"], color=SERIES[3], marker="^", label="population mean (median of runs)")
+                        label=f"best: 10-90 % of {games}")
+        ax.plot(f["gen"], f["best"], color=SERIES[2], marker="o", label=f"best (median of {games})")
+        ax.plot(f["gen"], f["mean"], color=SERIES[3], marker="^", label=f"population mean (median of {games})")
         ax.set_xlabel("generation of the game\nValues from different turns are NOT comparable:\n"
                       "each turn breeds from the words still consistent\nwith the feedback (a dynamic fitness is "
                       "also re-scored\nover that turn's candidates), so fitness falls as that\n"
@@ -259,7 +262,10 @@ def plot_convergence(data: dict, path: str | Path) -> Plotted:
         ax.set_ylabel("fitness (higher is better within a generation)")
         count_axis(ax.xaxis)
         ax.set_title(f"{data['solver']}: fitness per generation (Logbook)")
-        ax.legend(loc="upper right")
+        low, high = ax.get_ylim()
+        ax.set_ylim(low, high + 0.3 * (high - low))  # room above the band for the legend
+        ax.legend(loc="upper right", title=None if data["answer"] else
+                  f"games: {count(n, 'run')} x {count(data['games'], 'puzzle', fmt=',')}")
     games = "1 puzzle" if data["answer"] else count(data["games"], "puzzle", fmt=",")
     caption = caption_text(solver=f"{data['solver']} against {base_label}", seed=data.get("seed"),
                            n=f"{count(n, 'run')} x {games}", settings=data.get("settings"),
