@@ -41,6 +41,8 @@ def files(tmp_path_factory, cache_dir):
     (root / "one.txt").write_text("crane\n")
     Context(allowed=str(root / "one.txt")).table  # noqa: B018 - build now: no notice during the test
     (root / "adir").mkdir()
+    (root / "roulette.json").write_text(json.dumps({  # a parameter file that chooses by roulette too
+        "format": "evo-wordle-params", "version": 1, "solver": "ga-thesis", "params": {"choice": "roulette"}}))
     return root
 
 
@@ -75,6 +77,22 @@ BAD_INPUT = [
     ("evolve-strategy --generations 1 --out {d}/s.json --checkpoint {d}/s.json", "--checkpoint and --out both name"),
     ("sweep --solver ga --population 2,300 --out {d}/s", "--population 2 is smaller than ga's default --elite 10"),
     ("bench --solver ga --tournament-size -1 --games 3", "--tournament-size must be between 1"),
+    # a flag another setting turns off was ignored silently: the run was the flag-less one
+    ("bench --solver ga --tournament-size 5 --games 3",
+     "--tournament-size is for tournament selection, but ga selects parents by roulette and chooses its guess by "
+     "roulette: give --selection tournament or --choice tournament, or drop --tournament-size"),
+    ("bench --solver ga-thesis --params {d}/roulette.json --tournament-size 5 --games 3",
+     "--tournament-size is for tournament selection, but ga-thesis selects parents by roulette"),
+    ("bench --solver ga-first --pressure 3 --games 3", "--pressure is for roulette selection, but ga-first selects "
+     "parents by best and chooses its guess by best"),
+    ("compare --solvers ga,greedy --tournament-size 4 --games 3", "--tournament-size is for tournament selection"),
+    ("solve crane --solver ga --tournament-size 4", "--tournament-size is for tournament selection"),
+    ("plot convergence --answer merry --out {d}/x.png --tournament-size 4", "--tournament-size is for tournament"),
+    ("ga-tree --bound-seconds 5 --tree {d}/t.txt", "--bound-seconds needs --bound"),
+    ("ga-tree --exact --bound --bound-seconds 5 --tree {d}/t.txt", "--bound-seconds means nothing for an exhaustive"),
+    ("ga-tree --exact --search-population 8 --tree {d}/t.txt", "--search-population is for the GA's tree: --exact"),
+    ("ga-tree --exact --search-generations 2 --tree {d}/t.txt", "--search-generations is for the GA's tree"),
+    ("ga-tree --exact --exact-limit 3 --tree {d}/t.txt", "--exact-limit is for the GA's tree"),
     ("bench --boards 2 --solver greedy", "needs the summed-entropy solver"),
     ("bench --solver nope", "unknown solver 'nope'"),
     ("bench --opener zzzzz --games 3", "'zzzzz' is not an allowed word"),
