@@ -83,6 +83,7 @@ BAD_INPUT = [
     ("compare --solvers strategy,greedy --strategy p0-evolved --max-guesses 8", "the rows do not play the same game"),
     ("solve zzzzz --solver strategy --strategy p0-evolved --max-guesses 8", "'zzzzz' is not an allowed word"),
     ("openers --pool 99999 --words 9", "too many joint feedbacks to count"),
+    ("evolve-strategy --jobs 99 --generations 1 --train 99999", "--train 99999 + --validation 400 exceed"),
     # a flag another setting turns off was ignored silently: the run was the flag-less one
     ("bench --solver ga --tournament-size 5 --games 3",
      "--tournament-size is for tournament selection, but ga selects parents by roulette and chooses its guess by "
