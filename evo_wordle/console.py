@@ -61,6 +61,47 @@ def fail(message: str, code: int, prefix: str = "evo-wordle: error: ") -> int:
     return code
 
 
+#: Warnings held while a command checks its input (None: print at once, as outside the command
+#: line): a bad flag found after a warning was a second line under it, the first not the error.
+_held: list[str] | None = None
+
+
+def hold_warnings() -> None:
+    """From now on, hold warnings until :func:`release_warnings` (the work starts) or
+    :func:`drop_warnings` (the input was refused: its one line is the error)."""
+    global _held
+    _held = []
+
+
+def warn(message: str) -> None:
+    """``evo-wordle: warning: …`` on stderr, or held (see :func:`hold_warnings`)."""
+    line = "evo-wordle: warning: " + " ".join(str(message).split())
+    if _held is not None:
+        _held.append(line)
+        return
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
+
+
+def release_warnings() -> None:
+    """Print the held warnings (the work starts: they concern it) and print later ones at once."""
+    global _held
+    lines, _held = _held or [], None
+    for line in lines:
+        try:
+            print(line, file=sys.stderr, flush=True)
+        except (OSError, ValueError):
+            pass
+
+
+def drop_warnings() -> None:
+    """Forget the held warnings: the input was refused, so they concern no run."""
+    global _held
+    _held = None
+
+
 def interrupted() -> int:
     """Ctrl-C: "interrupted", exit 130, on a line of its own (a prompt's half-typed word or a
     progress bar may hold the terminal's line)."""

@@ -115,8 +115,10 @@ def local_workers(jobs: int) -> int:
         return jobs
     if jobs not in _warned_jobs:
         _warned_jobs.add(jobs)
-        print(f"evo-wordle: warning: --jobs {jobs} is more than {WORKERS_PER_CPU} workers for each of this "
-              f"machine's {cpus} CPUs: using {limit} (results do not depend on --jobs)", file=sys.stderr)
+        from .console import warn  # held, on the command line, until the work starts (or dropped with a refusal)
+
+        warn(f"--jobs {jobs} is more than {WORKERS_PER_CPU} workers for each of this machine's {cpus} CPUs: "
+             f"using {limit} (results do not depend on --jobs)")
     return limit
 
 

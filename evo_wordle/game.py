@@ -56,6 +56,9 @@ class Settings:
         for name in ("hard", "daily"):
             object.__setattr__(self, name, as_bool(name, getattr(self, name)))
         object.__setattr__(self, "boards", as_int("boards", self.boards, 1, MAX_BOARDS))
+        # whether the cap was given (not a field: equal settings play alike, asdict is unchanged);
+        # with_ moves only a cap that was not, so a given 9 stays 9 on eight boards
+        object.__setattr__(self, "_cap_given", self.max_guesses is not None)
         cap = default_cap(self.boards) if self.max_guesses is None else self.max_guesses
         object.__setattr__(self, "max_guesses", as_int("max_guesses", cap, 1, MAX_GUESSES))
 
@@ -69,10 +72,13 @@ class Settings:
         return cls(**{**base, **overrides})
 
     def with_(self, **changes) -> Settings:
-        """A copy with ``changes`` applied (validated).  A cap at the board count's default follows
-        a new board count (``Settings().with_(boards=8)`` plays to Octordle's 13, not one board's
-        9); a cap set to anything else stays.  (``dataclasses.replace`` cannot tell the two apart.)"""
-        if "max_guesses" not in changes and self.max_guesses == default_cap(self.boards):
+        """A copy with ``changes`` applied (validated).  A cap left to its default follows a new
+        board count (``Settings().with_(boards=8)`` plays to Octordle's 13, not one board's 9); a
+        cap that was given stays, even one equal to the old default (``Settings(max_guesses=9)``
+        asked for 9: it was moved to 13 because 9 is one board's default).  A cap read back
+        from a file or summary (``Settings(**d)``) was given.  (``dataclasses.replace`` keeps
+        every cap.)"""
+        if "max_guesses" not in changes and not getattr(self, "_cap_given", True):
             changes["max_guesses"] = None
         return replace(self, **changes)
 

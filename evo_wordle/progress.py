@@ -50,8 +50,13 @@ def interval() -> float:
 
 def progress_bar(total: int | None, desc: str, unit: str, enabled: bool = True, initial: int = 0):
     """A tqdm bar on stderr (a disabled one when ``enabled`` is false); use it as a context
-    manager and call ``update(n)``.  ``initial`` counts work done before (a resumed run)."""
+    manager and call ``update(n)``.  ``initial`` counts work done before (a resumed run).
+    The work starts here: warnings the command held while checking its input are printed."""
     from tqdm import tqdm
+
+    from .console import release_warnings
+
+    release_warnings()
 
     if not enabled:
         return tqdm(total=total, disable=True)

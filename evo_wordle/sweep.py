@@ -291,19 +291,27 @@ class SweepSpec:
                 played.update({(key, format_value(config[key])): why for key, why in found.items()})
         self.check_words(words)
         if family is None and not isinstance(self.solver, Solver):
-            self._build_each()
+            played.update(self._build_each())
         return [{"param": key, "file": file, "lists_differ": why} for (key, file), why in played.items()]
 
-    def _build_each(self) -> None:
+    def _build_each(self) -> dict[tuple[str, str], str]:
         """A factory function's parameters are known only by calling it: each configuration's
         solver is built here as its tasks build it (:func:`~evo_wordle.bench.make_engine`; no game
-        is played), so a bad value is refused before the folder exists, not by a worker."""
+        is played), so a bad value is refused before the folder exists, not by a worker.  Returns
+        what :meth:`validate` records of the files they play on other word lists (a built
+        solver's ``describe()`` says so, as bench records it): {(parameter, file): why}."""
         from .bench import make_engine
         from .executors import worker_context
 
         ctx = worker_context(self.allowed, self.answers)  # the one a task in this process would use
+        played: dict[tuple[str, str], str] = {}
         for config in self.configs():
-            make_engine(ctx, self.solver, self.settings_for(config), self.solver_params(config))
+            engine = make_engine(ctx, self.solver, self.settings_for(config), self.solver_params(config))
+            described = engine.describe() if hasattr(engine, "describe") else {}
+            why = described.get("lists_differ")
+            if why:
+                played[_file_param(self.solver_params(config), described.get("strategy"))] = why
+        return played
 
     def check_words(self, words=None) -> None:
         """Word parameters (an opener, the two-preset solvers' second word) must be words of the
@@ -317,6 +325,14 @@ class SweepSpec:
             words = words if words is not None else load_words(self.allowed, self.answers)
             for word in sorted(named):
                 words.index(word)
+
+
+def _file_param(params: dict, file) -> tuple[str, str]:
+    """(the parameter, the file) of a factory's configuration whose solver plays ``file`` (what
+    it describes as its ``strategy``) on other word lists: the parameter that names it, whatever
+    the factory calls it (``strategy`` when none does, e.g. a factory that reads a fixed path)."""
+    named = [k for k, v in params.items() if isinstance(v, str | Path) and file is not None and str(v) == str(file)]
+    return (named[0] if named else "strategy", format_value(file if not named else params[named[0]]))
 
 
 def replaced_setting(problem: str, fixed: Settings, swept) -> tuple[str, object, object] | None:

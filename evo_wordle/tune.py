@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .artefacts import PARAMS_FORMAT, STRATEGY_FORMAT, check_lists, replay_kind, settings_of
+from .artefacts import PARAMS_FORMAT, SETTING_KEYS, STRATEGY_FORMAT, check_lists, replay_kind, settings_of
 from .bench import derived_seeds, run_bench
 from .context import Context
 from .errors import EvoWordleError
@@ -843,12 +843,31 @@ def load_params(path: str | Path, *, ctx: Context | None = None, other_lists: bo
         raise EvoWordleError(f"parameter file {path}: settings must be an object")
     if not isinstance(data.get("provenance", {}), dict):
         raise EvoWordleError(f"parameter file {path}: provenance must be an object")
+    _refuse_disagreement(path, data)
     if ctx is not None:
         record = data.get("made_for")
         if record is not None:
             settings_of(record, f"parameter file {path}")  # a malformed block, not "other lists"
         check_lists(record, ctx.words, f"parameter file {path}", other_lists)
     return data
+
+
+def _refuse_disagreement(path: str | Path, data: dict) -> None:
+    """Refuse a file whose two records of one thing differ: ``params`` and ``solver_params`` on a
+    parameter, ``settings`` and ``made_for`` on a game setting.  ``tune`` writes them equal; one
+    edited alone was played silently (``params`` and ``made_for`` won), so the file said two things."""
+    tuned, every = data["params"], data.get("solver_params", {})
+    for key in sorted(set(tuned) & set(every)):
+        if tuned[key] != every[key] or isinstance(tuned[key], bool) != isinstance(every[key], bool):  # 1 == True
+            raise EvoWordleError(f"parameter file {path}: params and solver_params disagree on {key} "
+                                 f"({tuned[key]!r} and {every[key]!r})")
+    settings, record = data.get("settings", {}), data.get("made_for")
+    if not isinstance(record, dict):
+        return  # no made_for (older files), or a malformed one: settings_of names it
+    for key in SETTING_KEYS:
+        if key in settings and key in record and settings[key] is not None and settings[key] != record[key]:
+            raise EvoWordleError(f"parameter file {path}: settings and made_for disagree on {key} "
+                                 f"({settings[key]!r} and {record[key]!r})")
 
 
 #: The first 16 bytes of every SQLite 3 database file.

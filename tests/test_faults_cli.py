@@ -41,6 +41,8 @@ def files(tmp_path_factory, cache_dir):
     (root / "one.txt").write_text("crane\n")
     Context(allowed=str(root / "one.txt")).table  # noqa: B018 - build now: no notice during the test
     (root / "adir").mkdir()
+    (root / "roulette.json").write_text(json.dumps({  # a parameter file that chooses by roulette too
+        "format": "evo-wordle-params", "version": 1, "solver": "ga-thesis", "params": {"choice": "roulette"}}))
     return root
 
 
@@ -75,6 +77,29 @@ BAD_INPUT = [
     ("evolve-strategy --generations 1 --out {d}/s.json --checkpoint {d}/s.json", "--checkpoint and --out both name"),
     ("sweep --solver ga --population 2,300 --out {d}/s", "--population 2 is smaller than ga's default --elite 10"),
     ("bench --solver ga --tournament-size -1 --games 3", "--tournament-size must be between 1"),
+    # a warning (a file's setting overridden, a pool cut) printed before the error made it two lines
+    ("bench --strategy p0-evolved --max-guesses 8 --games 99999", "--games 99999 is more than the 2309 answers"),
+    ("bench --strategy p0-evolved --max-guesses 8 --opener zzzzz", "'zzzzz' is not an allowed word"),
+    ("compare --solvers strategy,greedy --strategy p0-evolved --max-guesses 8", "the rows do not play the same game"),
+    ("solve zzzzz --solver strategy --strategy p0-evolved --max-guesses 8", "'zzzzz' is not an allowed word"),
+    ("openers --pool 99999 --words 9", "too many joint feedbacks to count"),
+    ("evolve-strategy --jobs 99 --generations 1 --train 99999", "--train 99999 + --validation 400 exceed"),
+    # a flag another setting turns off was ignored silently: the run was the flag-less one
+    ("bench --solver ga --tournament-size 5 --games 3",
+     "--tournament-size is for tournament selection, but ga selects parents by roulette and chooses its guess by "
+     "roulette: give --selection tournament or --choice tournament, or drop --tournament-size"),
+    ("bench --solver ga-thesis --params {d}/roulette.json --tournament-size 5 --games 3",
+     "--tournament-size is for tournament selection, but ga-thesis selects parents by roulette"),
+    ("bench --solver ga-first --pressure 3 --games 3", "--pressure is for roulette selection, but ga-first selects "
+     "parents by best and chooses its guess by best"),
+    ("compare --solvers ga,greedy --tournament-size 4 --games 3", "--tournament-size is for tournament selection"),
+    ("solve crane --solver ga --tournament-size 4", "--tournament-size is for tournament selection"),
+    ("plot convergence --answer merry --out {d}/x.png --tournament-size 4", "--tournament-size is for tournament"),
+    ("ga-tree --bound-seconds 5 --tree {d}/t.txt", "--bound-seconds needs --bound"),
+    ("ga-tree --exact --bound --bound-seconds 5 --tree {d}/t.txt", "--bound-seconds means nothing for an exhaustive"),
+    ("ga-tree --exact --search-population 8 --tree {d}/t.txt", "--search-population is for the GA's tree: --exact"),
+    ("ga-tree --exact --search-generations 2 --tree {d}/t.txt", "--search-generations is for the GA's tree"),
+    ("ga-tree --exact --exact-limit 3 --tree {d}/t.txt", "--exact-limit is for the GA's tree"),
     ("bench --boards 2 --solver greedy", "needs the summed-entropy solver"),
     ("bench --solver nope", "unknown solver 'nope'"),
     ("bench --opener zzzzz --games 3", "'zzzzz' is not an allowed word"),
@@ -238,6 +263,24 @@ def disk_fills_up(limit: int = 64):
         yield
     finally:
         resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+
+
+def test_warnings_held_while_the_input_is_checked_are_printed_for_a_run(tmp_path, capsys):
+    """Warnings wait until the work starts (so a refused input is one line): a run that goes
+    ahead still prints them, before its progress, and so does one that fails late (exit 1)."""
+    argv = ["bench", "--strategy", "p0-evolved", "--max-guesses", "8", "--games", "3", "--split", "test"]
+    warning = ("evo-wordle: warning: strategy file {} was made for other settings; overriding max_guesses 9 -> 8\n")
+    from evo_wordle.evolve.strategy import read_strategy_file
+
+    path = read_strategy_file("p0-evolved").path
+    code, out, err = run(capsys, [*argv, "--quiet"])
+    assert code == 0 and "mean guesses" in out and err == warning.format(path)
+    code, out, err = run(capsys, [*argv, "--quiet", "--opener", "zzzzz"])
+    assert code == 2 and out == "" and err == "evo-wordle: error: 'zzzzz' is not an allowed word\n"
+    with disk_fills_up():
+        code, out, err = run(capsys, [*argv, "--quiet", "--csv", str(tmp_path / "games.csv")])
+    assert code == 1 and "mean guesses" in out
+    assert err.startswith(warning.format(path)) and err.count("\n") == 2 and "evo-wordle: error:" in err
 
 
 def test_bench_result_is_printed_before_a_late_write_failure(tmp_path, capsys):

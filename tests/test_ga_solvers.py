@@ -69,7 +69,7 @@ def test_cli_unknown_operator_exit_2_with_one_line(capsys, cache_dir, flags):
 def test_cli_flags_reach_every_ga_solver(cache_dir):
     args = build_parser().parse_args(
         ["bench", "--solver", "ga-thesis", "--population", "30", "--mutation", "0.2", "--crossover-rate", "0.5",
-         "--init", "best", "--elite", "2", "--generations-per-guess", "3", "--selection", "tournament",
+         "--init", "best", "--elite", "2", "--generations-per-guess", "3", "--selection", "roulette",
          "--pressure", "2", "--fitness", "dynamic", "--crossover", "recombine"]
     )
     params = solver_params("ga-thesis", args)

@@ -467,15 +467,33 @@ def test_settings_without_a_cap_play_to_the_board_counts_default_cap(boards, cap
     (Settings(), 8, 13), (Settings(boards=8), 1, 9), (Settings(boards=4), 2, 7), (Settings(boards=2), 2, 7),
     (Settings(max_guesses=12), 8, 12), (Settings(boards=8, max_guesses=10), 4, 10),
     (Settings(boards=4, max_guesses=6), 8, 6),
+    # a cap given equal to the old default was still moved: asked for 9 on one board, 13 on eight
+    (Settings(max_guesses=9), 8, 9), (Settings(boards=8, max_guesses=13), 1, 13),
+    (Settings(boards=2, max_guesses=7), 4, 7),
+    (Settings().with_(boards=4), 8, 13), (Settings(max_guesses=9).with_(hard=True), 8, 9),
 ])
 def test_a_copy_with_another_board_count_keeps_a_given_cap_and_follows_a_default_one(start, boards, cap):
     """``Settings().with_(boards=8)`` kept one board's cap of 9, so every Octordle set needing 10 to
     13 guesses was lost through the API: a cap at the old default now follows the new board count,
-    a cap set to anything else stays, and a cap given with the change wins."""
+    a cap set to anything else stays, and a cap given with the change wins.  A cap that was given
+    stays even when it equals the old default (it was moved, as if never asked for)."""
     moved = start.with_(boards=boards)
     assert (moved.boards, moved.max_guesses) == (boards, cap)
     assert start.with_(boards=boards, max_guesses=11).max_guesses == 11
     assert start.with_(hard=True).max_guesses == start.max_guesses
+
+
+def test_a_given_cap_stays_given_through_pickling_and_copies():
+    """Whether the cap was given travels with the settings (a sweep's workers get them pickled),
+    and does not change what they are: equal settings, the same ``as_dict``."""
+    import copy
+    import pickle
+
+    given, default = Settings(max_guesses=9), Settings()
+    assert given == default and given.as_dict() == default.as_dict()
+    for copied in (pickle.loads(pickle.dumps(given)), copy.deepcopy(given), copy.copy(given)):
+        assert copied.with_(boards=8).max_guesses == 9
+    assert pickle.loads(pickle.dumps(default)).with_(boards=8).max_guesses == 13
 
 
 def test_a_solver_needs_a_context_and_settings_named_by_who_asks(ctx):

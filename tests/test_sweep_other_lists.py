@@ -65,6 +65,32 @@ def test_run_sweep_records_it_from_python_too(made, other, tmp_path):
                      answers=str(answers)).validate() == []
 
 
+def _strategy_factory(ctx, settings, **params):
+    """A factory *function* (not a Solver class): its parameters are known only by calling it."""
+    from evo_wordle.evolve.strategy import StrategySolver
+
+    return StrategySolver(ctx, settings, **params)
+
+
+def test_a_factory_function_records_it_too(made, other, tmp_path):
+    """A factory function that plays a strategy file made for other word lists was built (and
+    played) but not recorded: only the registered names and Solver classes were asked.  Now
+    the solver it builds says so (``describe``), and the sweep records the file as for them."""
+    genome = api.genome_file(tmp_path, made)
+    words, answers = tmp_path / "words.txt", tmp_path / "answers.txt"
+    words.write_text("".join(f"{w}\n" for w in other.words.allowed))
+    answers.write_text("".join(f"{w}\n" for w in other.words.answers))
+    spec = SweepSpec(solver=_strategy_factory, grid={"strategy": [str(genome)], "other_lists": [True]}, seeds=1,
+                     games=2, allowed=str(words), answers=str(answers))
+    note = {"param": "strategy", "file": str(genome), "lists_differ": WHY}
+    assert spec.validate() == [note]
+    run_sweep(spec, tmp_path / "s", jobs=1)
+    assert json.loads((tmp_path / "s" / "sweep.json").read_text())["grid_files_other_lists"] == [note]
+    own = _own_lists(tmp_path, made)  # on the file's own lists: asked, nothing played elsewhere
+    assert SweepSpec(solver=_strategy_factory, grid={"strategy": [str(genome)], "other_lists": [True]}, seeds=1,
+                     games=2, allowed=own[1], answers=own[3]).validate() == []
+
+
 def test_a_folder_from_before_the_record_resumes_and_gets_it(made, tmp_path, capsys):
     """A sweep.json written before sweeps recorded grid_files_other_lists is the same sweep: a
     rerun resumes it (not 'holds a different sweep') and adds the record; any other difference

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -352,10 +353,15 @@ def test_sweep_names_the_params_file_whose_setting_a_grid_problem_would_replace(
     err = [ln for ln in capsys.readouterr().err.splitlines() if "built pattern table" not in ln]
     assert err == [f"evo-wordle: error: parameter file {path} was made for candidates=answers, which the grid's "
                    "problem=P0 would replace (P0 sets candidates=allowed): drop --set problem to play the file's "
-                   'game, or set candidates to allowed in the file\'s "made_for"']
+                   'game, or set candidates to allowed in the file\'s "made_for" (and "settings")']
     assert not out.exists()
     doc = json.loads(path.read_text())
-    doc["made_for"]["candidates"] = "allowed"
+    doc["made_for"]["candidates"] = "allowed"  # alone, the file says two things: refused, naming the key
+    path.write_text(json.dumps(doc))
+    assert main(argv) == 2 and capsys.readouterr().err == (
+        f"evo-wordle: error: parameter file {path}: settings and made_for disagree on candidates "
+        "('answers' and 'allowed')\n")
+    doc["settings"]["candidates"] = "allowed"
     path.write_text(json.dumps(doc))
     assert main(argv) == 0 and len((out / "results.csv").read_text().splitlines()) == 3
 
@@ -408,6 +414,36 @@ def test_params_file_is_checked(tmp_path, capsys):
     bad.write_text(json.dumps({"format": "evo-wordle-params", "solver": "ga", "params": {"population": 5}}))
     assert main(["bench", "--solver", "greedy", "--params", str(bad), "--games", "3"]) == 2
     assert "for solver 'ga', not 'greedy'" in capsys.readouterr().err
+
+
+def test_a_params_file_that_says_two_things_is_refused(tmp_path, capsys):
+    """A file whose ``params`` and ``solver_params`` differ on a parameter, or whose
+    ``settings`` and ``made_for`` differ on a setting, was played silently (``params`` and
+    ``made_for`` won).  Now one line names the key; equal records still load."""
+    from evo_wordle.artefacts import made_for
+
+    game = Settings(candidates="answers", max_guesses=8)
+    doc = {"format": "evo-wordle-params", "version": 1, "solver": "greedy", "params": {"opener": "crane"},
+           "solver_params": {"opener": "crane", "hard_candidates": True}, "settings": game.as_dict(),
+           "made_for": made_for(game, Context().words), "provenance": {}}
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(doc))
+    assert load_params(path)["params"] == {"opener": "crane"}
+    for edit, message in (
+            (lambda d: d["solver_params"].update(opener="salet"),
+             "params and solver_params disagree on opener ('crane' and 'salet')"),
+            (lambda d: d["params"].update(hard_candidates=1),
+             "params and solver_params disagree on hard_candidates (1 and True)"),
+            (lambda d: d["settings"].update(max_guesses=4), "settings and made_for disagree on max_guesses (4 and 8)"),
+            (lambda d: d["made_for"].update(hard=True), "settings and made_for disagree on hard (False and True)")):
+        bad = json.loads(json.dumps(doc))
+        edit(bad)
+        path.write_text(json.dumps(bad))
+        with pytest.raises(EvoWordleError, match=re.escape(f"parameter file {path}: {message}")):
+            load_params(path)
+        assert main(["bench", "--params", str(path), "--games", "3"]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err == f"evo-wordle: error: parameter file {path}: {message}\n"
 
 
 def test_bad_command_lines_are_one_line(lists, tmp_path, capsys):

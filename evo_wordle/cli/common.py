@@ -210,7 +210,10 @@ def solver_params(name: str, args: argparse.Namespace, check: bool = True) -> di
 
     if check:
         check_solver_flags([name], args)
-    return with_opener({**params_file_for(name, args), **SOLVERS[name].options_from_args(args)}, args)
+    flags = SOLVERS[name].options_from_args(args)
+    params = with_opener({**params_file_for(name, args), **flags}, args)
+    SOLVERS[name].check_flags_used(flags, params)
+    return params
 
 
 def with_opener(params: dict, args: argparse.Namespace) -> dict:

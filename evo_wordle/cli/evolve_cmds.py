@@ -384,6 +384,10 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
     return 0
 
 
+#: ga-tree's flags that only mean something beside another, with the value they play at.
+TREE_DEFAULTS = {"search_population": 16, "search_generations": 4, "exact_limit": 6, "bound_seconds": 120.0}
+
+
 def register_tree(sub) -> None:
     p = add_command(
         sub, "ga-tree", help="build a ga-search decision tree for every answer and export it",
@@ -404,13 +408,15 @@ def register_tree(sub) -> None:
     add_word_args(p)
     add_settings_args(p, daily=False, boards=True)
     p.add_argument("--opener", metavar="WORD", help="first guess (default: salet)")
-    p.add_argument("--search-population", type=arg_type(as_int, 1, SEARCH_MAX), default=16, metavar="N",
-                   help=f"words per decision GA, at most {SEARCH_MAX:,} (default: %(default)s)")
-    p.add_argument("--search-generations", type=arg_type(as_int, 0, SEARCH_GENERATIONS_MAX), default=4, metavar="N",
-                   help=f"generations per decision, at most {SEARCH_GENERATIONS_MAX} (default: %(default)s)")
-    p.add_argument("--exact-limit", type=arg_type(as_int, 0, EXACT_LIMIT_MAX), default=6, metavar="N",
+    p.add_argument("--search-population", type=arg_type(as_int, 1, SEARCH_MAX), metavar="N",
+                   help=f"words per decision GA, at most {SEARCH_MAX:,} "
+                   f"(default: {TREE_DEFAULTS['search_population']}; not with --exact)")
+    p.add_argument("--search-generations", type=arg_type(as_int, 0, SEARCH_GENERATIONS_MAX), metavar="N",
+                   help=f"generations per decision, at most {SEARCH_GENERATIONS_MAX} "
+                   f"(default: {TREE_DEFAULTS['search_generations']}; not with --exact)")
+    p.add_argument("--exact-limit", type=arg_type(as_int, 0, EXACT_LIMIT_MAX), metavar="N",
                    help=f"parts of at most N answers are finished by exact search, N at most {EXACT_LIMIT_MAX} "
-                   "(default: %(default)s)")
+                   f"(default: {TREE_DEFAULTS['exact_limit']}; not with --exact, which searches every part)")
     p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="seed of the sample and the GAs (default: 0)")
     p.add_argument("--games", type=positive_int, metavar="N", help="only a seeded sample of N answers")
     p.add_argument("--tree", type=output_path, metavar="FILE", required=True, help="tree file to write")
@@ -433,8 +439,9 @@ def register_tree(sub) -> None:
     g.add_argument("--bound", action="store_true",
                    help="also report a lower bound on the total for this opener and the gap (tree - bound); "
                    "gap 0 proves the tree optimal")
-    g.add_argument("--bound-seconds", type=nonnegative_float, default=120.0, metavar="S",
-                   help="time for the exhaustive searches behind --bound (default: %(default)s)")
+    g.add_argument("--bound-seconds", type=nonnegative_float, metavar="S",
+                   help=f"with --bound: time for the exhaustive searches behind it (default: "
+                   f"{TREE_DEFAULTS['bound_seconds']:g}; not with an exhaustive --exact tree, its own bound)")
     p.add_argument("--json", action="store_true",
                    help="print the summary as JSON (with total_guesses, max_guesses, seconds, lower_bound)")
     p.set_defaults(func=cmd_ga_tree)
@@ -454,6 +461,7 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
     ctx = context_from_args(args)
     if not args.exact and (args.width is not None or args.depth_limit is not None or args.objective != "mean"):
         raise EvoWordleError("--width, --depth-limit and --objective need --exact")
+    _check_tree_flags(args)
     answers = ctx.words.answer_index
     if args.games:
         check_games(args.games, len(answers))
@@ -528,6 +536,26 @@ def cmd_ga_tree(args: argparse.Namespace) -> int:
             save_strategy(args.out, genome, prov, tree_json(ctx, paths), settings, ctx.words)
         wrote(args.out, args.json)
     return 0
+
+
+def _check_tree_flags(args: argparse.Namespace) -> None:
+    """Refuse a flag the tree being built never reads (it was ignored), then fill in the
+    defaults: the decision GA's flags under --exact, --bound-seconds without --bound or under an
+    exhaustive --exact tree (which is its own bound)."""
+    given = [k for k in TREE_DEFAULTS if getattr(args, k) is not None]
+    flag = {k: "--" + k.replace("_", "-") for k in TREE_DEFAULTS}
+    ga_only = [flag[k] for k in given if k != "bound_seconds"]
+    if args.exact and ga_only:
+        raise EvoWordleError(f"{ga_only[0]} is for the GA's tree: --exact builds it by branch and bound "
+                             "(drop one of them)")
+    if "bound_seconds" in given and not args.bound:
+        raise EvoWordleError("--bound-seconds needs --bound (it is the time for the bound's searches)")
+    if "bound_seconds" in given and args.exact and args.width is None:
+        raise EvoWordleError("--bound-seconds means nothing for an exhaustive --exact tree (it is its own bound, "
+                             "found without a search): drop it, or give --width")
+    for k, value in TREE_DEFAULTS.items():
+        if getattr(args, k) is None:
+            setattr(args, k, value)
 
 
 def _exact_words(args: argparse.Namespace) -> str:

@@ -9,7 +9,6 @@ refuses a flag its grid's problem would replace.
 from __future__ import annotations
 
 import argparse
-import sys
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -245,7 +244,10 @@ def game_label(settings: Settings) -> str:
 
 
 def warn(message: str) -> None:
-    print(f"evo-wordle: warning: {message}", file=sys.stderr)
+    """A one-line warning on stderr, held until the command's work starts (see console.warn)."""
+    from .. import console
+
+    console.warn(message)
 
 
 def record_context(args: argparse.Namespace, record: dict) -> tuple[Context, str | None]:

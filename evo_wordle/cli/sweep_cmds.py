@@ -260,7 +260,7 @@ def _refuse_file_settings_a_problem_replaces(args: argparse.Namespace, grid: dic
                 f"parameter file {args.params} was made for {key}={format_value(given)}, which the grid's "
                 f"problem={problem} would replace ({str(problem).upper()} sets {key}={format_value(value)}): "
                 f"drop --set problem to play the file's game, or set {key} to "
-                f"{format_value(getattr(Settings(), key))} in the file's \"made_for\"")
+                f"{format_value(getattr(Settings(), key))} in the file's \"made_for\" (and \"settings\")")
 
 
 #: A grid's setting key -> the flags whose value every cell would silently replace (a grid's

@@ -101,6 +101,39 @@ def _cache(x: Any, what: str, names: list[str], words) -> dict[tuple, float]:
     return out
 
 
+#: A logbook record's fields (metaga.MetaGA._record), each with its check: the records are
+#: written out as they are by ``--log``, so a planted NaN or negative count was reported as run.
+_LOG_FIELDS = ("gen", "nevals", "best", "mean", "holdout", "seconds")
+
+
+def _count(x: Any, what: str, most: int | None = None) -> int:
+    if isinstance(x, bool) or not isinstance(x, int) or x < 0 or (most is not None and x > most):
+        raise _Bad(f"{what} is {x!r}: not a count" + (f" from 0 to {most}" if most is not None else ""))
+    return x
+
+
+def _record(rec: Any, what: str, generation: int) -> dict:
+    """One logbook record: its six fields and no other, generation and evaluations counts,
+    scores at least 1, seconds finite and not negative."""
+    if not isinstance(rec, dict) or not all(isinstance(k, str) for k in rec):
+        raise _Bad(f"{what} is not a record")
+    if set(rec) != set(_LOG_FIELDS):
+        odd = sorted(set(rec) ^ set(_LOG_FIELDS))
+        raise _Bad(f"{what} has other fields than a logbook record's ({', '.join(odd)})")
+    _count(rec["gen"], f"{what}.gen", generation)
+    _count(rec["nevals"], f"{what}.nevals")
+    for k in ("best", "mean", "holdout"):
+        _score(rec[k], f"{what}.{k}")
+    _seconds(rec["seconds"], f"{what}.seconds")
+    return rec
+
+
+def _seconds(x: Any, what: str) -> float:
+    if not _finite(x, what) >= 0:
+        raise _Bad(f"{what} is {x!r}: a time is not negative")
+    return x
+
+
 def _py_rng(x: Any) -> tuple:
     v = _list(x, "py_rng", 3)
     internal = _list(v[1], "py_rng state", 625)
@@ -142,10 +175,7 @@ def read_checkpoint(path: str | Path, fingerprint: dict, words, gene_names: list
             raise _Bad("generation is not a count")
         logbook = _list(doc.get("logbook"), "logbook", most=gen + 1)
         for i, rec in enumerate(logbook):
-            if not isinstance(rec, dict) or not all(isinstance(k, str) for k in rec):
-                raise _Bad(f"logbook[{i}] is not a record")
-            for k, v in rec.items():
-                _num(v, f"logbook[{i}].{k}")
+            _record(rec, f"logbook[{i}]", gen)
         np_rng = doc.get("np_rng")
         if not isinstance(np_rng, dict) or not isinstance(np_rng.get("bit_generator"), str):
             raise _Bad("np_rng is not a generator state")
@@ -166,7 +196,7 @@ def read_checkpoint(path: str | Path, fingerprint: dict, words, gene_names: list
             "hold_cache": _cache(doc.get("hold_cache"), "hold_cache", gene_names, words),
             "py_rng": _py_rng(doc.get("py_rng")),
             "np_rng": np_rng,
-            "seconds": _finite(doc.get("seconds"), "seconds"),
+            "seconds": _seconds(doc.get("seconds"), "seconds"),
         }
     except _Bad as exc:
         raise EvoWordleError(f"checkpoint {path} is corrupt ({exc})") from None

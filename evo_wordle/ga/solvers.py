@@ -346,6 +346,19 @@ class GASolver(Solver):
         cls.configure({k: v for k, v in params.items() if k != "opener" and v is not None})
 
     @classmethod
+    def check_flags_used(cls, flags: dict, params: dict) -> None:
+        """``--tournament-size`` needs tournament selection or choice, ``--pressure`` roulette:
+        under the other methods the GA never reads them, and the run was the flag-less one."""
+        config = cls.configure({k: v for k, v in params.items() if k != "opener" and v is not None})
+        methods = (config.selection, config.choice)
+        for flag, key, method in (("--tournament-size", "tournament_size", "tournament"),
+                                  ("--pressure", "pressure", "roulette")):
+            if key in flags and method not in methods:
+                raise EvoWordleError(f"{flag} is for {method} selection, but {cls.name} selects parents by "
+                                     f"{config.selection} and chooses its guess by {config.choice}: give --selection "
+                                     f"{method} or --choice {method}, or drop {flag}")
+
+    @classmethod
     def configure(cls, given: dict) -> GAConfig:
         """The solver's defaults with ``given`` on top.  A population below the default elite
         names both (``--elite must be between 0 and 2, not 10`` blamed a flag nobody typed)."""

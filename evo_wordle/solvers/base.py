@@ -116,6 +116,12 @@ class Solver:
         configuration up front); families with typed parameters override it."""
 
     @classmethod
+    def check_flags_used(cls, flags: dict, params: dict) -> None:
+        """Refuse a flag given on the command line (``flags``, from :meth:`options_from_args`)
+        that the solver built with ``params`` never reads, since another setting turns it off
+        (it would be ignored silently); families whose flags depend on each other override it."""
+
+    @classmethod
     def check_word_lists(cls, params: dict, words: WordSet) -> dict[str, str]:
         """Refuse parameters that cannot be played on word lists ``words`` without building the
         solver (a sweep checks every configuration before its folder exists); families whose
