@@ -134,11 +134,7 @@ def check_lists(record: dict | None, words: WordSet, where: str, other_lists: bo
     figures would be of a policy off the game it was made for) unless ``other_lists`` asks for
     them, as ``--other-lists`` does on the command line (the error names whichever the caller
     can give: :class:`~evo_wordle.errors.OtherListsRefused`); a file that records no lists passes."""
-    from .params import as_bool
-
-    if as_bool("other_lists", other_lists) or record is None:
-        return
-    refuse_other_lists(list_mismatch(record, words), where)
+    refuse_other_lists(None if record is None else list_mismatch(record, words), where, other_lists)
 
 
 def refuse_other_lists(why: str | None, where: str, other_lists: bool = False) -> None:

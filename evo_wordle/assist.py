@@ -11,7 +11,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 import numpy as np
 
@@ -33,6 +33,16 @@ BUDGET = 1.5
 #: ... and the fewest games a figure is shown from when they stand for more candidates: one or two
 #: games of a slow solver (p0-plan on the allowed list) are no estimate of hundreds of candidates.
 MIN_SAMPLE = 10
+
+
+class _Estimate(NamedTuple):
+    """One state's expected guesses to finish with what is shown beside it, cached as one record so
+    the figure, its cap share and its interval cannot come from different runs."""
+
+    mean: float
+    games: int  # answers it averages over (the candidates played or the draws they stand for)
+    beyond: float  # share (same weights) needing more guesses than the cap leaves
+    spread: float  # half-width of the draws' 95 % interval; nan for the candidates themselves
 
 
 @dataclass(frozen=True)
@@ -76,9 +86,7 @@ class AssistSession:
         self.states: list[GameState] = [GameState.start(ctx, settings)]
         self.solved = False
         self._suggested: dict[tuple, int] = {}
-        self._expected: dict[tuple, tuple[float, int]] = {}
-        self._beyond: dict[tuple, float] = {}
-        self._spread: dict[tuple, float] = {}
+        self._estimates: dict[tuple, _Estimate] = {}
         #: How :meth:`expected_to_finish` samples by default (a slow solver gets few games in the budget).
         self.sample, self.budget = SAMPLE, BUDGET
 
@@ -177,11 +185,17 @@ class AssistSession:
         play stops after ``budget`` (default: its ``budget``,
         :data:`BUDGET`) seconds with what it has: the candidates are played in a seeded random
         order, so a cut leaves a random part of them, not the alphabetically first."""
+        estimate = self._estimate(sample, budget)
+        return estimate.mean, estimate.games
+
+    def _estimate(self, sample: int | None = None, budget: float | None = None) -> _Estimate:
+        """The state's :class:`_Estimate` (see :meth:`expected_to_finish`), played once per
+        candidate list and history."""
         sample = self.sample if sample is None else sample
         budget = self.budget if budget is None else budget
         key = (self.settings.candidates, self.state.history)
-        if key in self._expected:
-            return self._expected[key]
+        if key in self._estimates:
+            return self._estimates[key]
         cand = self.state.candidates
         w = self.weights(cand)
         rng = np.random.default_rng(np.random.SeedSequence([len(self.state.history), len(cand)]))
@@ -212,24 +226,25 @@ class AssistSession:
                 break
         # a sampled figure stands for as many draws as its games were drawn (an answer drawn twice, twice)
         sampled = len(cand) > sample
-        result = (float(np.average(scores, weights=used)), int(sum(used)) if sampled else len(scores))
-        self._expected[key] = result
-        self._beyond[key] = float(np.average(beyond, weights=used))
-        # the draws' 95 % interval; none for the candidates themselves (whole, or a budget's random part)
-        self._spread[key] = mean_ci(np.repeat(scores, np.asarray(used, dtype=int)))[1] if sampled else float("nan")
-        return result
+        estimate = _Estimate(
+            float(np.average(scores, weights=used)),
+            int(sum(used)) if sampled else len(scores),
+            float(np.average(beyond, weights=used)),
+            # the draws' 95 % interval; none for the candidates themselves (whole, or a budget's random part)
+            mean_ci(np.repeat(scores, np.asarray(used, dtype=int)))[1] if sampled else float("nan"),
+        )
+        self._estimates[key] = estimate
+        return estimate
 
     def spread(self) -> float:
         """Half-width of the 95 % interval of :meth:`expected_to_finish` when a draw stood for the
         candidates (nan otherwise, and for a single draw): the figure is an estimate, and says so."""
-        self.expected_to_finish()
-        return self._spread.get((self.settings.candidates, self.state.history), float("nan"))
+        return self._estimate().spread
 
     def beyond_cap(self) -> float:
         """The share (same weights) of the answers :meth:`expected_to_finish` played on that need
         more guesses than ``--max-guesses`` leaves (0.0 when the cap never binds)."""
-        self.expected_to_finish()
-        return self._beyond.get((self.settings.candidates, self.state.history), 0.0)
+        return self._estimate().beyond
 
     def remaining(self, limit: int | None = None) -> list[str]:
         """Remaining candidates, likeliest first (by the session's prior, else the thesis's

@@ -890,25 +890,33 @@ def load_sweep_folder(out: str | Path) -> tuple[SweepSpec, list[dict], dict]:
         key = row_key(raw, spec.keys)
         if key in rows or any(raw[k] not in typed[k] for k in spec.keys):
             continue
-        row = {k: typed[k][raw[k]] for k in spec.keys}
         try:
-            games = int(raw["games"])
-            if not 1 <= games <= MAX_GAMES_PER_ROW:
-                raise ValueError(f"games = {games}")
-            row.update(
-                seed=int(raw["seed"]), bench_seed=int(raw["bench_seed"]), games=games,
-                mean=float(raw["mean"]), win_rate=float(raw["win_rate"]), fail_rate=float(raw["fail_rate"]),
-                worst_guesses=int(raw["worst_guesses"]), seconds=float(raw["seconds"]),
-                histogram=_histogram(raw["histogram"], games),
-                version=raw["version"],
-            )
-            if key[:-1] not in limits:
-                limits[key[:-1]] = _limits(spec, row)
-            _check_figures(row, spec, limits[key[:-1]])
+            rows[key] = _read_row(raw, spec, typed, limits, key[:-1])
         except (ValueError, RecursionError) as exc:
             raise EvoWordleError(f"results file {csv_path} line {reader.line_num}: {str(exc)[:80]}") from None
-        rows[key] = row
     return spec, list(rows.values()), records
+
+
+def _read_row(raw: dict, spec: SweepSpec, typed: dict, limits: dict, config: tuple) -> dict:
+    """One line of results.csv as a row: its grid values as the specification types them
+    (``typed``: text -> value per key), its figures parsed and checked against the bounds of its
+    configuration ``config`` (computed once per configuration into ``limits``); ValueError
+    naming the first thing wrong."""
+    row = {k: typed[k][raw[k]] for k in spec.keys}
+    games = int(raw["games"])
+    if not 1 <= games <= MAX_GAMES_PER_ROW:
+        raise ValueError(f"games = {games}")
+    row.update(
+        seed=int(raw["seed"]), bench_seed=int(raw["bench_seed"]), games=games,
+        mean=float(raw["mean"]), win_rate=float(raw["win_rate"]), fail_rate=float(raw["fail_rate"]),
+        worst_guesses=int(raw["worst_guesses"]), seconds=float(raw["seconds"]),
+        histogram=_histogram(raw["histogram"], games),
+        version=raw["version"],
+    )
+    if config not in limits:
+        limits[config] = _limits(spec, row)
+    _check_figures(row, spec, limits[config])
+    return row
 
 
 def summarize(spec: SweepSpec, rows: list[dict]) -> list[dict]:

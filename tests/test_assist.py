@@ -550,7 +550,7 @@ def test_a_sampled_estimate_weighs_the_candidates_as_every_candidate_does(ctx):
     sess.enter(ctx.words.index("raise"), patterns.parse("00210", 5))
     every, games = sess.expected_to_finish(sample=1000, budget=600.0)
     assert games == len(cand) == 29 and every == pytest.approx(np.average(scores, weights=prior[cand]))
-    sess._expected.clear()
+    sess._estimates.clear()
     drawn, games = sess.expected_to_finish(sample=12, budget=600.0)
     assert games == 12 and drawn == pytest.approx(every, abs=1e-6)  # 12 draws, of the heavy word alone
     assert abs(scores.mean() - every) > 0.2  # a flattened draw would be far off
