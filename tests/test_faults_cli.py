@@ -735,3 +735,26 @@ def test_ga_tree_on_several_boards_is_one_clear_line(files, capsys):
         "error: ga-tree builds one-board trees, not --boards 2: play several boards with bench --boards 2 "
         "(ga-search searches their decisions too)\n"), err
     assert not (files / "b.txt").exists()
+
+
+def test_the_assistant_prints_held_warnings_before_its_first_suggestion(capsys, monkeypatch):
+    """Warnings wait until the work starts; the assistant has no progress bar to start it, so a
+    warning about the file it plays ("overriding max_guesses 9 -> 8") came after the whole session,
+    once the player had typed 'quit', instead of above the first suggestion."""
+    import io
+
+    from evo_wordle.cli import play_cmds
+
+    seen = {}
+    session = play_cmds.run_assist
+
+    def run_assist(*args, **kwargs):
+        seen["err"] = capsys.readouterr().err  # what the player has seen when the session starts
+        return session(*args, **kwargs)
+
+    monkeypatch.setattr(play_cmds, "run_assist", run_assist)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    code, out, err = run(capsys, ["assist", "--strategy", "p0-evolved", "--max-guesses", "8"])
+    assert code == 0 and "suggested" in out and err == ""
+    assert seen["err"].startswith("evo-wordle: warning: strategy file ")
+    assert seen["err"].endswith("was made for other settings; overriding max_guesses 9 -> 8\n")

@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 
-from .. import patterns
+from .. import console, patterns
 from ..assist import AssistSession, run_assist, terminal_reader
 from ..boards import POLICY_NAME, SummedEntropy, play_boards
 from ..errors import EvoWordleError, ImpossibleFeedback
@@ -301,4 +301,5 @@ def cmd_assist(args: argparse.Namespace) -> int:
     prior, mix, about = _solver_prior(solver, params)
     session = AssistSession(ctx, settings, solver, make_solver=build, prior=prior, prior_about=about, mix=mix)
     read = terminal_reader() if sys.stdin.isatty() else None  # piped: plain lines, as tests drive it
+    console.release_warnings()  # the session starts: its warnings belong above the first suggestion
     return run_assist(session, sys.stdin, sys.stdout, color=color_enabled(), top=args.top, show=args.show, read=read)
