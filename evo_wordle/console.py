@@ -96,6 +96,23 @@ def release_warnings() -> None:
             pass
 
 
+class Releasing:
+    """A stdout or stderr that prints the held warnings before anything else is written to it:
+    the work has begun (a result, a "wrote FILE", a progress line), and the warnings concern it,
+    so they come first, as they did before they were held."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        if _held:
+            release_warnings()
+        return self._stream.write(text)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def drop_warnings() -> None:
     """Forget the held warnings: the input was refused, so they concern no run."""
     global _held

@@ -82,6 +82,8 @@ def main(argv: list[str] | None = None) -> int:
 
     console.ascii_fallback()
     console.hold_warnings()  # until the work starts: a refused input gets its one line alone
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = console.Releasing(streams[0]), console.Releasing(streams[1])  # ... or writes
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
@@ -110,3 +112,4 @@ def main(argv: list[str] | None = None) -> int:
         return console.unexpected(exc)
     finally:
         console.release_warnings()  # (in-process callers: the next main() starts afresh)
+        sys.stdout, sys.stderr = streams
