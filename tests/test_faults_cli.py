@@ -758,3 +758,19 @@ def test_the_assistant_prints_held_warnings_before_its_first_suggestion(capsys, 
     assert code == 0 and "suggested" in out and err == ""
     assert seen["err"].startswith("evo-wordle: warning: strategy file ")
     assert seen["err"].endswith("was made for other settings; overriding max_guesses 9 -> 8\n")
+
+
+def test_held_warnings_come_before_a_command_s_first_output():
+    """A command with no progress bar (solve) must not print its game and then the warning about
+    the setting it was played in, below the figures it qualifies: the first output releases them.
+    Run as a process, so stdout and stderr share one stream in the order they were written."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "evo_wordle", "solve", "crane", "--strategy", "p0-evolved",
+                           "--max-guesses", "8"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=300, check=False)
+    lines = done.stdout.splitlines()
+    assert done.returncode == 0 and lines[-1] == "strategy: solved CRANE in 3 guesses"
+    assert lines[0].startswith("evo-wordle: warning: strategy file ") and "overriding max_guesses 9 -> 8" in lines[0]
+    assert sum("warning" in line for line in lines) == 1
