@@ -12,7 +12,9 @@ games played until a finished trial scores at or below the grid's best point.
 minimum of 30 noisy means, so it is partly luck.  The script therefore also compares the two
 *choices* on games neither search saw: after ``--budget`` (default 1/3) of the grid's games, each
 study's incumbent (its best finished trial so far) and the grid's chosen point are benched on the
-validation answers of the same split, game by game with the same seeds, and every grid point is
+validation answers of the same split with the same seeds (``--heldout-repeats`` per answer), and
+their difference gets a 95 % interval answer by answer (each answer's mean over its seeds: one
+answer's games are not independent games, :func:`heldout_difference`); every grid point is
 benched there too, so the incumbent can be ranked among them.
 
 Writes into --out (default experiments/out/tune_vs_grid, untracked): grid.json,
@@ -97,7 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     hseeds = [int(x) for x in derived_seeds(args.split_seed, args.heldout_repeats)]
 
     def heldout_scores(params: dict) -> np.ndarray:
-        return np.concatenate([play_scores(ctx, base, params, heldout, s) for s in hseeds])
+        """Scores on the held-out games: one row per bench seed, one column per answer."""
+        return np.stack([play_scores(ctx, base, params, heldout, s) for s in hseeds])
 
     hgrid_file = args.out / f"grid-heldout-{len(hseeds)}.json"
     hgrid = json.loads(hgrid_file.read_text()) if hgrid_file.exists() else {}
@@ -128,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
                          "params": incumbent.params, "train_value": incumbent.value,
                          "heldout_mean": float(mine.mean()),
                          "heldout_rank_among_grid": 1 + sum(int(v < mine.mean()) for v in hgrid.values()),
-                         "minus_grid_choice": paired(mine, grid_choice)}
+                         "minus_grid_choice": heldout_difference(mine, grid_choice)}
         rows.append({"sampler_seed": seed, "trials": len(study.trials), "games_played": games_played(study),
                      "points_played": len({json.dumps(t.params, sort_keys=True) for t in study.trials
                                            if t.user_attrs.get("games", 0)}),
@@ -187,6 +190,19 @@ def main(argv: list[str] | None = None) -> int:
         atomic_write_text(tracked, json.dumps(summary, indent=2) + "\n")
         print(f"wrote {tracked}", file=sys.stderr)
     return 0
+
+
+def heldout_difference(mine: np.ndarray, grid_choice: np.ndarray) -> dict:
+    """``mine − grid_choice`` on the held-out games (seeds × answers, the same games on both sides)
+    with its 95 % interval, paired answer by answer: each answer's difference is its mean over the
+    seeds.  The games of one answer are not independent (the answer plays in all of them), so the
+    interval is over the answers (``games`` in the result counts them), not over answers × seeds,
+    which treated one answer's seeds as more answers; the mean is the same either way."""
+    mine, grid_choice = np.asarray(mine, dtype=float), np.asarray(grid_choice, dtype=float)
+    if mine.ndim != 2 or mine.shape != grid_choice.shape:
+        raise ValueError(f"held-out scores must be seeds × answers on both sides, not {mine.shape} and "
+                         f"{grid_choice.shape}")
+    return paired(mine.mean(axis=0), grid_choice.mean(axis=0))
 
 
 def incumbent_at(study, budget: float):
