@@ -72,6 +72,22 @@ def test_the_summary_is_made_of_the_rows(out):
     assert out["summary"]["old"]["biased_states"] == 3 and out["summary"]["current"]["biased_states"] == 0
 
 
+def test_the_mean_bias_interval_is_over_the_redraws_of_these_states(out):
+    """The states are fixed and each one's redraws independent, so the mean bias's interval adds
+    the variances of the states' means: a t interval over the states' biases read their chance
+    agreement as a bias (-0.0018 ± 0.0011 for the unbiased draw on the registered 10 states)."""
+    for name in ("current", "old"):
+        ses = np.array([r[f"{name}_bias_se"] for r in out["rows"]])
+        # each state's se is its redraws' spread: its 95 % half-width over the redraws, by t
+        halves = np.array([r[f"{name}_bias_ci95"] for r in out["rows"]])
+        assert halves == pytest.approx(ses * 1.968, abs=2e-4)  # t975(299) = 1.968
+        half = out["summary"][name]["bias_ci95"]
+        assert half == pytest.approx(1.96 * np.sqrt((ses ** 2).sum()) / 3, abs=1e-4)
+    # the current draw's mean bias is within its interval, the old one's far outside
+    assert abs(out["summary"]["current"]["bias"]) <= out["summary"]["current"]["bias_ci95"]
+    assert abs(out["summary"]["old"]["bias"]) > 5 * out["summary"]["old"]["bias_ci95"]
+
+
 def test_another_seed_draws_other_states(script, ctx, out):
     other = script.study(ctx, seed=1, states=1, redraws=10)
     assert other["rows"][0]["answer"] != out["rows"][0]["answer"]
