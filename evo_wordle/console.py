@@ -105,6 +105,7 @@ class Releasing:
         self._stream = stream
 
     def write(self, text: str) -> int:
+        """Write ``text``, the held warnings first."""
         if _held:
             release_warnings()
         return self._stream.write(text)

@@ -101,11 +101,6 @@ def _cache(x: Any, what: str, names: list[str], words) -> dict[tuple, float]:
     return out
 
 
-#: A logbook record's fields (metaga.MetaGA._record), each with its check: the records are
-#: written out as they are by ``--log``, so a planted NaN or negative count was reported as run.
-_LOG_FIELDS = ("gen", "nevals", "best", "mean", "holdout", "seconds")
-
-
 def _count(x: Any, what: str, most: int | None = None) -> int:
     if isinstance(x, bool) or not isinstance(x, int) or x < 0 or (most is not None and x > most):
         raise _Bad(f"{what} is {x!r}: not a count" + (f" from 0 to {most}" if most is not None else ""))
@@ -113,18 +108,25 @@ def _count(x: Any, what: str, most: int | None = None) -> int:
 
 
 def _record(rec: Any, what: str, generation: int) -> dict:
-    """One logbook record: its six fields and no other, generation and evaluations counts,
-    scores at least 1, seconds finite and not negative."""
+    """One logbook record (metaga.MetaGA._record): numbers, none NaN or negative, since ``--log``
+    writes the records out as they are; ``gen`` and ``nevals`` counts, the scores at least 1
+    (infinity stays: a best before any game counts), ``seconds`` finite."""
     if not isinstance(rec, dict) or not all(isinstance(k, str) for k in rec):
         raise _Bad(f"{what} is not a record")
-    if set(rec) != set(_LOG_FIELDS):
-        odd = sorted(set(rec) ^ set(_LOG_FIELDS))
-        raise _Bad(f"{what} has other fields than a logbook record's ({', '.join(odd)})")
-    _count(rec["gen"], f"{what}.gen", generation)
-    _count(rec["nevals"], f"{what}.nevals")
+    for k, v in rec.items():
+        if math.isnan(_num(v, f"{what}.{k}")):
+            raise _Bad(f"{what}.{k} is NaN")
+        if v < 0:
+            raise _Bad(f"{what}.{k} is {v!r}: negative")
+    if "gen" in rec:
+        _count(rec["gen"], f"{what}.gen", generation)
+    if "nevals" in rec:
+        _count(rec["nevals"], f"{what}.nevals")
     for k in ("best", "mean", "holdout"):
-        _score(rec[k], f"{what}.{k}")
-    _seconds(rec["seconds"], f"{what}.seconds")
+        if k in rec and not rec[k] >= 1:
+            raise _Bad(f"{what}.{k} is {rec[k]!r}: a mean guess count is at least 1")
+    if "seconds" in rec:
+        _seconds(rec["seconds"], f"{what}.seconds")
     return rec
 
 
