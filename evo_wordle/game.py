@@ -78,7 +78,7 @@ class Settings:
         asked for 9: it was moved to 13 because 9 is one board's default).  A cap read back
         from a file or summary (``Settings(**d)``) was given.  (``dataclasses.replace`` keeps
         every cap.)"""
-        if "max_guesses" not in changes and not getattr(self, "_cap_given", True):
+        if "max_guesses" not in changes and not self._cap_given:
             changes["max_guesses"] = None
         return replace(self, **changes)
 
