@@ -137,7 +137,7 @@ def check_lists(record: dict | None, words: WordSet, where: str, other_lists: bo
     refuse_other_lists(None if record is None else list_mismatch(record, words), where, other_lists)
 
 
-def refuse_other_lists(why: str | None, where: str, other_lists: bool = False) -> None:
+def refuse_other_lists(why: str | None, where: str, other_lists: bool) -> None:
     """:func:`check_lists` once the lists are compared (``why`` as for :func:`lists_note`), for a
     caller that needs the comparison for more than this check and makes it once."""
     from .params import as_bool
