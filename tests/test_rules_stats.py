@@ -202,3 +202,16 @@ def test_the_detectable_difference_is_rejected_four_times_in_five(games, ncp, sa
     a = rng.standard_normal(games)
     res = paired(a, np.zeros(games))
     assert res["detectable"] == pytest.approx(ncp * a.std(ddof=1) / math.sqrt(games), rel=1e-4)
+
+
+@pytest.mark.parametrize("df", [5, 30, 400, 9999])
+def test_the_power_counts_both_tails_as_scipy_s_noncentral_t(df):
+    """Where scipy's noncentral t is sound, its root of power 0.8 for paired's own two-sided test
+    (|t| beyond t975) is the same to 1e-6 (the quadrature is within 3e-7 of it); counting the upper
+    tail alone moves the root by 3e-6 at 30 games and more."""
+    from scipy.optimize import brentq
+    from scipy.stats import nct
+
+    crit = stats.t975(df)
+    root = brentq(lambda n: nct.sf(crit, df, n) + nct.cdf(-crit, df, n) - 0.8, crit, 2 * crit, xtol=1e-13)
+    assert stats._ncp_for_power(df) == pytest.approx(root, abs=1e-6)
