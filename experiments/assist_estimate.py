@@ -97,6 +97,7 @@ def find_states(ctx: Context, settings: Settings, seed: int, states: int, sample
     rng = np.random.default_rng(seed)
     answers = ctx.candidates("answers")
     guesses = [ctx.words.index(w) for w in openers]
+    start = new_session(ctx, settings, sample).state
     found, seen = [], set()
     for k in range(TRIES * states):
         if len(found) == states:
@@ -104,7 +105,7 @@ def find_states(ctx: Context, settings: Settings, seed: int, states: int, sample
         guess = guesses[k % len(guesses)]
         answer = int(answers[rng.integers(len(answers))])
         colours = int(ctx.table[guess, answer])
-        left = new_session(ctx, settings, sample).state.after(guess, colours).candidates
+        left = start.after(guess, colours).candidates
         if len(left) > sample and (guess, colours) not in seen:
             seen.add((guess, colours))
             found.append((guess, answer, colours))

@@ -94,22 +94,20 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "quiet", True) is False:
             progress_interval()  # a bad $EVO_WORDLE_PROGRESS_SECONDS fails before any work
         code = int(args.func(args) or 0)
-        console.release_warnings()
         sys.stdout.flush()
         return code
     except EvoWordleError as exc:
         if exc.exit_code == 2:  # bad input: the error is the one line (the run the warnings were about never ran)
             console.drop_warnings()
-        console.release_warnings()
         return console.fail(exc.for_cli(), exc.exit_code)
     except KeyboardInterrupt:
-        console.release_warnings()
         return console.interrupted()
     except BaseException as exc:
-        console.release_warnings()
         if isinstance(exc, SystemExit):
             raise
         return console.unexpected(exc)
     finally:
-        console.release_warnings()  # (in-process callers: the next main() starts afresh)
+        # held warnings not yet out (a command that wrote nothing), then the streams back for
+        # in-process callers; an error or progress line above released them as it was written
+        console.release_warnings()
         sys.stdout, sys.stderr = streams

@@ -12,6 +12,7 @@ import argparse
 from functools import lru_cache
 from typing import NamedTuple
 
+from ..console import warn  # re-exported for the command modules
 from ..context import Context
 from ..errors import EvoWordleError
 from ..game import PROBLEMS, Settings
@@ -241,13 +242,6 @@ def game_label(settings: Settings) -> str:
     parts += ["daily"] if settings.daily else []
     parts += [f"max_guesses={settings.max_guesses}"] + ([f"boards={settings.boards}"] if settings.boards > 1 else [])
     return " ".join(parts)
-
-
-def warn(message: str) -> None:
-    """A one-line warning on stderr, held until the command's work starts (see console.warn)."""
-    from .. import console
-
-    console.warn(message)
 
 
 def record_context(args: argparse.Namespace, record: dict) -> tuple[Context, str | None]:

@@ -47,6 +47,12 @@ def _finite(x: Any, what: str) -> float:
     return x
 
 
+def genome_key(ind) -> tuple:
+    """A hashable key of a genome (reals rounded), for the fitness caches (here so that a checkpoint
+    can check its members against its cache, and the meta-GA keys them the same way)."""
+    return tuple(round(v, 10) if isinstance(v, float) else v for v in ind)
+
+
 def _score(x: Any, what: str) -> float:
     """A fitness or validation score: a mean guess count plus a penalty of at least 0, so at
     least 1.  A planted 0, -1 or NaN was taken as the best genome ever seen and chose the winner."""
@@ -186,7 +192,7 @@ def read_checkpoint(path: str | Path, fingerprint: dict, words, gene_names: list
                    for name, size in (("population", {"length": mu}), ("hof", {"most": hof_size}))}
         for name, found in members.items():  # each fitness is the training cache's (the run's own)
             for i, (genes, fitness) in enumerate(found):
-                key = tuple(round(v, 10) if isinstance(v, float) else v for v in genes)  # metaga.genome_key
+                key = genome_key(genes)
                 if key in cache and cache[key] != fitness[0]:
                     raise _Bad(f"{name}[{i}] fitness {fitness[0]!r} is not the cache's {cache[key]!r}")
         return {

@@ -41,7 +41,7 @@ from ..ga.config import MAX_COUNT
 from ..game import GameState, Settings, lost, play, scores_of
 from ..params import as_choice, as_float, as_int, as_seed
 from ..split import recorded_split, split_answers
-from .checkpoint import read_checkpoint, write_checkpoint
+from .checkpoint import genome_key, read_checkpoint, write_checkpoint
 from .strategy import DEFAULT_POOL, LOG_GENES, REAL_GENES, Strategy, StrategySolver
 from .winner import SELECT_RULES
 
@@ -157,11 +157,6 @@ def to_strategy(ind) -> Strategy:
         d[name] = float(d[name])
     d["hard_candidates"] = bool(d["hard_candidates"])
     return Strategy(**d)
-
-
-def genome_key(ind) -> tuple:
-    """A hashable key of a genome (reals rounded), for the fitness caches."""
-    return tuple(round(v, 10) if isinstance(v, float) else v for v in ind)
 
 
 # ------------------------------------------------------------------------------ evaluation

@@ -69,6 +69,11 @@ class WordHallOfFame(tools.HallOfFame):
         return f"turn {self.turn}: {body}"
 
 
+def _config_params(params: dict) -> dict:
+    """The parameters :meth:`GASolver.configure` reads: all but the opener and unset ones."""
+    return {k: v for k, v in params.items() if k != "opener" and v is not None}
+
+
 class GASolver(Solver):
     """A word GA playing Wordle; ``self.toolbox`` holds its swappable DEAP operators
     (:func:`~evo_wordle.ga.toolbox.make_toolbox`), ``self.config`` its :class:`GAConfig`.
@@ -343,13 +348,13 @@ class GASolver(Solver):
 
     @classmethod
     def check_params(cls, params: dict) -> None:
-        cls.configure({k: v for k, v in params.items() if k != "opener" and v is not None})
+        cls.configure(_config_params(params))
 
     @classmethod
     def check_flags_used(cls, flags: dict, params: dict) -> None:
         """``--tournament-size`` needs tournament selection or choice, ``--pressure`` roulette:
         under the other methods the GA never reads them, and the run was the flag-less one."""
-        config = cls.configure({k: v for k, v in params.items() if k != "opener" and v is not None})
+        config = cls.configure(_config_params(params))
         methods = (config.selection, config.choice)
         for flag, key, method in (("--tournament-size", "tournament_size", "tournament"),
                                   ("--pressure", "pressure", "roulette")):
