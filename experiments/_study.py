@@ -67,6 +67,14 @@ def write_json(path: Path, data) -> None:
     print(f"wrote {path}", file=sys.stderr)
 
 
+def write_report(results: Path, stem: str, data, text: str) -> None:
+    """A study's two outputs, ``stem``.md (``text``, its table) and ``stem``.json (``data``), in
+    ``results``, then the table on stdout."""
+    write_text(results / f"{stem}.md", text)
+    write_json(results / f"{stem}.json", data)
+    print(text, end="")
+
+
 def save_figure(fig, path: Path, dpi: int = 110) -> None:
     """``fig.savefig`` as :func:`write_text` writes: atomically, never through a symlink."""
     path = Path(path)

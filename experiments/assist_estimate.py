@@ -40,7 +40,7 @@ import sys
 import time
 
 import numpy as np
-from _study import add_output_args, markdown_table, output_dirs, write_json, write_text
+from _study import add_output_args, markdown_table, output_dirs, write_report
 
 from evo_wordle import Context, patterns
 from evo_wordle.assist import SAMPLE, AssistSession
@@ -241,10 +241,7 @@ def main() -> None:
         out = study(Context(), args.seed, args.states, args.redraws)
     except EvoWordleError as exc:
         fail(str(exc))
-    text = markdown(out)
-    write_text(res / "assist_estimate.md", text)
-    write_json(res / "assist_estimate.json", out)
-    print(text, end="")
+    write_report(res, "assist_estimate", out, markdown(out))
     print(f"{time.perf_counter() - start:.1f} s", file=sys.stderr)
 
 

@@ -43,7 +43,7 @@ import sys
 import time
 
 import numpy as np
-from _study import add_output_args, markdown_table, output_dirs, write_json, write_text
+from _study import add_output_args, markdown_table, output_dirs, write_report
 from sklearn.linear_model import LogisticRegression
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import SplineTransformer, StandardScaler
@@ -291,10 +291,7 @@ def main() -> None:
               "retuned": None if retuned is None else retuned.as_dict(),
               "retune_trials": args.retune, "retune_folds": FOLDS if retuned is not None else None,
               "retune_train_mean": train_mean if retuned is not None else None}
-    text = markdown(record)
-    write_text(res / "prior_bound.md", text)
-    write_json(res / "prior_bound.json", record)
-    print(text, end="")
+    write_report(res, "prior_bound", record, markdown(record))
 
 
 if __name__ == "__main__":

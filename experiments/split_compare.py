@@ -17,7 +17,7 @@ import argparse
 import sys
 
 import numpy as np
-from _study import add_output_args, markdown_table, output_dirs, write_json, write_text
+from _study import add_output_args, markdown_table, output_dirs, write_report
 
 from evo_wordle import Context
 from evo_wordle.artefacts import settings_of
@@ -93,10 +93,7 @@ def main() -> None:
         out = compare(Context(), args.strategies, args.part)
     except EvoWordleError as exc:
         fail(str(exc))
-    text = markdown(out)
-    write_text(res / "split_compare.md", text)
-    write_json(res / "split_compare.json", out)
-    print(text, end="")
+    write_report(res, "split_compare", out, markdown(out))
 
 
 if __name__ == "__main__":
