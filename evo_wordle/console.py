@@ -120,6 +120,12 @@ def drop_warnings() -> None:
     _held = None
 
 
+# a forked worker inherited the parent's held warnings and printed them again at its first
+# progress line (a sweep's warning came once per worker): they are the parent's to print
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=drop_warnings)
+
+
 def interrupted() -> int:
     """Ctrl-C: "interrupted", exit 130, on a line of its own (a prompt's half-typed word or a
     progress bar may hold the terminal's line)."""

@@ -278,6 +278,7 @@ class SweepSpec:
         # factory function's are known only by calling it (_build_each, below)
         family = SOLVERS[self.solver] if isinstance(self.solver, str) else (
             self.solver if isinstance(self.solver, type) and issubclass(self.solver, Solver) else None)
+        unread: dict[str, list] = {}  # grid key -> why it is not read, once per configuration that ignores it
         for config in self.configs():
             settings = self.settings_for(config)
             _check_preset(config, settings, fixed)
@@ -287,8 +288,11 @@ class SweepSpec:
                 )
             if family is not None:
                 family.check_params(self.solver_params(config))
+                for key, why in family.unread_params(self.solver_params(config)).items():
+                    unread.setdefault(key, []).append(why)
                 found = family.check_word_lists(self.solver_params(config), words)  # e.g. a strategy file's
                 played.update({(key, format_value(config[key])): why for key, why in found.items()})
+        _check_unread(unread, len(self.configs()))
         self.check_words(words)
         if family is None and not isinstance(self.solver, Solver):
             played.update(self._build_each())
@@ -325,6 +329,21 @@ class SweepSpec:
             words = words if words is not None else load_words(self.allowed, self.answers)
             for word in sorted(named):
                 words.index(word)
+
+
+def _check_unread(unread: dict[str, list], points: int) -> None:
+    """A grid key no configuration reads is refused (every point would be the run without it);
+    one that some configurations ignore is a warning: where it is not read, points that differ
+    only in it play the same games (each seed index is one bench seed for every point)."""
+    from .console import warn
+
+    for key, whys in unread.items():
+        why = whys[0]
+        if len(whys) == points:
+            fixes = " or ".join(f"{k}={v}" for k, v in why.fixes.items())
+            raise EvoWordleError(f"grid key {key!r} {why.why}, so no run would read it: set {fixes} too, or drop {key}")
+        warn(f"grid key {key!r} is not read by {count(len(whys), 'configuration')} of {points} "
+             f"({key} {why.why} there): where it is not read, points that differ only in it play identical runs")
 
 
 def _file_param(params: dict, file) -> tuple[str, str]:

@@ -294,6 +294,22 @@ class TuneSpec:
             except EvoWordleError as exc:
                 values = ", ".join(f"{k}={params[k]}" for k in named)
                 raise EvoWordleError(f"--space: the solver refuses {values}: {exc}") from None
+        self._check_read([{**self.fixed, **params} for params, _ in tried])
+
+    def _check_read(self, tried: list[dict]) -> None:
+        """A fixed or searched parameter that no tried combination reads is refused: every trial
+        would play the run without it (``--fix pressure=3`` beside tournament selection)."""
+        from .solvers import SOLVERS
+
+        family = SOLVERS[self.solver]
+        unread = [family.unread_params(params) for params in tried]
+        for key in [*self.fixed, *self.space]:
+            if all(key in u for u in unread):
+                why = unread[0][key]
+                flag = "--fix" if key in self.fixed else "--space"
+                fixes = " or ".join(f"--fix {k}={v}" for k, v in why.fixes.items())
+                raise EvoWordleError(f"{flag}: {key} {why.why}, so no trial would read it: give {fixes}, "
+                                     f"search those, or drop {key}")
 
 
 def training_plan(spec: TuneSpec, train: np.ndarray) -> list[tuple[np.ndarray, int]]:

@@ -95,6 +95,18 @@ BAD_INPUT = [
     ("compare --solvers ga,greedy --tournament-size 4 --games 3", "--tournament-size is for tournament selection"),
     ("solve crane --solver ga --tournament-size 4", "--tournament-size is for tournament selection"),
     ("plot convergence --answer merry --out {d}/x.png --tournament-size 4", "--tournament-size is for tournament"),
+    # ... and so was a sweep's grid key or a tuned value that no run reads
+    ("sweep --solver ga --set tournament_size=2,3 --out {d}/s",
+     "grid key 'tournament_size' is for tournament selection, but ga selects parents by roulette and chooses its "
+     "guess by roulette, so no run would read it: set selection=tournament or choice=tournament too, or drop "
+     "tournament_size"),
+    ("sweep --solver ga-first --set pressure=2,5 --out {d}/s", "grid key 'pressure' is for roulette selection"),
+    ("tune --solver ga --space population=10:50 --fix tournament_size=5 --out {d}/t",
+     "--fix: tournament_size is for tournament selection, but ga selects parents by roulette and chooses its guess "
+     "by roulette, so no trial would read it: give --fix selection=tournament or --fix choice=tournament, search "
+     "those, or drop tournament_size"),
+    ("tune --solver ga --space pressure=1:10 --fix selection=tournament --fix choice=best --out {d}/t",
+     "--space: pressure is for roulette selection, but ga selects parents by tournament and chooses its guess by best"),
     ("ga-tree --bound-seconds 5 --tree {d}/t.txt", "--bound-seconds needs --bound"),
     ("ga-tree --exact --bound --bound-seconds 5 --tree {d}/t.txt", "--bound-seconds means nothing for an exhaustive"),
     ("ga-tree --exact --search-population 8 --tree {d}/t.txt", "--search-population is for the GA's tree: --exact"),
@@ -774,3 +786,55 @@ def test_held_warnings_come_before_a_command_s_first_output():
     assert done.returncode == 0 and lines[-1] == "strategy: solved CRANE in 3 guesses"
     assert lines[0].startswith("evo-wordle: warning: strategy file ") and "overriding max_guesses 9 -> 8" in lines[0]
     assert sum("warning" in line for line in lines) == 1
+
+
+def test_a_grid_key_some_points_ignore_is_one_warning_and_the_runs_say_so(tmp_path):
+    """Tournament size beside roulette and tournament selection: the roulette points that differ
+    only in it play identical runs (one bench seed per seed index), which the warning says, once,
+    whatever --jobs (forked workers inherited the held warning and printed it again)."""
+    import csv
+    import subprocess
+    import sys
+
+    for jobs in ("1", "2"):
+        out = tmp_path / f"s{jobs}"
+        done = subprocess.run([sys.executable, "-m", "evo_wordle", "sweep", "--solver", "ga", "--set",
+                               "selection=roulette,tournament", "--set", "tournament_size=2,3", "--population", "20",
+                               "--seeds", "2", "--games", "4", "--jobs", jobs, "--out", str(out)],
+                              capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == 0, done.stderr
+        warned = [line for line in done.stderr.splitlines() if "warning" in line]
+        assert warned == ["evo-wordle: warning: grid key 'tournament_size' is not read by 2 configurations of 4 "
+                          "(tournament_size is for tournament selection, but ga selects parents by roulette and "
+                          "chooses its guess by roulette there): where it is not read, points that differ only in "
+                          "it play identical runs"]
+        rows = list(csv.DictReader((out / "results.csv").open()))
+        mean = {(r["selection"], r["tournament_size"], r["seed"]): r["mean"] for r in rows}
+        for seed in ("0", "1"):
+            assert mean[("roulette", "2", seed)] == mean[("roulette", "3", seed)]
+
+
+def test_a_forked_worker_does_not_inherit_the_held_warnings():
+    """The parent prints what it held; a worker forked while they were held starts with none."""
+    import multiprocessing
+
+    from evo_wordle import console
+
+    console.hold_warnings()
+    try:
+        console.warn("held in the parent")
+        ctx = multiprocessing.get_context("fork")
+        queue = ctx.Queue()
+        child = ctx.Process(target=_report_held, args=(queue,))
+        child.start()
+        child.join(60)
+        assert queue.get(timeout=5) is None
+        assert console._held == ["evo-wordle: warning: held in the parent"]
+    finally:
+        console.drop_warnings()
+
+
+def _report_held(queue) -> None:
+    from evo_wordle import console
+
+    queue.put(console._held)

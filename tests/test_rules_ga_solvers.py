@@ -476,3 +476,37 @@ def test_a_later_generation_enters_the_hall_between_its_places(ctx):
     solver.choose(state.after(tales, int(ctx.table[tales, ctx.words.index("merry")])))
     assert [(ctx.words.index(w), f) for w, f in solver.halls_of_fame[1].words()] == [
         (100, 100.0), (90, 90.0), (85, 85.0)]
+
+
+def test_unread_params_name_what_selection_and_choice_turn_off():
+    """Tournament size is read only under tournament selection or choice, pressure only under
+    roulette: a flag, a grid key or a tuned value under the other methods would be ignored."""
+    from evo_wordle.solvers import SOLVERS, load_all
+
+    load_all()
+    ga, first = SOLVERS["ga"], SOLVERS["ga-first"]
+    assert ga.unread_params({}) == {} and ga.unread_params({"pressure": 3.0}) == {}  # ga: roulette both
+    alone = ga.unread_params({"tournament_size": 4})
+    assert list(alone) == ["tournament_size"]
+    assert alone["tournament_size"].why == ("is for tournament selection, but ga selects parents by roulette and "
+                                            "chooses its guess by roulette")
+    assert alone["tournament_size"].fixes == {"selection": "tournament", "choice": "tournament"}
+    assert ga.unread_params({"tournament_size": 4, "selection": "tournament"}) == {}
+    assert ga.unread_params({"tournament_size": 4, "choice": "tournament"}) == {}
+    assert ga.unread_params({"pressure": 3.0, "selection": "tournament"}) == {}  # the choice still reads it
+    assert ga.unread_params({"pressure": 3.0, "choice": "best"}) == {}  # the selection still reads it
+    both = ga.unread_params({"pressure": 3.0, "tournament_size": 4, "selection": "best", "choice": "best"})
+    assert sorted(both) == ["pressure", "tournament_size"]
+    assert both["pressure"].fixes == {"selection": "roulette", "choice": "roulette"}
+    assert both["pressure"].why.startswith("is for roulette selection, but ga selects parents by best and chooses")
+    assert first.unread_params({"pressure": 2.0})["pressure"].why == (
+        "is for roulette selection, but ga-first selects parents by best and chooses its guess by best")
+    # a flag is refused; the same value from a parameter file is not a flag and plays on
+    with pytest.raises(EvoWordleError) as caught:
+        ga.check_flags_used({"tournament_size": 4}, {"tournament_size": 4})
+    assert str(caught.value) == ("--tournament-size is for tournament selection, but ga selects parents by roulette "
+                                 "and chooses its guess by roulette: give --selection tournament or --choice "
+                                 "tournament, or drop --tournament-size")
+    ga.check_flags_used({}, {"tournament_size": 4})
+    ga.check_flags_used({"tournament_size": 4}, {"tournament_size": 4, "choice": "tournament"})
+    assert SOLVERS["greedy"].unread_params({"opener": "tales"}) == {}

@@ -20,7 +20,7 @@ from ..errors import EvoWordleError
 from ..game import GameState, Settings
 from ..params import as_int
 from ..patterns import to_digits
-from ..solvers.base import Solver, baseline_opener, register
+from ..solvers.base import Solver, Unread, baseline_opener, register
 from . import adapter
 from .config import CROSSOVERS, FITNESSES, INITS, MAX_COUNT, SCOPES, SELECTIONS, GAConfig
 from .creator import individual
@@ -351,17 +351,15 @@ class GASolver(Solver):
         cls.configure(_config_params(params))
 
     @classmethod
-    def check_flags_used(cls, flags: dict, params: dict) -> None:
-        """``--tournament-size`` needs tournament selection or choice, ``--pressure`` roulette:
-        under the other methods the GA never reads them, and the run was the flag-less one."""
+    def unread_params(cls, params: dict) -> dict[str, Unread]:
+        """``tournament_size`` is read only under tournament selection or choice, ``pressure``
+        only under roulette: under the other methods the run is the one without them."""
         config = cls.configure(_config_params(params))
         methods = (config.selection, config.choice)
-        for flag, key, method in (("--tournament-size", "tournament_size", "tournament"),
-                                  ("--pressure", "pressure", "roulette")):
-            if key in flags and method not in methods:
-                raise EvoWordleError(f"{flag} is for {method} selection, but {cls.name} selects parents by "
-                                     f"{config.selection} and chooses its guess by {config.choice}: give --selection "
-                                     f"{method} or --choice {method}, or drop {flag}")
+        return {key: Unread(f"is for {method} selection, but {cls.name} selects parents by {config.selection} "
+                            f"and chooses its guess by {config.choice}", {"selection": method, "choice": method})
+                for key, method in (("tournament_size", "tournament"), ("pressure", "roulette"))
+                if key in params and method not in methods}
 
     @classmethod
     def configure(cls, given: dict) -> GAConfig:

@@ -7,6 +7,7 @@ import inspect
 import json
 import pickle
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -15,6 +16,14 @@ from ..errors import EvoWordleError
 from ..game import GameState, Settings, check_one_board, check_solver_args
 from ..params import as_word
 from ..words import WordSet
+
+
+class Unread(NamedTuple):
+    """Why a parameter is never read (``why``, after its name) and the values of other
+    parameters under which it would be (``fixes``, any one of them)."""
+
+    why: str
+    fixes: dict
 
 #: The one baseline opener: greedy and ``ga`` open with it when any allowed word may be the
 #: answer.  TALES, not the greedy's own best-scoring RATES, because it is the thesis's baseline
@@ -116,10 +125,23 @@ class Solver:
         configuration up front); families with typed parameters override it."""
 
     @classmethod
+    def unread_params(cls, params: dict) -> dict[str, Unread]:
+        """The parameters of ``params`` that the solver built with them never reads, since another
+        of them turns them off, each with why and what would read it ({} when none): a flag,
+        a sweep's grid key or a tuned value there would be ignored silently.  Families whose
+        parameters depend on each other override it."""
+        return {}
+
+    @classmethod
     def check_flags_used(cls, flags: dict, params: dict) -> None:
         """Refuse a flag given on the command line (``flags``, from :meth:`options_from_args`)
-        that the solver built with ``params`` never reads, since another setting turns it off
-        (it would be ignored silently); families whose flags depend on each other override it."""
+        that the solver built with ``params`` never reads (:meth:`unread_params`)."""
+        unread = cls.unread_params(params)
+        for key in flags:
+            if key in unread:
+                flag = "--" + key.replace("_", "-")
+                fixes = " or ".join(f"--{k.replace('_', '-')} {v}" for k, v in unread[key].fixes.items())
+                raise EvoWordleError(f"{flag} {unread[key].why}: give {fixes}, or drop {flag}")
 
     @classmethod
     def check_word_lists(cls, params: dict, words: WordSet) -> dict[str, str]:
