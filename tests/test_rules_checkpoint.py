@@ -217,6 +217,14 @@ def test_a_logbook_record_may_hold_infinity(tmp_path):
     assert _read(tmp_path, doc)["logbook"] == [{"gen": 0, "best": float("inf")}]
 
 
+def test_a_logbook_score_of_exactly_1_is_a_mean_guess_count(tmp_path):
+    """A mean guess count is at least 1, and 1 itself is one (every game solved at the first guess)."""
+    record = {"gen": 0, "best": 1.0, "mean": 1.0, "holdout": 1.0}
+    assert _read(tmp_path, _doc(logbook=[record]))["logbook"] == [record]
+    _refused(tmp_path, _doc(logbook=[{**record, "mean": 0.999}]),
+             "is corrupt (logbook[0].mean is 0.999: a mean guess count is at least 1)")
+
+
 def test_the_population_has_exactly_mu_members(tmp_path):
     _refused(tmp_path, _doc(population=[[GENES, [4.5]]]), "is corrupt (population has 1 entries, not 2)")
     three = [[GENES, [4.5]]] * 3
@@ -286,6 +294,16 @@ def test_a_members_fitness_is_the_one_its_cache_holds(tmp_path):
     _refused(tmp_path, _doc(hof=[[OTHER, [4]], [GENES, [4.25]]]),
              "is corrupt (hof[1] fitness 4.25 is not the cache's 4.5)")
     assert _read(tmp_path, _doc(cache=[[OTHER, 4]]))["population"][0] == (GENES, (4.5,))
+
+
+def test_a_member_meets_its_cache_entry_by_its_genes_rounded_to_10_places(tmp_path):
+    """The meta-GA keys its cache by genome_key (reals rounded to 10 places) and writes members as
+    they are: a member's 0.123456789123 is the cache's 0.1234567891, so its fitness is checked
+    against that entry (rounded to 9 or 11 places it would meet none and pass unchecked)."""
+    raw, key = ([*GENES[:2], x, *GENES[3:]] for x in (0.123456789123, 0.1234567891))
+    _refused(tmp_path, _doc(population=[[raw, [4.25]], [OTHER, [4]]], cache=[[key, 4.5], [OTHER, 4]]),
+             "is corrupt (population[0] fitness 4.25 is not the cache's 4.5)")
+    assert _read(tmp_path, _doc(population=[[raw, [4.5]], [OTHER, [4]]], cache=[[key, 4.5], [OTHER, 4]]))
 
 
 @pytest.mark.parametrize("field", ["cache", "hold_cache"])
