@@ -198,6 +198,31 @@ def test_ctrl_c_during_bench_jobs_2_is_one_line_exit_130(cache_dir):
         cleanup(proc)
 
 
+@pytest.mark.parametrize("kind", ["histograms", "convergence"])
+def test_ctrl_c_during_a_parallel_figure_stops_its_workers_at_once(tmp_path, cache_dir, kind):
+    """The figures' pools were left by ``with``, which waits for the running benches: a Ctrl-C
+    took as long as the rest of a worker's bench (16 s measured) to give the prompt back."""
+    what = ["--solvers", "ga,greedy"] if kind == "histograms" else ["--runs", "2", "--solver", "ga"]
+    argv = ["plot", kind, *what, "--generations-per-guess", "40", "--games", "2000", "--jobs", "2",
+            "--out", str(tmp_path / "f.png")]  # ~30 s a bench
+    proc = subprocess.Popen([*PY, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        wait_for(lambda: len(children(proc.pid)) >= 2, 90, "two workers")
+        time.sleep(1.0)
+        wait_for(lambda: len(children(proc.pid)) >= 2, 90, "two workers still running")
+        os.killpg(proc.pid, signal.SIGINT)
+        t0 = time.monotonic()
+        assert proc.wait(timeout=60) == 130
+        assert time.monotonic() - t0 < 5.0
+        assert proc.stderr.read() == "evo-wordle: interrupted\n"
+        assert gone_within(proc.pid, 5.0) <= 5.0
+        assert not (tmp_path / "f.png").exists()
+    finally:
+        cleanup(proc)
+
+
 def test_a_ctrl_c_pending_when_the_pool_forks_a_worker_leaves_sigint_unblocked(monkeypatch):
     """``signal.pthread_sigmask`` runs the pending Python signal handlers once it has set the
     mask: a Ctrl-C that arrived just before the pool blocked SIGINT to fork a worker was raised
