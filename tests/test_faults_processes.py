@@ -85,8 +85,9 @@ def cleanup(proc: subprocess.Popen) -> None:
         except ProcessLookupError:
             pass
     proc.wait(timeout=30)
-    proc.stdout.close()
-    proc.stderr.close()
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:  # stderr=STDOUT: none of its own
+            stream.close()
 
 
 def rows(path: Path) -> dict:
@@ -354,6 +355,47 @@ def test_stdout_to_dev_full_is_one_line_exit_1(cache_dir):
                                 text=True, timeout=60)
     assert result.returncode == 1
     assert result.stderr == "evo-wordle: error: cannot write the output: No space left on device\n"
+
+
+def test_a_closed_stdout_does_not_stop_the_run_before_its_files(tmp_path, cache_dir):
+    """``evolve-strategy --out s.json | head -1``: the next generation line met the closed pipe and
+    the run ended there, exit 0, no s.json; it runs on and writes it (the lines go nowhere)."""
+    out = tmp_path / "s.json"
+    argv = ["evolve-strategy", "--candidates", "answers", "--guess-from", "allowed", "--train", "10",
+            "--holdout", "5", "--mu", "2", "--lambda", "2", "--generations", "2", "--seed", "1", "--quiet",
+            "--out", str(out)]
+    proc = start(argv)
+    try:
+        assert proc.stdout.readline().startswith("game: ")  # what `head -1` reads, before it exits
+        proc.stdout.close()
+        assert proc.wait(timeout=300) == 0
+        assert proc.stderr.read() == ""
+    finally:
+        cleanup(proc)
+    assert json.loads(out.read_text())["genome"]
+
+
+@pytest.mark.parametrize("how", ["full", "closed"])
+def test_a_stderr_nobody_reads_does_not_stop_a_sweep(tmp_path, cache_dir, how):
+    """A progress line into a full disk (``2>/dev/full``) ended a sweep after its first bench,
+    exit 1, or with ``2>&1 | head -1`` exit 0: progress and warnings now go nowhere instead."""
+    out = tmp_path / "s"
+    argv = [*PY, *SWEEP[:-1], "--jobs", "2", "--out", str(out)]  # not --quiet: a line per bench
+    env = {**os.environ, "EVO_WORDLE_PROGRESS_SECONDS": "0"}
+    if how == "full":
+        with open("/dev/full", "w") as full:
+            result = subprocess.run(argv, stdout=subprocess.PIPE, stderr=full, text=True, env=env, timeout=300)
+        assert result.returncode == 0 and result.stdout.startswith("8/8 benches")
+    else:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                                start_new_session=True)
+        try:
+            assert proc.stdout.readline()
+            proc.stdout.close()
+            assert proc.wait(timeout=300) == 0
+        finally:
+            cleanup(proc)
+    assert len(rows(out / "results.csv")) == 8
 
 
 @pytest.mark.parametrize("argv", [["solve", "crane"], ["bench", "--games", "3"], ["--help"],
