@@ -189,12 +189,24 @@ class DaskExecutor(cf.Executor):
         return self._inner.map(fn, *iterables, timeout=timeout)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Close the client and the local cluster; when the run is cut short (Ctrl-C, an error:
+        ``cancel_futures``) quietly, since the run is over and its one line is the CLI's own: the
+        scheduler and client logged tracebacks about the gathers and keys cut off (seen after
+        Ctrl-C in a dask sweep)."""
+        import logging
+
+        quiet = logging.root.manager.disable
+        if cancel_futures:
+            logging.disable(logging.CRITICAL)
         try:
             self._inner.shutdown(wait=wait and not cancel_futures)
         finally:
-            self.client.close()
-            if self.cluster is not None:
-                self.cluster.close()
+            try:
+                self.client.close()
+                if self.cluster is not None:
+                    self.cluster.close()
+            finally:
+                logging.disable(quiet)
 
 
 def _import_distributed():
@@ -226,6 +238,17 @@ def check_executor(kind: str, scheduler: str | None = None) -> None:
                 ) from None
 
 
+def dask_setup(worker) -> None:
+    """Preload of the local cluster's workers (dask calls it as each starts): ignore Ctrl-C, as
+    the local pool's workers do.  A terminal's Ctrl-C reaches the whole process group, and each
+    dask worker printed a KeyboardInterrupt traceback while this process stopped them anyway."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: dask's setting for the environment its local worker processes are spawned with.
+SPAWN_ENVIRON = "distributed.nanny.pre-spawn-environ"
+
+
 def make_executor(kind: str = "local", jobs: int = 2, scheduler: str | None = None) -> cf.Executor:
     """A concurrent.futures executor of ``kind``.
 
@@ -245,11 +268,19 @@ def make_executor(kind: str = "local", jobs: int = 2, scheduler: str | None = No
         except OSError as exc:
             raise EvoWordleError(f"cannot reach the dask scheduler at {scheduler}: {exc}") from None
         return DaskExecutor(client)
+    import dask
+
     security = distributed.security.Security.temporary()
-    cluster = distributed.LocalCluster(
-        n_workers=local_workers(jobs or 1), threads_per_worker=1, processes=True, dashboard_address=None,
-        protocol="tls://", security=security,
-        # no dashboard; its HTTP routes on a free local port, not 8787 (a second run warned it was taken)
-        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-    )
+    # workers log nothing below CRITICAL (read as they start: set before they spawn): a task's
+    # failure reaches this process as its exception (one line), and each task Ctrl-C cancelled
+    # logged a warning ("Async instruction ... ended with CancelledError") above "interrupted"
+    quiet = {**dask.config.get(SPAWN_ENVIRON, {}), "DASK_LOGGING__DISTRIBUTED": "critical"}
+    with dask.config.set({SPAWN_ENVIRON: quiet}):
+        cluster = distributed.LocalCluster(
+            n_workers=local_workers(jobs or 1), threads_per_worker=1, processes=True, dashboard_address=None,
+            protocol="tls://", security=security,
+            # no dashboard; its HTTP routes on a free local port, not 8787 (a second run warned it was taken)
+            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+            preload=[__name__],  # dask_setup below: the workers leave Ctrl-C to this process
+        )
     return DaskExecutor(distributed.Client(cluster, security=security), cluster)

@@ -146,6 +146,27 @@ def test_sigkill_of_a_dask_sweep_leaves_no_worker_after_5_s(tmp_path, cache_dir)
         cleanup(proc)
 
 
+def test_ctrl_c_during_a_dask_sweep_is_one_line_exit_130(tmp_path, cache_dir):
+    """The tasks Ctrl-C cancelled each logged a dask warning, and the gathers and keys cut off
+    tracebacks, above "interrupted"; the cluster is quiet now, its one line the command's."""
+    out = tmp_path / "d"
+    argv = ["sweep", "--solver", "ga-thesis", "--population", "50,100", "--mutation", "0,0.1", "--seeds", "3",
+            "--games", "300", "--quiet", "--executor", "dask", "--jobs", "2", "--out", str(out)]
+    proc = subprocess.Popen([*PY, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        csv_path = out / "results.csv"
+        wait_for(lambda: csv_path.exists() and len(csv_path.read_text().splitlines()) >= 2, 120, "a first row")
+        assert proc.poll() is None  # the other tasks still running
+        os.killpg(proc.pid, signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+        assert proc.stderr.read() == "evo-wordle: interrupted\n"
+        assert gone_within(proc.pid, 10.0) <= 10.0
+    finally:
+        cleanup(proc)
+
+
 @pytest.mark.parametrize("argv", [SLOW_BENCH, ["bench", "--boards", "4", "--jobs", "2", "--games", "400"]],
                          ids=["bench", "bench --boards 4"])
 def test_a_killed_worker_is_one_line_exit_1_never_a_hang(cache_dir, argv):
