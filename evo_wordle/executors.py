@@ -199,6 +199,8 @@ class DaskExecutor(cf.Executor):
         if cancel_futures:
             logging.disable(logging.CRITICAL)
         try:
+            if cancel_futures:
+                self._kill_local_workers()
             self._inner.shutdown(wait=wait and not cancel_futures)
         finally:
             try:
@@ -207,6 +209,18 @@ class DaskExecutor(cf.Executor):
                     self.cluster.close()
             finally:
                 logging.disable(quiet)
+
+
+    def _kill_local_workers(self) -> None:
+        """Kill the local cluster's worker processes at once: closed politely, each waited for
+        its running task (a whole bench) up to dask's timeouts, 10 s measured after a Ctrl-C."""
+        for nanny in list(getattr(self.cluster, "workers", {}).values()):
+            pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
+            if isinstance(pid, int) and pid > 0:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
 
 
 def _import_distributed():
@@ -245,6 +259,21 @@ def dask_setup(worker) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (the helper process that unlinks the semaphores
+    of dask's worker queues) without its leak warning: after a Ctrl-C or a kill it printed
+    "There appear to be N leaked semaphore objects" (and cleaned them) below the last line.  It
+    takes its warning filters from this interpreter's ``-W`` flags when it starts."""
+    from multiprocessing import resource_tracker
+
+    flag = "ignore::UserWarning:multiprocessing.resource_tracker"
+    sys.warnoptions.append(flag)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions.remove(flag)
+
+
 #: dask's setting for the environment its local worker processes are spawned with.
 SPAWN_ENVIRON = "distributed.nanny.pre-spawn-environ"
 
@@ -275,12 +304,28 @@ def make_executor(kind: str = "local", jobs: int = 2, scheduler: str | None = No
     # failure reaches this process as its exception (one line), and each task Ctrl-C cancelled
     # logged a warning ("Async instruction ... ended with CancelledError") above "interrupted"
     quiet = {**dask.config.get(SPAWN_ENVIRON, {}), "DASK_LOGGING__DISTRIBUTED": "critical"}
-    with dask.config.set({SPAWN_ENVIRON: quiet}):
-        cluster = distributed.LocalCluster(
-            n_workers=local_workers(jobs or 1), threads_per_worker=1, processes=True, dashboard_address=None,
-            protocol="tls://", security=security,
-            # no dashboard; its HTTP routes on a free local port, not 8787 (a second run warned it was taken)
-            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-            preload=[__name__],  # dask_setup below: the workers leave Ctrl-C to this process
-        )
-    return DaskExecutor(distributed.Client(cluster, security=security), cluster)
+    # Ctrl-C waits while the cluster starts (a few seconds): one landing half-way printed each new
+    # worker's KeyboardInterrupt traceback and dask's own at exit (closing a half-made cluster).
+    # The cluster's threads, and so the workers they spawn, keep SIGINT blocked for good.
+    _quiet_resource_tracker()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    executor = None
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        with dask.config.set({SPAWN_ENVIRON: quiet}):
+            cluster = distributed.LocalCluster(
+                n_workers=local_workers(jobs or 1), threads_per_worker=1, processes=True, dashboard_address=None,
+                protocol="tls://", security=security,
+                # no dashboard; its HTTP routes on a free local port, not 8787 (a second run warned it was taken)
+                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+                preload=[__name__],  # dask_setup below: workers leave Ctrl-C to this process
+            )
+        executor = DaskExecutor(distributed.Client(cluster, security=security), cluster)
+    finally:
+        try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a pending Ctrl-C is raised here
+        except BaseException:
+            if executor is not None:
+                executor.shutdown(wait=False, cancel_futures=True)
+            raise
+    return executor
