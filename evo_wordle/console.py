@@ -41,14 +41,19 @@ def ascii_fallback() -> None:
                 pass
 
 
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null so the interpreter's last flush cannot fail again."""
+def _to_devnull(stream) -> None:
+    """Point ``stream``'s file descriptor at /dev/null so no later write or flush can fail again."""
     try:
         fd = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(fd, sys.stdout.fileno())
+        os.dup2(fd, stream.fileno())
         os.close(fd)
     except (OSError, ValueError, AttributeError):
         pass
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's last flush cannot fail again."""
+    _to_devnull(sys.stdout)
 
 
 def fail(message: str, code: int, prefix: str = "evo-wordle: error: ") -> int:
@@ -99,16 +104,44 @@ def release_warnings() -> None:
 class Releasing:
     """A stdout or stderr that prints the held warnings before anything else is written to it:
     the work has begun (a result, a "wrote FILE", a progress line), and the warnings concern it,
-    so they come first, as they did before they were held."""
+    so they come first, as they did before they were held.
 
-    def __init__(self, stream) -> None:
+    A stream nobody reads any more never stops the work: stderr (``diagnostics``: warnings,
+    progress) that fails in any way (a full disk, a closed pipe), or stdout whose reader is gone
+    (``| head -1``), is pointed at /dev/null and the command runs on to write its files.  A
+    progress line into ``2>&1 | head -1`` ended a sweep part-way with exit 0, and a closed stdout
+    an evolve-strategy run before its ``--out`` was written, exit 0 too.  stdout failing otherwise
+    (a full disk) still ends the command: its result is lost, and that is said."""
+
+    def __init__(self, stream, diagnostics: bool = False) -> None:
         self._stream = stream
+        self._diagnostics = diagnostics
+        self._gone = False
 
     def write(self, text: str) -> int:
         """Write ``text``, the held warnings first."""
         if _held:
             release_warnings()
-        return self._stream.write(text)
+        if not self._gone:
+            try:
+                return self._stream.write(text)
+            except OSError as exc:
+                self._lost(exc)
+        return len(text)
+
+    def flush(self) -> None:
+        """Flush, unless nobody reads this stream any more."""
+        if not self._gone:
+            try:
+                self._stream.flush()
+            except OSError as exc:
+                self._lost(exc)
+
+    def _lost(self, exc: OSError) -> None:
+        if not (self._diagnostics or isinstance(exc, BrokenPipeError)):
+            raise exc
+        self._gone = True
+        _to_devnull(self._stream)  # what it still buffers, and the interpreter's last flush, go nowhere
 
     def __getattr__(self, name: str):
         return getattr(self._stream, name)

@@ -189,12 +189,38 @@ class DaskExecutor(cf.Executor):
         return self._inner.map(fn, *iterables, timeout=timeout)
 
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        """Close the client and the local cluster; when the run is cut short (Ctrl-C, an error:
+        ``cancel_futures``) quietly, since the run is over and its one line is the CLI's own: the
+        scheduler and client logged tracebacks about the gathers and keys cut off (seen after
+        Ctrl-C in a dask sweep)."""
+        import logging
+
+        quiet = logging.root.manager.disable
+        if cancel_futures:
+            logging.disable(logging.CRITICAL)
         try:
+            if cancel_futures:
+                self._kill_local_workers()
             self._inner.shutdown(wait=wait and not cancel_futures)
         finally:
-            self.client.close()
-            if self.cluster is not None:
-                self.cluster.close()
+            try:
+                self.client.close()
+                if self.cluster is not None:
+                    self.cluster.close()
+            finally:
+                logging.disable(quiet)
+
+
+    def _kill_local_workers(self) -> None:
+        """Kill the local cluster's worker processes at once: closed politely, each waited for
+        its running task (a whole bench) up to dask's timeouts, 10 s measured after a Ctrl-C."""
+        for nanny in list(getattr(self.cluster, "workers", {}).values()):
+            pid = getattr(getattr(getattr(nanny, "process", None), "process", None), "pid", None)
+            if isinstance(pid, int) and pid > 0:
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
 
 
 def _import_distributed():
@@ -226,6 +252,32 @@ def check_executor(kind: str, scheduler: str | None = None) -> None:
                 ) from None
 
 
+def dask_setup(worker) -> None:
+    """Preload of the local cluster's workers (dask calls it as each starts): ignore Ctrl-C, as
+    the local pool's workers do.  A terminal's Ctrl-C reaches the whole process group, and each
+    dask worker printed a KeyboardInterrupt traceback while this process stopped them anyway."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker (the helper process that unlinks the semaphores
+    of dask's worker queues) without its leak warning: after a Ctrl-C or a kill it printed
+    "There appear to be N leaked semaphore objects" (and cleaned them) below the last line.  It
+    takes its warning filters from this interpreter's ``-W`` flags when it starts."""
+    from multiprocessing import resource_tracker
+
+    flag = "ignore::UserWarning:multiprocessing.resource_tracker"
+    sys.warnoptions.append(flag)
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        sys.warnoptions.remove(flag)
+
+
+#: dask's setting for the environment its local worker processes are spawned with.
+SPAWN_ENVIRON = "distributed.nanny.pre-spawn-environ"
+
+
 def make_executor(kind: str = "local", jobs: int = 2, scheduler: str | None = None) -> cf.Executor:
     """A concurrent.futures executor of ``kind``.
 
@@ -245,11 +297,35 @@ def make_executor(kind: str = "local", jobs: int = 2, scheduler: str | None = No
         except OSError as exc:
             raise EvoWordleError(f"cannot reach the dask scheduler at {scheduler}: {exc}") from None
         return DaskExecutor(client)
+    import dask
+
     security = distributed.security.Security.temporary()
-    cluster = distributed.LocalCluster(
-        n_workers=local_workers(jobs or 1), threads_per_worker=1, processes=True, dashboard_address=None,
-        protocol="tls://", security=security,
-        # no dashboard; its HTTP routes on a free local port, not 8787 (a second run warned it was taken)
-        scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
-    )
-    return DaskExecutor(distributed.Client(cluster, security=security), cluster)
+    # workers log nothing below CRITICAL (read as they start: set before they spawn): a task's
+    # failure reaches this process as its exception (one line), and each task Ctrl-C cancelled
+    # logged a warning ("Async instruction ... ended with CancelledError") above "interrupted"
+    quiet = {**dask.config.get(SPAWN_ENVIRON, {}), "DASK_LOGGING__DISTRIBUTED": "critical"}
+    # Ctrl-C waits while the cluster starts (a few seconds): one landing half-way printed each new
+    # worker's KeyboardInterrupt traceback and dask's own at exit (closing a half-made cluster).
+    # The cluster's threads, and so the workers they spawn, keep SIGINT blocked for good.
+    _quiet_resource_tracker()
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, ())
+    executor = None
+    try:
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        with dask.config.set({SPAWN_ENVIRON: quiet}):
+            cluster = distributed.LocalCluster(
+                n_workers=local_workers(jobs or 1), threads_per_worker=1, processes=True, dashboard_address=None,
+                protocol="tls://", security=security,
+                # no dashboard; its HTTP routes on a free local port, not 8787 (a second run warned it was taken)
+                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+                preload=[__name__],  # dask_setup below: workers leave Ctrl-C to this process
+            )
+        executor = DaskExecutor(distributed.Client(cluster, security=security), cluster)
+    finally:
+        try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a pending Ctrl-C is raised here
+        except BaseException:
+            if executor is not None:
+                executor.shutdown(wait=False, cancel_futures=True)
+            raise
+    return executor

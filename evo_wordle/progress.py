@@ -3,7 +3,8 @@
 On a terminal: tqdm's usual bar, redrawn in place and cleared at the end.  Piped or
 redirected (a log file, CI, ``| tee``): one plain line every ``EVO_WORDLE_PROGRESS_SECONDS``
 seconds (default 5), the first only once that much time has passed, so short runs print
-nothing, and a last line with the total time.  Never on stdout, which carries results.
+nothing, and a last line with the total time (unless the line before already showed the final
+count).  Never on stdout, which carries results.
 """
 
 from __future__ import annotations
@@ -32,6 +33,21 @@ class _Lines:
 
     def flush(self) -> None:
         self.stream.flush()
+
+
+def _plain_bar(**kwargs):
+    """A tqdm bar for :class:`_Lines` whose closing line (the total time) is left out when the
+    last line printed already showed the final count: the two differed by a second at most, so
+    a run ended on two "N/N (100 %)" lines (every slow generation or bench printed its update)."""
+    from tqdm import tqdm
+
+    class Plain(tqdm):
+        def close(self) -> None:
+            if not self.disable and getattr(self, "last_print_n", None) == self.n:
+                self.leave = False  # tqdm then clears the line instead: _Lines writes nothing
+            super().close()
+
+    return Plain(**kwargs)
 
 
 def interval() -> float:
@@ -64,7 +80,7 @@ def progress_bar(total: int | None, desc: str, unit: str, enabled: bool = True, 
     if stream.isatty():
         return tqdm(total=total, desc=desc, unit=unit, file=stream, leave=False, initial=initial)
     every = interval()
-    return tqdm(
+    return _plain_bar(
         total=total,
         desc=desc,
         unit=unit,

@@ -424,13 +424,33 @@ def _storage(url: str):
     from optuna.storages import RDBStorage, RetryHeartbeatStaleTrialCallback
 
     check_storage_url(url)
-    try:
-        # Heartbeats let a re-run mark a killed process's trial as failed; the callback enqueues
-        # its parameters again, so no trial is lost or counted twice.
-        return RDBStorage(url, heartbeat_interval=5, grace_period=15,
-                          heartbeat_stale_trial_callback=RetryHeartbeatStaleTrialCallback(max_retry=2))
-    except Exception as exc:  # sqlalchemy/optuna errors: bad URL, unreachable server, unreadable file
-        raise EvoWordleError(f"cannot open the study storage {url}: {str(exc).splitlines()[0]}") from None
+    for attempt in range(1, STORAGE_TRIES + 1):
+        try:
+            # Heartbeats let a re-run mark a killed process's trial as failed; the callback enqueues
+            # its parameters again, so no trial is lost or counted twice.
+            return RDBStorage(url, heartbeat_interval=5, grace_period=15,
+                              heartbeat_stale_trial_callback=RetryHeartbeatStaleTrialCallback(max_retry=2))
+        except Exception as exc:  # sqlalchemy/optuna errors: bad URL, unreachable server, unreadable file
+            first = str(exc).splitlines()[0] if str(exc) else exc.__class__.__name__
+            if attempt < STORAGE_TRIES and any(text in first for text in SCHEMA_RACE):
+                time.sleep(0.25 * attempt)  # another tune is making the schema: it is there at the next try
+                continue
+            raise EvoWordleError(f"cannot open the study storage {url}: {first}") from None
+
+
+#: How often a storage is opened while another process makes its schema (see :data:`SCHEMA_RACE`).
+STORAGE_TRIES = 4
+#: What opening a new study database says when another tune makes its tables at the same moment:
+#: two `tune --out DIR` started together (a documented way to share a study) ended one of them
+#: with "cannot open the study storage ...: table studies already exists", exit 2.
+SCHEMA_RACE = ("already exists", "UNIQUE constraint failed: alembic_version", "database is locked")
+#: The tables Optuna's RDB storage makes (and alembic's version table): a new database holding
+#: only some of them is a study whose schema another tune is writing at this moment.
+OPTUNA_TABLES = frozenset({
+    "alembic_version", "studies", "study_directions", "study_system_attributes", "study_user_attributes",
+    "trial_heartbeats", "trial_intermediate_values", "trial_params", "trial_system_attributes",
+    "trial_user_attributes", "trial_values", "trials", "version_info",
+})
 
 
 def _pruner(name: str, first_step: int):
@@ -895,7 +915,8 @@ def require_study_database(path: Path, *, new: bool = False) -> None:
     Optuna writes its schema into whatever SQLite file it is given, so a report (which only
     reads) turned an empty file, or another program's database, into a study database.  With
     ``new`` (tune, which makes a study) an empty file or a database without any table is
-    accepted too: nothing of anyone else's is in it."""
+    accepted too (or with only some of Optuna's: another tune is making them): nothing of
+    anyone else's is in it."""
     import sqlite3
 
     if not path.is_file():
@@ -915,7 +936,7 @@ def require_study_database(path: Path, *, new: bool = False) -> None:
             con.close()
     except sqlite3.Error as exc:
         raise EvoWordleError(f"cannot read the study database {path}: {exc}") from None
-    if new and not tables:
+    if new and tables <= OPTUNA_TABLES:  # none, or a schema another tune is making right now
         return
     if not {"studies", "version_info"} <= tables:
         why = "tune adds its tables only to a new file or a study database" if new else "not one tune wrote"

@@ -85,8 +85,9 @@ def cleanup(proc: subprocess.Popen) -> None:
         except ProcessLookupError:
             pass
     proc.wait(timeout=30)
-    proc.stdout.close()
-    proc.stderr.close()
+    for stream in (proc.stdout, proc.stderr):
+        if stream is not None:  # stderr=STDOUT: none of its own
+            stream.close()
 
 
 def rows(path: Path) -> dict:
@@ -141,6 +142,49 @@ def test_sigkill_of_a_dask_sweep_leaves_no_worker_after_5_s(tmp_path, cache_dir)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
         assert gone_within(proc.pid, 5.0) <= 5.0
+        # multiprocessing's resource tracker, the last to go, wrote "There appear to be 14 leaked
+        # semaphore objects to clean up at shutdown" below the shell's "Killed"
+        assert proc.stderr.read() == ""
+    finally:
+        cleanup(proc)
+
+
+def test_ctrl_c_during_a_dask_sweep_is_one_line_exit_130(tmp_path, cache_dir):
+    """The tasks Ctrl-C cancelled each logged a dask warning, and the gathers and keys cut off
+    tracebacks, above "interrupted"; the cluster is quiet now, its one line the command's."""
+    out = tmp_path / "d"
+    argv = ["sweep", "--solver", "ga-thesis", "--population", "50,100", "--mutation", "0,0.1", "--seeds", "3",
+            "--games", "300", "--quiet", "--executor", "dask", "--jobs", "2", "--out", str(out)]
+    proc = subprocess.Popen([*PY, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        csv_path = out / "results.csv"
+        wait_for(lambda: csv_path.exists() and len(csv_path.read_text().splitlines()) >= 2, 120, "a first row")
+        assert proc.poll() is None  # the other tasks still running
+        os.killpg(proc.pid, signal.SIGINT)
+        assert proc.wait(timeout=60) == 130
+        assert proc.stderr.read() == "evo-wordle: interrupted\n"
+        assert gone_within(proc.pid, 10.0) <= 10.0
+    finally:
+        cleanup(proc)
+
+
+def test_ctrl_c_while_a_local_dask_cluster_starts_is_one_line_exit_130(tmp_path, cache_dir):
+    """A Ctrl-C half-way through the cluster's start left it half-made, and dask's own exit hook
+    printed "Exception ignored in atexit callback ... AssertionError: Status.init" and its
+    traceback under "interrupted"; the Ctrl-C now waits for the cluster, which is then closed."""
+    argv = ["sweep", "--solver", "ga-thesis", "--population", "50,100", "--seeds", "2", "--games", "300",
+            "--quiet", "--executor", "dask", "--jobs", "2", "--out", str(tmp_path / "d")]
+    proc = subprocess.Popen([*PY, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        wait_for(lambda: len(children(proc.pid)) >= 1, 120, "the cluster to start")
+        os.kill(proc.pid, signal.SIGINT)  # this process only: its workers are not told
+        assert proc.wait(timeout=60) == 130
+        assert proc.stderr.read() == "evo-wordle: interrupted\n"
+        assert gone_within(proc.pid, 10.0) <= 10.0
     finally:
         cleanup(proc)
 
@@ -194,6 +238,31 @@ def test_ctrl_c_during_bench_jobs_2_is_one_line_exit_130(cache_dir):
         assert proc.wait(timeout=30) == 130
         assert proc.stderr.read() == "evo-wordle: interrupted\n"
         assert gone_within(proc.pid, 5.0) <= 5.0
+    finally:
+        cleanup(proc)
+
+
+@pytest.mark.parametrize("kind", ["histograms", "convergence"])
+def test_ctrl_c_during_a_parallel_figure_stops_its_workers_at_once(tmp_path, cache_dir, kind):
+    """The figures' pools were left by ``with``, which waits for the running benches: a Ctrl-C
+    took as long as the rest of a worker's bench (16 s measured) to give the prompt back."""
+    what = ["--solvers", "ga,greedy"] if kind == "histograms" else ["--runs", "2", "--solver", "ga"]
+    argv = ["plot", kind, *what, "--generations-per-guess", "40", "--games", "2000", "--jobs", "2",
+            "--out", str(tmp_path / "f.png")]  # ~30 s a bench
+    proc = subprocess.Popen([*PY, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        wait_for(lambda: len(children(proc.pid)) >= 2, 90, "two workers")
+        time.sleep(1.0)
+        wait_for(lambda: len(children(proc.pid)) >= 2, 90, "two workers still running")
+        os.killpg(proc.pid, signal.SIGINT)
+        t0 = time.monotonic()
+        assert proc.wait(timeout=60) == 130
+        assert time.monotonic() - t0 < 5.0
+        assert proc.stderr.read() == "evo-wordle: interrupted\n"
+        assert gone_within(proc.pid, 5.0) <= 5.0
+        assert not (tmp_path / "f.png").exists()
     finally:
         cleanup(proc)
 
@@ -329,6 +398,47 @@ def test_stdout_to_dev_full_is_one_line_exit_1(cache_dir):
                                 text=True, timeout=60)
     assert result.returncode == 1
     assert result.stderr == "evo-wordle: error: cannot write the output: No space left on device\n"
+
+
+def test_a_closed_stdout_does_not_stop_the_run_before_its_files(tmp_path, cache_dir):
+    """``evolve-strategy --out s.json | head -1``: the next generation line met the closed pipe and
+    the run ended there, exit 0, no s.json; it runs on and writes it (the lines go nowhere)."""
+    out = tmp_path / "s.json"
+    argv = ["evolve-strategy", "--candidates", "answers", "--guess-from", "allowed", "--train", "10",
+            "--holdout", "5", "--mu", "2", "--lambda", "2", "--generations", "2", "--seed", "1", "--quiet",
+            "--out", str(out)]
+    proc = start(argv)
+    try:
+        assert proc.stdout.readline().startswith("game: ")  # what `head -1` reads, before it exits
+        proc.stdout.close()
+        assert proc.wait(timeout=300) == 0
+        assert proc.stderr.read() == ""
+    finally:
+        cleanup(proc)
+    assert json.loads(out.read_text())["genome"]
+
+
+@pytest.mark.parametrize("how", ["full", "closed"])
+def test_a_stderr_nobody_reads_does_not_stop_a_sweep(tmp_path, cache_dir, how):
+    """A progress line into a full disk (``2>/dev/full``) ended a sweep after its first bench,
+    exit 1, or with ``2>&1 | head -1`` exit 0: progress and warnings now go nowhere instead."""
+    out = tmp_path / "s"
+    argv = [*PY, *SWEEP[:-1], "--jobs", "2", "--out", str(out)]  # not --quiet: a line per bench
+    env = {**os.environ, "EVO_WORDLE_PROGRESS_SECONDS": "0"}
+    if how == "full":
+        with open("/dev/full", "w") as full:
+            result = subprocess.run(argv, stdout=subprocess.PIPE, stderr=full, text=True, env=env, timeout=300)
+        assert result.returncode == 0 and result.stdout.startswith("8/8 benches")
+    else:
+        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env,
+                                start_new_session=True)
+        try:
+            assert proc.stdout.readline()
+            proc.stdout.close()
+            assert proc.wait(timeout=300) == 0
+        finally:
+            cleanup(proc)
+    assert len(rows(out / "results.csv")) == 8
 
 
 @pytest.mark.parametrize("argv", [["solve", "crane"], ["bench", "--games", "3"], ["--help"],

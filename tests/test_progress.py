@@ -106,6 +106,18 @@ def test_short_runs_print_nothing_and_lines_are_whole():
         bar.update(3)
 
 
+def test_the_last_line_is_not_printed_twice(monkeypatch, every_update):
+    """Closing the bar printed the final count again when its last update had printed it (a
+    slow run: every generation or bench past the interval ended on two "N/N (100 %)" lines)."""
+    sink = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", sink)
+    with progress_bar(2, "bench x", "games") as bar:
+        bar.update(1)
+        bar.update(1)
+    lines = progress_lines(sink.getvalue())
+    assert [line.split(" (")[0] for line in lines] == ["bench x: 0/2 games", "bench x: 1/2 games", "bench x: 2/2 games"]
+
+
 def test_interval_setting(monkeypatch):
     monkeypatch.delenv(INTERVAL_VARIABLE, raising=False)
     assert interval() == 5.0

@@ -494,7 +494,8 @@ def test_a_local_dask_cluster_is_private_single_threaded_and_capped(monkeypatch)
     assert isinstance(got, ex.DaskExecutor) and isinstance(got.cluster, FakeCluster)
     assert made["cluster"] == {"n_workers": 4, "threads_per_worker": 1, "processes": True, "dashboard_address": None,
                                "protocol": "tls://", "security": "temporary",
-                               "scheduler_kwargs": {"dashboard": False, "dashboard_address": "127.0.0.1:0"}}
+                               "scheduler_kwargs": {"dashboard": False, "dashboard_address": "127.0.0.1:0"},
+                               "preload": ["evo_wordle.executors"]}  # dask_setup: workers leave Ctrl-C to us
     assert made["client"][1] == {"security": "temporary"} and isinstance(made["client"][0], FakeCluster)
     made = fake_distributed(monkeypatch)
     ex.make_executor("dask", 0)

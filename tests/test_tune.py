@@ -510,6 +510,59 @@ def test_a_study_database_is_never_written_through_a_symlink(lists, tmp_path, ca
     assert not (tmp_path / "x").exists()
 
 
+def test_opening_a_new_study_while_another_tune_makes_its_schema_waits_for_it(tmp_path, monkeypatch):
+    """Two tunes started together into one new --out: the second's open met the first's schema
+    half-made ("table studies already exists", "UNIQUE constraint failed: alembic_version"),
+    exit 2; it tries again once the tables are there.  Any other failure is still one line at once."""
+    import sqlite3
+
+    import optuna.storages
+
+    from evo_wordle import tune
+
+    calls = []
+
+    def racing(url, **kwargs):
+        calls.append(url)
+        if len(calls) == 1:
+            raise RuntimeError("(sqlite3.OperationalError) table studies already exists\n[SQL: CREATE TABLE]")
+        return "storage"
+
+    monkeypatch.setattr(optuna.storages, "RDBStorage", racing)
+    monkeypatch.setattr(tune.time, "sleep", lambda s: None)
+    url = f"sqlite:///{tmp_path / 'study.db'}"
+    assert tune._storage(url) == "storage" and len(calls) == 2
+
+    def broken(url, **kwargs):
+        calls.append(url)
+        raise RuntimeError("unable to open database file")
+
+    calls.clear()
+    monkeypatch.setattr(optuna.storages, "RDBStorage", broken)
+    with pytest.raises(EvoWordleError, match="cannot open the study storage .*: unable to open database file"):
+        tune._storage(url)
+    assert len(calls) == 1
+    # the check before the open: some of Optuna's tables (being made) pass for a new study only
+    half = tmp_path / "half.db"
+    con = sqlite3.connect(half)
+    con.execute("CREATE TABLE studies (study_id INTEGER)")
+    con.commit()
+    con.close()
+    tune.require_study_database(half, new=True)
+    with pytest.raises(EvoWordleError, match="without Optuna study tables"):
+        tune.require_study_database(half)
+
+
+def test_two_tunes_started_together_into_one_new_folder_both_finish(lists, tmp_path):
+    argv = [sys.executable, "-m", "evo_wordle", *_cli(lists, tmp_path / "t", "--trials", "2", "--repeats", "1")]
+    procs = [subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    results = [(p.wait(timeout=300), p.stdout.read(), p.stderr.read()) for p in procs]
+    for p in procs:
+        p.stdout.close()
+        p.stderr.close()
+    assert [code for code, _, _ in results] == [0, 0], [err for _, _, err in results]
+
+
 @pytest.mark.parametrize("space, refused", [
     ("population=2:12,mutation=0.1|5", "mutation=5"),             # a choice out of range
     ("population=2:12,mutation=0.5:3.0", "mutation=3.0"),         # the upper bound

@@ -83,7 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     console.ascii_fallback()
     console.hold_warnings()  # until the work starts: a refused input gets its one line alone
     streams = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = console.Releasing(streams[0]), console.Releasing(streams[1])  # ... or writes
+    # ... or the first write; a stream nobody reads any more (| head, a full log disk) never stops the work
+    sys.stdout, sys.stderr = console.Releasing(streams[0]), console.Releasing(streams[1], diagnostics=True)
     try:
         parser = build_parser()
         args = parser.parse_args(argv)

@@ -84,9 +84,9 @@ def compare_data(
                  "params": (params or {}).get(label, {}), "answers": answers.tolist(), "seed": bench_seed}
                 for s, label in zip(solvers, labels)]
     if parallel:
-        from ..executors import local_workers, make_executor
+        from ..executors import local_workers, make_executor, running
 
-        with make_executor("local", jobs=min(local_workers(jobs), len(solvers))) as ex:
+        with running(make_executor("local", jobs=min(local_workers(jobs), len(solvers)))) as ex:
             results = list(ex.map(_bench, payloads))
     else:
         results = [_bench({**p, "ctx": ctx}) for p in payloads]

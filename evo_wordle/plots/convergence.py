@@ -153,9 +153,9 @@ def convergence_data(
             for r in range(runs)
         ]
         if parallel:
-            from ..executors import local_workers, make_executor
+            from ..executors import local_workers, make_executor, running
 
-            with make_executor("local", jobs=min(local_workers(jobs), runs)) as ex:
+            with running(make_executor("local", jobs=min(local_workers(jobs), runs))) as ex:
                 results = list(ex.map(_run_all, payloads))
         else:
             results = [_summarise_run(ctx, settings, play_games(ctx, solver, settings, params, answers, p["seed"]))
