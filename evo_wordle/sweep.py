@@ -829,7 +829,7 @@ def _check_figures(row: dict, spec: SweepSpec, limits: tuple[int, int]) -> None:
     wins = row["win_rate"] * games
     surely = sum(v for k, v in hist.items() if k <= win_limit and k < cap)  # solved before the cap
     maybe = sum(v for k, v in hist.items() if k <= win_limit)
-    if not (abs(wins - round(wins)) < 1e-6 and surely <= round(wins) <= maybe):
+    if not (math.isfinite(wins) and abs(wins - round(wins)) < 1e-6 and surely <= round(wins) <= maybe):
         raise ValueError(f"win_rate = {row['win_rate']!r} does not fit the histogram")
     if not math.isclose(row["fail_rate"], (games - round(wins)) / games, rel_tol=1e-9, abs_tol=1e-12):
         raise ValueError(f"fail_rate = {row['fail_rate']!r} is not 1 - win_rate")

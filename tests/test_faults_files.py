@@ -338,6 +338,10 @@ SWEEPS = {
     "mean-not-the-histograms": (_cell("mean", "1.0"), "mean = 1.0, but the histogram's"),
     "mean-nan": (_cell("mean", "nan"), "mean = nan"),
     "win-rate-above-one": (_cell("win_rate", "2.0"), "win_rate = 2.0 does not fit"),
+    # an infinite (or overflowing) win rate was an internal error (OverflowError in round)
+    "win-rate-inf": (_cell("win_rate", "inf"), "win_rate = inf does not fit"),
+    "win-rate-overflows": (_cell("win_rate", "1e308"), "win_rate = 1e+308 does not fit"),
+    "win-rate-nan": (_cell("win_rate", "nan"), "win_rate = nan does not fit"),
     "fail-rate-negative": (_cell("fail_rate", "-1.0"), "fail_rate = -1.0 is not 1 - win_rate"),
     "worst-not-the-histograms": (_cell("worst_guesses", "99"), "worst_guesses = 99"),
     "seed-outside-the-sweep": (_cell("seed", "7"), "seed = 7, not one of the sweep's 1"),
