@@ -168,6 +168,12 @@ class SweepSpec:
         for key, values in self.grid.items():
             if not isinstance(values, list) or not all(isinstance(v, scalar) for v in values):
                 raise bad(f"grid {key!r} must be a list of plain values")
+            # here, not only in validate(): a sweep.json listing a value twice was reported with
+            # that configuration twice, its rows counted for both (6 of 6 benches from 4 rows)
+            if not values:
+                raise EvoWordleError(f"no values for {key}")
+            if len(set(map(format_value, values))) != len(values):
+                raise EvoWordleError(f"repeated value in {key}")
         for name in ("seeds", "base_seed"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
@@ -252,11 +258,6 @@ class SweepSpec:
             from .bench import check_games
 
             self.games = check_games(self.games, len(words.answer_index))
-        for key, values in self.grid.items():
-            if not isinstance(values, list) or not values:
-                raise EvoWordleError(f"no values for {key}")
-            if len(set(map(format_value, values))) != len(values):
-                raise EvoWordleError(f"repeated value in {key}")
         if isinstance(self.solver, Solver):
             accepted: set[str] | None = set()
         else:

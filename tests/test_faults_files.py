@@ -322,6 +322,11 @@ SWEEPS = {
     "spec-not-object": (lambda o: (o / SPEC_FILE).write_text("[]"), "not a JSON object"),
     "spec-unknown-key": (lambda o: _spec(o, lambda d: d.update(evil=1)), "unexpected keyword"),
     "spec-grid-not-list": (lambda o: _spec(o, lambda d: d.update(grid={"opener": "tares"})), "list of plain"),
+    # a value listed twice (or none at all), which sweep refuses: report showed the configuration
+    # twice and counted its rows for both (6 of 6 benches done from 4 rows)
+    "spec-grid-repeats-a-value": (lambda o: _spec(o, lambda d: d["grid"]["opener"].append(d["grid"]["opener"][0])),
+                                  "repeated value in opener"),
+    "spec-grid-no-values": (lambda o: _spec(o, lambda d: d["grid"].update(opener=[])), "no values for opener"),
     "spec-seeds-text": (lambda o: _spec(o, lambda d: d.update(seeds="3")), "seeds must be an integer"),
     "escape-in-solver": (lambda o: _spec(o, lambda d: d.update(solver="\x1b[2Jgreedy")), "control character"),
     "spec-invalid-utf8": (lambda o: (o / SPEC_FILE).write_bytes(b'{"solver": "\xff"}'), "not UTF-8"),
