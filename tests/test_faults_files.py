@@ -157,6 +157,9 @@ STRATEGY_FILES = {
     "not-object": ("[1, 2]", "not an evo-wordle strategy file"),
     "escape-in-provenance": (None, "control character"),
     "invalid-utf8": (b'{"format": "\xff"}', "not UTF-8"),
+    # json kept the last copy: a reader saw one opener, the bench played the other
+    "repeated-key": ('{"format": "evo-wordle-strategy", "version": 1, "genome": {"opener": "crane", '
+                     '"opener": "zzzzz"}}', "gives the key 'opener' twice in one object"),
 }
 
 
@@ -173,6 +176,21 @@ def test_bad_strategy_file_one_line(tmp_path, capsys, kind):
     with Budget():
         assert main(["bench", "--strategy", str(path), "--games", "5"]) == 2
     assert message in one_line(capsys)
+
+
+def test_a_key_given_twice_is_refused_in_every_json_file_and_at_any_depth(tmp_path, capsys):
+    """Parameter files, sweep specifications, checkpoints: everything read_json reads."""
+    with pytest.raises(EvoWordleError, match=r"^x f gives the key 'b' twice in one object$"):
+        files.parse_json('{"a": [{"b": 1, "c": 2, "b": 1}]}', "f", "x")
+    assert files.parse_json('{"a": [{"b": 1}, {"b": 1}], "c": {"b": 2}}', "f", "x") == {
+        "a": [{"b": 1}, {"b": 1}], "c": {"b": 2}}  # the same key in two objects is fine
+    with pytest.raises(EvoWordleError, match="with a control character twice"):
+        files.parse_json(r'{"\u001b": 1, "\u001b": 2}', "f", "x")
+    params = tmp_path / "p.json"
+    params.write_text('{"format": "evo-wordle-params", "version": 1, "solver": "greedy", '
+                      '"params": {"opener": "crane", "opener": "tales"}}')
+    assert main(["bench", "--params", str(params), "--games", "5"]) == 2
+    assert f"parameter file {params} gives the key 'opener' twice" in one_line(capsys)
 
 
 def test_a_strategy_opener_outside_the_list_names_the_file(tmp_path, capsys):
@@ -327,6 +345,8 @@ SWEEPS = {
     "spec-grid-repeats-a-value": (lambda o: _spec(o, lambda d: d["grid"]["opener"].append(d["grid"]["opener"][0])),
                                   "repeated value in opener"),
     "spec-grid-no-values": (lambda o: _spec(o, lambda d: d["grid"].update(opener=[])), "no values for opener"),
+    "spec-key-twice": (lambda o: (o / SPEC_FILE).write_text((o / SPEC_FILE).read_text().replace(
+        '"seeds": 1', '"seeds": 1, "seeds": 1')), "gives the key 'seeds' twice"),
     "spec-seeds-text": (lambda o: _spec(o, lambda d: d.update(seeds="3")), "seeds must be an integer"),
     "escape-in-solver": (lambda o: _spec(o, lambda d: d.update(solver="\x1b[2Jgreedy")), "control character"),
     "spec-invalid-utf8": (lambda o: (o / SPEC_FILE).write_bytes(b'{"solver": "\xff"}'), "not UTF-8"),
