@@ -34,12 +34,14 @@ import numpy as np
 
 from .errors import EvoWordleError, WorkerDied
 from .files import (
+    RepeatedKey,
     atomic_write_text,
     control_char,
     decode_utf8,
     open_append_nofollow,
     read_capped,
     read_json,
+    unique_keys,
 )
 from .game import PROBLEMS, Settings
 from .params import as_choice, as_int, as_list, as_seed
@@ -791,7 +793,10 @@ def _histogram(cell: str, games: int) -> dict[str, int]:
     """A row's histogram (guesses → games), checked: small integers adding up to ``games``."""
     if len(cell) > 10_000:
         raise ValueError("histogram too long")
-    hist = json.loads(cell)
+    try:
+        hist = json.loads(cell, object_pairs_hook=unique_keys)
+    except RepeatedKey as exc:  # the last copy counted: {"4": 1, "4": 3} read as 3 games at 4
+        raise ValueError(f"histogram gives {exc.args[0]!r} twice") from None
     if not isinstance(hist, dict) or not all(
             isinstance(v, int) and not isinstance(v, bool) and v >= 0 and k.isdigit() and len(k) <= 4
             for k, v in hist.items()):
