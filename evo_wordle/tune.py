@@ -33,7 +33,7 @@ from .artefacts import PARAMS_FORMAT, SETTING_KEYS, STRATEGY_FORMAT, check_lists
 from .bench import derived_seeds, run_bench
 from .context import Context
 from .errors import EvoWordleError
-from .files import check_value, decode_utf8, parse_json, read_capped, read_json
+from .files import check_value, control_char, decode_utf8, parse_json, read_capped, read_json
 from .game import Settings
 from .params import as_int, as_list
 from .split import Split, split_answers
@@ -465,6 +465,8 @@ def open_study(spec: TuneSpec, storage: str, name: str, sampler_seed: int | None
     elif lists is not None and study.user_attrs.get("lists_sha256", lists) != lists:
         raise EvoWordleError(f"study {name!r} in {storage} was made with other word lists (their content "
                              "differs); use another --study name")
+    else:
+        check_trials(study)  # before any trial is added to it, or takes an earlier one's figure
     return study
 
 
@@ -691,9 +693,72 @@ class Finalist:
         return mean_ci(self.validation)
 
 
-def finalists(study, top: int) -> list[tuple[int, dict, float]]:
-    """The ``top`` best finished trials with distinct parameters: (number, params, train mean)."""
+#: Most training games one trial may record (``games``): a trial plays at most every answer once.
+MAX_TRIAL_GAMES = 10_000_000
+
+
+def _stored_spec(study) -> TuneSpec | None:
+    """The specification a study records (None if it records none or a malformed one)."""
+    stored = study.user_attrs.get("spec")
+    try:
+        return TuneSpec.from_dict(stored) if isinstance(stored, dict) else None
+    except (EvoWordleError, TypeError, KeyError, AttributeError, ValueError):
+        return None
+
+
+def _in_space(param: Param, value) -> bool:
+    if param.kind == "cat":
+        return any(value == c and type(value) is type(c) for c in param.choices)
+    kinds = int if param.kind == "int" else int | float
+    return (isinstance(value, kinds) and not isinstance(value, bool) and math.isfinite(value)
+            and param.low <= value <= param.high)
+
+
+def check_trials(study) -> None:
+    """Refuse a study whose finished or pruned trials hold figures no game could give: a training
+    mean (final or running) that is not a mean guess count from 1 to the cap, or a point outside
+    the study's own space.  A study database is a file like any other: one edited to a mean of
+    0.5 or -inf was reported as the best trial and always made the finalists, and a repeated
+    point would take the planted figure as its own (:func:`same_trial`)."""
     optuna = _optuna()
+    where = f"study {study.study_name!r}"
+    if control_char(study.study_name) is not None:
+        raise EvoWordleError("a study's name holds a control character: the study database was edited or damaged")
+    spec = _stored_spec(study)
+    cap = spec.game_settings().max_guesses if spec is not None else None
+    states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    for t in study.get_trials(deepcopy=False):
+        games = t.user_attrs.get("games", 0)  # summed by games_played: "x" was an internal error
+        if isinstance(games, bool) or not isinstance(games, int) or not 0 <= games <= MAX_TRIAL_GAMES:
+            raise EvoWordleError(f"{where}: trial {t.number} records {games!r} games played: the study database "
+                                 "was edited or damaged")
+        if any(control_char(str(k)) is not None or isinstance(v, str) and control_char(v) is not None
+               for k, v in t.params.items()):
+            raise EvoWordleError(f"{where}: trial {t.number} has a parameter holding a control character: the "
+                                 "study database was edited or damaged")
+        if t.state not in states:
+            continue
+        figures = [*([t.value] if t.state == optuna.trial.TrialState.COMPLETE else []),
+                   *t.intermediate_values.values()]
+        bad = next((v for v in figures if isinstance(v, bool) or not isinstance(v, int | float)
+                    or not math.isfinite(v) or v < 1 or (cap is not None and v > cap)), None)
+        if bad is not None or (figures and t.value is None and t.state == optuna.trial.TrialState.COMPLETE):
+            limit = f"from 1 to {cap}" if cap is not None else "at least 1"
+            raise EvoWordleError(f"{where}: trial {t.number} records a training mean of {bad}, "
+                                 f"not a mean guess count ({limit}): the study database was edited or damaged")
+        outside = [k for k, v in t.params.items()
+                   if spec is not None and (k not in spec.space or not _in_space(spec.space[k], v))]
+        if outside:
+            raise EvoWordleError(f"{where}: trial {t.number} played {outside[0]}="
+                                 f"{t.params[outside[0]]!r}, outside the study's space: the study database "
+                                 "was edited or damaged")
+
+
+def finalists(study, top: int) -> list[tuple[int, dict, float]]:
+    """The ``top`` best finished trials with distinct parameters: (number, params, train mean),
+    once the study's figures are checked (:func:`check_trials`)."""
+    optuna = _optuna()
+    check_trials(study)
     done = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
     out, seen = [], set()
     for t in sorted(done, key=lambda t: (t.value, t.number)):
