@@ -871,7 +871,7 @@ def params_file(report: dict, study_name: str, storage: str, made_for: dict | No
     replay takes as its settings), and the study's spec (seeds, space) in the provenance."""
     return {
         "format": PARAMS_FORMAT,
-        "version": 1,
+        "version": PARAMS_VERSION,
         "solver": report["solver"],
         "params": report["winner"]["params"],
         **({"solver_params": solver_params} if solver_params else {}),
@@ -896,6 +896,12 @@ def _is_strategy(path: str | Path) -> bool:
         return False
 
 
+#: The version of the parameter files written here, and the keys such a file may hold.
+PARAMS_VERSION = 1
+PARAMS_KEYS = frozenset({"format", "version", "solver", "params", "solver_params", "settings", "made_for",
+                         "provenance"})
+
+
 def load_params(path: str | Path, *, ctx: Context | None = None, other_lists: bool = False) -> dict:
     """Read a parameter file written by ``tune``: ``{"solver", "params", "settings"}`` checked.
 
@@ -913,6 +919,13 @@ def load_params(path: str | Path, *, ctx: Context | None = None, other_lists: bo
         raise EvoWordleError(not_params)
     if not isinstance(data, dict) or data.get("format") != PARAMS_FORMAT:
         raise EvoWordleError(f"{path} is not an evo-wordle parameter file (written by `evo-wordle tune`)")
+    # as a strategy file's: a file of another version was played as this one, and a misspelt key
+    # ("solver_param") was lost without a word (files written before "version" carry none)
+    if "version" in data and (type(data["version"]) is not int or data["version"] != PARAMS_VERSION):
+        raise EvoWordleError(f"parameter file {path} has unsupported version {data['version']!r}")
+    unknown = sorted(set(data) - PARAMS_KEYS)
+    if unknown:
+        raise EvoWordleError(f"parameter file {path} has unknown key(s): {', '.join(map(repr, unknown))[:120]}")
     if not isinstance(data.get("solver"), str) or not isinstance(data.get("params"), dict):
         raise EvoWordleError(f"parameter file {path} lacks a solver name or its parameters")
     if not isinstance(data.get("solver_params", {}), dict):

@@ -416,6 +416,24 @@ def test_params_file_is_checked(tmp_path, capsys):
     assert "for solver 'ga', not 'greedy'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("change, message", [
+    ({"version": 2}, "unsupported version 2"),  # a later format was played as this one
+    ({"version": "1"}, "unsupported version '1'"),
+    ({"version": True}, "unsupported version True"),
+    ({"solver_param": {"population": 5}}, "unknown key(s): 'solver_param'"),  # a misspelling was lost
+])
+def test_a_params_file_of_another_version_or_with_an_unknown_key_is_refused(tmp_path, capsys, change, message):
+    path = tmp_path / "p.json"
+    doc = {"format": "evo-wordle-params", "version": 1, "solver": "greedy", "params": {"opener": "crane"}}
+    path.write_text(json.dumps(doc))
+    assert load_params(path)["params"] == {"opener": "crane"}
+    path.write_text(json.dumps({**doc, **change}))
+    with pytest.raises(EvoWordleError, match=re.escape(message)):
+        load_params(path)
+    assert main(["bench", "--params", str(path), "--games", "3"]) == 2
+    assert message in capsys.readouterr().err
+
+
 def test_a_params_file_that_says_two_things_is_refused(tmp_path, capsys):
     """A file whose ``params`` and ``solver_params`` differ on a parameter, or whose
     ``settings`` and ``made_for`` differ on a setting, was played silently (``params`` and
