@@ -69,6 +69,9 @@ PRESET_AXES = tuple(k for k in PROBLEMS["P0"] if len({p[k] for p in PROBLEMS.val
 RESULT_COLUMNS = (
     "seed", "bench_seed", "games", "mean", "win_rate", "fail_rate", "worst_guesses", "seconds", "histogram", "version",
 )
+#: The columns one bench decides (not its time or the version that ran it): two rows of one
+#: configuration and seed that differ in any of them are two different results, never a copy.
+_FIGURES = ("bench_seed", "games", "mean", "win_rate", "fail_rate", "worst_guesses", "histogram")
 
 
 # ---------------------------------------------------------------------------------------- values
@@ -913,12 +916,18 @@ def load_sweep_folder(out: str | Path) -> tuple[SweepSpec, list[dict], dict]:
         if None in raw or any(v is None for v in raw.values()):
             continue
         key = row_key(raw, spec.keys)
-        if key in rows or any(raw[k] not in typed[k] for k in spec.keys):
+        if any(raw[k] not in typed[k] for k in spec.keys):
             continue
         try:
-            rows[key] = _read_row(raw, spec, typed, limits, key[:-1])
+            row = _read_row(raw, spec, typed, limits, key[:-1])
         except (ValueError, RecursionError) as exc:
             raise EvoWordleError(f"results file {csv_path} line {reader.line_num}: {str(exc)[:80]}") from None
+        if key in rows:  # a copy (a manual merge) is dropped; another figure for the same bench is no copy
+            if any(row[c] != rows[key][c] for c in _FIGURES):
+                raise EvoWordleError(f"results file {csv_path} line {reader.line_num}: a second row for the same "
+                                     "configuration and seed with other figures (two results of one bench)")
+            continue
+        rows[key] = row
     return spec, list(rows.values()), records
 
 

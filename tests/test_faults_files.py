@@ -372,6 +372,9 @@ SWEEPS = {
     "histogram-bomb": (_cell("histogram", '{"3":6000000000}'), "add up to 6000000000"),
     # json kept the last copy: {"4": 1, "4": 2} counted as 2 games at 4 guesses, figures to match
     "histogram-key-twice": (lambda o: _csv(o, _repeat_last_histogram_key), "histogram gives '"),
+    # two rows of one bench (a manual merge of two runs): the first was reported, the other dropped
+    "second-row-other-figures": (lambda o: _csv(o, lambda ls: [*ls, ls[2].replace("crane,", "tares,", 1)]),
+                                 "a second row for the same configuration and seed with other figures"),
     "histogram-not-dict": (_cell("histogram", "[1,2]"), "not guesses"),
     "histogram-nested": (_cell("histogram", "[" * 5000 + "]" * 5000), "line 2"),
     "games-huge": (_cell("games", "100000000000"), "games = 100000000000"),
@@ -416,6 +419,15 @@ def test_hostile_sweep_folder_refused_by_report(sweep_dir, tmp_path, capsys, kin
     with Budget():
         assert main(["report", str(out)]) == 2
     assert message in one_line(capsys)
+
+
+def test_a_copied_row_is_still_dropped_as_before(sweep_dir, tmp_path, capsys):
+    out = _copy(sweep_dir, tmp_path)
+    lines = (out / RESULTS_FILE).read_text().splitlines()
+    assert lines[2].startswith("crane,") and lines[1].startswith("tares,")
+    _csv(out, lambda ls: [*ls, ls[1]])
+    assert main(["report", str(out)]) == 0
+    assert "2 of 2 benches done" in capsys.readouterr().out
 
 
 def test_plot_refuses_a_hostile_sweep_too(sweep_dir, tmp_path, capsys):
