@@ -73,14 +73,14 @@ def check_trusted(root: Path) -> None:
             f"cache folder {root} belongs to another user (uid {st.st_uid}); "
             "use a folder of your own (EVO_WORDLE_CACHE)"
         )
-    if _writable_by_others(st):
+    if writable_by_others(st):
         raise EvoWordleError(
             f"cache folder {root} is writable by {'others' if st.st_mode & stat.S_IWOTH else 'its group'}; "
             f"chmod go-w {root} or use a folder of your own"
         )
 
 
-def _writable_by_others(st: os.stat_result) -> bool:
+def writable_by_others(st: os.stat_result) -> bool:
     """True if someone other than the owner may write (others, or a group that is not ours alone)."""
     return bool(st.st_mode & stat.S_IWOTH or (st.st_mode & stat.S_IWGRP and not _private_group(st.st_gid)))
 
@@ -190,7 +190,7 @@ def _identity(st: os.stat_result) -> dict:
 
 def _stampable(st: os.stat_result) -> bool:
     """Only a regular file of ours that nobody else may write can be trusted by its stamp."""
-    return stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid() and not _writable_by_others(st)
+    return stat.S_ISREG(st.st_mode) and st.st_uid == os.geteuid() and not writable_by_others(st)
 
 
 def stamp_matches(stamp: Path, st: os.stat_result, digest: str) -> bool:

@@ -195,10 +195,33 @@ def check_value(value: Any, path: str | Path, what: str, max_depth: int = MAX_JS
             raise EvoWordleError(f"{what} {path} holds a control character ({bad!r})")
 
 
+class RepeatedKey(Exception):
+    """A JSON object naming one key twice (not a ValueError: ``parse_json`` reports it apart)."""
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict:
+    """``object_pairs_hook`` for JSON from others: an object, unless a key repeats (``json`` kept
+    the last copy, so a file whose first ``"weight"`` a reader sees played another one); raises
+    :class:`RepeatedKey`, which :func:`parse_json` turns into its one line."""
+    obj = dict(pairs)
+    if len(obj) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise RepeatedKey(key)
+            seen.add(key)
+    return obj
+
+
 def parse_json(text: str, path: str | Path, what: str) -> Any:
-    """JSON with a one-line error for bad syntax, deep nesting or control characters."""
+    """JSON with a one-line error for bad syntax, a key given twice in one object, deep nesting
+    or control characters."""
     try:
-        value = json.loads(text)
+        value = json.loads(text, object_pairs_hook=unique_keys)
+    except RepeatedKey as exc:
+        key = str(exc.args[0])
+        shown = repr(key[:40]) if control_char(key) is None else "with a control character"
+        raise EvoWordleError(f"{what} {path} gives the key {shown} twice in one object") from None
     except RecursionError:
         raise EvoWordleError(f"{what} {path} is nested too deeply") from None
     except ValueError as exc:

@@ -59,7 +59,7 @@ def _read_record(fd: int) -> dict:
     try:
         data = os.pread(fd, _RECORD_CAP, 0)
         record = json.loads(data.decode("utf-8")) if data.strip() else {}
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # 4 kB of "[" nest deeper than json's recursion limit
         return {}
     return record if isinstance(record, dict) else {}
 
@@ -73,11 +73,19 @@ def _write_record(fd: int) -> None:
 
 
 def _owner_text(record: dict) -> str:
-    if not record:
+    """Who holds the lock, as its record says, for the one-line refusal.  The record is another
+    process's file: a host with an escape sequence reached the terminal, a ``since`` of 1e308 or
+    NaN was an internal error, so only a plain pid, a printable host and a real time are shown."""
+    pid, host, since = record.get("pid"), record.get("host"), record.get("since")
+    if (isinstance(pid, bool) or not isinstance(pid, int) or not isinstance(host, str) or not host
+            or len(host) > 255 or not host.isprintable()):
         return "another process"
-    since = record.get("since")
-    when = time.strftime(" since %H:%M:%S", time.localtime(since)) if isinstance(since, int | float) else ""
-    return f"process {record.get('pid')} on {record.get('host')}{when}"
+    try:
+        when = time.strftime(" since %H:%M:%S", time.localtime(since)) \
+            if isinstance(since, int | float) and not isinstance(since, bool) else ""
+    except (OverflowError, ValueError, OSError):
+        when = ""
+    return f"process {pid} on {host}{when}"
 
 
 @contextmanager

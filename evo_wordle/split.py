@@ -95,13 +95,16 @@ def split_answers(
     return Split(int(seed), *(np.sort(p) for p in parts))
 
 
-def _recorded_count(record: dict, key: str, lo: int, where: str) -> int:
-    """``record[key]`` as a whole number ≥ ``lo`` (``2.5``, ``"3"``, ``True`` refused: no rounding)."""
+def _recorded_count(record: dict, key: str, lo: int, where: str, hi: int | None = None) -> int:
+    """``record[key]`` as a whole number from ``lo`` (to ``hi``, if given; ``2.5``, ``"3"``, ``True``
+    refused: no rounding)."""
     if key not in record:
         raise EvoWordleError(f"provenance.split of {where} lacks {key}")
     value = record[key]
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < lo:
         raise EvoWordleError(f"provenance.split.{key} of {where} must be a whole number ≥ {lo}, not {value!r}")
+    if hi is not None and value > hi:
+        raise EvoWordleError(f"provenance.split.{key} of {where} must be at most {hi}, not {value!r}")
     return int(value)
 
 
@@ -120,7 +123,8 @@ def recorded_split(record: object, words, where: str = "the file") -> Split | No
     if not isinstance(record, dict):
         raise EvoWordleError(f"provenance.split of {where} must be an object (seed, train, validation, test), "
                              f"not {type(record).__name__}")
-    seed = _recorded_count(record, "seed", 0, where)
+    # a seed past 2**63 - 1 was refused later as "--seed must be …", a flag nobody had given
+    seed = _recorded_count(record, "seed", 0, where, 2**63 - 1)
     if any(isinstance(record.get(p), list) for p in parts):  # the words of each part
         lists = []
         for p in parts:

@@ -34,12 +34,14 @@ import numpy as np
 
 from .errors import EvoWordleError, WorkerDied
 from .files import (
+    RepeatedKey,
     atomic_write_text,
     control_char,
     decode_utf8,
     open_append_nofollow,
     read_capped,
     read_json,
+    unique_keys,
 )
 from .game import PROBLEMS, Settings
 from .params import as_choice, as_int, as_list, as_seed
@@ -67,6 +69,9 @@ PRESET_AXES = tuple(k for k in PROBLEMS["P0"] if len({p[k] for p in PROBLEMS.val
 RESULT_COLUMNS = (
     "seed", "bench_seed", "games", "mean", "win_rate", "fail_rate", "worst_guesses", "seconds", "histogram", "version",
 )
+#: The columns one bench decides (not its time or the version that ran it): two rows of one
+#: configuration and seed that differ in any of them are two different results, never a copy.
+_FIGURES = ("bench_seed", "games", "mean", "win_rate", "fail_rate", "worst_guesses", "histogram")
 
 
 # ---------------------------------------------------------------------------------------- values
@@ -168,6 +173,12 @@ class SweepSpec:
         for key, values in self.grid.items():
             if not isinstance(values, list) or not all(isinstance(v, scalar) for v in values):
                 raise bad(f"grid {key!r} must be a list of plain values")
+            # here, not only in validate(): a sweep.json listing a value twice was reported with
+            # that configuration twice, its rows counted for both (6 of 6 benches from 4 rows)
+            if not values:
+                raise EvoWordleError(f"no values for {key}")
+            if len(set(map(format_value, values))) != len(values):
+                raise EvoWordleError(f"repeated value in {key}")
         for name in ("seeds", "base_seed"):
             value = getattr(self, name)
             if not isinstance(value, int) or isinstance(value, bool):
@@ -252,11 +263,6 @@ class SweepSpec:
             from .bench import check_games
 
             self.games = check_games(self.games, len(words.answer_index))
-        for key, values in self.grid.items():
-            if not isinstance(values, list) or not values:
-                raise EvoWordleError(f"no values for {key}")
-            if len(set(map(format_value, values))) != len(values):
-                raise EvoWordleError(f"repeated value in {key}")
         if isinstance(self.solver, Solver):
             accepted: set[str] | None = set()
         else:
@@ -790,7 +796,10 @@ def _histogram(cell: str, games: int) -> dict[str, int]:
     """A row's histogram (guesses → games), checked: small integers adding up to ``games``."""
     if len(cell) > 10_000:
         raise ValueError("histogram too long")
-    hist = json.loads(cell)
+    try:
+        hist = json.loads(cell, object_pairs_hook=unique_keys)
+    except RepeatedKey as exc:  # the last copy counted: {"4": 1, "4": 3} read as 3 games at 4
+        raise ValueError(f"histogram gives {exc.args[0]!r} twice") from None
     if not isinstance(hist, dict) or not all(
             isinstance(v, int) and not isinstance(v, bool) and v >= 0 and k.isdigit() and len(k) <= 4
             for k, v in hist.items()):
@@ -829,7 +838,7 @@ def _check_figures(row: dict, spec: SweepSpec, limits: tuple[int, int]) -> None:
     wins = row["win_rate"] * games
     surely = sum(v for k, v in hist.items() if k <= win_limit and k < cap)  # solved before the cap
     maybe = sum(v for k, v in hist.items() if k <= win_limit)
-    if not (abs(wins - round(wins)) < 1e-6 and surely <= round(wins) <= maybe):
+    if not (math.isfinite(wins) and abs(wins - round(wins)) < 1e-6 and surely <= round(wins) <= maybe):
         raise ValueError(f"win_rate = {row['win_rate']!r} does not fit the histogram")
     if not math.isclose(row["fail_rate"], (games - round(wins)) / games, rel_tol=1e-9, abs_tol=1e-12):
         raise ValueError(f"fail_rate = {row['fail_rate']!r} is not 1 - win_rate")
@@ -907,12 +916,18 @@ def load_sweep_folder(out: str | Path) -> tuple[SweepSpec, list[dict], dict]:
         if None in raw or any(v is None for v in raw.values()):
             continue
         key = row_key(raw, spec.keys)
-        if key in rows or any(raw[k] not in typed[k] for k in spec.keys):
+        if any(raw[k] not in typed[k] for k in spec.keys):
             continue
         try:
-            rows[key] = _read_row(raw, spec, typed, limits, key[:-1])
+            row = _read_row(raw, spec, typed, limits, key[:-1])
         except (ValueError, RecursionError) as exc:
             raise EvoWordleError(f"results file {csv_path} line {reader.line_num}: {str(exc)[:80]}") from None
+        if key in rows:  # a copy (a manual merge) is dropped; another figure for the same bench is no copy
+            if any(row[c] != rows[key][c] for c in _FIGURES):
+                raise EvoWordleError(f"results file {csv_path} line {reader.line_num}: a second row for the same "
+                                     "configuration and seed with other figures (two results of one bench)")
+            continue
+        rows[key] = row
     return spec, list(rows.values()), records
 
 

@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 import xxhash
 
-from .cachedir import default_cache_dir, lock, notice, prepare, stamp_matches, write_stamp
+from .cachedir import default_cache_dir, lock, notice, prepare, stamp_matches, writable_by_others, write_stamp
 from .errors import EvoWordleError
 from .files import atomic_write_text, make_temp, read_json
 from .words import WordSet
@@ -236,6 +236,10 @@ def _open(words: WordSet, npy: Path, meta: Path, verify: bool = False) -> np.nda
             raise ValueError(f"not a table file: {str(exc)[:60]}") from None
         offset = fh.tell()
         before = os.fstat(fh.fileno())
+        if before.st_uid != os.geteuid() or writable_by_others(before):
+            # its checksum would be of the bytes at the check only: the table is mapped, so a
+            # write by another user after it changed the figures of a run that trusted it
+            raise ValueError("someone else may write it")
         if shape != (n, n) or fortran or found != dtype:
             raise ValueError(f"it holds a {shape} {found} array{' in Fortran order' if fortran else ''}")
         if before.st_size != offset + n * n * dtype.itemsize:
@@ -292,6 +296,7 @@ def write_table(words: WordSet, npy: Path, meta: Path) -> np.ndarray:
     except OSError as exc:
         raise EvoWordleError(f"cache folder {folder} is not writable: {exc.strerror}") from None
     try:
+        os.fchmod(fd, stat.S_IMODE(os.fstat(fd).st_mode) & ~0o022)  # ours alone to write, whatever the umask
         with os.fdopen(fd, "r+b") as fh:
             np.lib.format.write_array_header_1_0(fh, header)
             offset = fh.tell()

@@ -33,7 +33,7 @@ from .artefacts import PARAMS_FORMAT, SETTING_KEYS, STRATEGY_FORMAT, check_lists
 from .bench import derived_seeds, run_bench
 from .context import Context
 from .errors import EvoWordleError
-from .files import check_value, decode_utf8, parse_json, read_capped, read_json
+from .files import check_value, control_char, decode_utf8, parse_json, read_capped, read_json
 from .game import Settings
 from .params import as_int, as_list
 from .split import Split, split_answers
@@ -485,6 +485,8 @@ def open_study(spec: TuneSpec, storage: str, name: str, sampler_seed: int | None
     elif lists is not None and study.user_attrs.get("lists_sha256", lists) != lists:
         raise EvoWordleError(f"study {name!r} in {storage} was made with other word lists (their content "
                              "differs); use another --study name")
+    else:
+        check_trials(study)  # before any trial is added to it, or takes an earlier one's figure
     return study
 
 
@@ -711,9 +713,72 @@ class Finalist:
         return mean_ci(self.validation)
 
 
-def finalists(study, top: int) -> list[tuple[int, dict, float]]:
-    """The ``top`` best finished trials with distinct parameters: (number, params, train mean)."""
+#: Most training games one trial may record (``games``): a trial plays at most every answer once.
+MAX_TRIAL_GAMES = 10_000_000
+
+
+def _stored_spec(study) -> TuneSpec | None:
+    """The specification a study records (None if it records none or a malformed one)."""
+    stored = study.user_attrs.get("spec")
+    try:
+        return TuneSpec.from_dict(stored) if isinstance(stored, dict) else None
+    except (EvoWordleError, TypeError, KeyError, AttributeError, ValueError):
+        return None
+
+
+def _in_space(param: Param, value) -> bool:
+    if param.kind == "cat":
+        return any(value == c and type(value) is type(c) for c in param.choices)
+    kinds = int if param.kind == "int" else int | float
+    return (isinstance(value, kinds) and not isinstance(value, bool) and math.isfinite(value)
+            and param.low <= value <= param.high)
+
+
+def check_trials(study) -> None:
+    """Refuse a study whose finished or pruned trials hold figures no game could give: a training
+    mean (final or running) that is not a mean guess count from 1 to the cap, or a point outside
+    the study's own space.  A study database is a file like any other: one edited to a mean of
+    0.5 or -inf was reported as the best trial and always made the finalists, and a repeated
+    point would take the planted figure as its own (:func:`same_trial`)."""
     optuna = _optuna()
+    where = f"study {study.study_name!r}"
+    if control_char(study.study_name) is not None:
+        raise EvoWordleError("a study's name holds a control character: the study database was edited or damaged")
+    spec = _stored_spec(study)
+    cap = spec.game_settings().max_guesses if spec is not None else None
+    states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    for t in study.get_trials(deepcopy=False):
+        games = t.user_attrs.get("games", 0)  # summed by games_played: "x" was an internal error
+        if isinstance(games, bool) or not isinstance(games, int) or not 0 <= games <= MAX_TRIAL_GAMES:
+            raise EvoWordleError(f"{where}: trial {t.number} records {games!r} games played: the study database "
+                                 "was edited or damaged")
+        if any(control_char(str(k)) is not None or isinstance(v, str) and control_char(v) is not None
+               for k, v in t.params.items()):
+            raise EvoWordleError(f"{where}: trial {t.number} has a parameter holding a control character: the "
+                                 "study database was edited or damaged")
+        if t.state not in states:
+            continue
+        figures = [*([t.value] if t.state == optuna.trial.TrialState.COMPLETE else []),
+                   *t.intermediate_values.values()]
+        bad = next((v for v in figures if isinstance(v, bool) or not isinstance(v, int | float)
+                    or not math.isfinite(v) or v < 1 or (cap is not None and v > cap)), None)
+        if bad is not None or (figures and t.value is None and t.state == optuna.trial.TrialState.COMPLETE):
+            limit = f"from 1 to {cap}" if cap is not None else "at least 1"
+            raise EvoWordleError(f"{where}: trial {t.number} records a training mean of {bad}, "
+                                 f"not a mean guess count ({limit}): the study database was edited or damaged")
+        outside = [k for k, v in t.params.items()
+                   if spec is not None and (k not in spec.space or not _in_space(spec.space[k], v))]
+        if outside:
+            raise EvoWordleError(f"{where}: trial {t.number} played {outside[0]}="
+                                 f"{t.params[outside[0]]!r}, outside the study's space: the study database "
+                                 "was edited or damaged")
+
+
+def finalists(study, top: int) -> list[tuple[int, dict, float]]:
+    """The ``top`` best finished trials with distinct parameters: (number, params, train mean),
+    once the study's figures are checked (:func:`check_trials`)."""
+    optuna = _optuna()
+    check_trials(study)
     done = study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,))
     out, seen = [], set()
     for t in sorted(done, key=lambda t: (t.value, t.number)):
@@ -826,7 +891,7 @@ def params_file(report: dict, study_name: str, storage: str, made_for: dict | No
     replay takes as its settings), and the study's spec (seeds, space) in the provenance."""
     return {
         "format": PARAMS_FORMAT,
-        "version": 1,
+        "version": PARAMS_VERSION,
         "solver": report["solver"],
         "params": report["winner"]["params"],
         **({"solver_params": solver_params} if solver_params else {}),
@@ -851,6 +916,12 @@ def _is_strategy(path: str | Path) -> bool:
         return False
 
 
+#: The version of the parameter files written here, and the keys such a file may hold.
+PARAMS_VERSION = 1
+PARAMS_KEYS = frozenset({"format", "version", "solver", "params", "solver_params", "settings", "made_for",
+                         "provenance"})
+
+
 def load_params(path: str | Path, *, ctx: Context | None = None, other_lists: bool = False) -> dict:
     """Read a parameter file written by ``tune``: ``{"solver", "params", "settings"}`` checked.
 
@@ -868,6 +939,13 @@ def load_params(path: str | Path, *, ctx: Context | None = None, other_lists: bo
         raise EvoWordleError(not_params)
     if not isinstance(data, dict) or data.get("format") != PARAMS_FORMAT:
         raise EvoWordleError(f"{path} is not an evo-wordle parameter file (written by `evo-wordle tune`)")
+    # as a strategy file's: a file of another version was played as this one, and a misspelt key
+    # ("solver_param") was lost without a word (files written before "version" carry none)
+    if "version" in data and (type(data["version"]) is not int or data["version"] != PARAMS_VERSION):
+        raise EvoWordleError(f"parameter file {path} has unsupported version {data['version']!r}")
+    unknown = sorted(set(data) - PARAMS_KEYS)
+    if unknown:
+        raise EvoWordleError(f"parameter file {path} has unknown key(s): {', '.join(map(repr, unknown))[:120]}")
     if not isinstance(data.get("solver"), str) or not isinstance(data.get("params"), dict):
         raise EvoWordleError(f"parameter file {path} lacks a solver name or its parameters")
     if not isinstance(data.get("solver_params", {}), dict):

@@ -81,7 +81,7 @@ MODULES: dict[str, dict] = {
                   # the verified stamp and the adoption of old caches (table.py's side of them)
                   "tests/test_faults_cache.py::test_a_stamped_table_loads_without_reading_it_again",
                   "tests/test_faults_cache.py::test_damage_in_place_with_times_restored_is_detected",
-                  "tests/test_faults_cache.py::test_a_table_others_may_write_is_read_on_every_load",
+                  "tests/test_faults_cache.py::test_a_table_others_may_write_is_rebuilt_as_ours_alone",
                   "tests/test_faults_cache.py::test_a_cache_of_the_old_checksum_is_adopted_without_a_rebuild",
                   "tests/test_faults_cache.py::test_a_folder_with_content_at_the_table_path_is_one_line_error"],
         "pristine_table": False,  # the module under test builds the table: each mutant builds its own
@@ -397,7 +397,7 @@ MODULES: dict[str, dict] = {
                       "test_every_damage_after_a_stamp_is_detected_and_rebuilt",
                       "test_damage_in_place_with_times_restored_is_detected",
                       "test_a_stamp_that_cannot_be_trusted_means_a_full_check",
-                      "test_a_table_others_may_write_is_read_on_every_load"))],
+                      "test_a_table_others_may_write_is_rebuilt_as_ours_alone"))],
         "pristine_table": True,
     },
     "evo_wordle/files.py": {

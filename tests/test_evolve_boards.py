@@ -186,6 +186,28 @@ def test_init_files_of_the_wrong_kind_or_lists_are_one_line_naming_them(capsys, 
     assert resolve_strategy_path(init).is_file()  # shipped by name: the same check as for a path
 
 
+@pytest.mark.parametrize("change, message", [
+    # parameters that are not genes were never read: accepted without a word, whatever they held
+    ({"cache_size": "abc"}, "--cache-size must be a whole number, not 'abc'"),
+    ({"bogus": 1}, "solver summed-entropy has no parameter 'bogus'"),
+    ({"rollout": -3}, "--rollout must be between 0 and 100000, not -3"),
+])
+def test_an_init_policy_file_is_checked_as_a_replay_checks_it(capsys, cache_dir, tmp_path, change, message):
+    import json
+
+    from evo_wordle.evolve.strategy import resolve_strategy_path
+
+    doc = json.loads(resolve_strategy_path("dordle-evolved").read_text())
+    doc["params"].update(change)
+    path = tmp_path / "init.json"
+    path.write_text(json.dumps(doc))
+    code = main(["evolve-strategy", "--boards", "2", "--generations", "0", "--mu", "2", "--lambda", "1",
+                 "--train-sets", "3", "--validation-sets", "3", "--test-sets", "3", "--init", str(path), "--quiet"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith(f"evo-wordle: error: --init {path}: ") and message in err
+    assert err.count("\n") == 1
+
+
 def test_the_text_names_the_game_beside_its_figures(capsys, cache_dir):
     """The summary gave test means and "not solved within 9" but never the board count, who may
     be the answer or where guesses come from (the JSON has them under settings)."""

@@ -738,16 +738,33 @@ def test_a_stamp_that_cannot_be_trusted_means_a_full_check(stamped, monkeypatch,
     assert capsys.readouterr().err == ""
 
 
-def test_a_table_others_may_write_is_read_on_every_load(stamped, monkeypatch):
-    """Such a table (never made so by evo-wordle) gets no stamp: it is checked every time."""
+def test_a_table_others_may_write_is_rebuilt_as_ours_alone(stamped, monkeypatch, capsys):
+    """Such a table was checked on every load and then mapped: a write by another user after the
+    check changed the figures of the run that had just checked it.  It is rebuilt, private."""
     words, cache, good = stamped
     npy, _ = cache_paths(words, cache)
     npy.chmod(0o646)
     time.sleep(0.05)
+    mapped = load_table(words, cache)
+    assert "is unusable (someone else may write it); rebuilding" in capsys.readouterr().err
+    assert np.array_equal(np.array(mapped), good)
+    assert not os.stat(npy).st_mode & 0o022
     calls = _count_checksums(monkeypatch)
     load_table(words, cache)
-    load_table(words, cache)
-    assert calls == [1, 1]
+    assert capsys.readouterr().err == "" and calls in ([], [1])  # reused, not rebuilt again
+
+
+@pytest.mark.parametrize("mask", [0o000, 0o002, 0o022])
+def test_a_table_is_built_writable_by_its_owner_alone_whatever_the_umask(tmp_path, mask):
+    """Under umask 000 the table was made writable by everyone (and then loaded as trusted)."""
+    words = load_words(allowed=_list_file(tmp_path, 60))
+    old = os.umask(mask)
+    try:
+        load_table(words, tmp_path / "cache")
+    finally:
+        os.umask(old)
+    npy, _ = cache_paths(words, tmp_path / "cache")
+    assert stat.S_IMODE(os.stat(npy).st_mode) == 0o644 & ~mask
 
 
 def test_a_cache_of_the_old_checksum_is_adopted_without_a_rebuild(small, capsys):

@@ -157,6 +157,9 @@ STRATEGY_FILES = {
     "not-object": ("[1, 2]", "not an evo-wordle strategy file"),
     "escape-in-provenance": (None, "control character"),
     "invalid-utf8": (b'{"format": "\xff"}', "not UTF-8"),
+    # json kept the last copy: a reader saw one opener, the bench played the other
+    "repeated-key": ('{"format": "evo-wordle-strategy", "version": 1, "genome": {"opener": "crane", '
+                     '"opener": "zzzzz"}}', "gives the key 'opener' twice in one object"),
 }
 
 
@@ -173,6 +176,21 @@ def test_bad_strategy_file_one_line(tmp_path, capsys, kind):
     with Budget():
         assert main(["bench", "--strategy", str(path), "--games", "5"]) == 2
     assert message in one_line(capsys)
+
+
+def test_a_key_given_twice_is_refused_in_every_json_file_and_at_any_depth(tmp_path, capsys):
+    """Parameter files, sweep specifications, checkpoints: everything read_json reads."""
+    with pytest.raises(EvoWordleError, match=r"^x f gives the key 'b' twice in one object$"):
+        files.parse_json('{"a": [{"b": 1, "c": 2, "b": 1}]}', "f", "x")
+    assert files.parse_json('{"a": [{"b": 1}, {"b": 1}], "c": {"b": 2}}', "f", "x") == {
+        "a": [{"b": 1}, {"b": 1}], "c": {"b": 2}}  # the same key in two objects is fine
+    with pytest.raises(EvoWordleError, match="with a control character twice"):
+        files.parse_json(r'{"\u001b": 1, "\u001b": 2}', "f", "x")
+    params = tmp_path / "p.json"
+    params.write_text('{"format": "evo-wordle-params", "version": 1, "solver": "greedy", '
+                      '"params": {"opener": "crane", "opener": "tales"}}')
+    assert main(["bench", "--params", str(params), "--games", "5"]) == 2
+    assert f"parameter file {params} gives the key 'opener' twice" in one_line(capsys)
 
 
 def test_a_strategy_opener_outside_the_list_names_the_file(tmp_path, capsys):
@@ -314,6 +332,22 @@ def _cell(column: str, value: str):
     return lambda out: _csv(out, change)
 
 
+def _repeat_last_histogram_key(lines: list[str]) -> list[str]:
+    """The first row's histogram with its last key given once more, at its own count: the row's
+    figures still hold for the copy json keeps."""
+    import csv
+    import io
+
+    rows = list(csv.reader(io.StringIO("\n".join(lines))))
+    column = rows[0].index("histogram")
+    hist = json.loads(rows[1][column])
+    key = list(hist)[-1]
+    rows[1][column] = json.dumps(hist)[:-1] + f', "{key}": {hist[key]}}}'
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    return buf.getvalue().splitlines()
+
+
 SWEEPS = {
     "huge-grid": (lambda o: _spec(o, lambda d: d.update(grid={f"k{i}": list(range(10)) for i in range(10)})),
                   "10,000,000,000 configurations"),
@@ -322,6 +356,13 @@ SWEEPS = {
     "spec-not-object": (lambda o: (o / SPEC_FILE).write_text("[]"), "not a JSON object"),
     "spec-unknown-key": (lambda o: _spec(o, lambda d: d.update(evil=1)), "unexpected keyword"),
     "spec-grid-not-list": (lambda o: _spec(o, lambda d: d.update(grid={"opener": "tares"})), "list of plain"),
+    # a value listed twice (or none at all), which sweep refuses: report showed the configuration
+    # twice and counted its rows for both (6 of 6 benches done from 4 rows)
+    "spec-grid-repeats-a-value": (lambda o: _spec(o, lambda d: d["grid"]["opener"].append(d["grid"]["opener"][0])),
+                                  "repeated value in opener"),
+    "spec-grid-no-values": (lambda o: _spec(o, lambda d: d["grid"].update(opener=[])), "no values for opener"),
+    "spec-key-twice": (lambda o: (o / SPEC_FILE).write_text((o / SPEC_FILE).read_text().replace(
+        '"seeds": 1', '"seeds": 1, "seeds": 1')), "gives the key 'seeds' twice"),
     "spec-seeds-text": (lambda o: _spec(o, lambda d: d.update(seeds="3")), "seeds must be an integer"),
     "escape-in-solver": (lambda o: _spec(o, lambda d: d.update(solver="\x1b[2Jgreedy")), "control character"),
     "spec-invalid-utf8": (lambda o: (o / SPEC_FILE).write_bytes(b'{"solver": "\xff"}'), "not UTF-8"),
@@ -329,6 +370,11 @@ SWEEPS = {
     "spec-fifo": (lambda o: ((o / SPEC_FILE).unlink(), os.mkfifo(o / SPEC_FILE)), "not a regular file"),
     "spec-huge": (lambda o: _sparse(o / SPEC_FILE, 2 * 2**20), "too large"),
     "histogram-bomb": (_cell("histogram", '{"3":6000000000}'), "add up to 6000000000"),
+    # json kept the last copy: {"4": 1, "4": 2} counted as 2 games at 4 guesses, figures to match
+    "histogram-key-twice": (lambda o: _csv(o, _repeat_last_histogram_key), "histogram gives '"),
+    # two rows of one bench (a manual merge of two runs): the first was reported, the other dropped
+    "second-row-other-figures": (lambda o: _csv(o, lambda ls: [*ls, ls[2].replace("crane,", "tares,", 1)]),
+                                 "a second row for the same configuration and seed with other figures"),
     "histogram-not-dict": (_cell("histogram", "[1,2]"), "not guesses"),
     "histogram-nested": (_cell("histogram", "[" * 5000 + "]" * 5000), "line 2"),
     "games-huge": (_cell("games", "100000000000"), "games = 100000000000"),
@@ -338,6 +384,10 @@ SWEEPS = {
     "mean-not-the-histograms": (_cell("mean", "1.0"), "mean = 1.0, but the histogram's"),
     "mean-nan": (_cell("mean", "nan"), "mean = nan"),
     "win-rate-above-one": (_cell("win_rate", "2.0"), "win_rate = 2.0 does not fit"),
+    # an infinite (or overflowing) win rate was an internal error (OverflowError in round)
+    "win-rate-inf": (_cell("win_rate", "inf"), "win_rate = inf does not fit"),
+    "win-rate-overflows": (_cell("win_rate", "1e308"), "win_rate = 1e+308 does not fit"),
+    "win-rate-nan": (_cell("win_rate", "nan"), "win_rate = nan does not fit"),
     "fail-rate-negative": (_cell("fail_rate", "-1.0"), "fail_rate = -1.0 is not 1 - win_rate"),
     "worst-not-the-histograms": (_cell("worst_guesses", "99"), "worst_guesses = 99"),
     "seed-outside-the-sweep": (_cell("seed", "7"), "seed = 7, not one of the sweep's 1"),
@@ -369,6 +419,15 @@ def test_hostile_sweep_folder_refused_by_report(sweep_dir, tmp_path, capsys, kin
     with Budget():
         assert main(["report", str(out)]) == 2
     assert message in one_line(capsys)
+
+
+def test_a_copied_row_is_still_dropped_as_before(sweep_dir, tmp_path, capsys):
+    out = _copy(sweep_dir, tmp_path)
+    lines = (out / RESULTS_FILE).read_text().splitlines()
+    assert lines[2].startswith("crane,") and lines[1].startswith("tares,")
+    _csv(out, lambda ls: [*ls, ls[1]])
+    assert main(["report", str(out)]) == 0
+    assert "2 of 2 benches done" in capsys.readouterr().out
 
 
 def test_plot_refuses_a_hostile_sweep_too(sweep_dir, tmp_path, capsys):

@@ -5,6 +5,7 @@ ranking is their order, tree files replay, a rerun resumes, parallel runs agree.
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from evo_wordle.evolve.bnb import TreeSearch
 from evo_wordle.evolve.ranking import build_opener, load_done, rank_by_tree, screen_openers
 from evo_wordle.game import Settings
 
+from .alarms import alarm
 from .reference import reference_pattern
 from .small_lists import IGHT, small_context
 
@@ -192,3 +194,75 @@ def test_the_trees_folder_may_be_nested_and_its_foreign_files_never_stop_the_reu
     assert again["reused"] == 3 and again["built"] == 0 and again["ranking"] == first["ranking"]
     assert load_done(small, folder, header).keys() == {r["opener"] for r in map(json.loads, map(Path.read_text,
                                                                                                 records))}
+
+
+def _edit(path: Path, **changes) -> None:
+    record = json.loads(path.read_text())
+    for key, value in changes.items():
+        if value is _DROP:
+            del record[key]
+        else:
+            record[key] = value
+    path.write_text(json.dumps(record))
+
+
+_DROP = object()
+
+
+def _figures(result: dict) -> list[tuple]:
+    """The ranking without the build times (a rebuilt opener takes its own)."""
+    return [(r["opener"], r["total_guesses"], r["mean_guesses"], r["max_guesses"], r["lower_bound"])
+            for r in result["ranking"]]
+
+
+#: Records of this search whose figures are not their tree's: reused, they were ranked as
+#: written (a total of 1 first) or were an internal error (a missing or non-numeric figure).
+EDITED = {
+    "total-one": {"total_guesses": 1, "mean_guesses": 0.04},
+    "total-text": {"total_guesses": "x"},
+    "mean-missing": {"mean_guesses": _DROP},
+    "max-nan": {"max_guesses": float("nan")},
+    "bound-below": {"lower_bound": 1},
+    "total-true": {"total_guesses": True},
+    "seconds-negative": {"seconds": -1.0},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(EDITED))
+def test_an_edited_record_is_rebuilt_from_its_search_never_ranked(small, tmp_path, capsys, kind):
+    settings = Settings(candidates="answers", guess_from="allowed")
+    folder = tmp_path / "trees"
+    first = rank_by_tree(small, settings, top=2, screen=2, folder=folder)
+    victim = folder / f"{first['ranking'][1]['opener']}.json"
+    _edit(victim, **EDITED[kind])
+    again = rank_by_tree(small, settings, top=2, screen=2, folder=folder)
+    assert _figures(again) == _figures(first) and again["built"] == 1 and again["reused"] == 1
+    assert f"opener record {victim}" in capsys.readouterr().err
+    assert json.loads(victim.read_text())["total_guesses"] == first["ranking"][1]["total_guesses"]
+
+
+def test_a_record_whose_tree_file_is_missing_or_not_its_own_is_rebuilt(small, tmp_path, capsys):
+    settings = Settings(candidates="answers", guess_from="allowed")
+    folder = tmp_path / "trees"
+    first = rank_by_tree(small, settings, top=2, screen=2, folder=folder)
+    (a, b) = (r["opener"] for r in first["ranking"])
+    (folder / f"{a}.tree").unlink()
+    (folder / f"{b}.tree").write_text((folder / f"{b}.tree").read_text().replace(f": {b} ", f": {a} "))
+    again = rank_by_tree(small, settings, top=2, screen=2, folder=folder)
+    assert _figures(again) == _figures(first) and again["built"] == 2
+    err = capsys.readouterr().err
+    assert "has no usable tree file" in err and f"{b}.json" in err
+
+
+def test_a_fifo_or_an_oversized_record_never_blocks_the_reuse(small, tmp_path):
+    settings = Settings(candidates="answers", guess_from="allowed")
+    folder = tmp_path / "trees"
+    first = rank_by_tree(small, settings, top=2, screen=2, folder=folder)
+    (a, b) = (r["opener"] for r in first["ranking"])
+    (folder / f"{a}.json").unlink()
+    os.mkfifo(folder / f"{a}.json")  # reading it used to block for ever
+    with open(folder / f"{b}.json", "a") as fh:
+        fh.write(" " * (70 * 1024))
+    with alarm(60):
+        again = rank_by_tree(small, settings, top=2, screen=2, folder=folder)
+    assert _figures(again) == _figures(first) and again["built"] == 2

@@ -133,6 +133,33 @@ def test_owner_text():
     assert fl._owner_text({"pid": 12, "host": "box", "since": "noon"}) == "process 12 on box"
 
 
+@pytest.mark.parametrize("record", [
+    {"pid": 12, "host": "\x1b]0;owned\x07\x1b[2Jbox"},  # reached the terminal in the refusal
+    {"pid": "\x1b[2J", "host": "box"},
+    {"pid": True, "host": "box"},
+    {"pid": 12, "host": ["box"]},
+    {"pid": 12, "host": "b" * 10_000},
+])
+def test_a_hostile_owner_record_shows_as_another_process(record):
+    assert fl._owner_text(record) == "another process"
+
+
+def test_a_record_nested_too_deeply_reads_as_none(tmp_path):
+    """Four kilobytes of brackets were a RecursionError out of the lock (an internal error)."""
+    fd = os.open(tmp_path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        os.write(fd, b"[" * 2048 + b"]" * 2048)
+        assert fl._read_record(fd) == {}
+    finally:
+        os.close(fd)
+
+
+@pytest.mark.parametrize("since", [1e308, -1e20, float("nan"), float("inf")])
+def test_an_owner_record_with_no_real_time_shows_none(since):
+    """Each was an internal error (OverflowError or ValueError from localtime), not the refusal."""
+    assert fl._owner_text({"pid": 12, "host": "box", "since": since}) == "process 12 on box"
+
+
 def test_the_lock_records_its_owner_and_leaves_none_when_released(tmp_path):
     path = tmp_path / LOCK_FILE
     before = time.time()

@@ -516,8 +516,22 @@ def test_a_strategy_file_or_a_bad_header_given_as_a_tree_is_one_line(small, tmp_
     with pytest.raises(EvoWordleError, match="is JSON, not a tree file"):
         load_tree(small, path)
     path.write_text("# made_for: {not json\neight: eight\n")
-    with pytest.raises(EvoWordleError, match="made_for header is not valid JSON"):
+    with pytest.raises(EvoWordleError, match=f"^the made_for header of tree file {path} is not valid JSON"):
         tree_made_for(path)
+
+
+@pytest.mark.parametrize("header, message", [
+    ("[" * 100_000 + "]" * 100_000, "is nested too deeply"),  # was an internal error (RecursionError)
+    ('{"hard": false, "hard": true}', "gives the key 'hard' twice"),  # the last copy was played
+    ('{"answers": "\\u001b[2Jnyt"}', "holds a control character"),  # printed when the lists differ
+])
+def test_a_hostile_tree_header_is_one_line(small, tmp_path, header, message):
+    path = tmp_path / "t.tree"
+    path.write_text(f"# made_for: {header}\neight: eight\n")
+    with pytest.raises(EvoWordleError, match=f"^the made_for header of tree file {path} {message}"):
+        tree_made_for(path)
+    with pytest.raises(EvoWordleError, match=message):
+        load_tree(small, path)
 
 
 # ------------------------------------------------------------------------------ breeding, boards

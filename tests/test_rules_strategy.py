@@ -435,9 +435,18 @@ def test_of_two_candidates_the_likelier_under_the_given_prior_is_guessed(ctx):
     ("negative", "finite and > 0"),
     ("nan", "finite and > 0"),
     ("inf", "finite and > 0"),
+    # each finite and > 0, but not as weights: their sum overflowed (NaN scores played silently),
+    # or one word's share of it is 0
+    ("huge", "add up to a finite number"),
+    ("vanishing", "each has a share above 0"),
 ])
 def test_a_prior_must_hold_one_finite_positive_weight_per_word(ctx, bad, message):
     n = len(ctx.words)
+    if isinstance(bad, str) and bad == "huge":
+        bad = np.full(n, 1e308)
+    elif isinstance(bad, str) and bad == "vanishing":
+        bad = np.ones(n) * 1e300
+        bad[7] = 5e-324
     if isinstance(bad, str) and bad in ("zero", "negative", "nan", "inf"):
         w = np.ones(n)
         w[7] = {"zero": 0.0, "negative": -1.0, "nan": np.nan, "inf": np.inf}[bad]

@@ -68,6 +68,8 @@ def test_a_recorded_split_is_rebuilt_from_its_words_or_from_its_seed_and_sizes(c
      "provenance.split.seed of the file must be a whole number ≥ 0, not 1.5"),
     ({"seed": -1, "train": ["cigar"], "validation": ["rebut"], "test": ["sissy"]},
      "provenance.split.seed of the file must be a whole number ≥ 0, not -1"),
+    ({"seed": 2**63, "train": ["cigar"], "validation": ["rebut"], "test": ["sissy"]},  # blamed on --seed
+     "provenance.split.seed of the file must be at most 9223372036854775807, not 9223372036854775808"),
     ({"seed": True, "train": 10, "validation": 10, "test": 10},
      "provenance.split.seed of the file must be a whole number ≥ 0, not True"),
     ({"seed": 1, "train": "x", "validation": 10, "test": 10},  # was int()'s own message

@@ -416,6 +416,24 @@ def test_params_file_is_checked(tmp_path, capsys):
     assert "for solver 'ga', not 'greedy'" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("change, message", [
+    ({"version": 2}, "unsupported version 2"),  # a later format was played as this one
+    ({"version": "1"}, "unsupported version '1'"),
+    ({"version": True}, "unsupported version True"),
+    ({"solver_param": {"population": 5}}, "unknown key(s): 'solver_param'"),  # a misspelling was lost
+])
+def test_a_params_file_of_another_version_or_with_an_unknown_key_is_refused(tmp_path, capsys, change, message):
+    path = tmp_path / "p.json"
+    doc = {"format": "evo-wordle-params", "version": 1, "solver": "greedy", "params": {"opener": "crane"}}
+    path.write_text(json.dumps(doc))
+    assert load_params(path)["params"] == {"opener": "crane"}
+    path.write_text(json.dumps({**doc, **change}))
+    with pytest.raises(EvoWordleError, match=re.escape(message)):
+        load_params(path)
+    assert main(["bench", "--params", str(path), "--games", "3"]) == 2
+    assert message in capsys.readouterr().err
+
+
 def test_a_params_file_that_says_two_things_is_refused(tmp_path, capsys):
     """A file whose ``params`` and ``solver_params`` differ on a parameter, or whose
     ``settings`` and ``made_for`` differ on a setting, was played silently (``params`` and
@@ -1009,3 +1027,56 @@ def test_a_deterministic_solver_is_validated_once_not_given_an_interval_of_zero(
 def _openers(lists, k: int) -> list[str]:
     """The first ``k`` words of the small answer list (openers a naive study can choose among)."""
     return Path(lists[1]).read_text().split()[:k]
+
+
+# --------------------------------------------------------------------- a study database from others
+
+@pytest.fixture(scope="module")
+def tiny_study(lists, tmp_path_factory) -> Path:
+    """A finished three-trial study database, copied by each test before it edits it."""
+    db = tmp_path_factory.mktemp("study") / "study.db"
+    optimize(_spec(lists).as_dict(), f"sqlite:///{db}", "s", 3, 3)
+    return db
+
+
+#: SQL edits of a study's own records that no trial could have written: each was reported as a
+#: figure (a mean of 0.5 or -inf marked best, always among the finalists, taken over by a
+#: repeated point) or was an internal error (games "x"), or printed a terminal escape.
+STUDY_EDITS = {
+    "mean-below-one": ("update trial_values set value = 0.5 where trial_id = 1", "training mean of 0.5"),
+    "mean-negative-infinity": ("update trial_values set value = NULL, value_type = 'INF_NEG' where trial_id = 1",
+                               "training mean of -inf"),
+    "mean-above-the-cap": ("update trial_values set value = 1e308 where trial_id = 1", "training mean of 1e+308"),
+    "running-mean-below-one": ("update trial_intermediate_values set intermediate_value = 0.1 where trial_id = 1",
+                               "training mean of 0.1"),
+    "point-outside-the-space": ("update trial_params set param_value = 1e9 where trial_id = 1 "
+                                "and param_name = 'population'", "played population=1000000000, outside"),
+    "parameter-not-searched": ("update trial_params set param_name = 'elite' where trial_id = 1 "
+                               "and param_name = 'population'", "played elite="),
+    "games-not-a-count": ("update trial_user_attributes set value_json = '\"x\"' where trial_id = 1 "
+                          "and key = 'games'", "records 'x' games played"),
+    "name-with-an-escape": ("update studies set study_name = 's\x1b[2J'", "a study's name holds a control character"),
+}
+
+
+@pytest.mark.parametrize("kind", sorted(STUDY_EDITS))
+def test_a_study_edited_to_figures_no_game_gives_is_refused_by_report_and_tune(lists, tiny_study, tmp_path,
+                                                                                capsys, kind):
+    import shutil
+    import sqlite3
+
+    sql, message = STUDY_EDITS[kind]
+    (tmp_path / "run").mkdir()
+    db = tmp_path / "run" / "study.db"  # as tune --out writes it
+    shutil.copy(tiny_study, db)
+    assert main(["report", str(db.parent)]) == 0  # the intact copy reports
+    capsys.readouterr()
+    with sqlite3.connect(db) as con:
+        con.execute(sql)
+    con.close()
+    assert main(["report", str(db.parent)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and "edited or damaged" in err and "\x1b" not in err
+    if kind != "name-with-an-escape":  # a resume (tune --storage) is refused before any trial runs
+        with pytest.raises(EvoWordleError, match=re.escape(message)):
+            open_study(_spec(lists), f"sqlite:///{db}", "s")

@@ -286,6 +286,7 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
     ``bench --boards N --params FILE`` replays."""
 
     from ..artefacts import word_lists
+    from ..bench import make_engine
     from ..boards import POLICY_NAME, check_board_settings
     from ..evolve.metaga import BOARD_GENE_NAMES, EvolveConfig, genome_key, split_sets, test_board_genome
     from ..files import atomic_write_text
@@ -314,6 +315,11 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
         init = {k: v for k, v in data["params"].items() if k in BOARD_GENE_NAMES}
         if "opener" in init:
             init_opener(ctx, init["opener"], args.init)
+        try:  # every parameter the file holds, as a replay of it checks them: a cache_size of "abc"
+            # was accepted without a word, a weight of 5 blamed on a --weight flag nobody gave
+            make_engine(ctx, POLICY_NAME, settings, data["params"])
+        except EvoWordleError as exc:
+            raise EvoWordleError(f"--init {args.init}: {exc}") from None
     test_sets = args.test_sets or 2000
     cfg = EvolveConfig(
         settings=settings, train_size=args.train, holdout_size=args.holdout, test_size=args.test, mu=args.mu,

@@ -15,6 +15,7 @@ openers run in parallel on any executor.
 from __future__ import annotations
 
 import json
+import math
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor, as_completed
@@ -22,14 +23,17 @@ from pathlib import Path
 
 import numpy as np
 
+from ..console import warn
 from ..context import Context
 from ..errors import EvoWordleError
-from ..files import atomic_write_text
+from ..files import atomic_write_text, read_json
 from ..game import Settings
 from .bnb import TreeSearch, order_keys, part_stats
 
 #: Format tag of a per-opener record in the trees folder.
 RECORD_FORMAT = "evo-wordle-opener-tree"
+#: Largest record read back (bytes); ours are well under 2 kB.
+MAX_RECORD_BYTES = 64 * 1024
 
 
 def screen_openers(ctx: Context, settings: Settings, k: int) -> np.ndarray:
@@ -70,22 +74,71 @@ def _record_path(folder: Path, word: str) -> Path:
     return folder / f"{word}.json"
 
 
-def load_done(ctx: Context, folder: Path, header: dict) -> dict[str, dict]:
-    """Records of openers already built into ``folder`` for the same game and search."""
+def load_done(ctx: Context, folder: Path, header: dict, settings: Settings | None = None) -> dict[str, dict]:
+    """Records of openers already built into ``folder`` for the same game and search.
+
+    A file that is no record of this search (not a regular file, too large, not JSON, another
+    format or search) is skipped and the opener rebuilt.  With ``settings`` a record of this
+    search is reused only if its figures are those of its own tree file (a record edited to a
+    total of 1 was ranked first, one with a missing or non-numeric figure was an internal
+    error); one that is not is rebuilt, with a warning naming it."""
     done: dict[str, dict] = {}
     if not folder.is_dir():
         return done
     for path in sorted(folder.glob("*.json")):
         try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            record = read_json(path, MAX_RECORD_BYTES, "opener record")
+        except EvoWordleError:
             continue  # a foreign or broken file is rebuilt, never trusted
         if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
             continue
         if record.get("search") != header or not ctx.words.contains(str(record.get("opener", ""))):
             continue
+        why = _record_disagrees(ctx, path, record, header, settings) if settings is not None else None
+        if why:
+            warn(f"opener record {path} {why}; rebuilding it")
+            continue
         done[record["opener"]] = record
     return done
+
+
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _record_disagrees(ctx: Context, path: Path, record: dict, header: dict, settings: Settings) -> str | None:
+    """Why a record of this search cannot be reused (None if its figures are its tree's)."""
+    from .search import read_tree
+
+    opener = record["opener"]
+    if path.stem != opener:
+        return f"names the opener {opener}"
+    try:
+        _, paths = read_tree(ctx, path.with_suffix(".tree"), settings)
+    except EvoWordleError as exc:
+        return f"has no usable tree file ({exc})"
+    cand = ctx.candidates(settings.candidates)
+    first = ctx.words.index(opener)
+    if set(paths) != set(cand.tolist()) or any(p[0] != first for p in paths.values()):
+        return "has a tree file that is not the opener's tree over every candidate"
+    total, worst = sum(len(p) for p in paths.values()), max(len(p) for p in paths.values())
+    bound = total if header.get("width") is None else None
+    depth = header.get("depth_limit")
+    if isinstance(depth, int) and worst > depth:
+        return f"has a tree deeper than its depth limit {depth}"
+    figures = {k: record.get(k) for k in ("total_guesses", "mean_guesses", "max_guesses", "lower_bound")}
+    mean = figures["mean_guesses"]
+    if (figures["total_guesses"] != total or not _whole(figures["total_guesses"])
+            or figures["max_guesses"] != worst or not _whole(figures["max_guesses"])
+            or isinstance(mean, bool) or not isinstance(mean, int | float)
+            or not math.isclose(mean, total / len(cand), rel_tol=1e-9)
+            or figures["lower_bound"] != bound or isinstance(figures["lower_bound"], bool)):
+        return f"does not hold its tree's figures (total {total}, max {worst})"
+    seconds = record.get("seconds")
+    if (isinstance(seconds, bool) or not isinstance(seconds, int | float) or not math.isfinite(seconds)
+            or seconds < 0 or not _whole(record.get("nodes_expanded"))):
+        return "has a bad seconds or nodes_expanded"
+    return None
 
 
 def rank_by_tree(ctx: Context, settings: Settings, top: int, screen: int, width: int | None = None,
@@ -115,7 +168,7 @@ def rank_by_tree(ctx: Context, settings: Settings, top: int, screen: int, width:
         openers = screen_openers(ctx, settings, screen)
     header = {"made_for": made_for(settings, ctx.words), "width": width, "depth_limit": depth}
     out = Path(folder) if folder is not None else None
-    done = load_done(ctx, out, header) if out is not None else {}
+    done = load_done(ctx, out, header, settings) if out is not None else {}
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     records = [done[w] for w in (ctx.words.allowed[o] for o in openers) if w in done]

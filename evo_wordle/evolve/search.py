@@ -23,7 +23,7 @@ import numpy as np
 from ..boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX, TIE_BITS
 from ..context import Context
 from ..errors import EvoWordleError
-from ..files import atomic_write_text, decode_utf8, read_capped
+from ..files import atomic_write_text, decode_utf8, parse_json, read_capped
 from ..game import GameState, Settings, illegal_move
 from ..params import arg_type, as_file_name, as_int
 from ..patterns import to_digits
@@ -429,10 +429,10 @@ def tree_made_for(path: str | Path) -> dict | None:
     if not first.startswith(HEADER):
         _check_first_path(path, text)
         return None
-    try:
-        record = json.loads(first[len(HEADER):])
-    except ValueError:
-        raise EvoWordleError(f"tree file {path}: the made_for header is not valid JSON") from None
+    # parse_json, as every JSON file from others: json.loads alone let a header nested 100,000
+    # deep be an internal error (RecursionError), a key given twice play its last copy, and an
+    # escape sequence reach the terminal in a message naming the answer list
+    record = parse_json(first[len(HEADER):], path, "the made_for header of tree file")
     settings_of(record, f"tree file {path}")
     return record
 

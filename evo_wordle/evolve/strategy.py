@@ -613,6 +613,13 @@ def check_prior(prior, n_words: int) -> np.ndarray:
         raise EvoWordleError(f"a prior needs one weight per allowed word ({n_words}), not shape {w.shape}")
     if not np.isfinite(w).all() or (w <= 0).any():
         raise EvoWordleError("a prior's weights must be finite and > 0")
+    # weights count relative to their sum: 1e308 each overflowed it (the policy then played on
+    # NaN scores, with numpy's warnings), and a weight whose share of it is 0 is a weight of 0
+    with np.errstate(over="ignore", under="ignore"):
+        total = w.sum()
+        if not np.isfinite(total) or (w / total <= 0).any():
+            raise EvoWordleError("a prior's weights must add up to a finite number in which each has a share "
+                                 "above 0 (weights count relative to their sum: scale them down)")
     return w
 
 
