@@ -82,6 +82,7 @@ MODULES: dict[str, dict] = {
                   "tests/test_faults_cache.py::test_a_stamped_table_loads_without_reading_it_again",
                   "tests/test_faults_cache.py::test_damage_in_place_with_times_restored_is_detected",
                   "tests/test_faults_cache.py::test_a_table_others_may_write_is_rebuilt_as_ours_alone",
+                  "tests/test_faults_cache.py::test_a_table_is_built_writable_by_its_owner_alone_whatever_the_umask",
                   "tests/test_faults_cache.py::test_a_cache_of_the_old_checksum_is_adopted_without_a_rebuild",
                   "tests/test_faults_cache.py::test_a_folder_with_content_at_the_table_path_is_one_line_error"],
         "pristine_table": False,  # the module under test builds the table: each mutant builds its own

@@ -225,16 +225,30 @@ EDITED = {
     "bound-below": {"lower_bound": 1},
     "total-true": {"total_guesses": True},
     "seconds-negative": {"seconds": -1.0},
+    "seconds-true": {"seconds": True},
+    "seconds-text": {"seconds": "x"},
+    "seconds-inf": {"seconds": float("inf")},
+    "mean-text": {"mean_guesses": "x"},
+    "nodes-negative": {"nodes_expanded": -1},
+    "nodes-true": {"nodes_expanded": True},
+    "nodes-text": {"nodes_expanded": "x"},
+}
+#: The same, each from the record's own figures: the right number in the wrong type, or a mean a
+#: hundredth off its total's.
+EDITED_FROM = {
+    "total-float": lambda r: {"total_guesses": float(r["total_guesses"])},
+    "max-float": lambda r: {"max_guesses": float(r["max_guesses"])},
+    "mean-off": lambda r: {"mean_guesses": r["mean_guesses"] * 1.01},
 }
 
 
-@pytest.mark.parametrize("kind", sorted(EDITED))
+@pytest.mark.parametrize("kind", sorted(EDITED) + sorted(EDITED_FROM))
 def test_an_edited_record_is_rebuilt_from_its_search_never_ranked(small, tmp_path, capsys, kind):
     settings = Settings(candidates="answers", guess_from="allowed")
     folder = tmp_path / "trees"
     first = rank_by_tree(small, settings, top=2, screen=2, folder=folder)
     victim = folder / f"{first['ranking'][1]['opener']}.json"
-    _edit(victim, **EDITED[kind])
+    _edit(victim, **(EDITED[kind] if kind in EDITED else EDITED_FROM[kind](json.loads(victim.read_text()))))
     again = rank_by_tree(small, settings, top=2, screen=2, folder=folder)
     assert _figures(again) == _figures(first) and again["built"] == 1 and again["reused"] == 1
     assert f"opener record {victim}" in capsys.readouterr().err
@@ -266,3 +280,55 @@ def test_a_fifo_or_an_oversized_record_never_blocks_the_reuse(small, tmp_path):
     with alarm(60):
         again = rank_by_tree(small, settings, top=2, screen=2, folder=folder)
     assert _figures(again) == _figures(first) and again["built"] == 2
+
+
+def test_a_record_at_its_limits_is_reused(small, tmp_path, capsys):
+    """Reused as it is: a tree exactly as deep as the search's depth limit, no node expanded (a
+    count of 0), a record of exactly 64 KiB; one byte more is another file's, rebuilt."""
+    settings = Settings(candidates="answers", guess_from="allowed")
+    worst = rank_by_tree(small, settings, top=2, screen=2, folder=tmp_path / "probe")["ranking"][0]["max_guesses"]
+    folder = tmp_path / "trees"
+    first = rank_by_tree(small, settings, top=2, screen=2, folder=folder, depth=worst)
+    assert max(r["max_guesses"] for r in first["ranking"]) == worst
+    (a, b) = (folder / f"{r['opener']}.json" for r in first["ranking"])
+    _edit(a, nodes_expanded=0)
+    text = b.read_text()
+    b.write_text(text + " " * (64 * 1024 - len(text.encode())))
+    again = rank_by_tree(small, settings, top=2, screen=2, folder=folder, depth=worst)
+    assert again["reused"] == 2 and again["built"] == 0 and _figures(again) == _figures(first)
+    assert "opener record" not in capsys.readouterr().err
+    b.write_text(b.read_text() + " ")
+    assert rank_by_tree(small, settings, top=2, screen=2, folder=folder, depth=worst)["built"] == 1
+
+
+def test_a_record_of_another_search_is_rebuilt_not_reused(small, tmp_path):
+    """A record names the search it came from: one of another depth limit, its opener still a
+    word of the list, is not this search's figure."""
+    settings = Settings(candidates="answers", guess_from="allowed")
+    folder = tmp_path / "trees"
+    first = rank_by_tree(small, settings, top=2, screen=2, folder=folder)
+    victim = folder / f"{first['ranking'][0]['opener']}.json"
+    record = json.loads(victim.read_text())
+    _edit(victim, search={**record["search"], "depth_limit": 5})
+    again = rank_by_tree(small, settings, top=2, screen=2, folder=folder)
+    assert again["built"] == 1 and again["reused"] == 1 and _figures(again) == _figures(first)
+
+
+def test_a_record_whose_tree_file_is_another_opener_s_is_rebuilt(small, tmp_path, capsys):
+    """A whole, valid tree of another opener under this opener's name is not its tree."""
+    settings = Settings(candidates="answers", guess_from="allowed")
+    folder = tmp_path / "trees"
+    first = rank_by_tree(small, settings, top=2, screen=2, folder=folder)
+    (a, b) = (r["opener"] for r in first["ranking"])
+    (folder / f"{b}.tree").write_text((folder / f"{a}.tree").read_text())
+    again = rank_by_tree(small, settings, top=2, screen=2, folder=folder)
+    assert again["built"] == 1 and again["reused"] == 1 and _figures(again) == _figures(first)
+    assert "is not the opener's tree over every candidate" in capsys.readouterr().err
+
+
+def test_records_of_a_search_without_a_depth_limit_are_reused(small, tmp_path):
+    settings = Settings(candidates="answers", guess_from="allowed")
+    folder = tmp_path / "trees"
+    first = rank_by_tree(small, settings, top=2, screen=2, folder=folder, depth=None)
+    again = rank_by_tree(small, settings, top=2, screen=2, folder=folder, depth=None)
+    assert again["reused"] == 2 and again["built"] == 0 and _figures(again) == _figures(first)

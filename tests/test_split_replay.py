@@ -49,6 +49,8 @@ def test_a_recorded_split_is_rebuilt_from_its_words_or_from_its_seed_and_sizes(c
     for part in ("train", "validation", "test"):
         assert np.array_equal(tuned.part(part), expected.part(part))
     assert recorded_split(None, ctx.words) is None
+    top = {"seed": 2**63 - 1, "train": ["cigar"], "validation": ["rebut"], "test": ["sissy"]}
+    assert recorded_split(top, ctx.words).seed == 2**63 - 1  # the largest seed a flag takes
 
 
 @pytest.mark.parametrize("record, message", [
