@@ -144,6 +144,12 @@ def test_a_hostile_owner_record_shows_as_another_process(record):
     assert fl._owner_text(record) == "another process"
 
 
+def test_a_host_name_is_shown_up_to_255_characters():
+    """255 is the longest host name POSIX allows: shown; one more is no host's."""
+    assert fl._owner_text({"pid": 12, "host": "b" * 255}) == f"process 12 on {'b' * 255}"
+    assert fl._owner_text({"pid": 12, "host": "b" * 256}) == "another process"
+
+
 def test_a_record_nested_too_deeply_reads_as_none(tmp_path):
     """Four kilobytes of brackets were a RecursionError out of the lock (an internal error)."""
     fd = os.open(tmp_path / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
