@@ -225,16 +225,27 @@ def test_a_killed_sweep_worker_keeps_finished_rows(tmp_path, cache_dir):
     assert len(rows(out / "results.csv")) == 8
 
 
-def test_ctrl_c_during_bench_jobs_2_is_one_line_exit_130(cache_dir):
-    proc = subprocess.Popen([*PY, *SLOW_BENCH], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+def _ctrl_c_once_two_workers_run(argv: list[str], settle: float) -> subprocess.Popen:
+    """Start ``evo-wordle argv`` in its own session and press Ctrl-C (SIGINT to its whole process
+    group, as a terminal does) once two workers have stayed up for ``settle`` seconds."""
+    proc = subprocess.Popen([*PY, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         wait_for(lambda: len(children(proc.pid)) >= 2, 90, "two workers")
-        time.sleep(0.5)
+        time.sleep(settle)
         # short-lived helpers can be counted before the pool starts: wait for workers that stay
         wait_for(lambda: len(children(proc.pid)) >= 2, 90, "two workers still running")
-        os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does
+        os.killpg(proc.pid, signal.SIGINT)
+    except BaseException:
+        cleanup(proc)
+        raise
+    return proc
+
+
+def test_ctrl_c_during_bench_jobs_2_is_one_line_exit_130(cache_dir):
+    proc = _ctrl_c_once_two_workers_run(SLOW_BENCH, 0.5)
+    try:
         assert proc.wait(timeout=30) == 130
         assert proc.stderr.read() == "evo-wordle: interrupted\n"
         assert gone_within(proc.pid, 5.0) <= 5.0
@@ -249,15 +260,9 @@ def test_ctrl_c_during_a_parallel_figure_stops_its_workers_at_once(tmp_path, cac
     what = ["--solvers", "ga,greedy"] if kind == "histograms" else ["--runs", "2", "--solver", "ga"]
     argv = ["plot", kind, *what, "--generations-per-guess", "40", "--games", "2000", "--jobs", "2",
             "--out", str(tmp_path / "f.png")]  # ~30 s a bench
-    proc = subprocess.Popen([*PY, *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    proc = _ctrl_c_once_two_workers_run(argv, 1.0)
+    t0 = time.monotonic()
     try:
-        wait_for(lambda: len(children(proc.pid)) >= 2, 90, "two workers")
-        time.sleep(1.0)
-        wait_for(lambda: len(children(proc.pid)) >= 2, 90, "two workers still running")
-        os.killpg(proc.pid, signal.SIGINT)
-        t0 = time.monotonic()
         assert proc.wait(timeout=60) == 130
         assert time.monotonic() - t0 < 5.0
         assert proc.stderr.read() == "evo-wordle: interrupted\n"
