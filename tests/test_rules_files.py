@@ -1053,3 +1053,11 @@ def test_on_linux_the_umask_is_read_without_setting_it_even_for_a_moment(monkeyp
 
     monkeypatch.setattr(os, "umask", no_set)
     assert files._umask() == old
+
+
+def test_a_repeated_key_is_named_by_its_first_40_characters():
+    """The one line names the key, cut to 40 characters (a key may be as long as the file)."""
+    key = "k" * 39 + "xyz"
+    with pytest.raises(EvoWordleError) as caught:
+        files.parse_json(f'{{"{key}": 1, "{key}": 2}}', "f.json", "parameter file")
+    assert str(caught.value) == f"parameter file f.json gives the key {'k' * 39 + 'x'!r} twice in one object"
