@@ -51,11 +51,6 @@ def _to_devnull(stream) -> None:
         pass
 
 
-def _silence_stdout() -> None:
-    """Point stdout at /dev/null so the interpreter's last flush cannot fail again."""
-    _to_devnull(sys.stdout)
-
-
 def fail(message: str, code: int, prefix: str = "evo-wordle: error: ") -> int:
     """Print one line on stderr and return ``code``."""
     line = " ".join(str(message).split())  # one line, whatever the message held
@@ -177,7 +172,7 @@ def unexpected(exc: BaseException) -> int:
     if _interrupted:
         return interrupted()
     if isinstance(exc, BrokenPipeError):
-        _silence_stdout()
+        _to_devnull(sys.stdout)  # the interpreter's last flush cannot fail again
         return 0
     if isinstance(exc, BrokenProcessPool):
         return fail("a worker process died (killed or out of memory); nothing was lost that a "
@@ -186,7 +181,7 @@ def unexpected(exc: BaseException) -> int:
         return fail("out of memory", 1)
     if isinstance(exc, OSError):
         if exc.errno in (errno.ENOSPC, errno.EIO, errno.EPIPE, errno.EBADF) and exc.filename is None:
-            _silence_stdout()
+            _to_devnull(sys.stdout)  # the interpreter's last flush cannot fail again
             return fail(f"cannot write the output: {exc.strerror or exc}", 1)
         where = f" {exc.filename}" if exc.filename else ""
         return fail(f"{exc.strerror or exc.__class__.__name__}:{where}".rstrip(":"), 1)

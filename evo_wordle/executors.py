@@ -210,7 +210,6 @@ class DaskExecutor(cf.Executor):
             finally:
                 logging.disable(quiet)
 
-
     def _kill_local_workers(self) -> None:
         """Kill the local cluster's worker processes at once: closed politely, each waited for
         its running task (a whole bench) up to dask's timeouts, 10 s measured after a Ctrl-C."""

@@ -285,7 +285,8 @@ class SweepSpec:
         family = SOLVERS[self.solver] if isinstance(self.solver, str) else (
             self.solver if isinstance(self.solver, type) and issubclass(self.solver, Solver) else None)
         unread: dict[str, list] = {}  # grid key -> why it is not read, once per configuration that ignores it
-        for config in self.configs():
+        configs = self.configs()
+        for config in configs:
             settings = self.settings_for(config)
             _check_preset(config, settings, fixed)
             if isinstance(self.solver, Solver) and settings != self.solver.settings:
@@ -293,12 +294,13 @@ class SweepSpec:
                     f"the solver object was built for settings {self.solver.settings}, the sweep asks for {settings}"
                 )
             if family is not None:
-                family.check_params(self.solver_params(config))
-                for key, why in family.unread_params(self.solver_params(config)).items():
+                params = self.solver_params(config)
+                family.check_params(params)
+                for key, why in family.unread_params(params).items():
                     unread.setdefault(key, []).append(why)
-                found = family.check_word_lists(self.solver_params(config), words)  # e.g. a strategy file's
+                found = family.check_word_lists(params, words)  # e.g. a strategy file's
                 played.update({(key, format_value(config[key])): why for key, why in found.items()})
-        _check_unread(unread, len(self.configs()))
+        _check_unread(unread, len(configs))
         self.check_words(words)
         if family is None and not isinstance(self.solver, Solver):
             played.update(self._build_each())

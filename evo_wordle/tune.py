@@ -760,11 +760,11 @@ def check_trials(study) -> None:
             continue
         figures = [*([t.value] if t.state == optuna.trial.TrialState.COMPLETE else []),
                    *t.intermediate_values.values()]
-        bad = next((v for v in figures if isinstance(v, bool) or not isinstance(v, int | float)
-                    or not math.isfinite(v) or v < 1 or (cap is not None and v > cap)), None)
-        if bad is not None or (figures and t.value is None and t.state == optuna.trial.TrialState.COMPLETE):
+        bad = [v for v in figures if isinstance(v, bool) or not isinstance(v, int | float)  # None included
+               or not math.isfinite(v) or v < 1 or (cap is not None and v > cap)]
+        if bad:
             limit = f"from 1 to {cap}" if cap is not None else "at least 1"
-            raise EvoWordleError(f"{where}: trial {t.number} records a training mean of {bad}, "
+            raise EvoWordleError(f"{where}: trial {t.number} records a training mean of {bad[0]}, "
                                  f"not a mean guess count ({limit}): the study database was edited or damaged")
         outside = [k for k, v in t.params.items()
                    if spec is not None and (k not in spec.space or not _in_space(spec.space[k], v))]
