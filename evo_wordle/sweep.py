@@ -853,7 +853,19 @@ def read_spec(path: Path) -> tuple[SweepSpec, dict]:
     the grid is expanded) and the records beside it (:data:`NOT_SPEC_KEYS` it holds)."""
     data = read_json(path, MAX_SPEC_BYTES, "sweep specification")
     spec = SweepSpec.from_dict(data)  # refuses anything but an object
+    _check_solver_name(spec.solver, path)
     return spec, {k: data[k] for k in NOT_SPEC_KEYS if k in data}
+
+
+def _check_solver_name(solver: str, path: Path) -> None:
+    """A sweep.json's solver is a registered name, or what :func:`solver_identity` records of a
+    Python object or factory: any other name (an edit, a typo) was reported as that solver's sweep."""
+    from .solvers import SOLVERS, load_all
+
+    load_all()
+    if solver not in SOLVERS and not solver.startswith(("object:", "factory:")):
+        raise EvoWordleError(f"{path} names solver {solver[:40]!r}, which is not a registered solver "
+                             f"(known: {', '.join(sorted(SOLVERS))})")
 
 
 def lists_warnings(records: dict) -> list[str]:
@@ -915,11 +927,15 @@ def load_sweep_folder(out: str | Path) -> tuple[SweepSpec, list[dict], dict]:
     typed = {k: {format_value(v): v for v in spec.grid[k]} for k in spec.keys}
     limits: dict[tuple, tuple[int, int]] = {}
     for raw in reader:
-        if None in raw or any(v is None for v in raw.values()):
-            continue
+        if None in raw or any(v is None for v in raw.values()):  # whole lines are written: a damaged one
+            cells = sum(v is not None for k, v in raw.items() if k is not None) + len(raw.get(None) or [])
+            raise EvoWordleError(f"results file {csv_path} line {reader.line_num} has {cells} cells, "
+                                 f"not the header's {len(reader.fieldnames or [])}")
         key = row_key(raw, spec.keys)
-        if any(raw[k] not in typed[k] for k in spec.keys):
-            continue
+        foreign = next((k for k in spec.keys if raw[k] not in typed[k]), None)
+        if foreign is not None:  # the grid cannot have made it: an edited or mixed folder, never skipped
+            raise EvoWordleError(f"results file {csv_path} line {reader.line_num}: {foreign} = {raw[foreign][:40]!r} "
+                                 f"is not in {SPEC_FILE}'s grid ({', '.join(typed[foreign])[:80]})")
         try:
             row = _read_row(raw, spec, typed, limits, key[:-1])
         except (ValueError, RecursionError) as exc:

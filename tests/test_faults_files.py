@@ -375,6 +375,16 @@ SWEEPS = {
     # two rows of one bench (a manual merge of two runs): the first was reported, the other dropped
     "second-row-other-figures": (lambda o: _csv(o, lambda ls: [*ls, ls[2].replace("crane,", "tares,", 1)]),
                                  "a second row for the same configuration and seed with other figures"),
+    # a row the grid cannot have made (an edited or mixed folder) was skipped without a word
+    "row-value-not-in-the-grid": (lambda o: _csv(o, lambda ls: [*ls, ls[1].replace("tares,", "slate,", 1)]),
+                                  "line 4: opener = 'slate' is not in sweep.json's grid (tares, crane)"),
+    # so was a line of too few or too many cells (whole lines are written; a torn last one is cut)
+    "row-short": (lambda o: _csv(o, lambda ls: [*ls[:2], "tares,0,1", *ls[2:]]),
+                  "line 3 has 3 cells, not the header's 11"),
+    "row-long": (lambda o: _csv(o, lambda ls: [*ls, ls[1] + ",x"]), "line 4 has 12 cells, not the header's 11"),
+    # a solver no one registered was reported as that solver's sweep
+    "spec-unknown-solver": (lambda o: _spec(o, lambda d: d.update(solver="nosuch")),
+                            "names solver 'nosuch', which is not a registered solver (known: average-position-rank, "),
     "histogram-not-dict": (_cell("histogram", "[1,2]"), "not guesses"),
     "histogram-nested": (_cell("histogram", "[" * 5000 + "]" * 5000), "line 2"),
     "games-huge": (_cell("games", "100000000000"), "games = 100000000000"),
