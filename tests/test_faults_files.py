@@ -587,6 +587,11 @@ CHECKPOINTS = {
     "fitness-negative": (lambda d: _edit(d, ["population", 0, 1], [-1.0]), "fitness is -1.0: a mean guess count"),
     "fitness-nan": (lambda d: _edit(d, ["population", 0, 1], [float("nan")]), "fitness is not finite"),
     "hof-fitness-zero": (lambda d: _edit(d, ["hof", 0, 1], [0.0]), "hof[0] fitness is 0.0"),
+    # a score no game gives (above the cap of 9 plus the penalty of 1) was read as a fitness
+    "hold-cache-above-every-game-lost": (lambda d: _edit(d, ["hold_cache", 0, 1], 10.5),
+                                         "hold_cache[0] value is 10.5: above 10.0, the guess cap plus the penalty"),
+    "logbook-best-above-every-game-lost": (lambda d: _edit(d, ["logbook", 0, "best"], 50.0),
+                                           "logbook[0].best is 50.0: above 10.0"),
     "cache-value-zero": (lambda d: _edit(d, ["cache", 0, 1], 0.5), "cache[0] value is 0.5"),
     "hold-cache-nan": (lambda d: _edit(d, ["hold_cache", 0, 1], float("nan")), "hold_cache[0] value is not finite"),
     "hof-fitness-not-the-caches": (lambda d: _edit(d, ["hof", 0, 1], [d["hof"][0][1][0] + 0.5]),
