@@ -854,7 +854,32 @@ def read_spec(path: Path) -> tuple[SweepSpec, dict]:
     data = read_json(path, MAX_SPEC_BYTES, "sweep specification")
     spec = SweepSpec.from_dict(data)  # refuses anything but an object
     _check_solver_name(spec.solver, path)
-    return spec, {k: data[k] for k in NOT_SPEC_KEYS if k in data}
+    for config in spec.configs():  # check_shape capped them; a bad one was blamed on results.csv, or never seen
+        try:
+            spec.settings_for(config)
+        except EvoWordleError as exc:
+            raise EvoWordleError(f"{path} holds settings no game has: {str(exc)[:120]}") from None
+    records = {k: data[k] for k in NOT_SPEC_KEYS if k in data}
+    _check_records(records, path)
+    return spec, records
+
+
+#: The fields of each note :func:`lists_warnings` reads, all text (as :func:`run_sweep` writes them).
+_NOTE_FIELDS = {FILE_LISTS_KEY: ("file", "lists_differ"), GRID_FILES_KEY: ("param", "file", "lists_differ")}
+
+
+def _check_records(records: dict, path: Path) -> None:
+    """Refuse a record of files played on other word lists that is not as written: one of
+    another shape was skipped, so ``report`` lost the warning it stands for without a word."""
+    for key, names in _NOTE_FIELDS.items():
+        if key not in records:
+            continue
+        notes = records[key] if key == GRID_FILES_KEY else [records[key]]
+        if not isinstance(notes, list) or not notes or not all(
+                isinstance(n, dict) and sorted(n) == sorted(names) and all(isinstance(v, str) for v in n.values())
+                for n in notes):
+            shape = "a list of objects" if key == GRID_FILES_KEY else "an object"
+            raise EvoWordleError(f"{path}: {key} is not {shape} of text fields {', '.join(names)}")
 
 
 def _check_solver_name(solver: str, path: Path) -> None:

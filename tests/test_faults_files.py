@@ -385,6 +385,19 @@ SWEEPS = {
     # a solver no one registered was reported as that solver's sweep
     "spec-unknown-solver": (lambda o: _spec(o, lambda d: d.update(solver="nosuch")),
                             "names solver 'nosuch', which is not a registered solver (known: average-position-rank, "),
+    # settings no game has were blamed on results.csv's first row, and not seen with no row
+    "spec-settings-cap-zero": (lambda o: _spec(o, lambda d: d["settings"].update(max_guesses=0)),
+                               "holds settings no game has: --max-guesses must be between 1 and 1000, not 0"),
+    "spec-settings-no-rows": (lambda o: (_spec(o, lambda d: d["settings"].update(hard="yes")),
+                                         (o / RESULTS_FILE).unlink()), "holds settings no game has: --hard must be"),
+    # a record of a file played on other lists, in another shape, was skipped: its warning lost
+    "spec-params-file-note-not-object": (lambda o: _spec(o, lambda d: d.update(params_file_other_lists=5)),
+                                         "params_file_other_lists is not an object of text fields file, lists_differ"),
+    "spec-grid-files-note-not-list": (lambda o: _spec(o, lambda d: d.update(grid_files_other_lists={"file": "f"})),
+                                      "grid_files_other_lists is not a list of objects of text fields param, file"),
+    "spec-grid-files-note-missing-field": (
+        lambda o: _spec(o, lambda d: d.update(grid_files_other_lists=[{"param": "strategy", "file": "f"}])),
+        "grid_files_other_lists is not a list of objects"),
     "histogram-not-dict": (_cell("histogram", "[1,2]"), "not guesses"),
     "histogram-nested": (_cell("histogram", "[" * 5000 + "]" * 5000), "line 2"),
     "games-huge": (_cell("games", "100000000000"), "games = 100000000000"),
