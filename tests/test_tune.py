@@ -1082,6 +1082,11 @@ STUDY_EDITS = {
                                 "and param_name = 'population'", "played population=1000000000, outside"),
     "parameter-not-searched": ("update trial_params set param_name = 'elite' where trial_id = 1 "
                                "and param_name = 'population'", "played elite="),
+    # a trial without a searched parameter was reported as a point of the space (the default in its place)
+    "point-missing-a-parameter": ("delete from trial_params where trial_id = 1 and param_name = 'population'",
+                                  "trial 0 lacks population, which the study searches"),
+    # with no specification nothing was checked, and a resume wrote its own over the trials
+    "spec-removed": ("delete from study_user_attributes where key = 'spec'", "has trials but records no specification"),
     "games-not-a-count": ("update trial_user_attributes set value_json = '\"x\"' where trial_id = 1 "
                           "and key = 'games'", "records 'x' games played"),
     "name-with-an-escape": ("update studies set study_name = 's\x1b[2J'", "a study's name holds a control character"),
