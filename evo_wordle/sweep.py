@@ -619,8 +619,9 @@ class ResultsStore:
         if header != self.columns:
             raise EvoWordleError(f"{self.path} has other columns than this sweep; use another --out")
         for cells in reader:
-            if len(cells) != len(self.columns):
-                continue  # cannot happen with fsync'd whole lines; never trust it either
+            if len(cells) != len(self.columns):  # whole lines are written: skipped, its bench was run again
+                raise EvoWordleError(f"{self.path} line {reader.line_num} has {len(cells)} cells, not the header's "
+                                     f"{len(self.columns)}: a damaged or edited results file; use another --out")
             row = dict(zip(self.columns, cells))
             self.rows.setdefault(row_key(row, self.keys), row)
 
@@ -643,6 +644,17 @@ class ResultsStore:
         self._write_raw(_csv_line([row[c] for c in self.columns]))
         self.rows[key] = row
         return True
+
+
+def _refuse_foreign_rows(store: ResultsStore, keys: set[tuple[str, ...]]) -> None:
+    """Refuse a resume over a row no task of the grid writes (a value or seed index the grid lacks:
+    a folder edited or mixed with another sweep's), which ``report`` refuses: more benches would
+    be added to a folder no report can read."""
+    foreign = next((row for key, row in store.rows.items() if key not in keys), None)
+    if foreign is not None:
+        cells = ", ".join(f"{k}={foreign[k]}" for k in [*store.keys, "seed"])
+        raise EvoWordleError(f"{store.path} holds a row no task of this sweep writes ({cells[:80]}): a folder "
+                             "edited or mixed with another sweep's; use another --out")
 
 
 def _csv_line(cells: list[str]) -> str:
@@ -746,6 +758,7 @@ def run_sweep(
         _check_spec(out, spec, {FILE_LISTS_KEY: file_lists, GRID_FILES_KEY: played})
         store = ResultsStore(out / RESULTS_FILE, spec.columns, spec.keys)
         tasks = spec.tasks()
+        _refuse_foreign_rows(store, {task_key(t["config"], t["seed"], spec.keys) for t in tasks})
         todo = [t for t in tasks if task_key(t["config"], t["seed"], spec.keys) not in store]
         outcome = SweepOutcome(len(tasks), len(tasks) - len(todo), 0, 0.0)
         if not todo:

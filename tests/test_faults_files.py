@@ -453,6 +453,21 @@ def test_a_copied_row_is_still_dropped_as_before(sweep_dir, tmp_path, capsys):
     assert "2 of 2 benches done" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("kind", ["row-value-not-in-the-grid", "row-short", "row-long"])
+def test_a_resume_over_a_row_report_refuses_is_refused_too(sweep_dir, tmp_path, capsys, kind):
+    """`sweep` resumed over a row of another grid, or a line of the wrong cell count (skipped: its
+    bench ran again), and added benches to a folder no report can read; now one line, nothing added."""
+    out = _copy(sweep_dir, tmp_path)
+    SWEEPS[kind][0](out)
+    before = (out / RESULTS_FILE).read_bytes()
+    assert main(["sweep", "--solver", "greedy", "--candidates", "answers", "--set", "opener=tares,crane",
+                 "--seeds", "1", "--games", "5", "--out", str(out), "--jobs", "1", "--quiet"]) == 2
+    line = one_line(capsys).rstrip("\n")
+    assert line.endswith("use another --out") and ("opener=slate, seed=0" in line if "grid" in kind else
+                                                   "cells, not the header's 11" in line)
+    assert (out / RESULTS_FILE).read_bytes() == before
+
+
 def test_plot_refuses_a_hostile_sweep_too(sweep_dir, tmp_path, capsys):
     out = _copy(sweep_dir, tmp_path)
     SWEEPS["histogram-bomb"][0](out)
