@@ -395,6 +395,29 @@ def test_sweep_leaves_out_a_params_files_value_no_configuration_reads_with_one_w
     assert json.loads((tmp_path / "both" / "sweep.json").read_text())["grid"]["tournament_size"] == [7]
 
 
+def test_bench_warns_once_of_a_params_files_value_the_solver_never_reads(lists, tmp_path, capsys):
+    """The same file to bench: its tournament_size was played without it and without a word.
+    Now one warning naming the file (not a refusal, as the flag gets: the file gave it), and the
+    run is the one without it; a flag the solver reads is no warning."""
+    path = tmp_path / "best-params.json"
+    _made_for_file(lists, path, {})
+    doc = json.loads(path.read_text())
+    doc["params"] = {"population": 4, "selection": "roulette", "choice": "roulette", "tournament_size": 7}
+    path.write_text(json.dumps(doc))
+    common = ["--games", "3", "--seed", "2", "--json", "--allowed", lists[0], "--answers", lists[1]]
+    assert main(["bench", "--params", str(path), *common]) == 0
+    captured = capsys.readouterr()
+    err = [ln for ln in captured.err.splitlines() if "built pattern table" not in ln]
+    assert err == [f"evo-wordle: warning: parameter file {path} sets tournament_size=7, which ga-thesis never reads "
+                   "here (tournament_size is for tournament selection, but ga-thesis selects parents by roulette and "
+                   "chooses its guess by roulette): played without it"]
+    doc["params"].pop("tournament_size")
+    path.write_text(json.dumps(doc))
+    assert main(["bench", "--params", str(path), *common]) == 0
+    without = capsys.readouterr()
+    assert without.err == "" and json.loads(without.out)["mean_guesses"] == json.loads(captured.out)["mean_guesses"]
+
+
 def test_sweep_and_bench_play_the_settings_and_every_parameter_a_params_file_records(lists, tmp_path, capsys):
     """`sweep --params` took the tuned parameters only: it swept under the flags' game (any
     word may be the answer, easy mode, cap 9), not the one the file was tuned for, and the
