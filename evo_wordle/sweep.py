@@ -619,8 +619,9 @@ class ResultsStore:
         if header != self.columns:
             raise EvoWordleError(f"{self.path} has other columns than this sweep; use another --out")
         for cells in reader:
-            if len(cells) != len(self.columns):
-                continue  # cannot happen with fsync'd whole lines; never trust it either
+            if len(cells) != len(self.columns):  # whole lines are written: skipped, its bench was run again
+                raise EvoWordleError(f"{self.path} line {reader.line_num} has {len(cells)} cells, not the header's "
+                                     f"{len(self.columns)}: a damaged or edited results file; use another --out")
             row = dict(zip(self.columns, cells))
             self.rows.setdefault(row_key(row, self.keys), row)
 
@@ -643,6 +644,17 @@ class ResultsStore:
         self._write_raw(_csv_line([row[c] for c in self.columns]))
         self.rows[key] = row
         return True
+
+
+def _refuse_foreign_rows(store: ResultsStore, keys: set[tuple[str, ...]]) -> None:
+    """Refuse a resume over a row no task of the grid writes (a value or seed index the grid lacks:
+    a folder edited or mixed with another sweep's), which ``report`` refuses: more benches would
+    be added to a folder no report can read."""
+    foreign = next((row for key, row in store.rows.items() if key not in keys), None)
+    if foreign is not None:
+        cells = ", ".join(f"{k}={foreign[k]}" for k in [*store.keys, "seed"])
+        raise EvoWordleError(f"{store.path} holds a row no task of this sweep writes ({cells[:80]}): a folder "
+                             "edited or mixed with another sweep's; use another --out")
 
 
 def _csv_line(cells: list[str]) -> str:
@@ -746,6 +758,7 @@ def run_sweep(
         _check_spec(out, spec, {FILE_LISTS_KEY: file_lists, GRID_FILES_KEY: played})
         store = ResultsStore(out / RESULTS_FILE, spec.columns, spec.keys)
         tasks = spec.tasks()
+        _refuse_foreign_rows(store, {task_key(t["config"], t["seed"], spec.keys) for t in tasks})
         todo = [t for t in tasks if task_key(t["config"], t["seed"], spec.keys) not in store]
         outcome = SweepOutcome(len(tasks), len(tasks) - len(todo), 0, 0.0)
         if not todo:
@@ -853,7 +866,44 @@ def read_spec(path: Path) -> tuple[SweepSpec, dict]:
     the grid is expanded) and the records beside it (:data:`NOT_SPEC_KEYS` it holds)."""
     data = read_json(path, MAX_SPEC_BYTES, "sweep specification")
     spec = SweepSpec.from_dict(data)  # refuses anything but an object
-    return spec, {k: data[k] for k in NOT_SPEC_KEYS if k in data}
+    _check_solver_name(spec.solver, path)
+    for config in spec.configs():  # check_shape capped them; a bad one was blamed on results.csv, or never seen
+        try:
+            spec.settings_for(config)
+        except EvoWordleError as exc:
+            raise EvoWordleError(f"{path} holds settings no game has: {str(exc)[:120]}") from None
+    records = {k: data[k] for k in NOT_SPEC_KEYS if k in data}
+    _check_records(records, path)
+    return spec, records
+
+
+#: The fields of each note :func:`lists_warnings` reads, all text (as :func:`run_sweep` writes them).
+_NOTE_FIELDS = {FILE_LISTS_KEY: ("file", "lists_differ"), GRID_FILES_KEY: ("param", "file", "lists_differ")}
+
+
+def _check_records(records: dict, path: Path) -> None:
+    """Refuse a record of files played on other word lists that is not as written: one of
+    another shape was skipped, so ``report`` lost the warning it stands for without a word."""
+    for key, names in _NOTE_FIELDS.items():
+        if key not in records:
+            continue
+        notes = records[key] if key == GRID_FILES_KEY else [records[key]]
+        if not isinstance(notes, list) or not notes or not all(
+                isinstance(n, dict) and sorted(n) == sorted(names) and all(isinstance(v, str) for v in n.values())
+                for n in notes):
+            shape = "a list of objects" if key == GRID_FILES_KEY else "an object"
+            raise EvoWordleError(f"{path}: {key} is not {shape} of text fields {', '.join(names)}")
+
+
+def _check_solver_name(solver: str, path: Path) -> None:
+    """A sweep.json's solver is a registered name, or what :func:`solver_identity` records of a
+    Python object or factory: any other name (an edit, a typo) was reported as that solver's sweep."""
+    from .solvers import SOLVERS, load_all
+
+    load_all()
+    if solver not in SOLVERS and not solver.startswith(("object:", "factory:")):
+        raise EvoWordleError(f"{path} names solver {solver[:40]!r}, which is not a registered solver "
+                             f"(known: {', '.join(sorted(SOLVERS))})")
 
 
 def lists_warnings(records: dict) -> list[str]:
@@ -915,11 +965,15 @@ def load_sweep_folder(out: str | Path) -> tuple[SweepSpec, list[dict], dict]:
     typed = {k: {format_value(v): v for v in spec.grid[k]} for k in spec.keys}
     limits: dict[tuple, tuple[int, int]] = {}
     for raw in reader:
-        if None in raw or any(v is None for v in raw.values()):
-            continue
+        if None in raw or any(v is None for v in raw.values()):  # whole lines are written: a damaged one
+            cells = sum(v is not None for k, v in raw.items() if k is not None) + len(raw.get(None) or [])
+            raise EvoWordleError(f"results file {csv_path} line {reader.line_num} has {cells} cells, "
+                                 f"not the header's {len(reader.fieldnames or [])}")
         key = row_key(raw, spec.keys)
-        if any(raw[k] not in typed[k] for k in spec.keys):
-            continue
+        foreign = next((k for k in spec.keys if raw[k] not in typed[k]), None)
+        if foreign is not None:  # the grid cannot have made it: an edited or mixed folder, never skipped
+            raise EvoWordleError(f"results file {csv_path} line {reader.line_num}: {foreign} = {raw[foreign][:40]!r} "
+                                 f"is not in {SPEC_FILE}'s grid ({', '.join(typed[foreign])[:80]})")
         try:
             row = _read_row(raw, spec, typed, limits, key[:-1])
         except (ValueError, RecursionError) as exc:

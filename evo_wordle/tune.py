@@ -477,6 +477,7 @@ def open_study(spec: TuneSpec, storage: str, name: str, sampler_seed: int | None
 
     lists = list_file_digests(spec.allowed, spec.answers)
     if stored is None:
+        check_trials(study)  # a new study has no trial; one with trials and no spec was edited
         study.set_user_attr("spec", spec.as_dict())
         if lists is not None:
             study.set_user_attr("lists_sha256", lists)
@@ -747,6 +748,9 @@ def check_trials(study) -> None:
     spec = _stored_spec(study)
     cap = spec.game_settings().max_guesses if spec is not None else None
     states = (optuna.trial.TrialState.COMPLETE, optuna.trial.TrialState.PRUNED)
+    if "spec" not in study.user_attrs and study.get_trials(deepcopy=False):  # tune records it before any trial
+        raise EvoWordleError(f"{where} has trials but records no specification (no cap, no space to check them "
+                             "against): the study database was edited or damaged, or tune did not write it")
     for t in study.get_trials(deepcopy=False):
         games = t.user_attrs.get("games", 0)  # summed by games_played: "x" was an internal error
         if isinstance(games, bool) or not isinstance(games, int) or not 0 <= games <= MAX_TRIAL_GAMES:
@@ -772,6 +776,10 @@ def check_trials(study) -> None:
             raise EvoWordleError(f"{where}: trial {t.number} played {outside[0]}="
                                  f"{t.params[outside[0]]!r}, outside the study's space: the study database "
                                  "was edited or damaged")
+        missing = [k for k in spec.space if k not in t.params] if spec is not None else []
+        if missing:  # every trial samples every searched parameter: it was reported as a point of the space
+            raise EvoWordleError(f"{where}: trial {t.number} lacks {missing[0]}, which the study searches: the "
+                                 "study database was edited or damaged")
 
 
 def finalists(study, top: int) -> list[tuple[int, dict, float]]:

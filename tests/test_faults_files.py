@@ -375,6 +375,29 @@ SWEEPS = {
     # two rows of one bench (a manual merge of two runs): the first was reported, the other dropped
     "second-row-other-figures": (lambda o: _csv(o, lambda ls: [*ls, ls[2].replace("crane,", "tares,", 1)]),
                                  "a second row for the same configuration and seed with other figures"),
+    # a row the grid cannot have made (an edited or mixed folder) was skipped without a word
+    "row-value-not-in-the-grid": (lambda o: _csv(o, lambda ls: [*ls, ls[1].replace("tares,", "slate,", 1)]),
+                                  "line 4: opener = 'slate' is not in sweep.json's grid (tares, crane)"),
+    # so was a line of too few or too many cells (whole lines are written; a torn last one is cut)
+    "row-short": (lambda o: _csv(o, lambda ls: [*ls[:2], "tares,0,1", *ls[2:]]),
+                  "line 3 has 3 cells, not the header's 11"),
+    "row-long": (lambda o: _csv(o, lambda ls: [*ls, ls[1] + ",x"]), "line 4 has 12 cells, not the header's 11"),
+    # a solver no one registered was reported as that solver's sweep
+    "spec-unknown-solver": (lambda o: _spec(o, lambda d: d.update(solver="nosuch")),
+                            "names solver 'nosuch', which is not a registered solver (known: average-position-rank, "),
+    # settings no game has were blamed on results.csv's first row, and not seen with no row
+    "spec-settings-cap-zero": (lambda o: _spec(o, lambda d: d["settings"].update(max_guesses=0)),
+                               "holds settings no game has: --max-guesses must be between 1 and 1000, not 0"),
+    "spec-settings-no-rows": (lambda o: (_spec(o, lambda d: d["settings"].update(hard="yes")),
+                                         (o / RESULTS_FILE).unlink()), "holds settings no game has: --hard must be"),
+    # a record of a file played on other lists, in another shape, was skipped: its warning lost
+    "spec-params-file-note-not-object": (lambda o: _spec(o, lambda d: d.update(params_file_other_lists=5)),
+                                         "params_file_other_lists is not an object of text fields file, lists_differ"),
+    "spec-grid-files-note-not-list": (lambda o: _spec(o, lambda d: d.update(grid_files_other_lists={"file": "f"})),
+                                      "grid_files_other_lists is not a list of objects of text fields param, file"),
+    "spec-grid-files-note-missing-field": (
+        lambda o: _spec(o, lambda d: d.update(grid_files_other_lists=[{"param": "strategy", "file": "f"}])),
+        "grid_files_other_lists is not a list of objects"),
     "histogram-not-dict": (_cell("histogram", "[1,2]"), "not guesses"),
     "histogram-nested": (_cell("histogram", "[" * 5000 + "]" * 5000), "line 2"),
     "games-huge": (_cell("games", "100000000000"), "games = 100000000000"),
@@ -428,6 +451,21 @@ def test_a_copied_row_is_still_dropped_as_before(sweep_dir, tmp_path, capsys):
     _csv(out, lambda ls: [*ls, ls[1]])
     assert main(["report", str(out)]) == 0
     assert "2 of 2 benches done" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("kind", ["row-value-not-in-the-grid", "row-short", "row-long"])
+def test_a_resume_over_a_row_report_refuses_is_refused_too(sweep_dir, tmp_path, capsys, kind):
+    """`sweep` resumed over a row of another grid, or a line of the wrong cell count (skipped: its
+    bench ran again), and added benches to a folder no report can read; now one line, nothing added."""
+    out = _copy(sweep_dir, tmp_path)
+    SWEEPS[kind][0](out)
+    before = (out / RESULTS_FILE).read_bytes()
+    assert main(["sweep", "--solver", "greedy", "--candidates", "answers", "--set", "opener=tares,crane",
+                 "--seeds", "1", "--games", "5", "--out", str(out), "--jobs", "1", "--quiet"]) == 2
+    line = one_line(capsys).rstrip("\n")
+    assert line.endswith("use another --out") and ("opener=slate, seed=0" in line if "grid" in kind else
+                                                   "cells, not the header's 11" in line)
+    assert (out / RESULTS_FILE).read_bytes() == before
 
 
 def test_plot_refuses_a_hostile_sweep_too(sweep_dir, tmp_path, capsys):
@@ -577,6 +615,11 @@ CHECKPOINTS = {
     "fitness-negative": (lambda d: _edit(d, ["population", 0, 1], [-1.0]), "fitness is -1.0: a mean guess count"),
     "fitness-nan": (lambda d: _edit(d, ["population", 0, 1], [float("nan")]), "fitness is not finite"),
     "hof-fitness-zero": (lambda d: _edit(d, ["hof", 0, 1], [0.0]), "hof[0] fitness is 0.0"),
+    # a score no game gives (above the cap of 9 plus the penalty of 1) was read as a fitness
+    "hold-cache-above-every-game-lost": (lambda d: _edit(d, ["hold_cache", 0, 1], 10.5),
+                                         "hold_cache[0] value is 10.5: above 10.0, the guess cap plus the penalty"),
+    "logbook-best-above-every-game-lost": (lambda d: _edit(d, ["logbook", 0, "best"], 50.0),
+                                           "logbook[0].best is 50.0: above 10.0"),
     "cache-value-zero": (lambda d: _edit(d, ["cache", 0, 1], 0.5), "cache[0] value is 0.5"),
     "hold-cache-nan": (lambda d: _edit(d, ["hold_cache", 0, 1], float("nan")), "hold_cache[0] value is not finite"),
     "hof-fitness-not-the-caches": (lambda d: _edit(d, ["hof", 0, 1], [d["hof"][0][1][0] + 0.5]),

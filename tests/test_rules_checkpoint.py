@@ -23,6 +23,8 @@ from evo_wordle.words import load_words
 WORDS = load_words(["crane", "slate", "trace", "lions", "dough"], ["crane", "slate", "trace"])
 CONFIG = {"mu": 2, "seed": 5, "generations": 3, "settings": {"hard": False}}
 MU, HOF = 2, 3
+#: the largest fitness read: a guess cap of 9 plus a penalty of 1 (every game lost)
+WORST = 10.0
 #: one genome per name of GENE_NAMES (the one-board genome, hard_candidates last)
 GENES = ["crane", 10.0, 0.5, 0.0, 0.25, 0.6, 1.0, 0.0, 2.0, 6.0, 1.0, 1.0, 1.0, 1.0, False]
 OTHER = ["slate", 9.0, 0.4, 0.1, 0.2, 0.5, 1, 0.0, 2.0, 5.0, 1.0, 1.0, 1.0, 1.0, True]
@@ -46,10 +48,10 @@ def _doc(**fields) -> dict:
 
 
 def _read(tmp_path: Path, doc, fingerprint: dict = CONFIG, gene_names=GENE_NAMES, mu: int = MU,
-          hof: int = HOF, **kw) -> dict:
+          hof: int = HOF, worst: float = WORST, **kw) -> dict:
     path = tmp_path / "run.ckpt"
     path.write_text(json.dumps(doc))
-    return read_checkpoint(path, fingerprint, WORDS, gene_names, mu, hof, **kw)
+    return read_checkpoint(path, fingerprint, WORDS, gene_names, mu, hof, worst=worst, **kw)
 
 
 def _refused(tmp_path: Path, doc, message: str, **kw) -> None:
@@ -81,7 +83,7 @@ def test_what_is_written_reads_back_as_the_run_state(tmp_path):
     path = tmp_path / "run.ckpt"
     doc = _doc()
     write_checkpoint(path, {k: v for k, v in doc.items() if k not in ("format", "version")})
-    st = read_checkpoint(path, CONFIG, WORDS, GENE_NAMES, MU, HOF)
+    st = read_checkpoint(path, CONFIG, WORDS, GENE_NAMES, MU, HOF, worst=WORST)
     assert st == {
         "generation": 1,
         "population": [(GENES, (4.5,)), (OTHER, (4,))],
@@ -113,11 +115,11 @@ def test_the_size_cap_is_64_mib(tmp_path):
     with path.open("wb") as fh:
         fh.truncate(64 * 2**20 + 1)
     with pytest.raises(EvoWordleError, match=re.escape(f"checkpoint {path} is too large (67.1 MB; at most 67.1 MB)")):
-        read_checkpoint(path, CONFIG, WORDS, GENE_NAMES, MU, HOF)
+        read_checkpoint(path, CONFIG, WORDS, GENE_NAMES, MU, HOF, worst=WORST)
     with path.open("wb") as fh:
         fh.truncate(64 * 2**20)  # at the cap: read, and refused for what it holds, not its size
     with pytest.raises(EvoWordleError) as info:
-        read_checkpoint(path, CONFIG, WORDS, GENE_NAMES, MU, HOF)
+        read_checkpoint(path, CONFIG, WORDS, GENE_NAMES, MU, HOF, worst=WORST)
     assert "too large" not in str(info.value)
 
 
@@ -286,6 +288,27 @@ def test_fitness_values_are_mean_guess_counts(tmp_path):
         _refused(tmp_path, _doc(population=[[GENES, [bad]], [OTHER, [4]]], cache=[]),
                  f"is corrupt (population[0] fitness {says})")
         _refused(tmp_path, _doc(hold_cache=[[GENES, bad]]), f"is corrupt (hold_cache[0] value {says})")
+
+
+def test_fitness_values_are_at_most_the_cap_plus_the_penalty(tmp_path):
+    """Every game lost scores the cap plus the whole penalty, the largest fitness a run gives: that
+    passes, a planted score above it (one no game gives, which a run's figures would carry) is
+    refused in every field that holds scores, in one line naming the field and the bound."""
+    st = _read(tmp_path, _doc(population=[[GENES, [WORST]], [OTHER, [4]]], hof=[], cache=[[GENES, WORST]],
+                              hold_cache=[[OTHER, WORST]], logbook=[{"gen": 0, "best": WORST, "holdout": WORST}]))
+    assert st["population"][0] == (GENES, (WORST,)) and st["hold_cache"] == {tuple(OTHER): WORST}
+    above = "10.001: above 10.0, the guess cap plus the penalty, which losing every game scores"
+    _refused(tmp_path, _doc(population=[[GENES, [10.001]], [OTHER, [4]]], hof=[], cache=[]),
+             f"is corrupt (population[0] fitness is {above})")
+    _refused(tmp_path, _doc(hof=[[THIRD, [10.001]]]), f"is corrupt (hof[0] fitness is {above})")
+    _refused(tmp_path, _doc(cache=[[THIRD, 10.001]]), f"is corrupt (cache[0] value is {above})")
+    _refused(tmp_path, _doc(hold_cache=[[GENES, 10.001]]), f"is corrupt (hold_cache[0] value is {above})")
+    for key in ("best", "mean", "holdout"):
+        _refused(tmp_path, _doc(logbook=[{"gen": 0, key: 10.001}]), f"is corrupt (logbook[0].{key} is {above})")
+    # the bound is the one given: a penalty of 3 with a cap of 6 reads 9 and refuses 9.001
+    assert _read(tmp_path, _doc(cache=[[THIRD, 9.0]]), worst=9.0)["cache"][tuple(THIRD)] == 9.0
+    with pytest.raises(EvoWordleError, match=re.escape("is 9.001: above 9.0")):
+        _read(tmp_path, _doc(cache=[[THIRD, 9.001]]), worst=9.0)
 
 
 def test_a_members_fitness_is_the_one_its_cache_holds(tmp_path):

@@ -366,6 +366,58 @@ def test_sweep_names_the_params_file_whose_setting_a_grid_problem_would_replace(
     assert main(argv) == 0 and len((out / "results.csv").read_text().splitlines()) == 3
 
 
+def test_sweep_leaves_out_a_params_files_value_no_configuration_reads_with_one_warning(lists, tmp_path, capsys):
+    """A tuned winner of a search over selection and tournament_size may be a roulette run whose
+    file holds a tournament_size too (tune writes every sampled value).  `sweep --params` refused
+    it as a grid key ("... or drop tournament_size", which the file, not the grid, gave), so a
+    file bench plays could not be swept.  Now it is left out of the grid with one warning naming
+    the file; one that some configurations read stays, with the grid's warning."""
+    path = tmp_path / "best-params.json"
+    _made_for_file(lists, path, {})
+    doc = json.loads(path.read_text())
+    doc["params"] = {"population": 4, "selection": "roulette", "choice": "roulette", "tournament_size": 7}
+    path.write_text(json.dumps(doc))
+    common = ["--games", "2", "--seeds", "1", "--jobs", "1", "--quiet", "--allowed", lists[0], "--answers", lists[1]]
+    out = tmp_path / "sweep"
+    assert main(["sweep", "--solver", "ga-thesis", "--params", str(path), "--set", "mutation=0.1,0.2",
+                 "--out", str(out), *common]) == 0
+    err = [ln for ln in capsys.readouterr().err.splitlines() if "built pattern table" not in ln]
+    assert err == [f"evo-wordle: warning: parameter file {path} sets tournament_size=7, which no configuration reads "
+                   "(tournament_size is for tournament selection, but ga-thesis selects parents by roulette and "
+                   "chooses its guess by roulette): left out of the grid"]
+    assert json.loads((out / "sweep.json").read_text())["grid"] == {
+        "population": [4], "selection": ["roulette"], "choice": ["roulette"], "mutation": [0.1, 0.2]}
+    assert main(["sweep", "--solver", "ga-thesis", "--params", str(path), "--set", "selection=roulette,tournament",
+                 "--out", str(tmp_path / "both"), *common]) == 0
+    err = [ln for ln in capsys.readouterr().err.splitlines() if "built pattern table" not in ln]
+    assert len(err) == 1 and err[0].startswith("evo-wordle: warning: grid key 'tournament_size' is not read by "
+                                               "1 configuration of 2")
+    assert json.loads((tmp_path / "both" / "sweep.json").read_text())["grid"]["tournament_size"] == [7]
+
+
+def test_bench_warns_once_of_a_params_files_value_the_solver_never_reads(lists, tmp_path, capsys):
+    """The same file to bench: its tournament_size was played without it and without a word.
+    Now one warning naming the file (not a refusal, as the flag gets: the file gave it), and the
+    run is the one without it; a flag the solver reads is no warning."""
+    path = tmp_path / "best-params.json"
+    _made_for_file(lists, path, {})
+    doc = json.loads(path.read_text())
+    doc["params"] = {"population": 4, "selection": "roulette", "choice": "roulette", "tournament_size": 7}
+    path.write_text(json.dumps(doc))
+    common = ["--games", "3", "--seed", "2", "--json", "--allowed", lists[0], "--answers", lists[1]]
+    assert main(["bench", "--params", str(path), *common]) == 0
+    captured = capsys.readouterr()
+    err = [ln for ln in captured.err.splitlines() if "built pattern table" not in ln]
+    assert err == [f"evo-wordle: warning: parameter file {path} sets tournament_size=7, which ga-thesis never reads "
+                   "here (tournament_size is for tournament selection, but ga-thesis selects parents by roulette and "
+                   "chooses its guess by roulette): played without it"]
+    doc["params"].pop("tournament_size")
+    path.write_text(json.dumps(doc))
+    assert main(["bench", "--params", str(path), *common]) == 0
+    without = capsys.readouterr()
+    assert without.err == "" and json.loads(without.out)["mean_guesses"] == json.loads(captured.out)["mean_guesses"]
+
+
 def test_sweep_and_bench_play_the_settings_and_every_parameter_a_params_file_records(lists, tmp_path, capsys):
     """`sweep --params` took the tuned parameters only: it swept under the flags' game (any
     word may be the answer, easy mode, cap 9), not the one the file was tuned for, and the
@@ -1053,6 +1105,11 @@ STUDY_EDITS = {
                                 "and param_name = 'population'", "played population=1000000000, outside"),
     "parameter-not-searched": ("update trial_params set param_name = 'elite' where trial_id = 1 "
                                "and param_name = 'population'", "played elite="),
+    # a trial without a searched parameter was reported as a point of the space (the default in its place)
+    "point-missing-a-parameter": ("delete from trial_params where trial_id = 1 and param_name = 'population'",
+                                  "trial 0 lacks population, which the study searches"),
+    # with no specification nothing was checked, and a resume wrote its own over the trials
+    "spec-removed": ("delete from study_user_attributes where key = 'spec'", "has trials but records no specification"),
     "games-not-a-count": ("update trial_user_attributes set value_json = '\"x\"' where trial_id = 1 "
                           "and key = 'games'", "records 'x' games played"),
     "name-with-an-escape": ("update studies set study_name = 's\x1b[2J'", "a study's name holds a control character"),

@@ -213,7 +213,29 @@ def solver_params(name: str, args: argparse.Namespace, check: bool = True) -> di
     flags = SOLVERS[name].options_from_args(args)
     params = with_opener({**params_file_for(name, args), **flags}, args)
     SOLVERS[name].check_flags_used(flags, params)
+    _warn_unread_file_values(name, args, flags, params)
     return params
+
+
+def _warn_unread_file_values(name: str, args: argparse.Namespace, flags: dict, params: dict) -> None:
+    """One warning per value ``--params FILE`` tuned or fixed (its ``params``) that the solver
+    built with ``params`` never reads: a tuned roulette winner's sampled ``tournament_size`` was
+    played without it and without a word.  Not refused as such a flag is: the file, not the
+    command line, gave it (``sweep --params`` leaves it out of the grid the same way)."""
+    from ..console import warn
+    from ..solvers import SOLVERS
+    from ..tune import load_params
+
+    path = getattr(args, "params", None)
+    unread = SOLVERS[name].unread_params(params) if path else {}
+    if not unread:
+        return
+    warned = vars(args).setdefault("_unread_warned", set())  # a command builds its parameters more than once
+    for key, value in load_params(path)["params"].items():
+        if key in unread and key not in flags and (name, key) not in warned:
+            warned.add((name, key))
+            warn(f"parameter file {path} sets {key}={value}, which {name} never reads here "
+                 f"({key} {unread[key].why}): played without it")
 
 
 def with_opener(params: dict, args: argparse.Namespace) -> dict:

@@ -240,7 +240,31 @@ def _with_file_params(args: argparse.Namespace, grid: dict[str, list], ctx,
         warn(f"parameter file {args.params} was made for other settings; the grid overrides {', '.join(changed)}")
     note = other_lists_note(data.get("made_for"), ctx.words)  # run_context refused it unless --other-lists
     file_lists = {"file": args.params, "lists_differ": note["lists_differ"]} if note else None
-    return {**{k: [v] for k, v in recorded.items() if k not in grid}, **grid}, file_lists
+    merged = {**{k: [v] for k, v in recorded.items() if k not in grid}, **grid}
+    return _without_unread_file_params(args, merged, [k for k in recorded if k not in grid]), file_lists
+
+
+def _without_unread_file_params(args: argparse.Namespace, grid: dict[str, list], keys: list[str]) -> dict[str, list]:
+    """``grid`` without the file's values (``keys``) that no configuration reads, each named in one
+    warning.  Not refused as such a grid key is: the file records a whole solver (tune writes a
+    winner's every sampled value, ``tournament_size`` under roulette selection included), so the
+    value was not asked for here, and refusing it left a tuned file that ``bench --params`` plays
+    unsweepable; kept, it would label every row with a value no run read.  One that some
+    configurations read stays, with the grid's one-line warning."""
+    from ..solvers import SOLVERS
+    from ..sweep import SweepSpec, format_value
+
+    family = SOLVERS.get(args.solver)
+    if family is None or not keys:
+        return grid
+    spec = SweepSpec(solver=args.solver, grid=grid)
+    spec.check_shape()  # the grid's size, before it is expanded
+    unread = [family.unread_params(spec.solver_params(config)) for config in spec.configs()]
+    dropped = [k for k in keys if all(k in u for u in unread)]
+    for key in dropped:
+        warn(f"parameter file {args.params} sets {key}={format_value(grid[key][0])}, which no configuration "
+             f"reads ({key} {unread[0][key].why}): left out of the grid")
+    return {k: v for k, v in grid.items() if k not in dropped}
 
 
 def _refuse_file_settings_a_problem_replaces(args: argparse.Namespace, grid: dict, settings) -> None:

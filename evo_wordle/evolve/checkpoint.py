@@ -53,12 +53,22 @@ def genome_key(ind) -> tuple:
     return tuple(round(v, 10) if isinstance(v, float) else v for v in ind)
 
 
-def _score(x: Any, what: str) -> float:
+def _score(x: Any, what: str, worst: float) -> float:
     """A fitness or validation score: a mean guess count plus a penalty of at least 0, so at
-    least 1.  A planted 0, -1 or NaN was taken as the best genome ever seen and chose the winner."""
+    least 1.  A planted 0, -1 or NaN was taken as the best genome ever seen and chose the winner;
+    and at most ``worst`` (every game lost: the cap plus the whole penalty), so a planted 50 is
+    no figure either."""
     if not _finite(x, what) >= 1:
         raise _Bad(f"{what} is {x!r}: a mean guess count is at least 1")
+    _at_most(x, what, worst)
     return x
+
+
+def _at_most(x: float, what: str, worst: float) -> None:
+    """Refuse a score above ``worst``, the fitness of a run that loses every game (a mean of
+    equal fitnesses may round one unit in the last place above it)."""
+    if x > worst * (1 + 1e-12):
+        raise _Bad(f"{what} is {x!r}: above {worst!r}, the guess cap plus the penalty, which losing every game scores")
 
 
 def _list(x: Any, what: str, length: int | None = None, most: int | None = None) -> list:
@@ -88,22 +98,22 @@ def _genes(x: Any, what: str, names: list[str], words) -> list:
     return genes
 
 
-def _members(x: Any, what: str, names: list[str], words, length: int | None = None,
+def _members(x: Any, what: str, names: list[str], words, worst: float, length: int | None = None,
              most: int | None = None) -> list[tuple[list, tuple]]:
     out = []
     for i, item in enumerate(_list(x, what, length, most)):
         pair = _list(item, f"{what}[{i}]", 2)
         genes = _genes(pair[0], f"{what}[{i}]", names, words)
-        fitness = tuple(_score(v, f"{what}[{i}] fitness") for v in _list(pair[1], f"{what}[{i}] fitness", 1))
+        fitness = tuple(_score(v, f"{what}[{i}] fitness", worst) for v in _list(pair[1], f"{what}[{i}] fitness", 1))
         out.append((genes, fitness))
     return out
 
 
-def _cache(x: Any, what: str, names: list[str], words) -> dict[tuple, float]:
+def _cache(x: Any, what: str, names: list[str], words, worst: float) -> dict[tuple, float]:
     out = {}
     for i, item in enumerate(_list(x, what)):
         pair = _list(item, f"{what}[{i}]", 2)
-        out[tuple(_genes(pair[0], f"{what}[{i}]", names, words))] = _score(pair[1], f"{what}[{i}] value")
+        out[tuple(_genes(pair[0], f"{what}[{i}]", names, words))] = _score(pair[1], f"{what}[{i}] value", worst)
     return out
 
 
@@ -113,7 +123,7 @@ def _count(x: Any, what: str, most: int | None = None) -> int:
     return x
 
 
-def _record(rec: Any, what: str, generation: int) -> dict:
+def _record(rec: Any, what: str, generation: int, worst: float) -> dict:
     """One logbook record (metaga.MetaGA._record): numbers, none NaN or negative, since ``--log``
     writes the records out as they are; ``gen`` and ``nevals`` counts, the scores at least 1
     (infinity stays: a best before any game counts), ``seconds`` finite."""
@@ -131,6 +141,8 @@ def _record(rec: Any, what: str, generation: int) -> dict:
     for k in ("best", "mean", "holdout"):
         if k in rec and not rec[k] >= 1:
             raise _Bad(f"{what}.{k} is {rec[k]!r}: a mean guess count is at least 1")
+        if k in rec and not math.isinf(rec[k]):
+            _at_most(rec[k], f"{what}.{k}", worst)
     if "seconds" in rec:
         _seconds(rec["seconds"], f"{what}.seconds")
     return rec
@@ -153,10 +165,12 @@ def _py_rng(x: Any) -> tuple:
 
 
 def read_checkpoint(path: str | Path, fingerprint: dict, words, gene_names: list[str], mu: int,
-                    hof_size: int, defaults: dict | None = None) -> dict:
+                    hof_size: int, *, worst: float, defaults: dict | None = None) -> dict:
     """The checked state of a checkpoint made with ``fingerprint`` (the run's configuration);
-    one-line EvoWordleError for anything else.  ``defaults``: settings added since checkpoints
-    began, each with the value that plays as before it; a checkpoint without one was made with it."""
+    one-line EvoWordleError for anything else.  ``worst``: the largest fitness the run can give
+    (:func:`~evo_wordle.evolve.metaga.worst_fitness`), above which no score is a game's.
+    ``defaults``: settings added since checkpoints began, each with the value that plays as
+    before it; a checkpoint without one was made with it."""
     doc = read_json(path, MAX_BYTES, "checkpoint")
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise EvoWordleError(f"checkpoint {path} is not an evo-wordle checkpoint (checkpoints are JSON "
@@ -183,12 +197,12 @@ def read_checkpoint(path: str | Path, fingerprint: dict, words, gene_names: list
             raise _Bad("generation is not a count")
         logbook = _list(doc.get("logbook"), "logbook", most=gen + 1)
         for i, rec in enumerate(logbook):
-            _record(rec, f"logbook[{i}]", gen)
+            _record(rec, f"logbook[{i}]", gen, worst)
         np_rng = doc.get("np_rng")
         if not isinstance(np_rng, dict) or not isinstance(np_rng.get("bit_generator"), str):
             raise _Bad("np_rng is not a generator state")
-        cache = _cache(doc.get("cache"), "cache", gene_names, words)
-        members = {name: _members(doc.get(name), name, gene_names, words, **size)
+        cache = _cache(doc.get("cache"), "cache", gene_names, words, worst)
+        members = {name: _members(doc.get(name), name, gene_names, words, worst, **size)
                    for name, size in (("population", {"length": mu}), ("hof", {"most": hof_size}))}
         for name, found in members.items():  # each fitness is the training cache's (the run's own)
             for i, (genes, fitness) in enumerate(found):
@@ -201,7 +215,7 @@ def read_checkpoint(path: str | Path, fingerprint: dict, words, gene_names: list
             "hof": members["hof"],
             "logbook": logbook,
             "cache": cache,
-            "hold_cache": _cache(doc.get("hold_cache"), "hold_cache", gene_names, words),
+            "hold_cache": _cache(doc.get("hold_cache"), "hold_cache", gene_names, words, worst),
             "py_rng": _py_rng(doc.get("py_rng")),
             "np_rng": np_rng,
             "seconds": _seconds(doc.get("seconds"), "seconds"),

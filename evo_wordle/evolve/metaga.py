@@ -322,6 +322,12 @@ def fitness_of(scores: np.ndarray, failed: np.ndarray, penalty: float) -> float:
     return float(np.mean(scores) + penalty * np.mean(failed))
 
 
+def worst_fitness(config: EvolveConfig) -> float:
+    """The largest fitness :func:`fitness_of` can give under ``config``: every game lost, each
+    scoring the guess cap, plus the whole penalty (a checkpoint's bound on its scores)."""
+    return float(config.settings.max_guesses + config.penalty)
+
+
 def genome_fitness(ctx: Context, genes, settings: Settings, sample: np.ndarray, pool: int, penalty: float) -> float:
     """A genome's fitness on ``sample``: lost games are told from their records (see :func:`lost`)."""
     records = genome_records(ctx, genes, settings, sample, pool)
@@ -633,7 +639,7 @@ class MetaGA:
                words_spec: tuple | None = None) -> MetaGA:
         """Continue from a checkpoint written by a run with the same configuration."""
         st = read_checkpoint(path, config.fingerprint(), ctx.words, gene_names(config.settings), config.mu,
-                             config.hof_size, defaults=config.fingerprint_defaults())
+                             config.hof_size, worst=worst_fitness(config), defaults=config.fingerprint_defaults())
         if st["generation"] > config.generations:  # it would report the further run under the smaller count
             raise EvoWordleError(f"checkpoint {path} has run {st['generation']} generations, more than --generations "
                                  f"{config.generations}: give --generations {st['generation']} or more to resume it")
