@@ -78,6 +78,25 @@ def check_trusted(root: Path) -> None:
             f"cache folder {root} is writable by {'others' if st.st_mode & stat.S_IWOTH else 'its group'}; "
             f"chmod go-w {root} or use a folder of your own"
         )
+    _check_parents(root)
+
+
+def _check_parents(root: Path) -> None:
+    """Refuse a cache folder inside a folder others may write without the sticky bit (as /tmp
+    has): whoever may write there may rename the checked folder away and put their own in its
+    place once this check has passed.  The path as given and the one its links lead to."""
+    given = Path(os.path.abspath(root))
+    for path in dict.fromkeys([*given.parents, *Path(os.path.realpath(root)).parents]):
+        try:
+            st = os.stat(path)
+        except OSError:
+            continue  # gone since the folder's own check (a race): nothing left to judge
+        if writable_by_others(st) and not st.st_mode & stat.S_ISVTX:
+            who = "others" if st.st_mode & stat.S_IWOTH else "its group"
+            raise EvoWordleError(
+                f"cache folder {root} is inside {path}, which {who} may write (no sticky bit): they could "
+                f"replace the cache folder; chmod go-w {path} (or +t) or use a folder of your own"
+            )
 
 
 def writable_by_others(st: os.stat_result) -> bool:

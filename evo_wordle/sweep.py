@@ -348,7 +348,7 @@ def _check_unread(unread: dict[str, list], points: int) -> None:
     for key, whys in unread.items():
         why = whys[0]
         if len(whys) == points:
-            fixes = " or ".join(f"{k}={v}" for k, v in why.fixes.items())
+            fixes = why.give("{key}={value}")
             raise EvoWordleError(f"grid key {key!r} {why.why}, so no run would read it: set {fixes} too, or drop {key}")
         warn(f"grid key {key!r} is not read by {count(len(whys), 'configuration')} of {points} "
              f"({key} {why.why} there): where it is not read, points that differ only in it play identical runs")

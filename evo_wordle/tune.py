@@ -307,7 +307,7 @@ class TuneSpec:
             if all(key in u for u in unread):
                 why = unread[0][key]
                 flag = "--fix" if key in self.fixed else "--space"
-                fixes = " or ".join(f"--fix {k}={v}" for k, v in why.fixes.items())
+                fixes = why.give("--fix {key}={value}")
                 raise EvoWordleError(f"{flag}: {key} {why.why}, so no trial would read it: give {fixes}, "
                                      f"search those, or drop {key}")
 

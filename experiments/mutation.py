@@ -388,6 +388,7 @@ MODULES: dict[str, dict] = {
                       "test_a_folder_with_content_at_the_table_path_is_one_line_error",
                       "test_stale_temp_files_removed_only_when_ours_and_dead_or_old",
                       "test_shared_cache_folder_refused", "test_group_named_otherwise_refused",
+                      "test_cache_folder_inside_a_folder_others_may_write_refused",
                       "test_user_private_group_may_write", "test_cache_folder_of_another_user_refused",
                       "test_cache_path_that_is_a_file_refused", "test_private_and_new_folders_accepted",
                       "test_planted_frequency_cache_detected",

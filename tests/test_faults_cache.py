@@ -511,6 +511,21 @@ def test_shared_cache_folder_refused(small, capsys, monkeypatch, mode, words):
     assert code == 2 and err.count("\n") == 1 and words in err
 
 
+def test_cache_folder_inside_a_folder_others_may_write_refused(small, capsys):
+    """They could rename the checked folder away and put a planted one in its place: one line,
+    exit 2; the sticky bit (as /tmp has) stops that."""
+    _, cache, _ = small
+    cache.parent.chmod(0o777)
+    try:
+        code, err = _cli_table(cache, cache.parent / "allowed.txt", capsys)
+        assert code == 2 and err.count("\n") == 1
+        assert f"is inside {cache.parent}, which others may write (no sticky bit)" in err
+        cache.parent.chmod(0o1777)
+        assert _cli_table(cache, cache.parent / "allowed.txt", capsys)[0] == 0
+    finally:
+        cache.parent.chmod(0o700)
+
+
 def test_group_named_otherwise_refused(small, capsys, monkeypatch):
     _, cache, _ = small
     cache.chmod(0o770)

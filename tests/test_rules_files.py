@@ -477,6 +477,45 @@ def test_a_group_writable_folder_is_ours_only_if_the_group_is_the_users_alone(tm
     cachedir.check_trusted(cache)
 
 
+def test_a_cache_folder_inside_a_folder_others_may_write_is_refused_unless_sticky(tmp_path: Path, monkeypatch):
+    """Whoever may write the parent may rename the checked folder away and put their own in its
+    place: refused as ssh refuses it, unless the parent is sticky (as /tmp is), which stops that."""
+    from evo_wordle import cachedir
+
+    shared = tmp_path / "shared"
+    cache = shared / "deeper" / "cache"
+    cache.mkdir(parents=True, mode=0o700)
+    shared.chmod(0o777)
+    refused = (rf"^cache folder {cache} is inside {shared}, which others may write \(no sticky bit\): they "
+               rf"could replace the cache folder; chmod go-w {shared} \(or \+t\) or use a folder of your own$")
+    with pytest.raises(EvoWordleError, match=refused):
+        cachedir.check_trusted(cache)
+    with pytest.raises(EvoWordleError, match=refused):
+        cachedir.prepare(cache)
+    shared.chmod(0o1777)
+    cachedir.check_trusted(cache)
+    shared.chmod(0o775)
+    _group_file(monkeypatch, _me(), [_me(), "mallory"])
+    with pytest.raises(EvoWordleError, match=rf"^cache folder {cache} is inside {shared}, which its group may write"):
+        cachedir.check_trusted(cache)
+    _group_file(monkeypatch, _me(), [_me()])  # a user-private group writes as the user
+    cachedir.check_trusted(cache)
+    shared.chmod(0o755)
+    # reached through a link: the folders the link leads through count too, and those of the link
+    link = tmp_path / "link"
+    link.symlink_to(cache)
+    cachedir.check_trusted(link)
+    shared.chmod(0o777)
+    with pytest.raises(EvoWordleError, match=rf"^cache folder {link} is inside {shared}, which others"):
+        cachedir.check_trusted(link)
+    shared.chmod(0o755)
+    (shared / "sub").mkdir()
+    (shared / "sub").chmod(0o777)
+    (shared / "sub" / "link").symlink_to(cache)
+    with pytest.raises(EvoWordleError, match=rf"^cache folder {shared / 'sub' / 'link'} is inside {shared / 'sub'}, "):
+        cachedir.check_trusted(shared / "sub" / "link")
+
+
 # --------------------------------------------------------------------------- leftovers
 
 

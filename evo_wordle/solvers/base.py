@@ -25,6 +25,12 @@ class Unread(NamedTuple):
     why: str
     fixes: dict
 
+    def give(self, form: str) -> str:
+        """The values that would have it read, in ``form`` (``{flag}``: the name as a flag,
+        ``{key}``, ``{value}``), joined by "or": the one phrasing of the advice."""
+        return " or ".join(form.format(flag="--" + k.replace("_", "-"), key=k, value=v) for k, v in self.fixes.items())
+
+
 #: The one baseline opener: greedy and ``ga`` open with it when any allowed word may be the
 #: answer.  TALES, not the greedy's own best-scoring RATES, because it is the thesis's baseline
 #: and plays better over a whole benchmark (3.7713 against 3.8437 mean guesses, all 2,309
@@ -140,7 +146,7 @@ class Solver:
         for key in flags:
             if key in unread:
                 flag = "--" + key.replace("_", "-")
-                fixes = " or ".join(f"--{k.replace('_', '-')} {v}" for k, v in unread[key].fixes.items())
+                fixes = unread[key].give("{flag} {value}")
                 raise EvoWordleError(f"{flag} {unread[key].why}: give {fixes}, or drop {flag}")
 
     @classmethod
