@@ -185,7 +185,7 @@ def test_the_word_lists_must_be_the_same_when_recorded(tmp_path):
 def test_generation_zero_is_a_count_and_its_logbook_holds_one_record(tmp_path):
     st = _read(tmp_path, _doc(generation=0, logbook=[{"gen": 0, "best": 4.5}]))
     assert st["generation"] == 0 and st["logbook"] == [{"gen": 0, "best": 4.5}]
-    _refused(tmp_path, _doc(generation=0), "is corrupt (logbook has more than 1 entries)")
+    _refused(tmp_path, _doc(generation=0), "is corrupt (logbook has 2 entries, not 1)")
 
 
 @pytest.mark.parametrize("value", [-1, True, 1.0, None])
@@ -193,11 +193,25 @@ def test_a_generation_that_is_not_a_count_is_refused(tmp_path, value):
     _refused(tmp_path, _doc(generation=value), "is corrupt (generation is not a count)")
 
 
-def test_the_logbook_holds_at_most_one_record_per_generation_and_the_first(tmp_path):
+def test_the_logbook_holds_one_record_per_generation_in_order(tmp_path):
+    """A run records generation 0 and then each generation once, in order: a logbook missing,
+    repeating or moving one was written out by --log and drawn as a curve no run made."""
     records = [{"gen": g, "best": 4} for g in range(4)]
     assert _read(tmp_path, _doc(generation=3, logbook=records))["logbook"] == records
-    assert _read(tmp_path, _doc(generation=3, logbook=[]))["logbook"] == []
-    _refused(tmp_path, _doc(generation=2, logbook=records), "is corrupt (logbook has more than 3 entries)")
+    _refused(tmp_path, _doc(generation=3, logbook=[]), "is corrupt (logbook has 0 entries, not 4)")
+    _refused(tmp_path, _doc(generation=3, logbook=records[:3]), "is corrupt (logbook has 3 entries, not 4)")
+    _refused(tmp_path, _doc(generation=2, logbook=records), "is corrupt (logbook has 4 entries, not 3)")
+    order = "a run records each generation once, in order"
+    for gens, at, found in (([0, 1, 1, 3], 2, 1), ([0, 2, 1, 3], 1, 2), ([1, 0, 2, 3], 0, 1), ([0, 1, 2, 4], 3, 4)):
+        moved = [{"gen": g, "best": 4} for g in gens]
+        _refused(tmp_path, _doc(generation=3, logbook=moved),
+                 f"is corrupt (logbook[{at}].gen is {found}, not {at}: {order})")
+    _refused(tmp_path, _doc(logbook=[{"gen": 0, "best": 4.5}, {"best": 4}]),
+             "is corrupt (logbook[1].gen is None: not a count)")
+    _refused(tmp_path, _doc(logbook=[{"gen": 0, "best": 4.5}, {"gen": True, "best": 4}]),
+             "is corrupt (logbook[1].gen is not a number)")
+    _refused(tmp_path, _doc(logbook=[{"gen": 0, "best": 4.5}, {"gen": 1.0, "best": 4}]),
+             "is corrupt (logbook[1].gen is 1.0: not a count)")
     _refused(tmp_path, _doc(logbook={"gen": 0}), "is corrupt (logbook is not a list)")
 
 
@@ -215,15 +229,15 @@ def test_logbook_records_hold_numbers(tmp_path, record, message):
 
 def test_a_logbook_record_may_hold_infinity(tmp_path):
     """Logbook values are numbers, not necessarily finite (a best of inf before any game counts)."""
-    doc = _doc(logbook=[{"gen": 0, "best": float("inf")}])
-    assert _read(tmp_path, doc)["logbook"] == [{"gen": 0, "best": float("inf")}]
+    doc = _doc(logbook=[{"gen": 0, "best": float("inf")}, {"gen": 1, "best": 4}])
+    assert _read(tmp_path, doc)["logbook"][0] == {"gen": 0, "best": float("inf")}
 
 
 def test_a_logbook_score_of_exactly_1_is_a_mean_guess_count(tmp_path):
     """A mean guess count is at least 1, and 1 itself is one (every game solved at the first guess)."""
-    record = {"gen": 0, "best": 1.0, "mean": 1.0, "holdout": 1.0}
-    assert _read(tmp_path, _doc(logbook=[record]))["logbook"] == [record]
-    _refused(tmp_path, _doc(logbook=[{**record, "mean": 0.999}]),
+    record, then = {"gen": 0, "best": 1.0, "mean": 1.0, "holdout": 1.0}, {"gen": 1, "best": 4}
+    assert _read(tmp_path, _doc(logbook=[record, then]))["logbook"] == [record, then]
+    _refused(tmp_path, _doc(logbook=[{**record, "mean": 0.999}, then]),
              "is corrupt (logbook[0].mean is 0.999: a mean guess count is at least 1)")
 
 
@@ -295,7 +309,8 @@ def test_fitness_values_are_at_most_the_cap_plus_the_penalty(tmp_path):
     passes, a planted score above it (one no game gives, which a run's figures would carry) is
     refused in every field that holds scores, in one line naming the field and the bound."""
     st = _read(tmp_path, _doc(population=[[GENES, [WORST]], [OTHER, [4]]], hof=[], cache=[[GENES, WORST]],
-                              hold_cache=[[OTHER, WORST]], logbook=[{"gen": 0, "best": WORST, "holdout": WORST}]))
+                              hold_cache=[[OTHER, WORST]],
+                              logbook=[{"gen": 0, "best": WORST, "holdout": WORST}, {"gen": 1, "best": 4}]))
     assert st["population"][0] == (GENES, (WORST,)) and st["hold_cache"] == {tuple(OTHER): WORST}
     above = "10.001: above 10.0, the guess cap plus the penalty, which losing every game scores"
     _refused(tmp_path, _doc(population=[[GENES, [10.001]], [OTHER, [4]]], hof=[], cache=[]),
@@ -304,7 +319,8 @@ def test_fitness_values_are_at_most_the_cap_plus_the_penalty(tmp_path):
     _refused(tmp_path, _doc(cache=[[THIRD, 10.001]]), f"is corrupt (cache[0] value is {above})")
     _refused(tmp_path, _doc(hold_cache=[[GENES, 10.001]]), f"is corrupt (hold_cache[0] value is {above})")
     for key in ("best", "mean", "holdout"):
-        _refused(tmp_path, _doc(logbook=[{"gen": 0, key: 10.001}]), f"is corrupt (logbook[0].{key} is {above})")
+        _refused(tmp_path, _doc(logbook=[{"gen": 0, key: 10.001}, {"gen": 1, "best": 4}]),
+                 f"is corrupt (logbook[0].{key} is {above})")
     # the bound is the one given: a penalty of 3 with a cap of 6 reads 9 and refuses 9.001
     assert _read(tmp_path, _doc(cache=[[THIRD, 9.0]]), worst=9.0)["cache"][tuple(THIRD)] == 9.0
     with pytest.raises(EvoWordleError, match=re.escape("is 9.001: above 9.0")):

@@ -124,9 +124,11 @@ def _count(x: Any, what: str, most: int | None = None) -> int:
 
 
 def _record(rec: Any, what: str, generation: int, worst: float) -> dict:
-    """One logbook record (metaga.MetaGA._record): numbers, none NaN or negative, since ``--log``
-    writes the records out as they are; ``gen`` and ``nevals`` counts, the scores at least 1
-    (infinity stays: a best before any game counts), ``seconds`` finite."""
+    """One logbook record (metaga.MetaGA._record), the one of ``generation``: numbers, none NaN
+    or negative, since ``--log`` writes the records out as they are; ``gen`` that generation (a
+    run records every generation once, in order: a missing, repeated or moved one was written
+    out and drawn as a curve no run made), ``nevals`` a count, the scores at least 1 (infinity
+    stays: a best before any game counts), ``seconds`` finite."""
     if not isinstance(rec, dict) or not all(isinstance(k, str) for k in rec):
         raise _Bad(f"{what} is not a record")
     for k, v in rec.items():
@@ -134,8 +136,8 @@ def _record(rec: Any, what: str, generation: int, worst: float) -> dict:
             raise _Bad(f"{what}.{k} is NaN")
         if v < 0:
             raise _Bad(f"{what}.{k} is {v!r}: negative")
-    if "gen" in rec:
-        _count(rec["gen"], f"{what}.gen", generation)
+    if _count(rec.get("gen"), f"{what}.gen") != generation:
+        raise _Bad(f"{what}.gen is {rec['gen']!r}, not {generation}: a run records each generation once, in order")
     if "nevals" in rec:
         _count(rec["nevals"], f"{what}.nevals")
     for k in ("best", "mean", "holdout"):
@@ -195,9 +197,9 @@ def read_checkpoint(path: str | Path, fingerprint: dict, words, gene_names: list
         gen = doc.get("generation")
         if not isinstance(gen, int) or isinstance(gen, bool) or gen < 0:
             raise _Bad("generation is not a count")
-        logbook = _list(doc.get("logbook"), "logbook", most=gen + 1)
+        logbook = _list(doc.get("logbook"), "logbook", length=gen + 1)
         for i, rec in enumerate(logbook):
-            _record(rec, f"logbook[{i}]", gen, worst)
+            _record(rec, f"logbook[{i}]", i, worst)
         np_rng = doc.get("np_rng")
         if not isinstance(np_rng, dict) or not isinstance(np_rng.get("bit_generator"), str):
             raise _Bad("np_rng is not a generator state")
