@@ -217,9 +217,13 @@ class SweepSpec:
             base.update(PROBLEMS[name])
         base.update({k: v for k, v in config.items() if k in SETTING_KEYS and k != "problem"})
         try:
-            return Settings(**base)
+            settings = Settings(**base)
         except TypeError as exc:
             raise EvoWordleError(f"not a sweep's settings: {exc}") from None
+        if settings.boards != 1:  # its folder was made, then the first bench refused the games
+            raise EvoWordleError(f"a sweep plays one board, not {settings.boards}: compare several boards with "
+                                 "evo-wordle bench --boards N or evolve-strategy --boards N")
+        return settings
 
     @staticmethod
     def solver_params(config: dict) -> dict:

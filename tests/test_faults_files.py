@@ -390,6 +390,9 @@ SWEEPS = {
                                "holds settings no game has: --max-guesses must be between 1 and 1000, not 0"),
     "spec-settings-no-rows": (lambda o: (_spec(o, lambda d: d["settings"].update(hard="yes")),
                                          (o / RESULTS_FILE).unlink()), "holds settings no game has: --hard must be"),
+    # several boards, which no sweep plays, were reported as the game of the rows
+    "spec-settings-boards": (lambda o: _spec(o, lambda d: d["settings"].update(boards=4)),
+                             "holds settings no game has: a sweep plays one board, not 4"),
     # a record of a file played on other lists, in another shape, was skipped: its warning lost
     "spec-params-file-note-not-object": (lambda o: _spec(o, lambda d: d.update(params_file_other_lists=5)),
                                          "params_file_other_lists is not an object of text fields file, lists_differ"),

@@ -291,6 +291,20 @@ def test_a_word_parameter_outside_the_list_is_refused_before_the_folder_exists(t
     assert err.count("\n") == 1 and "'qqqqq' is not an allowed word" in err and not out.exists()
 
 
+def test_a_sweep_of_several_boards_is_refused_before_the_folder_exists(tmp_path):
+    """A sweep plays one board: one of several made its folder and sweep.json, then its first
+    bench refused the games (a folder nothing could resume or report)."""
+    from evo_wordle.game import Settings
+    from evo_wordle.sweep import SweepSpec, run_sweep
+
+    one = "a sweep plays one board, not 4: compare several boards with evo-wordle bench --boards N or "
+    with pytest.raises(EvoWordleError, match="^" + one):
+        run_sweep(SweepSpec("greedy", {"opener": ["tales"]}, settings=Settings(boards=4).as_dict(), games=3),
+                  tmp_path / "a")
+    assert not (tmp_path / "a").exists()
+    assert SweepSpec("greedy", {"opener": ["tales"]}, settings=Settings().as_dict()).settings_for({}).boards == 1
+
+
 def test_report_json_of_a_one_seed_sweep_is_strict_json(tmp_path, capsys, cache_dir):
     """`report --format json` printed `"fail_ci95": NaN` for a configuration with one seed (no
     interval over seeds), which strict parsers (jq, JSON.parse) refuse; it is null now."""
