@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -39,6 +41,26 @@ def table_built_first(cache_dir) -> None:
     (CI's) its one-time notice "built pattern table ..." went to the stderr of whichever test came
     first, and one expecting a single line of stderr failed by test order alone."""
     Context().table  # noqa: B018
+
+
+def _default_signals() -> None:
+    for sig in signal.valid_signals() - {signal.SIGKILL, signal.SIGSTOP}:
+        try:
+            signal.signal(sig, signal.SIG_DFL)
+        except (OSError, ValueError):
+            pass
+
+
+@pytest.fixture
+def writer():
+    """A live process of ours standing for a writer of temporary files (not this test's parent:
+    a sweep that signalled the pids it checks would then hit a process the test owns).  Every
+    signal is reset to end it, so a check that sent one instead of asking (signal 0) is seen
+    however this session was started: under nohup a SIGHUP was ignored and went unnoticed."""
+    proc = subprocess.Popen(["sleep", "120"], preexec_fn=_default_signals)
+    yield proc
+    proc.kill()
+    proc.wait()
 
 
 @pytest.fixture(scope="session")

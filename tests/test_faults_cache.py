@@ -358,16 +358,6 @@ def test_sigkill_during_build_then_rerun_gives_the_same_table(tmp_path):
 # --------------------------------------------------------------------------- stale temp files
 
 
-@pytest.fixture
-def writer():
-    """A live process of ours standing for a writer of temporary files (not this test's parent:
-    a sweep that signalled the pids it checks would then hit a process the test owns)."""
-    proc = subprocess.Popen(["sleep", "120"])
-    yield proc
-    proc.kill()
-    proc.wait()
-
-
 def test_stale_temp_files_removed_only_when_ours_and_dead_or_old(tmp_path, writer):
     cache = tmp_path / "cache"
     cache.mkdir(mode=0o700)

@@ -516,6 +516,31 @@ def test_a_cache_folder_inside_a_folder_others_may_write_is_refused_unless_stick
         cachedir.check_trusted(shared / "sub" / "link")
 
 
+def test_a_parent_gone_since_the_folders_check_is_passed_over_and_the_next_one_judged(tmp_path: Path, monkeypatch):
+    """A folder renamed between the cache folder's own check and its parents' (a race) is not an
+    error, and the parents above it are still judged."""
+    from evo_wordle import cachedir
+
+    shared = tmp_path / "shared"
+    cache = shared / "mid" / "cache"
+    cache.mkdir(parents=True, mode=0o700)
+    shared.chmod(0o777)
+    real = os.stat
+
+    def stat(path, *args, **kwargs):
+        if Path(path) == shared / "mid":
+            raise FileNotFoundError(2, "No such file or directory", str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(cachedir.os, "stat", stat)
+    try:
+        with pytest.raises(EvoWordleError, match=rf"^cache folder {cache} is inside {shared}, which others"):
+            cachedir.check_trusted(cache)
+    finally:
+        monkeypatch.undo()
+        shared.chmod(0o755)
+
+
 # --------------------------------------------------------------------------- leftovers
 
 
@@ -524,15 +549,6 @@ def _temp(cache: Path, pid: int, age: float, now: float) -> Path:
     path.write_bytes(b"x")
     os.utime(path, (now - age, now - age))
     return path
-
-
-@pytest.fixture
-def writer():
-    """A live process of ours standing for a writer (never this test's parent: see below)."""
-    proc = subprocess.Popen(["sleep", "120"])
-    yield proc
-    proc.kill()
-    proc.wait()
 
 
 def test_a_live_writers_temp_file_is_removed_after_exactly_the_stale_age(tmp_path: Path, writer):
