@@ -73,8 +73,10 @@ ROLLOUT_MAX = 100_000
 TIE_GUESSES = 1e-9
 #: The base policy's values memoised before the memo is emptied (bounded memory).
 ROLLOUT_MEMO = 200_000
-#: Largest board-entropy cache (boards kept): one float64 per allowed word each, so ≈ 10 GB at 12,972 words.
-CACHE_MAX = 100_000
+#: Memory the board-entropy cache may hold: one float64 per allowed word a board (103,776 bytes at
+#: 12,972 words, ≈ 113 kB measured with its key), so at most 10,346 boards at the bundled lists; a
+#: parameter file's ``cache_size`` beyond it is refused (the old cap of 100,000 boards was ≈ 10 GB).
+CACHE_BUDGET = 2**30
 #: Most board sets one draw makes: each keeps its own SeedSequence (≈ 0.4 kB, ≈ 8 s per million),
 #: so ``bench --boards 2 --games 1000000000`` ran out of memory instead of being refused.
 MAX_SETS = 1_000_000
@@ -221,7 +223,11 @@ class SummedEntropy:
         self._log2[1:] = np.log2(m[1:])
         self.opener = as_word("opener", opener, ctx.words)
         # a parameter file may set it: "abc" was an internal error at the first board, -5 or 2.5 played on
-        self.cache_size = as_int("cache_size", cache_size, 0, CACHE_MAX)
+        self.cache_size = as_int("cache_size", cache_size, 0)
+        entry, size = 8 * self.rows.shape[1], self.cache_size  # one float64 per allowed guess a board
+        if size * entry > CACHE_BUDGET:
+            raise EvoWordleError(f"--cache-size {size:,} would keep up to {size * entry / 1e9:,.1f} GB of board bits "
+                                 f"({entry:,} bytes a board): at most {CACHE_BUDGET // entry:,} (1 GiB)")
         # a board's bits do not depend on the genes: genomes evolved together may share one cache
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict() if cache is None else cache
         self.rollout = as_int("rollout", rollout, 0, ROLLOUT_MAX)

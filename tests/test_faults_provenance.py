@@ -166,9 +166,13 @@ def test_a_board_policy_missing_every_gene_names_them_all(tmp_path, capsys):
 
 @pytest.mark.parametrize(("value", "message"), [
     ("abc", "--cache-size must be a whole number, not 'abc'"),  # was an internal error (exit 1)
-    (-5, "--cache-size must be between 0 and 100000, not -5"),  # played on, with no cache
+    (-5, "--cache-size must be at least 0, not -5"),  # played on, with no cache
     (2.5, "--cache-size must be a whole number, not 2.5"),
-    (10**12, "--cache-size must be between 0 and 100000, not 1000000000000"),
+    # the old cap of 100,000 boards was accepted: ≈ 10 GB of board bits
+    (100_000, "--cache-size 100,000 would keep up to 10.4 GB of board bits (103,776 bytes a board): "
+     "at most 10,346 (1 GiB)"),
+    (10**12, "--cache-size 1,000,000,000,000 would keep up to 103,776,000.0 GB of board bits (103,776 bytes a board): "
+     "at most 10,346 (1 GiB)"),
 ])
 def test_a_board_policy_cache_size_is_checked_in_one_line(tmp_path, capsys, value, message):
     path = edited(tmp_path, DORDLE, lambda d: d["params"].update(cache_size=value))

@@ -142,9 +142,10 @@ def test_defaults_are_plain_summed_entropy(ctx):
 
 @pytest.mark.parametrize("name, low, high", [("weight", -2.0, 2.0), ("bonus", 0.0, 8.0), ("late", 0.0, 4.0),
                                              ("rollout", 0, 100_000), ("search", 0, 1000),
-                                             ("search_generations", 0, 50), ("cache_size", 0, 100_000)])
+                                             ("search_generations", 0, 50), ("cache_size", 0, 10_346)])
 def test_parameter_limits(ctx, name, low, high):
-    """The documented limits: each end is accepted, one step beyond is refused."""
+    """The documented limits: each end is accepted, one step beyond is refused (``cache_size``: the
+    boards whose bits, 12,972 float64 each, fit in 1 GiB)."""
     from evo_wordle.errors import EvoWordleError
 
     step = 1 if isinstance(low, int) else 1e-6
