@@ -84,6 +84,11 @@ MAX_SETS = 1_000_000
 #: the largest values a parameter file may ask for, and the largest board it plays on.
 SEARCH_MAX = 1000
 SEARCH_GENERATIONS_MAX = 50
+#: Most words a multi-board decision search may breed, ``search × (1 + search_generations)``, besides
+#: the boards' candidates it always weighs (≈ 500 a decision on Octordle): each costs ≈ 0.1 s there
+#: (measured, one core), so a searched decision takes at most a few minutes; both caps at once
+#: (51,000 words, ≈ 1.4 h a decision) made a shared file's Octordle replay run for days.
+BOARD_SEARCH_WORDS = 1000
 BOARD_SEARCH_LARGEST = 1000
 #: ``ga-search --boards N`` without ``--search-population`` / ``--search-generations``.
 BOARD_SEARCH_DEFAULTS = (60, 0)
@@ -234,6 +239,11 @@ class SummedEntropy:
         self._values: dict[tuple, float] = {}
         self.search = as_int("search", search, 0, SEARCH_MAX)
         self.search_generations = as_int("search_generations", search_generations, 0, SEARCH_GENERATIONS_MAX)
+        search, generations = self.search, self.search_generations
+        if search * (1 + generations) > BOARD_SEARCH_WORDS:
+            raise EvoWordleError(f"the decision search would breed up to {search * (1 + generations):,} words a "
+                                 f"decision (search {search} × (1 + search_generations {generations})): "
+                                 f"at most {BOARD_SEARCH_WORDS:,}")
         self._searcher = None  # built at the first searched decision
 
     def reset(self, rng: np.random.Generator | None = None) -> None:

@@ -180,6 +180,14 @@ def test_a_board_policy_cache_size_is_checked_in_one_line(tmp_path, capsys, valu
     assert error_line(capsys) == message
 
 
+def test_a_board_policy_file_breeding_too_many_words_a_decision_is_refused_in_one_line(tmp_path, capsys):
+    """search and search_generations at their caps at once: ≈ 1.4 h a searched Octordle decision."""
+    path = edited(tmp_path, DORDLE, lambda d: d["params"].update(search=1000, search_generations=50))
+    assert main(["bench", "--strategy", str(path), "--games", "3", "--quiet"]) == 2
+    assert error_line(capsys) == ("the decision search would breed up to 51,000 words a decision (search 1000 × "
+                                  "(1 + search_generations 50)): at most 1,000")
+
+
 @pytest.mark.parametrize("name", ["wieght", "cache"])
 def test_a_board_policy_with_an_unknown_parameter_is_refused_in_one_line(ctx, tmp_path, capsys, name):
     """A misspelt gene was a TypeError from the policy's constructor: an internal error, exit 1."""
