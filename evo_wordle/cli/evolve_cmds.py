@@ -124,6 +124,17 @@ def register(sub) -> None:
 
 
 def cmd_evolve_strategy(args: argparse.Namespace) -> int:
+    """One run per checkpoint: a second run pointed at it is refused before it reads or checks it
+    (both would overwrite each other's progress); a killed run's lock is taken over by a resume."""
+    from ..folder_lock import file_lock
+
+    if not args.checkpoint:
+        return evolve_strategy(args)
+    with file_lock(Path(args.checkpoint), "evolve-strategy run"):
+        return evolve_strategy(args)
+
+
+def evolve_strategy(args: argparse.Namespace) -> int:
     from ..evolve.metaga import EvolveConfig, genome_key, play_records, split_means, to_individual
     from ..evolve.strategy import load_strategy, save_strategy
 
