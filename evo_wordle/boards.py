@@ -69,6 +69,12 @@ GENES: dict[str, tuple[float, float]] = {"weight": (-2.0, 2.0), "bonus": (0.0, 8
 #: Lookahead: guesses by score tried besides the boards' candidates, and the largest threshold.
 ROLLOUT_WIDTH = 8
 ROLLOUT_MAX = 100_000
+#: The lookahead's work a decision, at most: a state it plays has boards of at least 2 words whose
+#: counts multiply to at most the reach R, so it weighs at most ROLLOUT_WIDTH + R/2^(N−1) + 2(N−1)
+#: guesses (N boards), each over up to R answer combinations.  The bound is Octordle's at
+#: ROLLOUT_MAX (the deepest reach the registered studies play, ≈ 0.7 s a set): the same reach on
+#: two boards weighs 62 times as much (measured ≈ 31 s a Dordle set against 0.06 s at its own 200).
+ROLLOUT_WORK = ROLLOUT_MAX * (ROLLOUT_WIDTH + ROLLOUT_MAX // 2**7 + 2 * 7)
 #: Expected costs within this many guesses of the base policy's count as ties (it keeps its guess).
 TIE_GUESSES = 1e-9
 #: The base policy's values memoised before the memo is emptied (bounded memory).
@@ -94,6 +100,30 @@ BOARD_SEARCH_LARGEST = 1000
 BOARD_SEARCH_DEFAULTS = (60, 0)
 #: Parameters of the policy that are not genes (not evolved): lookahead and decision search.
 SEARCH_PARAMS = ("rollout", "search", "search_generations")
+
+
+def rollout_work(reach: int, boards: int) -> int:
+    """The most guess × combination pairs one lookahead decision of ``reach`` weighs on ``boards``."""
+    return reach * (ROLLOUT_WIDTH + reach // 2 ** (boards - 1) + 2 * (boards - 1))
+
+
+def rollout_most(boards: int) -> int:
+    """The deepest reach whose :func:`rollout_work` on ``boards`` stays within :data:`ROLLOUT_WORK`."""
+    low, high = 0, ROLLOUT_MAX
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if rollout_work(mid, boards) <= ROLLOUT_WORK else (low, mid - 1)
+    return low
+
+
+def check_rollout(reach: int, boards: int) -> None:
+    """Refuse a lookahead reach too deep for the board count (a shared Dordle file at 100,000 made
+    each set 500 times slower than its own reach), in one line."""
+    most = rollout_most(boards)
+    if reach > most:
+        raise EvoWordleError(f"--rollout {reach:,} on {boards} board(s) may weigh {rollout_work(reach, boards):,} "
+                             f"(guess, answers) pairs a decision: at most {most:,} there (the work of "
+                             f"{ROLLOUT_MAX:,} on 8 boards)")
 
 
 @dataclass
@@ -236,6 +266,7 @@ class SummedEntropy:
         # a board's bits do not depend on the genes: genomes evolved together may share one cache
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict() if cache is None else cache
         self.rollout = as_int("rollout", rollout, 0, ROLLOUT_MAX)
+        check_rollout(self.rollout, settings.boards)
         self._values: dict[tuple, float] = {}
         self.search = as_int("search", search, 0, SEARCH_MAX)
         self.search_generations = as_int("search_generations", search_generations, 0, SEARCH_GENERATIONS_MAX)

@@ -180,6 +180,15 @@ def test_a_board_policy_cache_size_is_checked_in_one_line(tmp_path, capsys, valu
     assert error_line(capsys) == message
 
 
+def test_a_board_policy_file_reaching_too_deep_for_its_boards_is_refused_in_one_line(tmp_path, capsys):
+    """A Dordle file at the lookahead's cap (100,000, Octordle's deepest studied reach) played each set
+    ≈ 31 s instead of 0.06 s."""
+    path = edited(tmp_path, DORDLE, lambda d: d["params"].update(rollout=100_000))
+    assert main(["bench", "--strategy", str(path), "--games", "3", "--quiet"]) == 2
+    assert error_line(capsys) == ("--rollout 100,000 on 2 board(s) may weigh 5,001,000,000 (guess, answers) pairs a "
+                                  "decision: at most 12,663 there (the work of 100,000 on 8 boards)")
+
+
 def test_a_board_policy_file_breeding_too_many_words_a_decision_is_refused_in_one_line(tmp_path, capsys):
     """search and search_generations at their caps at once: ≈ 1.4 h a searched Octordle decision."""
     path = edited(tmp_path, DORDLE, lambda d: d["params"].update(search=1000, search_generations=50))

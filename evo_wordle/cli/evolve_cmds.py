@@ -307,10 +307,11 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
         raise EvoWordleError("--final keeps a decision tree, which several boards do not have (drop --final)")
     if args.pool != 300:
         raise EvoWordleError("--pool applies to one board (the summed-entropy policy scores every allowed word)")
-    from ..boards import ROLLOUT_MAX
+    from ..boards import ROLLOUT_MAX, check_rollout
 
     if args.rollout > ROLLOUT_MAX:
         raise EvoWordleError(f"--rollout must be at most {ROLLOUT_MAX}, not {args.rollout}")
+    check_rollout(args.rollout, settings.boards)  # before the run (the winner's policy would refuse it only then)
     ctx = context_from_args(args)
     init = None
     if args.init:
