@@ -69,12 +69,20 @@ GENES: dict[str, tuple[float, float]] = {"weight": (-2.0, 2.0), "bonus": (0.0, 8
 #: Lookahead: guesses by score tried besides the boards' candidates, and the largest threshold.
 ROLLOUT_WIDTH = 8
 ROLLOUT_MAX = 100_000
+#: The lookahead's work a decision, at most: a state it plays has boards of at least 2 words whose
+#: counts multiply to at most the reach R, so it weighs at most ROLLOUT_WIDTH + R/2^(N−1) + 2(N−1)
+#: guesses (N boards), each over up to R answer combinations.  The bound is Octordle's at
+#: ROLLOUT_MAX (the deepest reach the registered studies play, ≈ 0.7 s a set): the same reach on
+#: two boards weighs 62 times as much (measured ≈ 31 s a Dordle set against 0.06 s at its own 200).
+ROLLOUT_WORK = ROLLOUT_MAX * (ROLLOUT_WIDTH + ROLLOUT_MAX // 2**7 + 2 * 7)
 #: Expected costs within this many guesses of the base policy's count as ties (it keeps its guess).
 TIE_GUESSES = 1e-9
 #: The base policy's values memoised before the memo is emptied (bounded memory).
 ROLLOUT_MEMO = 200_000
-#: Largest board-entropy cache (boards kept): one float64 per allowed word each, so ≈ 10 GB at 12,972 words.
-CACHE_MAX = 100_000
+#: Memory the board-entropy cache may hold: one float64 per allowed word a board (103,776 bytes at
+#: 12,972 words, ≈ 113 kB measured with its key), so at most 10,346 boards at the bundled lists; a
+#: parameter file's ``cache_size`` beyond it is refused (the old cap of 100,000 boards was ≈ 10 GB).
+CACHE_BUDGET = 2**30
 #: Most board sets one draw makes: each keeps its own SeedSequence (≈ 0.4 kB, ≈ 8 s per million),
 #: so ``bench --boards 2 --games 1000000000`` ran out of memory instead of being refused.
 MAX_SETS = 1_000_000
@@ -82,11 +90,40 @@ MAX_SETS = 1_000_000
 #: the largest values a parameter file may ask for, and the largest board it plays on.
 SEARCH_MAX = 1000
 SEARCH_GENERATIONS_MAX = 50
+#: Most words a multi-board decision search may breed, ``search × (1 + search_generations)``, besides
+#: the boards' candidates it always weighs (≈ 500 a decision on Octordle): each costs ≈ 0.1 s there
+#: (measured, one core), so a searched decision takes at most a few minutes; both caps at once
+#: (51,000 words, ≈ 1.4 h a decision) made a shared file's Octordle replay run for days.
+BOARD_SEARCH_WORDS = 1000
 BOARD_SEARCH_LARGEST = 1000
 #: ``ga-search --boards N`` without ``--search-population`` / ``--search-generations``.
 BOARD_SEARCH_DEFAULTS = (60, 0)
 #: Parameters of the policy that are not genes (not evolved): lookahead and decision search.
 SEARCH_PARAMS = ("rollout", "search", "search_generations")
+
+
+def rollout_work(reach: int, boards: int) -> int:
+    """The most guess × combination pairs one lookahead decision of ``reach`` weighs on ``boards``."""
+    return reach * (ROLLOUT_WIDTH + reach // 2 ** (boards - 1) + 2 * (boards - 1))
+
+
+def rollout_most(boards: int) -> int:
+    """The deepest reach whose :func:`rollout_work` on ``boards`` stays within :data:`ROLLOUT_WORK`."""
+    low, high = 0, ROLLOUT_MAX
+    while low < high:
+        mid = (low + high + 1) // 2
+        low, high = (mid, high) if rollout_work(mid, boards) <= ROLLOUT_WORK else (low, mid - 1)
+    return low
+
+
+def check_rollout(reach: int, boards: int) -> None:
+    """Refuse a lookahead reach too deep for the board count (a shared Dordle file at 100,000 made
+    each set 500 times slower than its own reach), in one line."""
+    most = rollout_most(boards)
+    if reach > most:
+        raise EvoWordleError(f"--rollout {reach:,} on {boards} board(s) may weigh {rollout_work(reach, boards):,} "
+                             f"(guess, answers) pairs a decision: at most {most:,} there (the work of "
+                             f"{ROLLOUT_MAX:,} on 8 boards)")
 
 
 @dataclass
@@ -221,13 +258,23 @@ class SummedEntropy:
         self._log2[1:] = np.log2(m[1:])
         self.opener = as_word("opener", opener, ctx.words)
         # a parameter file may set it: "abc" was an internal error at the first board, -5 or 2.5 played on
-        self.cache_size = as_int("cache_size", cache_size, 0, CACHE_MAX)
+        self.cache_size = as_int("cache_size", cache_size, 0)
+        entry, size = 8 * self.rows.shape[1], self.cache_size  # one float64 per allowed guess a board
+        if size * entry > CACHE_BUDGET:
+            raise EvoWordleError(f"--cache-size {size:,} would keep up to {size * entry / 1e9:,.1f} GB of board bits "
+                                 f"({entry:,} bytes a board): at most {CACHE_BUDGET // entry:,} (1 GiB)")
         # a board's bits do not depend on the genes: genomes evolved together may share one cache
         self._cache: OrderedDict[bytes, np.ndarray] = OrderedDict() if cache is None else cache
         self.rollout = as_int("rollout", rollout, 0, ROLLOUT_MAX)
+        check_rollout(self.rollout, settings.boards)
         self._values: dict[tuple, float] = {}
         self.search = as_int("search", search, 0, SEARCH_MAX)
         self.search_generations = as_int("search_generations", search_generations, 0, SEARCH_GENERATIONS_MAX)
+        search, generations = self.search, self.search_generations
+        if search * (1 + generations) > BOARD_SEARCH_WORDS:
+            raise EvoWordleError(f"the decision search would breed up to {search * (1 + generations):,} words a "
+                                 f"decision (search {search} × (1 + search_generations {generations})): "
+                                 f"at most {BOARD_SEARCH_WORDS:,}")
         self._searcher = None  # built at the first searched decision
 
     def reset(self, rng: np.random.Generator | None = None) -> None:

@@ -1,6 +1,6 @@
-"""One writer per sweep folder, and a lock whose owner is gone is taken over.
+"""One writer per sweep folder (or checkpoint file), and a lock whose owner is gone is taken over.
 
-The lock is a POSIX record lock (``fcntl.lockf``) on ``DIR/.lock``: the kernel drops it when
+The lock is a POSIX record lock (``fcntl.lockf``) on ``DIR/.lock`` (``FILE.lock``): the kernel drops it when
 its owner dies, even by SIGKILL, and forked pool workers never inherit it (unlike ``flock``,
 which let orphaned workers of a killed sweep block every re-run).  The file also records the
 owner (pid, host, process start time) for the refusal message, and for file systems without
@@ -91,32 +91,74 @@ def _owner_text(record: dict) -> str:
 @contextmanager
 def folder_lock(folder: Path, what: str = "sweep") -> Iterator[None]:
     """Hold ``folder``'s lock for the body, or refuse in one line if a live process holds it."""
-    path = Path(folder) / LOCK_FILE
+    with _lock(Path(folder) / LOCK_FILE, what, folder):
+        yield
+
+
+@contextmanager
+def file_lock(target: Path, what: str) -> Iterator[None]:
+    """Hold the lock of one file (``FILE.lock`` beside it, e.g. an evolution's checkpoint) for the
+    body, as :func:`folder_lock` holds a folder's: one writer, a dead owner's lock taken over.
+    Released, the lock file is removed (by its holder, so nothing is left beside FILE)."""
+    target = Path(target)
+    with _lock(target.with_name(target.name + ".lock"), what, target, remove=True):
+        yield
+
+
+def _same_file(path: Path, ident: tuple[int, int]) -> bool:
+    """Whether ``path`` is still the lock file locked (its releasing owner may have removed it)."""
     try:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
+        st = os.stat(path, follow_symlinks=False)
+    except OSError:
+        return False
+    return (st.st_dev, st.st_ino) == ident
+
+
+def _take(fd: int, ident: tuple[int, int], what: str, folder: Path) -> None:
+    """Lock ``fd`` or refuse in one line naming the live owner."""
+    if ident in _HELD:
+        raise EvoWordleError(f"another {what} is writing to {folder} (this process)")
+    try:
+        fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as exc:
-        raise EvoWordleError(f"cannot lock {folder}: {exc.strerror}") from None
-    ident = (os.fstat(fd).st_dev, os.fstat(fd).st_ino)
-    try:
-        if ident in _HELD:
-            raise EvoWordleError(f"another {what} is writing to {folder} (this process)")
+        if exc.errno in (errno.EACCES, errno.EAGAIN):
+            raise EvoWordleError(
+                f"another {what} is writing to {folder} ({_owner_text(_read_record(fd))})"
+            ) from None
+        # No record locks on this file system: trust the owner record and its liveness.
+        record = _read_record(fd)
+        if record and _alive(record):
+            raise EvoWordleError(f"another {what} is writing to {folder} ({_owner_text(record)})") from None
+
+
+@contextmanager
+def _lock(path: Path, what: str, folder: Path, remove: bool = False) -> Iterator[None]:
+    """Hold the lock file ``path`` of ``folder`` (a folder or a file) for the body; with ``remove``,
+    delete it on release, so a lock taken on a file its owner has just removed is taken again."""
+    while True:
         try:
-            fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         except OSError as exc:
-            if exc.errno in (errno.EACCES, errno.EAGAIN):
-                raise EvoWordleError(
-                    f"another {what} is writing to {folder} ({_owner_text(_read_record(fd))})"
-                ) from None
-            # No record locks on this file system: trust the owner record and its liveness.
-            record = _read_record(fd)
-            if record and _alive(record):
-                raise EvoWordleError(f"another {what} is writing to {folder} ({_owner_text(record)})") from None
+            raise EvoWordleError(f"cannot lock {folder}: {exc.strerror}") from None
+        ident = (os.fstat(fd).st_dev, os.fstat(fd).st_ino)
+        try:
+            _take(fd, ident, what, folder)
+        except BaseException:
+            os.close(fd)
+            raise
+        if not remove or _same_file(path, ident):
+            break
+        os.close(fd)  # removed by its owner between our open and our lock: open the new one
+    try:
         _write_record(fd)
         _HELD.add(ident)
         try:
             yield
         finally:
             _HELD.discard(ident)
-            os.ftruncate(fd, 0)  # released: no owner left on record
+            if remove and _same_file(path, ident):
+                os.unlink(path)  # still held: whoever opened it before sees it gone and opens again
+            else:
+                os.ftruncate(fd, 0)  # released: no owner left on record
     finally:
         os.close(fd)

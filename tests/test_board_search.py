@@ -174,10 +174,24 @@ def test_search_off_by_default_and_its_place_in_the_policy(ctx, monkeypatch):
 @pytest.mark.parametrize("params, message", [
     ({"search": -1}, "--search must be between 0 and 1000, not -1"), ({"search": 2.5}, "--search must be a whole"),
     ({"search": 1001}, "--search must be between 0 and 1000, not 1001"),
-    ({"search_generations": 51}, "--search-generations must be between 0 and 50, not 51")])
+    ({"search_generations": 51}, "--search-generations must be between 0 and 50, not 51"),
+    # both caps at once bred 51,000 words a decision (≈ 1.4 h on Octordle): a shared file ran for days
+    ({"search": 1000, "search_generations": 50}, r"would breed up to 51,000 words a decision \(search 1000 × "
+     r"\(1 \+ search_generations 50\)\): at most 1,000$"),
+    ({"search": 501, "search_generations": 1}, "would breed up to 1,002 words a decision")])
 def test_bad_search_parameters_are_one_line(ctx, params, message):
     with pytest.raises(EvoWordleError, match=message):
         SummedEntropy(ctx, KNOWN2, **params)
+
+
+def test_the_search_may_breed_up_to_its_bound_of_words_a_decision(ctx):
+    """search × (1 + search_generations) ≤ BOARD_SEARCH_WORDS: each cap alone, and the product at the bound."""
+    from evo_wordle.boards import BOARD_SEARCH_WORDS
+
+    assert BOARD_SEARCH_WORDS == 1000  # the documented bound
+    for search, generations in ((1000, 0), (0, 50), (500, 1), (20, 49), (60, 15)):
+        policy = SummedEntropy(ctx, KNOWN2, search=search, search_generations=generations)
+        assert (policy.search, policy.search_generations) == (search, generations)
 
 
 def test_cli_bench_and_compare_label_and_record_the_search(capsys, cache_dir):

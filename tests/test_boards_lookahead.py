@@ -135,10 +135,30 @@ def test_lookahead_never_picks_a_worse_guess_and_sometimes_a_better_one(ctx, mon
 
 
 def test_rollout_is_checked(ctx):
-    SummedEntropy(ctx, KNOWN2, rollout=ROLLOUT_MAX)
+    SummedEntropy(ctx, KNOWN2.with_(boards=8, max_guesses=13), rollout=ROLLOUT_MAX)
     for bad in (-1, ROLLOUT_MAX + 1, 2.5, True):
         with pytest.raises(EvoWordleError, match="rollout"):
             SummedEntropy(ctx, KNOWN2, rollout=bad)
+
+
+def test_the_deepest_reach_falls_with_the_boards(ctx):
+    """A reach's work (guesses weighed × answer combinations) is bounded by Octordle's at 100,000:
+    a Dordle set at 100,000 took ≈ 31 s (0.06 s at its own 200), so fewer boards reach less deep."""
+    from evo_wordle.boards import ROLLOUT_WORK, rollout_most, rollout_work
+
+    assert {n: rollout_most(n) for n in (1, 2, 4, 8, 16)} == {1: 8957, 2: 12_663, 4: 25_291, 8: ROLLOUT_MAX,
+                                                               16: ROLLOUT_MAX}
+    for n in (1, 2, 4):
+        most = rollout_most(n)
+        assert rollout_work(most, n) <= ROLLOUT_WORK < rollout_work(most + 1, n)
+        settings = KNOWN2.with_(boards=n, max_guesses=5 + n)
+        assert SummedEntropy(ctx, settings, rollout=most).rollout == most
+        with pytest.raises(EvoWordleError, match=rf"^--rollout {most + 1:,} on {n} board\(s\) may weigh "):
+            SummedEntropy(ctx, settings, rollout=most + 1)
+    with pytest.raises(EvoWordleError, match=r"^--rollout 100,000 on 2 board\(s\) may weigh 5,001,000,000 \(guess, "
+                                             r"answers\) pairs a decision: at most 12,663 there \(the work of 100,000 "
+                                             r"on 8 boards\)$"):
+        SummedEntropy(ctx, KNOWN2, rollout=100_000)
 
 
 def test_evolution_writes_the_rollout_and_the_file_replays(tmp_path, capsys, cache_dir):
@@ -167,6 +187,7 @@ def test_evolution_writes_the_rollout_and_the_file_replays(tmp_path, capsys, cac
 @pytest.mark.parametrize("extra, message", [
     (["--rollout", "5"], "--rollout needs --boards N"),
     (["--boards", "2", "--rollout", str(ROLLOUT_MAX + 1)], "--rollout must be at most"),
+    (["--boards", "2", "--rollout", str(ROLLOUT_MAX)], "--rollout 100,000 on 2 board(s) may weigh"),
 ])
 def test_bad_rollouts_are_one_line(capsys, cache_dir, extra, message):
     code = main(["evolve-strategy", "--generations", "0", "--mu", "2", "--lambda", "1", *extra])

@@ -477,6 +477,35 @@ def test_a_live_lock_holder_is_named_and_a_dead_one_is_taken_over(tmp_path):
         holder.stdout.close()
 
 
+def test_a_second_evolve_strategy_run_on_a_checkpoint_is_refused_and_a_killed_ones_resumes(tmp_path, cache_dir,
+                                                                                           capsys):
+    """Two runs pointed at one checkpoint were both accepted and overwrote each other's progress:
+    the second (new or --resume) is refused in one line while the first lives, and the first's
+    lock, once it is killed, does not block the resume."""
+    ck = tmp_path / "ck.json"
+    run = ["evolve-strategy", "--candidates", "answers", "--guess-from", "allowed", "--mu", "3", "--lambda", "3",
+           "--train", "60", "--validation", "20", "--checkpoint", str(ck), "--quiet"]
+    proc = start([*run, "--generations", "200"])
+    try:
+        wait_for(ck.exists, 120, "a first checkpoint")
+        for extra in ([], ["--resume"]):
+            assert main([*run, "--generations", "200", *extra]) == 2
+            out = capsys.readouterr()
+            assert out.out == "" and out.err.count("\n") == 1, out.err
+            assert out.err.startswith(f"evo-wordle: error: another evolve-strategy run is writing to {ck} "
+                                      f"(process {proc.pid} on ")
+        assert proc.poll() is None  # the first run goes on
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=10)
+    finally:
+        cleanup(proc)
+    assert json.loads((tmp_path / "ck.json.lock").read_text())["pid"] == proc.pid  # its record is left behind
+    done = json.loads(ck.read_text())["generation"]
+    assert main([*run, "--generations", str(done + 1), "--resume"]) == 0
+    assert json.loads(ck.read_text())["generation"] == done + 1
+    assert not (tmp_path / "ck.json.lock").exists()  # released: nothing left beside the checkpoint
+
+
 def test_missing_dask_is_one_line_before_any_folder(tmp_path):
     code = ("import sys; sys.modules['distributed'] = None; from evo_wordle.console import run; "
             "sys.argv = ['evo-wordle'] + sys.argv[1:]; sys.exit(run())")

@@ -141,10 +141,12 @@ def test_defaults_are_plain_summed_entropy(ctx):
 
 
 @pytest.mark.parametrize("name, low, high", [("weight", -2.0, 2.0), ("bonus", 0.0, 8.0), ("late", 0.0, 4.0),
-                                             ("rollout", 0, 100_000), ("search", 0, 1000),
-                                             ("search_generations", 0, 50), ("cache_size", 0, 100_000)])
+                                             ("rollout", 0, 12_663), ("search", 0, 1000),
+                                             ("search_generations", 0, 50), ("cache_size", 0, 10_346)])
 def test_parameter_limits(ctx, name, low, high):
-    """The documented limits: each end is accepted, one step beyond is refused."""
+    """The documented limits: each end is accepted, one step beyond is refused (``cache_size``: the
+    boards whose bits, 12,972 float64 each, fit in 1 GiB; ``rollout``: the reach whose work on two
+    boards is Octordle's at 100,000)."""
     from evo_wordle.errors import EvoWordleError
 
     step = 1 if isinstance(low, int) else 1e-6
@@ -156,7 +158,7 @@ def test_parameter_limits(ctx, name, low, high):
 
 
 def test_a_board_down_to_one_word_is_played_before_any_lookahead_or_search(ctx, monkeypatch):
-    policy = SummedEntropy(ctx, KNOWN2, rollout=100_000, search=4)
+    policy = SummedEntropy(ctx, KNOWN2, rollout=12_663, search=4)
     monkeypatch.setattr(policy, "lookahead", lambda *a: pytest.fail("lookahead"))
     monkeypatch.setattr(policy, "searched", lambda *a: pytest.fail("search"))
     state = _boards(ctx, policy, FIRST, ["spill"])
@@ -165,7 +167,7 @@ def test_a_board_down_to_one_word_is_played_before_any_lookahead_or_search(ctx, 
 
 def test_the_opener_is_never_looked_ahead(ctx, monkeypatch):
     """Turn 0 plays the opener, even where the lookahead or the search would apply (one board)."""
-    policy = SummedEntropy(ctx, KNOWN.with_(boards=1), opener="salet", rollout=100_000, search=4)
+    policy = SummedEntropy(ctx, KNOWN.with_(boards=1), opener="salet", rollout=8957, search=4)
     monkeypatch.setattr(policy, "lookahead", lambda *a: pytest.fail("lookahead"))
     monkeypatch.setattr(policy, "searched", lambda *a: pytest.fail("search"))
     assert ctx.words.allowed[policy.choose([policy.full_board()], 0)] == "salet"

@@ -18,7 +18,7 @@ import pytest
 
 from evo_wordle import folder_lock as fl
 from evo_wordle.errors import EvoWordleError
-from evo_wordle.folder_lock import LOCK_FILE, folder_lock
+from evo_wordle.folder_lock import LOCK_FILE, file_lock, folder_lock
 
 HOST = socket.gethostname()
 
@@ -268,3 +268,37 @@ def test_asking_whether_an_owner_lives_sends_it_no_signal(tmp_path):
         child.kill()
         child.wait()
         child.stdout.close()
+
+
+def test_a_file_lock_is_held_beside_the_file_and_names_it(tmp_path):
+    """A checkpoint's lock: FILE.lock next to FILE (never FILE itself, which the run rewrites),
+    the refusal naming FILE; released, the lock file is removed."""
+    target = tmp_path / "ck.json"
+    with file_lock(target, "evolve-strategy run"):
+        record = json.loads((tmp_path / "ck.json.lock").read_text())
+        assert record["pid"] == os.getpid() and not target.exists()
+        with pytest.raises(EvoWordleError, match=f"^another evolve-strategy run is writing to {target} "
+                                                 r"\(this process\)$"):
+            with file_lock(target, "evolve-strategy run"):
+                pass
+    assert sorted(p.name for p in tmp_path.iterdir()) == []
+
+
+def test_a_file_lock_removed_by_its_owner_before_it_was_taken_is_opened_again(tmp_path, monkeypatch):
+    """The owner removes the lock file as it releases it: a process that opened that file just before
+    and then locks it must not count it as held (a third would create and lock a new one)."""
+    target, lock = tmp_path / "ck.json", tmp_path / "ck.json.lock"
+    take, calls = fl._take, []
+
+    def owner_releases_first(fd, ident, what, folder):
+        calls.append(ident)
+        if len(calls) == 1:
+            lock.unlink()  # the owner's release, between this process's open and its lock
+        take(fd, ident, what, folder)
+
+    monkeypatch.setattr(fl, "_take", owner_releases_first)
+    with file_lock(target, "evolve-strategy run"):
+        assert len(calls) == 2  # the first file was gone once locked: opened again (its inode may be reused)
+        held = os.stat(lock)
+        assert (held.st_dev, held.st_ino) == calls[1] and json.loads(lock.read_text())["pid"] == os.getpid()
+    assert not lock.exists()

@@ -76,7 +76,8 @@ def _add_run_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rollout", type=arg_type(as_int, 0, ROLLOUT_MAX), metavar="N",
                    help="with --boards N or a multi-board --strategy/--params file: the policy's exact lookahead "
                    "plays in states whose boards' candidate counts multiply to at most N (0: off), instead of "
-                   f"the file's own reach; at most {ROLLOUT_MAX:,}. A deeper reach costs time (docs/evolve.md)")
+                   f"the file's own reach; at most {ROLLOUT_MAX:,} (on 8 boards; less on fewer). A deeper reach "
+                   "costs time (docs/evolve.md)")
     p.add_argument("--seed", type=seed_int, default=0, metavar="S", help="seed (default 0)")
     p.add_argument("--jobs", type=positive_int, default=1, metavar="J",
                    help="processes; games are seeded by position, so results do not depend on J")

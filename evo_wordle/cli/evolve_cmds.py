@@ -124,6 +124,17 @@ def register(sub) -> None:
 
 
 def cmd_evolve_strategy(args: argparse.Namespace) -> int:
+    """One run per checkpoint: a second run pointed at it is refused before it reads or checks it
+    (both would overwrite each other's progress); a killed run's lock is taken over by a resume."""
+    from ..folder_lock import file_lock
+
+    if not args.checkpoint:
+        return evolve_strategy(args)
+    with file_lock(Path(args.checkpoint), "evolve-strategy run"):
+        return evolve_strategy(args)
+
+
+def evolve_strategy(args: argparse.Namespace) -> int:
     from ..evolve.metaga import EvolveConfig, genome_key, play_records, split_means, to_individual
     from ..evolve.strategy import load_strategy, save_strategy
 
@@ -296,10 +307,11 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
         raise EvoWordleError("--final keeps a decision tree, which several boards do not have (drop --final)")
     if args.pool != 300:
         raise EvoWordleError("--pool applies to one board (the summed-entropy policy scores every allowed word)")
-    from ..boards import ROLLOUT_MAX
+    from ..boards import ROLLOUT_MAX, check_rollout
 
     if args.rollout > ROLLOUT_MAX:
         raise EvoWordleError(f"--rollout must be at most {ROLLOUT_MAX}, not {args.rollout}")
+    check_rollout(args.rollout, settings.boards)  # before the run (the winner's policy would refuse it only then)
     ctx = context_from_args(args)
     init = None
     if args.init:
