@@ -254,7 +254,14 @@ MODULES: dict[str, dict] = {
                       "test_bonus_rewards_guesses_that_may_solve_a_board_now",
                       "test_late_keeps_to_candidates_when_every_guess_must_solve_a_board", "test_genes_are_checked")),
                   "tests/test_board_search.py::test_search_off_by_default_and_its_place_in_the_policy",
-                  "tests/test_board_search.py::test_from_python_ga_search_on_boards_is_the_policy_with_its_search"],
+                  "tests/test_board_search.py::test_from_python_ga_search_on_boards_is_the_policy_with_its_search",
+                  # the caps a shared file meets: the board bits' memory, the search's words, the reach
+                  "tests/test_board_search.py::test_the_search_may_breed_up_to_its_bound_of_words_a_decision",
+                  "tests/test_boards_lookahead.py::test_the_deepest_reach_falls_with_the_boards",
+                  *(f"tests/test_faults_provenance.py::{name}" for name in (
+                      "test_a_board_policy_cache_size_is_checked_in_one_line",
+                      "test_a_board_policy_file_reaching_too_deep_for_its_boards_is_refused_in_one_line",
+                      "test_a_board_policy_file_breeding_too_many_words_a_decision_is_refused_in_one_line"))],
         "pristine_table": True,
     },
     "evo_wordle/ga/fitness.py": {
