@@ -321,6 +321,11 @@ def test_fitness_values_are_at_most_the_cap_plus_the_penalty(tmp_path):
     for key in ("best", "mean", "holdout"):
         _refused(tmp_path, _doc(logbook=[{"gen": 0, key: 10.001}, {"gen": 1, "best": 4}]),
                  f"is corrupt (logbook[0].{key} is {above})")
+    # a mean of equal fitnesses may round one unit in the last place above it: up to 1e-12 over passes
+    edge = WORST * (1 + 1e-12)
+    assert _read(tmp_path, _doc(cache=[[THIRD, edge]]))["cache"][tuple(THIRD)] == edge
+    with pytest.raises(EvoWordleError, match=re.escape(f"is {WORST * (1 + 3e-12)!r}: above {WORST!r}")):
+        _read(tmp_path, _doc(cache=[[THIRD, WORST * (1 + 3e-12)]]))
     # the bound is the one given: a penalty of 3 with a cap of 6 reads 9 and refuses 9.001
     assert _read(tmp_path, _doc(cache=[[THIRD, 9.0]]), worst=9.0)["cache"][tuple(THIRD)] == 9.0
     with pytest.raises(EvoWordleError, match=re.escape("is 9.001: above 9.0")):

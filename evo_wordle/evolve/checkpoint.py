@@ -117,9 +117,9 @@ def _cache(x: Any, what: str, names: list[str], words, worst: float) -> dict[tup
     return out
 
 
-def _count(x: Any, what: str, most: int | None = None) -> int:
-    if isinstance(x, bool) or not isinstance(x, int) or x < 0 or (most is not None and x > most):
-        raise _Bad(f"{what} is {x!r}: not a count" + (f" from 0 to {most}" if most is not None else ""))
+def _count(x: Any, what: str) -> int:
+    if isinstance(x, bool) or not isinstance(x, int) or x < 0:
+        raise _Bad(f"{what} is {x!r}: not a count")
     return x
 
 
