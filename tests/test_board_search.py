@@ -7,6 +7,7 @@ that do not depend on --jobs)."""
 from __future__ import annotations
 
 import json
+import re
 from functools import cache
 
 import numpy as np
@@ -192,6 +193,19 @@ def test_the_search_may_breed_up_to_its_bound_of_words_a_decision(ctx):
     for search, generations in ((1000, 0), (0, 50), (500, 1), (20, 49), (60, 15)):
         policy = SummedEntropy(ctx, KNOWN2, search=search, search_generations=generations)
         assert (policy.search, policy.search_generations) == (search, generations)
+
+
+def test_one_word_past_the_search_bound_is_refused_in_one_line_naming_it(ctx):
+    """The words bred a decision are search × (1 + search_generations): one more than the bound is
+    refused whatever the split, and search alone past its own cap by that cap's message."""
+    for search, generations in ((501, 1), (1000, 1), (334, 2), (21, 47)):
+        bred = search * (1 + generations)
+        with pytest.raises(EvoWordleError, match="^" + re.escape(
+                f"the decision search would breed up to {bred:,} words a decision (search {search} × "
+                f"(1 + search_generations {generations})): at most 1,000") + "$"):
+            SummedEntropy(ctx, KNOWN2, search=search, search_generations=generations)
+    with pytest.raises(EvoWordleError, match=r"^--search must be between 0 and 1000, not 1001$"):
+        SummedEntropy(ctx, KNOWN2, search=1001)
 
 
 def test_cli_bench_and_compare_label_and_record_the_search(capsys, cache_dir):

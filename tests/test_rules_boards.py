@@ -157,6 +157,20 @@ def test_parameter_limits(ctx, name, low, high):
             SummedEntropy(ctx, KNOWN2, **{name: value})
 
 
+def test_the_board_bits_may_fill_their_budget_exactly(ctx, monkeypatch):
+    """cache_size × (8 bytes × allowed words) may reach CACHE_BUDGET, not pass it (a budget of five
+    boards' bits here, as 1 GiB is no whole number of boards at the bundled lists)."""
+    from evo_wordle import boards
+    from evo_wordle.errors import EvoWordleError
+
+    entry = 8 * len(ctx.words.allowed)
+    assert boards.CACHE_BUDGET == 2**30 and 2**30 // entry == 10_346
+    monkeypatch.setattr(boards, "CACHE_BUDGET", 5 * entry)
+    assert SummedEntropy(ctx, KNOWN2, cache_size=5).cache_size == 5
+    with pytest.raises(EvoWordleError, match=r"^--cache-size 6 would keep up to 0\.0 GB of board bits"):
+        SummedEntropy(ctx, KNOWN2, cache_size=6)
+
+
 def test_a_board_down_to_one_word_is_played_before_any_lookahead_or_search(ctx, monkeypatch):
     policy = SummedEntropy(ctx, KNOWN2, rollout=12_663, search=4)
     monkeypatch.setattr(policy, "lookahead", lambda *a: pytest.fail("lookahead"))
