@@ -302,3 +302,22 @@ def test_a_file_lock_removed_by_its_owner_before_it_was_taken_is_opened_again(tm
         held = os.stat(lock)
         assert (held.st_dev, held.st_ino) == calls[1] and json.loads(lock.read_text())["pid"] == os.getpid()
     assert not lock.exists()
+
+
+def test_a_file_lock_whose_path_became_a_link_to_it_is_not_held(tmp_path, monkeypatch):
+    """Between this process's open and its lock, the lock file was moved away and a link to it put
+    in its place: the path is no longer the lock file (it is a link), so it is opened again, which
+    a link refuses (no write goes through a link)."""
+    target, lock, moved = tmp_path / "ck.json", tmp_path / "ck.json.lock", tmp_path / "elsewhere"
+    take = fl._take
+
+    def linked_first(fd, ident, what, folder):
+        if not lock.is_symlink():
+            lock.rename(moved)
+            lock.symlink_to(moved)
+        take(fd, ident, what, folder)
+
+    monkeypatch.setattr(fl, "_take", linked_first)
+    with pytest.raises(EvoWordleError, match=rf"^cannot lock {target}: Too many levels of symbolic links$"):
+        with file_lock(target, "evolve-strategy run"):
+            pytest.fail("held through a link")
