@@ -39,6 +39,7 @@ processes, seeds, progress, repeats and outputs; one board is the case N = 1.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections import OrderedDict
@@ -107,6 +108,7 @@ def rollout_work(reach: int, boards: int) -> int:
     return reach * (ROLLOUT_WIDTH + reach // 2 ** (boards - 1) + 2 * (boards - 1))
 
 
+@functools.cache  # every policy built (one per genome evaluated) checks its reach
 def rollout_most(boards: int) -> int:
     """The deepest reach whose :func:`rollout_work` on ``boards`` stays within :data:`ROLLOUT_WORK`."""
     low, high = 0, ROLLOUT_MAX

@@ -75,7 +75,7 @@ def check_trusted(root: Path) -> None:
         )
     if writable_by_others(st):
         raise EvoWordleError(
-            f"cache folder {root} is writable by {'others' if st.st_mode & stat.S_IWOTH else 'its group'}; "
+            f"cache folder {root} is writable by {_writers(st)}; "
             f"chmod go-w {root} or use a folder of your own"
         )
     _check_parents(root)
@@ -92,11 +92,15 @@ def _check_parents(root: Path) -> None:
         except OSError:
             continue  # gone since the folder's own check (a race): nothing left to judge
         if writable_by_others(st) and not st.st_mode & stat.S_ISVTX:
-            who = "others" if st.st_mode & stat.S_IWOTH else "its group"
             raise EvoWordleError(
-                f"cache folder {root} is inside {path}, which {who} may write (no sticky bit): they could "
+                f"cache folder {root} is inside {path}, which {_writers(st)} may write (no sticky bit): they could "
                 f"replace the cache folder; chmod go-w {path} (or +t) or use a folder of your own"
             )
+
+
+def _writers(st: os.stat_result) -> str:
+    """Who besides the owner may write what ``st`` describes, for a refusal (given it is so)."""
+    return "others" if st.st_mode & stat.S_IWOTH else "its group"
 
 
 def writable_by_others(st: os.stat_result) -> bool:

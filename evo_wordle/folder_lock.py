@@ -140,7 +140,8 @@ def _lock(path: Path, what: str, folder: Path, remove: bool = False) -> Iterator
             fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         except OSError as exc:
             raise EvoWordleError(f"cannot lock {folder}: {exc.strerror}") from None
-        ident = (os.fstat(fd).st_dev, os.fstat(fd).st_ino)
+        st = os.fstat(fd)
+        ident = (st.st_dev, st.st_ino)
         try:
             _take(fd, ident, what, folder)
         except BaseException:

@@ -762,8 +762,9 @@ def run_sweep(
         _check_spec(out, spec, {FILE_LISTS_KEY: file_lists, GRID_FILES_KEY: played})
         store = ResultsStore(out / RESULTS_FILE, spec.columns, spec.keys)
         tasks = spec.tasks()
-        _refuse_foreign_rows(store, {task_key(t["config"], t["seed"], spec.keys) for t in tasks})
-        todo = [t for t in tasks if task_key(t["config"], t["seed"], spec.keys) not in store]
+        keys = [task_key(t["config"], t["seed"], spec.keys) for t in tasks]
+        _refuse_foreign_rows(store, set(keys))
+        todo = [t for t, key in zip(tasks, keys) if key not in store]
         outcome = SweepOutcome(len(tasks), len(tasks) - len(todo), 0, 0.0)
         if not todo:
             return outcome
