@@ -29,14 +29,21 @@ How one run works:
      an entry names one source line (``above`` tells lines of the same text apart) unless it says
      ``sites = N``, and one that matches more lines than that is refused in one line.
 
+Each row of docs/testing.md names the code it was measured on (``source``: a digest of the
+module's syntax tree, docstrings and comments aside, see :func:`source_digest`);
+tests/test_mutation_script.py fails when a module's code no longer has its row's digest, so a
+changed core module cannot keep the score of the code it replaced.
+
 Runs under ``nice -n 10`` are expected (the machine is shared); not part of CI.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import contextlib
 import difflib
+import hashlib
 import json
 import os
 import queue
@@ -666,6 +673,31 @@ def session_records(session: Path) -> list[dict]:
     return records
 
 
+def _canonical(node) -> str:
+    """A syntax tree as text, without what one Python version adds as None or an empty list
+    (``type_params`` in 3.12, ``kind`` of a constant): the same code gives the same text on 3.11 and later."""
+    if isinstance(node, ast.AST):
+        fields = [f"{name}={_canonical(value)}" for name, value in ast.iter_fields(node)
+                  if value is not None and value != []]
+        return f"({type(node).__name__} {' '.join(fields)})"
+    if isinstance(node, list):
+        return "[" + ",".join(_canonical(x) for x in node) + "]"
+    return repr(node)
+
+
+def source_digest(source: str) -> str:
+    """Twelve hex digits of the sha256 of ``source``'s syntax tree with every docstring dropped:
+    a change to what the code does changes it, a change to comments, docstrings or layout does not."""
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.Pass()]
+    return hashlib.sha256(_canonical(tree).encode()).hexdigest()[:12]
+
+
 def score(records: list[dict], module: str, source: str) -> dict:
     """Killed / survived counts of a run (either route), equivalents matched by (operator, line, mutant)."""
     lines = source.splitlines()
@@ -711,6 +743,7 @@ def score(records: list[dict], module: str, source: str) -> dict:
     non_equivalent = killed + survived
     return {
         "module": module,
+        "source": source_digest(source),  # the code the mutants were made from
         "total": total,
         "killed": killed,
         "survived": survived,
@@ -1315,7 +1348,7 @@ def score_row(r: dict) -> str:
         took = (f"{r['seconds']:.0f} s ({r['cpu_seconds']:.0f} s CPU), {_jobs(r['jobs'])}, "
                 f"load {r.get('load_before', r['load']):.1f} → {r['load']:.1f}, {r.get('route', 'old')} route")
     return (f"| `{r['module']}` | {run}{partial} | {r['equivalent']} | {r['killed']} / {r['killed'] + r['survived']} | "
-            f"**{100 * r['score']:.1f} %** | {took} |")
+            f"**{100 * r['score']:.1f} %** | {took} | `{r.get('source', 'unknown')}` |")
 
 
 def write_docs(r: dict) -> None:

@@ -246,3 +246,46 @@ def test_a_module_tested_in_forked_children_runs_every_test_on_a_line_coverage_d
     monkeypatch.setitem(mutation.MODULES, "m.py", {"tests": ["t.py"], "pristine_table": False, "forks": True})
     assert mutation.unseen_in_children("m.py", []) is None
     assert mutation.unseen_in_children("m.py", ["t.py::a"]) == ["t.py::a"]
+
+
+def _rows() -> dict[str, str]:
+    """The module → source digest of each row of docs/testing.md's score table."""
+    text = (ROOT / "docs" / "testing.md").read_text()
+    table = text.split("<!-- mutation:scores -->\n", 1)[1].split("<!-- /mutation:scores -->", 1)[0]
+    return dict(re.findall(r"^\| `([\w/]+\.py)` \|.*\| `([^`]*)` \|$", table, re.M))
+
+
+def test_every_modules_row_was_measured_on_its_code_as_it_is_now():
+    """A row's score is a claim about the code it was measured on: a core module changed since
+    (an operator, a constant, a new branch) must be run again, not keep the old code's score."""
+    mod, rows = _script(), _rows()
+    assert set(rows) == set(mod.MODULES)
+    stale = [m for m in mod.MODULES if rows[m] != mod.source_digest((ROOT / m).read_text())]
+    assert stale == [], ("changed since their mutation row: " + ", ".join(stale)
+                         + " (python experiments/mutation.py --module M --jobs 2 --write-docs)")
+
+
+def test_the_source_digest_follows_the_code_not_its_docstrings_comments_or_layout():
+    digest = _script().source_digest
+    code = 'def f(a, b):\n    """Why."""\n    return a < b  # the rule\n'
+    assert digest(code) == digest('def f(a, b):\n    """Why not."""\n\n    return (a <\n            b)\n')
+    assert digest(code) == digest("def f(a, b):\n    return a < b\n")
+    changed = ["def f(a, b):\n    return a <= b\n", "def f(a, b):\n    return b < a\n",
+               "def f(a, b):\n    return a < b + 0\n", "def f(a, c):\n    return a < c\n",
+               'def f(a, b):\n    """Why."""\n    """Why."""\n    return a < b\n',  # a second string is code
+               "def f(a, b=1):\n    return a < b\n", "class f:\n    pass\n"]
+    assert len({digest(code), *(digest(c) for c in changed)}) == 1 + len(changed)
+    assert digest('X = "a"\n') != digest("X = 'a' 'b'\n") and digest("X = 1\n") != digest("X = 1.0\n")
+    assert re.fullmatch(r"[0-9a-f]{12}", digest(code))
+
+
+def test_a_rows_source_is_the_digest_of_the_code_the_run_mutated():
+    """score() records the digest of the source it was given (the run's unmutated copy), and the
+    row the docs get carries it."""
+    mod = _script()
+    source = "def f(a):\n    return a + 1\n"
+    r = mod.score([], "evo_wordle/game.py", source)
+    assert r["source"] == mod.source_digest(source)
+    row = mod.score_row({**r, "seconds": 1.0, "jobs": 1, "load": 1.0, "cpu_seconds": 1.0, "load_before": 1.0,
+                         "route": "worker"})
+    assert row.endswith(f"| `{mod.source_digest(source)}` |")
