@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import ctypes
+import logging
 import os
 import signal
 import sys
@@ -366,6 +367,23 @@ def test_terminate_kills_running_local_workers_and_cancels_queued_work():
     assert all(f.cancelled() for f in queued[2:])
 
 
+def test_terminate_joins_the_pools_manager_thread_and_a_pool_that_never_ran_has_none(monkeypatch):
+    """The join itself, not its timing: the manager often ends on its own within the assert above,
+    so a terminate that skipped the join passed there (mutation run, load 6)."""
+    pool = ex.process_pool(1)
+    assert pool.submit(_sleep, 0).result(timeout=60) == 0
+    manager = pool._executor_manager_thread
+    joined = []
+    real = manager.join
+    monkeypatch.setattr(manager, "join", lambda timeout=None: (joined.append(timeout), real(timeout))[1])
+    ex.terminate(pool)
+    assert joined == [ex.JOIN_SECONDS] and not manager.is_alive()
+    idle = ex.process_pool(1)  # nothing submitted: no manager thread, no worker, nothing to join
+    assert idle._executor_manager_thread is None
+    ex.terminate(idle)
+    assert idle._shutdown_thread
+
+
 def test_terminate_of_another_executor_cancels_without_waiting():
     fake = FakeExecutor()
     ex.terminate(fake)
@@ -504,3 +522,70 @@ def test_a_local_dask_cluster_is_private_single_threaded_and_capped(monkeypatch)
     made = fake_distributed(monkeypatch)
     ex.make_executor("dask", 0)
     assert made["cluster"]["n_workers"] == 1
+
+
+class Nanny:
+    """A dask LocalCluster's worker entry as _kill_local_workers reads it: nanny.process.process.pid."""
+
+    def __init__(self, pid):
+        self.process = types.SimpleNamespace(process=types.SimpleNamespace(pid=pid))
+
+
+def _kills(monkeypatch, refuse=()):
+    sent = []
+
+    def kill(pid, sig):
+        sent.append((pid, sig))
+        if pid in refuse:
+            raise ProcessLookupError(pid)
+    monkeypatch.setattr(ex.os, "kill", kill)
+    return sent
+
+
+def test_a_cut_short_dask_run_kills_its_local_workers_quietly_and_a_finished_one_does_neither(monkeypatch):
+    """After Ctrl-C each local worker is SIGKILLed (closed politely, each waited for its running
+    task) and dask's logging is off while the client closes; a run that ends well closes politely."""
+    levels = []
+
+    class Inner(FakeInner):
+        def shutdown(self, wait=True):
+            levels.append(logging.root.manager.disable)
+            super().shutdown(wait)
+
+    sent = _kills(monkeypatch, refuse={7})
+    cluster = FakeCluster()
+    cluster.workers = {"a": Nanny(41), "b": Nanny(7), "c": Nanny(0), "d": Nanny(-3), "e": Nanny("9"),
+                       "f": Nanny(None), "g": types.SimpleNamespace(), "h": Nanny(1)}
+    before = logging.root.manager.disable
+    ex.DaskExecutor(FakeClient(Inner()), cluster).shutdown(wait=True, cancel_futures=True)
+    # 7 is gone already (ProcessLookupError: passed over); 0, -3, "9", None and a missing pid are no worker's pid
+    assert sent == [(41, signal.SIGKILL), (7, signal.SIGKILL), (1, signal.SIGKILL)]
+    assert levels == [logging.CRITICAL] and logging.root.manager.disable == before and cluster.closed == 1
+    sent.clear()
+    ex.DaskExecutor(FakeClient(Inner()), cluster).shutdown(wait=True)
+    assert sent == [] and levels[-1] == before
+
+
+def test_a_ctrl_c_raised_as_the_cluster_starts_closes_what_was_made(monkeypatch):
+    """A pending Ctrl-C is raised when SIGINT is unblocked again: the cluster made by then is shut
+    down at once (cancel_futures: its workers killed), and a cluster never made has nothing to close."""
+    calls = []
+
+    def sigmask(how, mask):
+        calls.append(how)
+        if how == signal.SIG_SETMASK:
+            raise KeyboardInterrupt
+        return set()
+    monkeypatch.setattr(ex.signal, "pthread_sigmask", sigmask)
+    made = fake_distributed(monkeypatch)
+    shut = []
+    monkeypatch.setattr(ex.DaskExecutor, "shutdown", lambda self, wait=True, *, cancel_futures=False:
+                        shut.append((wait, cancel_futures)))
+    with pytest.raises(KeyboardInterrupt):
+        ex.make_executor("dask", 2)
+    assert "cluster" in made and shut == [(False, True)] and calls[-1] == signal.SIG_SETMASK
+    fake_distributed(monkeypatch, client_error=RuntimeError("no client"))
+    shut.clear()
+    with pytest.raises(KeyboardInterrupt):  # the Ctrl-C, not an error about the executor never made
+        ex.make_executor("dask", 2)
+    assert shut == []
