@@ -135,10 +135,16 @@ class SweepSpec:
     allowed: str | None = None
     answers: str = "nyt"
     base_seed: int = 0
+    #: The parameter file (``sweep --params FILE``) whose values ``file_keys`` are, one-value
+    #: axes the file gave rather than asked for: :meth:`validate` leaves one that no
+    #: configuration reads out of the grid with a warning naming the file, where a grid key is
+    #: refused.  Where they came from is not the sweep's identity: ``sweep.json`` omits both.
+    params_file: str | None = field(default=None, compare=False, metadata={"recorded": False})
+    file_keys: tuple[str, ...] = field(default=(), compare=False, metadata={"recorded": False})
 
     def as_dict(self) -> dict:
         """The JSON form (``sweep.json``): an object or factory solver by its identity."""
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.metadata.get("recorded", True)}
         data["solver"] = solver_identity(self.solver)
         return json.loads(json.dumps(data))
 
@@ -147,6 +153,9 @@ class SweepSpec:
         """A specification from its JSON form (``sweep.json``)."""
         if not isinstance(data, dict):
             raise EvoWordleError("not a sweep specification: not a JSON object")
+        unrecorded = sorted(f.name for f in fields(cls) if not f.metadata.get("recorded", True) and f.name in data)
+        if unrecorded:  # never written: a sweep.json holding one was not made by a sweep
+            raise EvoWordleError(f"not a sweep specification: unexpected key {unrecorded[0]!r}")
         try:
             spec = cls(**{k: v for k, v in data.items() if k not in NOT_SPEC_KEYS})
         except TypeError as exc:
@@ -304,11 +313,30 @@ class SweepSpec:
                     unread.setdefault(key, []).append(why)
                 found = family.check_word_lists(params, words)  # e.g. a strategy file's
                 played.update({(key, format_value(config[key])): why for key, why in found.items()})
+        for key in self._unread_file_keys(unread, len(configs)):
+            unread.pop(key)
         _check_unread(unread, len(configs))
         self.check_words(words)
         if family is None and not isinstance(self.solver, Solver):
             played.update(self._build_each())
         return [{"param": key, "file": file, "lists_differ": why} for (key, file), why in played.items()]
+
+    def _unread_file_keys(self, unread: dict[str, list], points: int) -> list[str]:
+        """The :attr:`file_keys` that no configuration reads (``unread``: key -> why, once per
+        configuration that ignores it), each left out of the grid with one warning naming
+        :attr:`params_file`.  Not refused as such a grid key is: the file records a whole solver
+        (tune writes a winner's every sampled value, ``tournament_size`` under roulette selection
+        included), so the value was not asked for here, and refusing it left a tuned file that
+        ``bench --params`` plays unsweepable; kept, it would label every row with a value no run
+        read.  One that some configurations read stays, with the grid's one-line warning."""
+        from .console import warn
+
+        dropped = [k for k in self.file_keys if len(unread.get(k, ())) == points]
+        for key in dropped:
+            warn(f"parameter file {self.params_file} sets {key}={format_value(self.grid[key][0])}, which no "
+                 f"configuration reads ({key} {unread[key][0].why}): left out of the grid")
+        self.grid = {k: v for k, v in self.grid.items() if k not in dropped}
+        return dropped
 
     def _build_each(self) -> dict[tuple[str, str], str]:
         """A factory function's parameters are known only by calling it: each configuration's
