@@ -418,6 +418,39 @@ def test_bench_warns_once_of_a_params_files_value_the_solver_never_reads(lists, 
     assert without.err == "" and json.loads(without.out)["mean_guesses"] == json.loads(captured.out)["mean_guesses"]
 
 
+def _roulette_file(lists, path: Path, **solver_params) -> None:
+    """A roulette winner's parameter file with a sampled tournament_size (tune writes every value)."""
+    _made_for_file(lists, path, solver_params)
+    doc = json.loads(path.read_text())
+    doc["params"] = {"population": 4, "selection": "roulette", "choice": "roulette", "tournament_size": 7}
+    path.write_text(json.dumps(doc))
+
+
+@pytest.mark.parametrize("command", [
+    ["bench", "--games", "2", "--repeat", "2"],  # two runs of one solver: its parameters were built three times
+    ["compare", "--solvers", "ga-thesis,greedy", "--games", "2", "--mixed"],  # each row's, checked first, then run
+    ["solve", "ANSWER", "--solver", "ga-thesis"],
+    ["plot", "histograms", "--solvers", "ga-thesis,greedy", "--games", "2", "--jobs", "1", "--out", "OUT"],
+    ["plot", "evolution", "--answer", "ANSWER", "--runs", "2", "--out", "OUT"],
+    ["plot", "convergence", "--answer", "ANSWER", "--runs", "2", "--baseline", "greedy", "--jobs", "1",
+     "--out", "OUT"],
+], ids=lambda c: "-".join(c[:2]))
+def test_every_command_warns_once_of_a_params_files_value_the_solver_never_reads(lists, tmp_path, capsys, command):
+    """bench and compare built a solver's parameters more than once (to check the flags, then for
+    each run), so the warning was kept from repeating by a mark on the parsed flags; each command
+    now builds them once per solver, and says it once."""
+    path = tmp_path / "best-params.json"
+    _roulette_file(lists, path)
+    answer = Path(lists[1]).read_text().split()[0]
+    argv = [answer if a == "ANSWER" else str(tmp_path / "p.png") if a == "OUT" else a for a in command]
+    assert main([*argv, "--params", str(path), "--allowed", lists[0], "--answers", lists[1]]) == 0
+    err = [ln for ln in capsys.readouterr().err.splitlines() if "built pattern table" not in ln]
+    assert [ln for ln in err if "never reads" in ln] == [
+        f"evo-wordle: warning: parameter file {path} sets tournament_size=7, which ga-thesis never reads here "
+        "(tournament_size is for tournament selection, but ga-thesis selects parents by roulette and chooses its "
+        "guess by roulette): played without it"]
+
+
 def test_sweep_and_bench_play_the_settings_and_every_parameter_a_params_file_records(lists, tmp_path, capsys):
     """`sweep --params` took the tuned parameters only: it swept under the flags' game (any
     word may be the answer, easy mode, cap 9), not the one the file was tuned for, and the
