@@ -451,6 +451,50 @@ def test_every_command_warns_once_of_a_params_files_value_the_solver_never_reads
         "guess by roulette): played without it"]
 
 
+def test_bench_warns_of_a_hand_edited_solver_params_value_the_solver_never_reads(lists, tmp_path, capsys):
+    """The warning named the file's tuned values (``params``) only: a tournament_size set by hand in
+    its ``solver_params`` (every value the solver plays) was played without it and without a word.
+    Now it is named too; one at the solver's default (tune writes every value, an unread one so)
+    is no warning."""
+    from evo_wordle.solvers import SOLVERS, load_all
+
+    load_all()
+    default = SOLVERS["ga-thesis"].configure({}).tournament_size
+    path = tmp_path / "best-params.json"
+    common = ["--games", "2", "--allowed", lists[0], "--answers", lists[1]]
+    _made_for_file(lists, path, {"population": 4, "selection": "roulette", "choice": "roulette",
+                                 "tournament_size": default + 4})
+    assert main(["bench", "--params", str(path), *common]) == 0
+    err = [ln for ln in capsys.readouterr().err.splitlines() if "built pattern table" not in ln]
+    assert err == [f"evo-wordle: warning: parameter file {path} sets tournament_size={default + 4}, which ga-thesis "
+                   "never reads here (tournament_size is for tournament selection, but ga-thesis selects parents by "
+                   "roulette and chooses its guess by roulette): played without it"]
+    _made_for_file(lists, path, {"population": 4, "selection": "roulette", "choice": "roulette",
+                                 "tournament_size": default})
+    assert main(["bench", "--params", str(path), *common]) == 0
+    assert [ln for ln in capsys.readouterr().err.splitlines() if "built pattern table" not in ln] == []
+
+
+def test_strategy_plays_a_policy_files_solver_params_as_params_does(tmp_path, capsys):
+    """``--strategy FILE`` naming a multi-board policy read the file's ``params`` only, so a value
+    in its ``solver_params`` (which ``--params FILE`` plays) was ignored without a word; both now
+    read the file alike."""
+    from evo_wordle.evolve.strategy import resolve_strategy_path
+
+    doc = json.loads(resolve_strategy_path("dordle-evolved").read_text())
+    doc["params"].pop("rollout")
+    doc["solver_params"] = {"ties": "alphabetical"}
+    path = tmp_path / "policy.json"
+    path.write_text(json.dumps(doc))
+    played = []
+    for flag in ("--strategy", "--params"):
+        solver = ["--solver", "strategy"] if flag == "--strategy" else []
+        assert main(["bench", *solver, flag, str(path), "--games", "2", "--json"]) == 0
+        captured = capsys.readouterr()
+        played.append(json.loads(captured.out)["settings"]["ties"])
+    assert played == ["alphabetical", "alphabetical"]
+
+
 def test_sweep_and_bench_play_the_settings_and_every_parameter_a_params_file_records(lists, tmp_path, capsys):
     """`sweep --params` took the tuned parameters only: it swept under the flags' game (any
     word may be the answer, easy mode, cap 9), not the one the file was tuned for, and the

@@ -223,17 +223,23 @@ def solver_params(name: str, args: argparse.Namespace, check: bool = True) -> di
 
 
 def _warn_unread_file_values(name: str, path: str, data: dict, flags: set[str], params: dict) -> None:
-    """One warning per value the parameter file ``path`` (loaded: ``data``) tuned or fixed (its
-    ``params``) that the solver built with ``params`` never reads: a tuned roulette winner's
-    sampled ``tournament_size`` was played without it and without a word.  Not refused as such
-    a flag is: the file, not the command line, gave it (``sweep --params`` leaves it out of the
-    grid the same way)."""
+    """One warning per value the parameter file ``path`` (loaded: ``data``) gives that the solver
+    built with ``params`` never reads: a tuned roulette winner's sampled ``tournament_size`` was
+    played without it and without a word.  Its tuned values (``params``) are named, and those of
+    ``solver_params`` that differ from the solver's defaults (tune writes every value, an unread
+    one at its default: only a hand-edited one was asked for).  Not refused as such a flag is:
+    the file, not the command line, gave it (``sweep --params`` leaves it out of the grid the
+    same way)."""
     from ..console import warn
     from ..solvers import SOLVERS
+    from ..tune import file_params
 
-    unread = SOLVERS[name].unread_params(params)
-    for key, value in data["params"].items():
-        if key in unread and key not in flags:
+    family = SOLVERS[name]
+    unread = family.unread_params(params)
+    defaults = family.param_defaults() if unread else {}
+    for key, value in file_params(data).items():
+        edited = key in data["params"] or key not in defaults or defaults[key] != value
+        if key in unread and key not in flags and edited:
             warn(f"parameter file {path} sets {key}={value}, which {name} never reads here "
                  f"({key} {unread[key].why}): played without it")
 

@@ -150,6 +150,14 @@ class Solver:
         return {}
 
     @classmethod
+    def param_defaults(cls) -> dict:
+        """The value each parameter :meth:`unread_params` may name takes when none is given, as
+        :meth:`describe` records it ({} when none may be unread): a parameter file records every
+        value (tune's ``solver_params``), an unread one at its default, so only one that differs
+        was set by hand."""
+        return {}
+
+    @classmethod
     def check_flags_used(cls, flags: dict, params: dict) -> None:
         """Refuse a flag given on the command line (``flags``, from :meth:`options_from_args`)
         that the solver built with ``params`` never reads (:meth:`unread_params`)."""
