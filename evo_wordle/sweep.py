@@ -135,10 +135,16 @@ class SweepSpec:
     allowed: str | None = None
     answers: str = "nyt"
     base_seed: int = 0
+    #: The parameter file (``sweep --params FILE``) whose values ``file_keys`` are, one-value
+    #: axes the file gave rather than asked for: :meth:`validate` leaves one that no
+    #: configuration reads out of the grid with a warning naming the file, where a grid key is
+    #: refused.  Where they came from is not the sweep's identity: ``sweep.json`` omits both.
+    params_file: str | None = field(default=None, compare=False, metadata={"recorded": False})
+    file_keys: tuple[str, ...] = field(default=(), compare=False, metadata={"recorded": False})
 
     def as_dict(self) -> dict:
         """The JSON form (``sweep.json``): an object or factory solver by its identity."""
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data = {f.name: getattr(self, f.name) for f in fields(self) if f.metadata.get("recorded", True)}
         data["solver"] = solver_identity(self.solver)
         return json.loads(json.dumps(data))
 
@@ -147,6 +153,9 @@ class SweepSpec:
         """A specification from its JSON form (``sweep.json``)."""
         if not isinstance(data, dict):
             raise EvoWordleError("not a sweep specification: not a JSON object")
+        unrecorded = sorted(f.name for f in fields(cls) if not f.metadata.get("recorded", True) and f.name in data)
+        if unrecorded:  # never written: a sweep.json holding one was not made by a sweep
+            raise EvoWordleError(f"not a sweep specification: unexpected key {unrecorded[0]!r}")
         try:
             spec = cls(**{k: v for k, v in data.items() if k not in NOT_SPEC_KEYS})
         except TypeError as exc:
@@ -304,11 +313,30 @@ class SweepSpec:
                     unread.setdefault(key, []).append(why)
                 found = family.check_word_lists(params, words)  # e.g. a strategy file's
                 played.update({(key, format_value(config[key])): why for key, why in found.items()})
+        for key in self._unread_file_keys(unread, len(configs)):
+            unread.pop(key)
         _check_unread(unread, len(configs))
         self.check_words(words)
         if family is None and not isinstance(self.solver, Solver):
             played.update(self._build_each())
         return [{"param": key, "file": file, "lists_differ": why} for (key, file), why in played.items()]
+
+    def _unread_file_keys(self, unread: dict[str, list], points: int) -> list[str]:
+        """The :attr:`file_keys` that no configuration reads (``unread``: key -> why, once per
+        configuration that ignores it), each left out of the grid with one warning naming
+        :attr:`params_file`.  Not refused as such a grid key is: the file records a whole solver
+        (tune writes a winner's every sampled value, ``tournament_size`` under roulette selection
+        included), so the value was not asked for here, and refusing it left a tuned file that
+        ``bench --params`` plays unsweepable; kept, it would label every row with a value no run
+        read.  One that some configurations read stays, with the grid's one-line warning."""
+        from .console import warn
+
+        dropped = [k for k in self.file_keys if len(unread.get(k, ())) == points]
+        for key in dropped:
+            warn(f"parameter file {self.params_file} sets {key}={format_value(self.grid[key][0])}, which no "
+                 f"configuration reads ({key} {unread[key][0].why}): left out of the grid")
+        self.grid = {k: v for k, v in self.grid.items() if k not in dropped}
+        return dropped
 
     def _build_each(self) -> dict[tuple[str, str], str]:
         """A factory function's parameters are known only by calling it: each configuration's
@@ -587,18 +615,20 @@ class _Assembler:
 class ResultsStore:
     """``results.csv``: append-only, one fsync'd line per finished task.
 
-    Opening repairs what an abrupt stop can leave: a torn last line is cut off and
-    duplicate task rows (never written by us, but possible after manual merges) are ignored.
+    Opening repairs what an abrupt stop can leave: a torn last line is cut off.  The rows are
+    read as ``report`` reads them (:func:`parse_results`), so a resume over a row ``report``
+    refuses (another grid's, a damaged line, figures that do not hold) is refused in the same
+    line before any bench runs, and a copy of a row (a manual merge) is ignored as there.
     """
 
-    def __init__(self, path: Path, columns: list[str], keys: list[str]) -> None:
+    def __init__(self, path: Path, spec: SweepSpec) -> None:
         self.path = Path(path)
-        self.columns = list(columns)
-        self.keys = list(keys)
-        self.rows: dict[tuple[str, ...], dict] = {}
-        self._repair_and_load()
+        self.columns = spec.columns
+        self.keys = spec.keys
+        self.done: set[tuple[str, ...]] = set()
+        self._repair_and_load(spec)
 
-    def _repair_and_load(self) -> None:
+    def _repair_and_load(self, spec: SweepSpec) -> None:
         if not os.path.lexists(self.path) or (not self.path.is_symlink() and self.path.stat().st_size == 0):
             self._write_raw(_csv_line(self.columns))
             return
@@ -618,16 +648,9 @@ class ResultsStore:
         if not data:
             self._write_raw(_csv_line(self.columns))
             return
-        reader = csv.reader(io.StringIO(decode_utf8(data, self.path, "results file")))
-        header = next(reader)
-        if header != self.columns:
-            raise EvoWordleError(f"{self.path} has other columns than this sweep; use another --out")
-        for cells in reader:
-            if len(cells) != len(self.columns):  # whole lines are written: skipped, its bench was run again
-                raise EvoWordleError(f"{self.path} line {reader.line_num} has {len(cells)} cells, not the header's "
-                                     f"{len(self.columns)}: a damaged or edited results file; use another --out")
-            row = dict(zip(self.columns, cells))
-            self.rows.setdefault(row_key(row, self.keys), row)
+        self.done = set(parse_results(data, self.path, spec))
+        # the parser checked the header holds these columns, in any order: new rows follow its order
+        self.columns = next(csv.reader(io.StringIO(data[: data.find(b"\n")].decode("utf-8"))))
 
     def _write_raw(self, text: str) -> None:
         fd = open_append_nofollow(self.path)
@@ -638,27 +661,16 @@ class ResultsStore:
             os.close(fd)
 
     def __contains__(self, key: tuple[str, ...]) -> bool:
-        return key in self.rows
+        return key in self.done
 
     def append(self, row: dict) -> bool:
         """Write ``row`` unless its task is already stored; True if written."""
         key = row_key(row, self.keys)
-        if key in self.rows:
+        if key in self.done:
             return False
         self._write_raw(_csv_line([row[c] for c in self.columns]))
-        self.rows[key] = row
+        self.done.add(key)
         return True
-
-
-def _refuse_foreign_rows(store: ResultsStore, keys: set[tuple[str, ...]]) -> None:
-    """Refuse a resume over a row no task of the grid writes (a value or seed index the grid lacks:
-    a folder edited or mixed with another sweep's), which ``report`` refuses: more benches would
-    be added to a folder no report can read."""
-    foreign = next((row for key, row in store.rows.items() if key not in keys), None)
-    if foreign is not None:
-        cells = ", ".join(f"{k}={foreign[k]}" for k in [*store.keys, "seed"])
-        raise EvoWordleError(f"{store.path} holds a row no task of this sweep writes ({cells[:80]}): a folder "
-                             "edited or mixed with another sweep's; use another --out")
 
 
 def _csv_line(cells: list[str]) -> str:
@@ -760,11 +772,9 @@ def run_sweep(
     start = time.perf_counter()
     with folder_lock(out):
         _check_spec(out, spec, {FILE_LISTS_KEY: file_lists, GRID_FILES_KEY: played})
-        store = ResultsStore(out / RESULTS_FILE, spec.columns, spec.keys)
+        store = ResultsStore(out / RESULTS_FILE, spec)  # every row it holds is one of these tasks'
         tasks = spec.tasks()
-        keys = [task_key(t["config"], t["seed"], spec.keys) for t in tasks]
-        _refuse_foreign_rows(store, set(keys))
-        todo = [t for t, key in zip(tasks, keys) if key not in store]
+        todo = [t for t in tasks if task_key(t["config"], t["seed"], spec.keys) not in store]
         outcome = SweepOutcome(len(tasks), len(tasks) - len(todo), 0, 0.0)
         if not todo:
             return outcome
@@ -950,46 +960,56 @@ def load_sweep_folder(out: str | Path) -> tuple[SweepSpec, list[dict], dict]:
     if not os.path.lexists(path):
         raise EvoWordleError(f"{out} is not a sweep folder (no {SPEC_FILE})")
     spec, records = read_spec(path)
-    rows: dict[tuple, dict] = {}
     csv_path = out / RESULTS_FILE
     if not os.path.lexists(csv_path):
         return spec, [], records
-    text = decode_utf8(read_capped(csv_path, MAX_RESULTS_BYTES, "results file"), csv_path, "results file")
+    data = read_capped(csv_path, MAX_RESULTS_BYTES, "results file")
+    return spec, list(parse_results(data[: data.rfind(b"\n") + 1], csv_path, spec).values()), records
+
+
+def parse_results(data: bytes, path: Path, spec: SweepSpec) -> dict[tuple[str, ...], dict]:
+    """The rows of ``results.csv`` (``data``: its whole lines; a torn last line, left by an
+    interrupted sweep, is the caller's to cut), keyed by :func:`task_key`, each checked against
+    ``spec``: the one reader of ``report`` (:func:`load_sweep_folder`) and of a resume
+    (:class:`ResultsStore`), so a row one of them refuses the other refuses in the same line.
+    A copy of a row (a manual merge) is dropped; anything else malformed is a one-line error
+    naming the file and line."""
+    text = decode_utf8(data, path, "results file")
     if (bad := control_char(text.replace("\r", ""))) is not None:
-        raise EvoWordleError(f"results file {csv_path} holds a control character ({bad!r})")
-    if not text.endswith("\n"):
-        text = text[: text.rfind("\n") + 1]
+        raise EvoWordleError(f"results file {path} holds a control character ({bad!r})")
     reader = csv.DictReader(io.StringIO(text))
     missing = [c for c in spec.columns if c not in (reader.fieldnames or [])]
     if missing:
-        raise EvoWordleError(f"results file {csv_path} lacks the column(s) {', '.join(missing)}")
+        raise EvoWordleError(f"results file {path} lacks the column(s) {', '.join(missing)}")
     extra = [c for c in reader.fieldnames or [] if c not in spec.columns]
     if extra:  # rows of another grid: the configurations would merge, one row standing for all
-        raise EvoWordleError(f"results file {csv_path} has the column(s) {', '.join(extra)[:80]}, "
+        raise EvoWordleError(f"results file {path} has the column(s) {', '.join(extra)[:80]}, "
                              f"which {SPEC_FILE} does not name: not this sweep's results")
     typed = {k: {format_value(v): v for v in spec.grid[k]} for k in spec.keys}
     limits: dict[tuple, tuple[int, int]] = {}
+    rows: dict[tuple[str, ...], dict] = {}
     for raw in reader:
         if None in raw or any(v is None for v in raw.values()):  # whole lines are written: a damaged one
             cells = sum(v is not None for k, v in raw.items() if k is not None) + len(raw.get(None) or [])
-            raise EvoWordleError(f"results file {csv_path} line {reader.line_num} has {cells} cells, "
+            raise EvoWordleError(f"results file {path} line {reader.line_num} has {cells} cells, "
                                  f"not the header's {len(reader.fieldnames or [])}")
-        key = row_key(raw, spec.keys)
         foreign = next((k for k in spec.keys if raw[k] not in typed[k]), None)
         if foreign is not None:  # the grid cannot have made it: an edited or mixed folder, never skipped
-            raise EvoWordleError(f"results file {csv_path} line {reader.line_num}: {foreign} = {raw[foreign][:40]!r} "
+            raise EvoWordleError(f"results file {path} line {reader.line_num}: {foreign} = {raw[foreign][:40]!r} "
                                  f"is not in {SPEC_FILE}'s grid ({', '.join(typed[foreign])[:80]})")
+        config = tuple(raw[k] for k in spec.keys)
         try:
-            row = _read_row(raw, spec, typed, limits, key[:-1])
+            row = _read_row(raw, spec, typed, limits, config)
         except (ValueError, RecursionError) as exc:
-            raise EvoWordleError(f"results file {csv_path} line {reader.line_num}: {str(exc)[:80]}") from None
+            raise EvoWordleError(f"results file {path} line {reader.line_num}: {str(exc)[:80]}") from None
+        key = (*config, str(row["seed"]))  # task_key's: a seed written "00" is seed 0's row
         if key in rows:  # a copy (a manual merge) is dropped; another figure for the same bench is no copy
             if any(row[c] != rows[key][c] for c in _FIGURES):
-                raise EvoWordleError(f"results file {csv_path} line {reader.line_num}: a second row for the same "
+                raise EvoWordleError(f"results file {path} line {reader.line_num}: a second row for the same "
                                      "configuration and seed with other figures (two results of one bench)")
             continue
         rows[key] = row
-    return spec, list(rows.values()), records
+    return rows
 
 
 def _read_row(raw: dict, spec: SweepSpec, typed: dict, limits: dict, config: tuple) -> dict:

@@ -4,6 +4,8 @@ symlink and respect the umask; a checkpoint never runs code."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import pickle
@@ -24,7 +26,7 @@ from evo_wordle.evolve.metaga import EvolveConfig, MetaGA
 from evo_wordle.evolve.search import load_tree, write_tree
 from evo_wordle.evolve.strategy import Strategy, load_strategy_file, save_strategy
 from evo_wordle.game import Settings
-from evo_wordle.sweep import RESULTS_FILE, SPEC_FILE, ResultsStore, load_sweep
+from evo_wordle.sweep import RESULTS_FILE, SPEC_FILE, ResultsStore, SweepSpec, load_sweep
 from evo_wordle.words import load_words
 
 from .alarms import alarm
@@ -456,19 +458,45 @@ def test_a_copied_row_is_still_dropped_as_before(sweep_dir, tmp_path, capsys):
     assert "2 of 2 benches done" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("kind", ["row-value-not-in-the-grid", "row-short", "row-long"])
-def test_a_resume_over_a_row_report_refuses_is_refused_too(sweep_dir, tmp_path, capsys, kind):
-    """`sweep` resumed over a row of another grid, or a line of the wrong cell count (skipped: its
-    bench ran again), and added benches to a folder no report can read; now one line, nothing added."""
+#: The damaged results.csv files of SWEEPS (sweep.json intact): what a resume reads as report does
+#: (a folder or FIFO in its place is named by the resume's --out check; another grid by its spec check).
+RESULTS_DAMAGE = sorted(k for k in SWEEPS if k.startswith(("histogram-", "row-", "games-huge", "mean-", "win-rate-",
+                                                            "fail-rate-", "worst-", "seed-", "bench-seed-", "seconds-",
+                                                            "second-row-", "missing-column", "results-"))
+                        and k not in ("results-folder", "results-fifo", "results-of-another-grid"))
+
+
+def _resume(out: Path) -> int:
+    """The sweep that made ``sweep_dir``, resumed in ``out``."""
+    return main(["sweep", "--solver", "greedy", "--candidates", "answers", "--set", "opener=tares,crane",
+                 "--seeds", "1", "--games", "5", "--out", str(out), "--jobs", "1", "--quiet"])
+
+
+@pytest.mark.parametrize("kind", RESULTS_DAMAGE)
+def test_a_resume_and_report_refuse_a_damaged_results_file_in_the_same_line(sweep_dir, tmp_path, capsys, kind):
+    """results.csv had two readers with their own checks: a resume skipped a line of the wrong cell
+    count, kept the first of two rows of one bench, and read a mean of "abc" or a row of another
+    grid without a word (or with other words than report's), adding benches to a folder no report
+    can read.  Both now read it with one parser: the same one line, and nothing appended."""
     out = _copy(sweep_dir, tmp_path)
     SWEEPS[kind][0](out)
     before = (out / RESULTS_FILE).read_bytes()
-    assert main(["sweep", "--solver", "greedy", "--candidates", "answers", "--set", "opener=tares,crane",
-                 "--seeds", "1", "--games", "5", "--out", str(out), "--jobs", "1", "--quiet"]) == 2
-    line = one_line(capsys).rstrip("\n")
-    assert line.endswith("use another --out") and ("opener=slate, seed=0" in line if "grid" in kind else
-                                                   "cells, not the header's 11" in line)
+    assert main(["report", str(out)]) == 2
+    refused = one_line(capsys)
+    assert SWEEPS[kind][1] in refused
+    assert _resume(out) == 2
+    assert one_line(capsys) == refused
     assert (out / RESULTS_FILE).read_bytes() == before
+
+
+def test_a_copied_row_is_dropped_by_a_resume_and_report_alike(sweep_dir, tmp_path, capsys):
+    out = _copy(sweep_dir, tmp_path)
+    _csv(out, lambda ls: [*ls, ls[1]])
+    before = (out / RESULTS_FILE).read_bytes()
+    assert main(["report", str(out)]) == 0
+    assert "2 of 2 benches done" in capsys.readouterr().out
+    assert _resume(out) == 0
+    assert "2/2 benches" in capsys.readouterr().out and (out / RESULTS_FILE).read_bytes() == before
 
 
 def test_plot_refuses_a_hostile_sweep_too(sweep_dir, tmp_path, capsys):
@@ -537,7 +565,7 @@ def test_results_csv_symlink_is_not_written_through(tmp_path):
     link = tmp_path / "sweep" / RESULTS_FILE
     link.symlink_to(victim)
     with pytest.raises(EvoWordleError, match="symlink"):
-        ResultsStore(link, ["a", "seed"], ["a"])
+        ResultsStore(link, SweepSpec(solver="greedy", grid={"a": [1]}))
     assert victim.read_text() == "precious"
 
 
@@ -718,3 +746,25 @@ def test_tune_space_toml_escape_refused(tmp_path):
     path.write_text('"\\u001b]0;x\\u0007" = [1, 2]\n')
     with pytest.raises(EvoWordleError, match="control character"):
         load_space(path)
+
+
+def test_a_resume_extends_a_results_file_whose_columns_report_reads_in_another_order(sweep_dir, tmp_path, capsys):
+    """report reads the columns in any order; a resume refused such a file ("other columns than
+    this sweep").  Reading it as report does, a resume now writes its rows in the file's order."""
+    out = _copy(sweep_dir, tmp_path)
+
+    def swap(lines):
+        rows = list(csv.reader(io.StringIO("\n".join(lines[:2]))))  # the header and the tares row only
+        i, j = rows[0].index("mean"), rows[0].index("seconds")
+        for row in rows:
+            row[i], row[j] = row[j], row[i]
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerows(rows)
+        return buf.getvalue().splitlines()
+
+    _csv(out, swap)
+    assert _resume(out) == 0 and "2/2 benches" in capsys.readouterr().out
+    assert main(["report", str(out)]) == 0
+    assert "2 of 2 benches done" in capsys.readouterr().out
+    spec, rows = load_sweep(out)
+    assert sorted(r["opener"] for r in rows) == ["crane", "tares"]

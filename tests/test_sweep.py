@@ -490,3 +490,24 @@ def test_a_fixed_setting_a_grid_problem_would_replace_is_refused():
     SweepSpec("greedy", {"problem": ["P2", "P3"]}, seeds=1, settings={"daily": True, "hard": True}).validate()
     SweepSpec("greedy", {"problem": ["P1"], "guess_from": ["allowed"]}, seeds=1,
               settings={"guess_from": "allowed"}).validate()
+
+
+def test_the_spec_leaves_out_a_file_value_no_configuration_reads_and_records_not_where_it_came_from(capsys):
+    """One place owns the rule for ``sweep --params FILE``'s values (it was checked twice, in the
+    command and again by validate): the spec knows which keys the file gave.  Such a key no
+    configuration reads is left out with one warning naming the file; the same key asked for in
+    the grid is refused; sweep.json records neither the file nor its keys, and refuses them."""
+    grid = {"population": [4], "selection": ["roulette"], "tournament_size": [7], "mutation": [0.1, 0.2]}
+    spec = SweepSpec(solver="ga-thesis", grid=dict(grid), seeds=1, games=2, params_file="best.json",
+                     file_keys=("population", "selection", "tournament_size"))
+    spec.validate()
+    assert capsys.readouterr().err == (
+        "evo-wordle: warning: parameter file best.json sets tournament_size=7, which no configuration reads "
+        "(tournament_size is for tournament selection, but ga-thesis selects parents by roulette and chooses its "
+        "guess by roulette): left out of the grid\n")
+    assert spec.grid == {"population": [4], "selection": ["roulette"], "mutation": [0.1, 0.2]}
+    assert "params_file" not in spec.as_dict() and "file_keys" not in spec.as_dict()
+    with pytest.raises(EvoWordleError, match="grid key 'tournament_size' .* so no run would read it"):
+        SweepSpec(solver="ga-thesis", grid=dict(grid), seeds=1, games=2).validate()
+    with pytest.raises(EvoWordleError, match="not a sweep specification: unexpected key 'file_keys'"):
+        SweepSpec.from_dict({**spec.as_dict(), "file_keys": ["population"]})

@@ -418,6 +418,83 @@ def test_bench_warns_once_of_a_params_files_value_the_solver_never_reads(lists, 
     assert without.err == "" and json.loads(without.out)["mean_guesses"] == json.loads(captured.out)["mean_guesses"]
 
 
+def _roulette_file(lists, path: Path, **solver_params) -> None:
+    """A roulette winner's parameter file with a sampled tournament_size (tune writes every value)."""
+    _made_for_file(lists, path, solver_params)
+    doc = json.loads(path.read_text())
+    doc["params"] = {"population": 4, "selection": "roulette", "choice": "roulette", "tournament_size": 7}
+    path.write_text(json.dumps(doc))
+
+
+@pytest.mark.parametrize("command", [
+    ["bench", "--games", "2", "--repeat", "2"],  # two runs of one solver: its parameters were built three times
+    ["compare", "--solvers", "ga-thesis,greedy", "--games", "2", "--mixed"],  # each row's, checked first, then run
+    ["solve", "ANSWER", "--solver", "ga-thesis"],
+    ["plot", "histograms", "--solvers", "ga-thesis,greedy", "--games", "2", "--jobs", "1", "--out", "OUT"],
+    ["plot", "evolution", "--answer", "ANSWER", "--runs", "2", "--out", "OUT"],
+    ["plot", "convergence", "--answer", "ANSWER", "--runs", "2", "--baseline", "greedy", "--jobs", "1",
+     "--out", "OUT"],
+], ids=lambda c: "-".join(c[:2]))
+def test_every_command_warns_once_of_a_params_files_value_the_solver_never_reads(lists, tmp_path, capsys, command):
+    """bench and compare built a solver's parameters more than once (to check the flags, then for
+    each run), so the warning was kept from repeating by a mark on the parsed flags; each command
+    now builds them once per solver, and says it once."""
+    path = tmp_path / "best-params.json"
+    _roulette_file(lists, path)
+    answer = Path(lists[1]).read_text().split()[0]
+    argv = [answer if a == "ANSWER" else str(tmp_path / "p.png") if a == "OUT" else a for a in command]
+    assert main([*argv, "--params", str(path), "--allowed", lists[0], "--answers", lists[1]]) == 0
+    err = [ln for ln in capsys.readouterr().err.splitlines() if "built pattern table" not in ln]
+    assert [ln for ln in err if "never reads" in ln] == [
+        f"evo-wordle: warning: parameter file {path} sets tournament_size=7, which ga-thesis never reads here "
+        "(tournament_size is for tournament selection, but ga-thesis selects parents by roulette and chooses its "
+        "guess by roulette): played without it"]
+
+
+def test_bench_warns_of_a_hand_edited_solver_params_value_the_solver_never_reads(lists, tmp_path, capsys):
+    """The warning named the file's tuned values (``params``) only: a tournament_size set by hand in
+    its ``solver_params`` (every value the solver plays) was played without it and without a word.
+    Now it is named too; one at the solver's default (tune writes every value, an unread one so)
+    is no warning."""
+    from evo_wordle.solvers import SOLVERS, load_all
+
+    load_all()
+    default = SOLVERS["ga-thesis"].configure({}).tournament_size
+    path = tmp_path / "best-params.json"
+    common = ["--games", "2", "--allowed", lists[0], "--answers", lists[1]]
+    _made_for_file(lists, path, {"population": 4, "selection": "roulette", "choice": "roulette",
+                                 "tournament_size": default + 4})
+    assert main(["bench", "--params", str(path), *common]) == 0
+    err = [ln for ln in capsys.readouterr().err.splitlines() if "built pattern table" not in ln]
+    assert err == [f"evo-wordle: warning: parameter file {path} sets tournament_size={default + 4}, which ga-thesis "
+                   "never reads here (tournament_size is for tournament selection, but ga-thesis selects parents by "
+                   "roulette and chooses its guess by roulette): played without it"]
+    _made_for_file(lists, path, {"population": 4, "selection": "roulette", "choice": "roulette",
+                                 "tournament_size": default})
+    assert main(["bench", "--params", str(path), *common]) == 0
+    assert [ln for ln in capsys.readouterr().err.splitlines() if "built pattern table" not in ln] == []
+
+
+def test_strategy_plays_a_policy_files_solver_params_as_params_does(tmp_path, capsys):
+    """``--strategy FILE`` naming a multi-board policy read the file's ``params`` only, so a value
+    in its ``solver_params`` (which ``--params FILE`` plays) was ignored without a word; both now
+    read the file alike."""
+    from evo_wordle.evolve.strategy import resolve_strategy_path
+
+    doc = json.loads(resolve_strategy_path("dordle-evolved").read_text())
+    doc["params"].pop("rollout")
+    doc["solver_params"] = {"ties": "alphabetical"}
+    path = tmp_path / "policy.json"
+    path.write_text(json.dumps(doc))
+    played = []
+    for flag in ("--strategy", "--params"):
+        solver = ["--solver", "strategy"] if flag == "--strategy" else []
+        assert main(["bench", *solver, flag, str(path), "--games", "2", "--json"]) == 0
+        captured = capsys.readouterr()
+        played.append(json.loads(captured.out)["settings"]["ties"])
+    assert played == ["alphabetical", "alphabetical"]
+
+
 def test_sweep_and_bench_play_the_settings_and_every_parameter_a_params_file_records(lists, tmp_path, capsys):
     """`sweep --params` took the tuned parameters only: it swept under the flags' game (any
     word may be the answer, easy mode, cap 9), not the one the file was tuned for, and the

@@ -261,14 +261,14 @@ def lists_note(found: Artefact | None, ctx: Context) -> dict:
     return other_lists_note(found.made_for, ctx.words) if found else {}
 
 
-def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Namespace, seed: int,
+def bench_once(ctx: Context, name: str, settings: Settings, args: argparse.Namespace, params: dict, seed: int,
                answers: np.ndarray, distinct: bool = False, note: dict | None = None) -> BenchResult:
     """One bench run as the flags describe on ``answers`` (:meth:`Puzzles.answers`), for one
-    board or N (one engine, :func:`run_bench`); ``seed`` drives the games (solver randomness,
-    daily order).  ``distinct`` (:attr:`Puzzles.distinct`): the sets hold no repeated answer,
-    which run_bench checks and records.  ``note`` (:func:`lists_note`): the row's record of a
-    file played on other word lists."""
-    params = bench_params(name, args, check=False)  # flags were checked by the command
+    board or N (one engine, :func:`run_bench`), with the solver keywords ``params`` (the
+    command's one :func:`bench_params`); ``seed`` drives the games (solver randomness, daily
+    order).  ``distinct`` (:attr:`Puzzles.distinct`): the sets hold no repeated answer, which
+    run_bench checks and records.  ``note`` (:func:`lists_note`): the row's record of a file
+    played on other word lists."""
     policy = engine(name, args)
     player = name if board_search(name, args) else policy  # run_bench routes ga-search on boards
     result = run_bench(
@@ -388,14 +388,14 @@ def cmd_bench(args: argparse.Namespace) -> int:
         args.solver = load_params(args.params)["solver"]
     args.solver = args.solver or (POLICY_NAME if flag_settings.boards > 1 else "greedy")
     check_boards(engine(args.solver, args), flag_settings)
-    bench_params(args.solver, args)  # unknown solver / bad options fail before any work
+    params = bench_params(args.solver, args)  # unknown solver / bad options fail before any work
     ctx, settings = run_context(args, [args.solver])
     puzzles = Puzzles(ctx, args, [args.solver], settings)
     seeds = derived_seeds(args.seed, repeats(engine(args.solver, args), settings, args.repeat, puzzles.recorded))
     plays = [puzzles.answers(s) for s in seeds]
     puzzles.warn_seen(plays[0])
     note = lists_note(puzzles.artefact, ctx)  # the file Puzzles read: artefact_of(args, [args.solver])
-    results = [bench_once(ctx, args.solver, settings, args, s, a, puzzles.distinct, note)
+    results = [bench_once(ctx, args.solver, settings, args, params, s, a, puzzles.distinct, note)
                for s, a in zip(seeds, plays)]
     means = [r.mean_guesses for r in results]
     mean, half = mean_ci(means)  # half is nan for one run (then not printed)
@@ -548,9 +548,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     check_solver_flags(families, args)  # every flag must serve one of them
     given = settings_from_args(args)  # what the flags alone describe
     check_daily_rule(args, given)
+    params = {}
     for name in names:  # validate all before running any
         check_boards(engine(name, args), given)
-        bench_params(name, args, check=False)
+        params[name] = bench_params(name, args, check=False)
     ctx, game = run_context(args, names)
     files = {name: artefact_of(args, [name]) for name in names}  # each row's replayed file, read once
     row_settings = {name: game if files[name] else given for name in names}
@@ -568,7 +569,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
     puzzles.warn_seen(answers)
     rows = []
     for name in names:
-        summary = bench_once(ctx, name, row_settings[name], args, args.seed, answers, puzzles.distinct,
+        summary = bench_once(ctx, name, row_settings[name], args, params[name], args.seed, answers, puzzles.distinct,
                              lists_note(files[name], ctx)).summary()
         summary["settings"]["seed"] = args.seed
         summary["settings"].update(puzzles.describe())

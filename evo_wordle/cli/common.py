@@ -205,35 +205,41 @@ def check_solver_flags(names: list[str], args: argparse.Namespace) -> None:
 
 def solver_params(name: str, args: argparse.Namespace, check: bool = True) -> dict:
     """Keyword arguments for ``make_solver(name, …)`` from parsed flags and ``--params FILE``
-    (with ``check``, flags that ``name`` does not take are refused first)."""
+    (with ``check``, flags that ``name`` does not take are refused first).  A value the file
+    gives that the solver never reads is one warning (:func:`_warn_unread_file_values`): each
+    command builds its parameters once per solver, so it is said once."""
     from ..solvers import SOLVERS
+    from ..tune import file_params
 
     if check:
         check_solver_flags([name], args)
     flags = SOLVERS[name].options_from_args(args)
-    params = with_opener({**params_file_for(name, args), **flags}, args)
+    data = _params_file_data(name, args)
+    params = with_opener({**(file_params(data) if data else {}), **flags}, args)
     SOLVERS[name].check_flags_used(flags, params)
-    _warn_unread_file_values(name, args, flags, params)
+    if data:
+        _warn_unread_file_values(name, args.params, data, set(flags), params)
     return params
 
 
-def _warn_unread_file_values(name: str, args: argparse.Namespace, flags: dict, params: dict) -> None:
-    """One warning per value ``--params FILE`` tuned or fixed (its ``params``) that the solver
+def _warn_unread_file_values(name: str, path: str, data: dict, flags: set[str], params: dict) -> None:
+    """One warning per value the parameter file ``path`` (loaded: ``data``) gives that the solver
     built with ``params`` never reads: a tuned roulette winner's sampled ``tournament_size`` was
-    played without it and without a word.  Not refused as such a flag is: the file, not the
-    command line, gave it (``sweep --params`` leaves it out of the grid the same way)."""
+    played without it and without a word.  Its tuned values (``params``) are named, and those of
+    ``solver_params`` that differ from the solver's defaults (tune writes every value, an unread
+    one at its default: only a hand-edited one was asked for).  Not refused as such a flag is:
+    the file, not the command line, gave it (``sweep --params`` leaves it out of the grid the
+    same way)."""
     from ..console import warn
     from ..solvers import SOLVERS
-    from ..tune import load_params
+    from ..tune import file_params
 
-    path = getattr(args, "params", None)
-    unread = SOLVERS[name].unread_params(params) if path else {}
-    if not unread:
-        return
-    warned = vars(args).setdefault("_unread_warned", set())  # a command builds its parameters more than once
-    for key, value in load_params(path)["params"].items():
-        if key in unread and key not in flags and (name, key) not in warned:
-            warned.add((name, key))
+    family = SOLVERS[name]
+    unread = family.unread_params(params)
+    defaults = family.param_defaults() if unread else {}
+    for key, value in file_params(data).items():
+        edited = key in data["params"] or key not in defaults or defaults[key] != value
+        if key in unread and key not in flags and edited:
             warn(f"parameter file {path} sets {key}={value}, which {name} never reads here "
                  f"({key} {unread[key].why}): played without it")
 
@@ -245,19 +251,27 @@ def with_opener(params: dict, args: argparse.Namespace) -> dict:
 
 
 def params_file_for(name: str, args: argparse.Namespace) -> dict:
-    """The parameters ``--params FILE`` holds for solver ``name`` ({} without the flag).
+    """The parameters ``--params FILE`` holds for solver ``name`` ({} without the flag)."""
+    from ..tune import file_params
+
+    data = _params_file_data(name, args)
+    return file_params(data) if data else {}
+
+
+def _params_file_data(name: str, args: argparse.Namespace) -> dict | None:
+    """``--params FILE`` loaded, if it holds parameters for solver ``name`` (None without the flag).
 
     A file made for another solver is refused for a bench of that one solver; in ``compare``
-    it applies to its own solver's row only.
+    it applies to its own solver's row only (None for the others).
     """
     path = getattr(args, "params", None)
     if not path:
-        return {}
-    from ..tune import file_params, load_params
+        return None
+    from ..tune import load_params
 
     data = load_params(path)
     if data["solver"] != name:
         if getattr(args, "solvers", None):
-            return {}
+            return None
         raise EvoWordleError(f"{path} holds parameters for solver {data['solver']!r}, not {name!r}")
-    return file_params(data)
+    return data

@@ -154,12 +154,14 @@ def _params_file(path: str, mtime_ns: int, size: int) -> str | None:
 
 def board_policy_params(args: argparse.Namespace) -> dict | None:
     """The summed-entropy parameters of the multi-board policy ``--strategy`` names (None if it
-    names none), ``--opener`` on top; a parameter file for another solver is refused."""
+    names none), ``--opener`` on top; a parameter file for another solver is refused.  They are
+    read as ``--params FILE`` reads the same file (:func:`~evo_wordle.tune.file_params`): its
+    ``solver_params`` too, which were ignored here without a word."""
     board = board_policy_file(args)
     if not board:
         return None
     from ..boards import POLICY_NAME
-    from ..tune import load_params
+    from ..tune import file_params, load_params
 
     given = getattr(args, "params", None)
     if given and not getattr(args, "solvers", None):  # (in compare --params may serve another row)
@@ -170,7 +172,7 @@ def board_policy_params(args: argparse.Namespace) -> dict | None:
         raise EvoWordleError(f"{board} holds parameters for solver {data['solver']!r}: give it as --params "
                              f"with --solver {data['solver']} (--strategy replays strategies and {POLICY_NAME} "
                              "policies)")
-    params = dict(data["params"])
+    params = file_params(data)
     policy_genes(params, board)
     return with_opener(params, args)
 

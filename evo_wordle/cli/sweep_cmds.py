@@ -214,12 +214,14 @@ def _grid_from_args(args: argparse.Namespace) -> dict[str, list]:
 
 
 def _with_file_params(args: argparse.Namespace, grid: dict[str, list], ctx,
-                      settings) -> tuple[dict[str, list], dict | None]:
+                      settings) -> tuple[dict[str, list], list[str], dict | None]:
     """``grid`` with the parameters of ``--params FILE`` as one-value axes (grid values win):
     the tuned ones, and the others the file records where they differ from the solver's
     defaults here (equal ones would only widen the table).  A grid axis over a setting the file
-    was made for gets the one-line warning a flag overriding it gets.  Also what ``sweep.json``
-    records when the file is played on other word lists than it was made for (else None)."""
+    was made for gets the one-line warning a flag overriding it gets.  Also the keys the file
+    gave (:attr:`~evo_wordle.sweep.SweepSpec.file_keys`: one no configuration reads is left out
+    by the sweep's validation) and what ``sweep.json`` records when the file is played on other
+    word lists than it was made for (else None)."""
     from ..artefacts import SETTING_KEYS, other_lists_note
     from ..solvers import make_solver
     from ..sweep import format_value
@@ -241,30 +243,7 @@ def _with_file_params(args: argparse.Namespace, grid: dict[str, list], ctx,
     note = other_lists_note(data.get("made_for"), ctx.words)  # run_context refused it unless --other-lists
     file_lists = {"file": args.params, "lists_differ": note["lists_differ"]} if note else None
     merged = {**{k: [v] for k, v in recorded.items() if k not in grid}, **grid}
-    return _without_unread_file_params(args, merged, [k for k in recorded if k not in grid]), file_lists
-
-
-def _without_unread_file_params(args: argparse.Namespace, grid: dict[str, list], keys: list[str]) -> dict[str, list]:
-    """``grid`` without the file's values (``keys``) that no configuration reads, each named in one
-    warning.  Not refused as such a grid key is: the file records a whole solver (tune writes a
-    winner's every sampled value, ``tournament_size`` under roulette selection included), so the
-    value was not asked for here, and refusing it left a tuned file that ``bench --params`` plays
-    unsweepable; kept, it would label every row with a value no run read.  One that some
-    configurations read stays, with the grid's one-line warning."""
-    from ..solvers import SOLVERS
-    from ..sweep import SweepSpec, format_value
-
-    family = SOLVERS.get(args.solver)
-    if family is None or not keys:
-        return grid
-    spec = SweepSpec(solver=args.solver, grid=grid)
-    spec.check_shape()  # the grid's size, before it is expanded
-    unread = [family.unread_params(spec.solver_params(config)) for config in spec.configs()]
-    dropped = [k for k in keys if all(k in u for u in unread)]
-    for key in dropped:
-        warn(f"parameter file {args.params} sets {key}={format_value(grid[key][0])}, which no configuration "
-             f"reads ({key} {unread[0][key].why}): left out of the grid")
-    return {k: v for k, v in grid.items() if k not in dropped}
+    return merged, [k for k in recorded if k not in grid], file_lists
 
 
 def _refuse_file_settings_a_problem_replaces(args: argparse.Namespace, grid: dict, settings) -> None:
@@ -339,10 +318,10 @@ def cmd_sweep(args: argparse.Namespace) -> int:
 
     grid, settings = _grid_from_args(args), settings_from_args(args)
     _other_lists_axis(args, grid)
-    file_lists = None
+    file_lists, file_keys = None, []
     if getattr(args, "params", None):  # the file's settings and answer list, as bench plays them
         ctx, settings = run_context(args, [args.solver])
-        grid, file_lists = _with_file_params(args, grid, ctx, settings)
+        grid, file_keys, file_lists = _with_file_params(args, grid, ctx, settings)
         if args.other_lists and "strategy" in grid and "other_lists" not in grid:
             grid["other_lists"] = [True]  # the strategy file the parameters name plays on these lists too
         _refuse_file_settings_a_problem_replaces(args, grid, settings)
@@ -355,6 +334,8 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         allowed=args.allowed,
         answers=args.answers,
         base_seed=args.seed,
+        params_file=args.params,
+        file_keys=tuple(file_keys),
     )
 
     bars: list = []  # the ETA bar, made at the first finished bench (when the total is known)

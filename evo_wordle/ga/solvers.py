@@ -362,6 +362,11 @@ class GASolver(Solver):
                 if key in params and method not in methods}
 
     @classmethod
+    def param_defaults(cls) -> dict:
+        """This solver's configuration with nothing given (``describe`` records its fields)."""
+        return cls.configure({}).as_dict()
+
+    @classmethod
     def configure(cls, given: dict) -> GAConfig:
         """The solver's defaults with ``given`` on top.  A population below the default elite
         names both (``--elite must be between 0 and 2, not 10`` blamed a flag nobody typed)."""

@@ -18,6 +18,11 @@ from ..params import as_word
 from ..words import WordSet
 
 
+def _flag(key: str) -> str:
+    """``tournament_size`` → ``--tournament-size``: a parameter as the command line spells it."""
+    return "--" + key.replace("_", "-")
+
+
 class Unread(NamedTuple):
     """Why a parameter is never read (``why``, after its name) and the values of other
     parameters under which it would be (``fixes``, any one of them)."""
@@ -28,7 +33,13 @@ class Unread(NamedTuple):
     def give(self, form: str) -> str:
         """The values that would have it read, in ``form`` (``{flag}``: the name as a flag,
         ``{key}``, ``{value}``), joined by "or": the one phrasing of the advice."""
-        return " or ".join(form.format(flag="--" + k.replace("_", "-"), key=k, value=v) for k, v in self.fixes.items())
+        return " or ".join(form.format(flag=_flag(k), key=k, value=v) for k, v in self.fixes.items())
+
+    def refuse_flag(self, key: str) -> EvoWordleError:
+        """The refusal of flag ``key`` given on the command line: why it is not read, and
+        :meth:`give`'s values that would have it read, or drop it."""
+        flag = _flag(key)
+        return EvoWordleError(f"{flag} {self.why}: give {self.give('{flag} {value}')}, or drop {flag}")
 
 
 #: The one baseline opener: greedy and ``ga`` open with it when any allowed word may be the
@@ -139,15 +150,21 @@ class Solver:
         return {}
 
     @classmethod
+    def param_defaults(cls) -> dict:
+        """The value each parameter :meth:`unread_params` may name takes when none is given, as
+        :meth:`describe` records it ({} when none may be unread): a parameter file records every
+        value (tune's ``solver_params``), an unread one at its default, so only one that differs
+        was set by hand."""
+        return {}
+
+    @classmethod
     def check_flags_used(cls, flags: dict, params: dict) -> None:
         """Refuse a flag given on the command line (``flags``, from :meth:`options_from_args`)
         that the solver built with ``params`` never reads (:meth:`unread_params`)."""
         unread = cls.unread_params(params)
         for key in flags:
             if key in unread:
-                flag = "--" + key.replace("_", "-")
-                fixes = unread[key].give("{flag} {value}")
-                raise EvoWordleError(f"{flag} {unread[key].why}: give {fixes}, or drop {flag}")
+                raise unread[key].refuse_flag(key)
 
     @classmethod
     def check_word_lists(cls, params: dict, words: WordSet) -> dict[str, str]:
