@@ -978,6 +978,9 @@ def parse_results(data: bytes, path: Path, spec: SweepSpec) -> dict[tuple[str, .
     if (bad := control_char(text.replace("\r", ""))) is not None:
         raise EvoWordleError(f"results file {path} holds a control character ({bad!r})")
     reader = csv.DictReader(io.StringIO(text))
+    twice = next((c for i, c in enumerate(reader.fieldnames or []) if c in (reader.fieldnames or [])[:i]), None)
+    if twice is not None:  # DictReader keeps a twice-named column's last cell: the first would be read as absent
+        raise EvoWordleError(f"results file {path} names the column {twice[:40]!r} twice")
     missing = [c for c in spec.columns if c not in (reader.fieldnames or [])]
     if missing:
         raise EvoWordleError(f"results file {path} lacks the column(s) {', '.join(missing)}")

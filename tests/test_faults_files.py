@@ -350,6 +350,16 @@ def _repeat_last_histogram_key(lines: list[str]) -> list[str]:
     return buf.getvalue().splitlines()
 
 
+
+def _mean_twice(lines: list[str]) -> list[str]:
+    """results.csv with its mean column given again at the end, each row's own mean in it (every
+    figure still holds: csv.DictReader read the row from the second copy without a word)."""
+    rows = list(csv.reader(io.StringIO("\n".join(lines))))
+    at = rows[0].index("mean")
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\n").writerows([*row, row[at]] for row in rows if row)
+    return out.getvalue().splitlines()
+
 SWEEPS = {
     "huge-grid": (lambda o: _spec(o, lambda d: d.update(grid={f"k{i}": list(range(10)) for i in range(10)})),
                   "10,000,000,000 configurations"),
@@ -430,6 +440,8 @@ SWEEPS = {
                                 "has the column(s) opener, which sweep.json does not name"),
     "missing-column": (lambda o: _csv(o, lambda ls: [ls[0].replace(",mean,", ",avg,"), *ls[1:]]),
                        "lacks the column(s) mean"),
+    # a column named twice: csv.DictReader kept the second cell and read the row on without a word
+    "results-column-twice": (lambda o: _csv(o, _mean_twice), "names the column 'mean' twice"),
     "results-invalid-utf8": (lambda o: (o / RESULTS_FILE).write_bytes(
         (o / RESULTS_FILE).read_bytes() + b"tares,\xff\n"), "not UTF-8"),
     "results-escape": (_cell("version", "\x1b[2J"), "control character"),
