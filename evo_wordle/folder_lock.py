@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import EvoWordleError
+from .files import decode_utf8, parse_json
 
 LOCK_FILE = ".lock"
 #: Lock files (device, inode) this process holds: record locks do not exclude the process itself.
@@ -56,10 +57,15 @@ def _alive(record: dict) -> bool:
 
 
 def _read_record(fd: int) -> dict:
+    """The owner record, or {} (no owner known) when it is missing or damaged: longer than the
+    cap, not UTF-8, not one JSON object, or refused by :func:`~evo_wordle.files.parse_json` as
+    every shared JSON file is (a key given twice, deep nesting, control characters)."""
     try:
-        data = os.pread(fd, _RECORD_CAP, 0)
-        record = json.loads(data.decode("utf-8")) if data.strip() else {}
-    except (OSError, ValueError, RecursionError):  # 4 kB of "[" nest deeper than json's recursion limit
+        data = os.pread(fd, _RECORD_CAP + 1, 0)
+        if len(data) > _RECORD_CAP or not data.strip():  # a huge record is damaged, not cut to a valid head
+            return {}
+        record = parse_json(decode_utf8(data, LOCK_FILE, "lock record"), LOCK_FILE, "lock record")
+    except (OSError, EvoWordleError):
         return {}
     return record if isinstance(record, dict) else {}
 

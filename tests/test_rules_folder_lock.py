@@ -160,6 +160,38 @@ def test_a_record_nested_too_deeply_reads_as_none(tmp_path):
         os.close(fd)
 
 
+@pytest.mark.parametrize("content", [
+    b'{"pid": 7, "host": "h"}' + b" " * 10_000,  # a valid head on a huge record: was read as pid 7
+    b'{"pid": 7, "host": "h", "pid": 8}',  # a key given twice: json kept the last copy
+    b'{"pid": 7, "host": "h\\u001b[2J"}',  # a control character, refused as in every shared file
+    b'{"pid": 7, "x": ' + b"[" * 25 + b"]" * 25 + b"}",  # past the shared files' depth, far within json's
+])
+def test_a_record_the_capped_reader_refuses_is_damaged_and_reads_as_none(tmp_path, content):
+    """The record is read as every shared JSON file is (files.parse_json, within the cap): what it
+    refuses is a damaged record, {} (no owner known), as a record that is not JSON at all."""
+    fd = _fd(tmp_path, content)
+    try:
+        assert fl._read_record(fd) == {}
+    finally:
+        os.close(fd)
+
+
+@pytest.mark.parametrize("content", [b'{"pid": 7, "host": "h"}' + b" " * 10_000, b'{"pid": 1, "host": "h", "pid": 7}'])
+def test_a_damaged_record_is_no_owner_either_way(tmp_path, monkeypatch, content):
+    """Refused, it names no owner; without record locks, it is taken over (as an empty record)."""
+    (tmp_path / LOCK_FILE).write_bytes(content)
+    _locks_refused(monkeypatch, errno.EAGAIN)
+    with pytest.raises(EvoWordleError) as info:
+        with folder_lock(tmp_path):
+            pass
+    assert str(info.value) == f"another sweep is writing to {tmp_path} (another process)"
+    _locks_refused(monkeypatch, errno.ENOLCK)
+    (tmp_path / LOCK_FILE).write_bytes(content.replace(b'"h"', json.dumps(HOST).encode())
+                                       .replace(b'"pid": 7', f'"pid": {os.getppid()}'.encode()))
+    with folder_lock(tmp_path):
+        assert json.loads((tmp_path / LOCK_FILE).read_text())["pid"] == os.getpid()
+
+
 @pytest.mark.parametrize("since", [1e308, -1e20, float("nan"), float("inf")])
 def test_an_owner_record_with_no_real_time_shows_none(since):
     """Each was an internal error (OverflowError or ValueError from localtime), not the refusal."""
