@@ -96,6 +96,12 @@ SEARCH_GENERATIONS_MAX = 50
 #: (measured, one core), so a searched decision takes at most a few minutes; both caps at once
 #: (51,000 words, ≈ 1.4 h a decision) made a shared file's Octordle replay run for days.
 BOARD_SEARCH_WORDS = 1000
+#: Most words one board's decision GA (``ga-search``) may evaluate, ``search_population × (1 +
+#: search_generations)``: a word costs ≈ 0.45 s at the root of the bundled lists (2,309 answers,
+#: cold memo; ≈ 0.01-0.06 s at a second guess after SALET), measured on one core, so a decision
+#: takes about 2.3 minutes at most (hard mode tries 5 × population words at ≈ 0.07-0.14 s: ≈ 2-3.5
+#: minutes); both caps at once (51,000 words) made a shared file's first decision run ≈ 6 hours.
+SEARCH_WORDS = 300
 BOARD_SEARCH_LARGEST = 1000
 #: ``ga-search --boards N`` without ``--search-population`` / ``--search-generations``.
 BOARD_SEARCH_DEFAULTS = (60, 0)
@@ -116,6 +122,17 @@ def rollout_most(boards: int) -> int:
         mid = (low + high + 1) // 2
         low, high = (mid, high) if rollout_work(mid, boards) <= ROLLOUT_WORK else (low, mid - 1)
     return low
+
+
+def check_search_words(population: int, generations: int, most: int,
+                       names: tuple[str, str] = ("search", "search_generations")) -> None:
+    """Refuse a decision search that would breed more than ``most`` words a decision,
+    ``population × (1 + generations)`` (each option alone within its own cap), in one line
+    naming the options as ``names`` spells them."""
+    bred = population * (1 + generations)
+    if bred > most:
+        raise EvoWordleError(f"the decision search would breed up to {bred:,} words a decision ({names[0]} "
+                             f"{population} × (1 + {names[1]} {generations})): at most {most:,}")
 
 
 def check_rollout(reach: int, boards: int) -> None:
@@ -272,11 +289,7 @@ class SummedEntropy:
         self._values: dict[tuple, float] = {}
         self.search = as_int("search", search, 0, SEARCH_MAX)
         self.search_generations = as_int("search_generations", search_generations, 0, SEARCH_GENERATIONS_MAX)
-        search, generations = self.search, self.search_generations
-        if search * (1 + generations) > BOARD_SEARCH_WORDS:
-            raise EvoWordleError(f"the decision search would breed up to {search * (1 + generations):,} words a "
-                                 f"decision (search {search} × (1 + search_generations {generations})): "
-                                 f"at most {BOARD_SEARCH_WORDS:,}")
+        check_search_words(self.search, self.search_generations, BOARD_SEARCH_WORDS)
         self._searcher = None  # built at the first searched decision
 
     def reset(self, rng: np.random.Generator | None = None) -> None:

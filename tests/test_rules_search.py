@@ -8,6 +8,7 @@ exhaustive decisions, the option checks, and the tree files' edge cases."""
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from types import SimpleNamespace
 
@@ -273,7 +274,7 @@ def test_the_population_is_the_best_words_evaluated_and_the_seeds_the_most_infor
 def test_with_few_legal_words_every_one_is_weighed_and_seeds_are_all_of_them(small):
     state = GameState.start(small, ALLOWED)
     legal = state.guessable("allowed")
-    ga = GASearchSolver(small, ALLOWED, opener="tight", population=len(legal) + 5, generations=3).evolve(state)
+    ga = GASearchSolver(small, ALLOWED, opener="tight", population=len(legal) + 5, generations=1).evolve(state)
     assert sorted(ga["fitness"]) == legal.tolist() and len(ga["seeds"]) == len(legal)
     assert np.asarray(ga["population"]).tolist() == np.asarray(ga["seeds"]).tolist()  # nothing left to breed
 
@@ -800,9 +801,9 @@ def test_a_headerless_tree_file_is_an_old_tree_only_if_its_first_path_line_has_a
 def test_the_decision_ga_accepts_its_bounds_and_refuses_beyond(small):
     """population 1 … SEARCH_MAX and generations 0 … SEARCH_GENERATIONS_MAX (a huge value began a
     search that never ended); one step beyond either end is an error naming the option and its range."""
-    from evo_wordle.boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX
+    from evo_wordle.boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX, SEARCH_WORDS
 
-    for population, generations in ((1, 0), (SEARCH_MAX, SEARCH_GENERATIONS_MAX)):
+    for population, generations in ((1, 0), (1, SEARCH_GENERATIONS_MAX), (SEARCH_WORDS, 0)):
         solver = GASearchSolver(small, ALLOWED, population=population, generations=generations)
         assert (solver.population, solver.generations) == (population, generations)
     for kwargs in ({"population": 0}, {"population": SEARCH_MAX + 1}, {"generations": -1},
@@ -811,6 +812,97 @@ def test_the_decision_ga_accepts_its_bounds_and_refuses_beyond(small):
         lo, hi = (1, SEARCH_MAX) if option == "population" else (0, SEARCH_GENERATIONS_MAX)
         with pytest.raises(EvoWordleError, match=f"^--search-{option} must be between {lo} and {hi}, not {value}$"):
             GASearchSolver(small, ALLOWED, **kwargs)
+
+
+#: population × (1 + generations) exactly at the joint bound (300), and one word past it.
+AT_THE_BOUND = [(300, 0), (100, 2), (60, 4), (6, 49)]
+ONE_PAST = [(301, 0), (43, 6), (7, 42)]
+
+
+def _past_the_bound(population: int, generations: int) -> str:
+    return (f"the decision search would breed up to {population * (1 + generations):,} words a decision "
+            f"(search_population {population} × (1 + search_generations {generations})): at most 300")
+
+
+def test_the_decision_ga_evaluates_at_most_its_joint_bound_of_words_a_decision(small):
+    """Each cap alone let a file ask population 1,000 × (1 + 50 generations) = 51,000 words a
+    decision (≈ 6 h at the root of the bundled lists): population × (1 + generations) is bounded
+    as the multi-board search's is, by the same check; exactly at it is accepted, one past refused."""
+    from evo_wordle.boards import SEARCH_WORDS
+
+    assert SEARCH_WORDS == 300  # the documented bound
+    for population, generations in AT_THE_BOUND:
+        assert population * (1 + generations) == SEARCH_WORDS
+        solver = GASearchSolver(small, ALLOWED, population=population, generations=generations)
+        assert (solver.population, solver.generations) == (population, generations)
+        GASearchSolver.check_params({"population": population, "generations": generations})
+    for population, generations in [*ONE_PAST, (1000, 50)]:
+        message = "^" + re.escape(_past_the_bound(population, generations)) + "$"
+        with pytest.raises(EvoWordleError, match=message):
+            GASearchSolver(small, ALLOWED, population=population, generations=generations)
+        with pytest.raises(EvoWordleError, match=message):  # a sweep's values, before its folder exists
+            GASearchSolver.check_params({"population": population, "generations": generations})
+
+
+def test_the_joint_bound_counts_the_default_of_the_option_not_given(small):
+    """``population`` alone is bred for the default 4 generations (60 × 5 = 300), and
+    ``generations`` alone over the default population of 16 (16 × 19 = 304 > 300)."""
+    GASearchSolver(small, ALLOWED, population=60)
+    GASearchSolver.check_params({"population": 60})
+    GASearchSolver(small, ALLOWED, generations=17)  # 16 × 18 = 288
+    for kwargs, (population, generations) in (({"population": 61}, (61, 4)), ({"generations": 18}, (16, 18))):
+        with pytest.raises(EvoWordleError, match=r"breed up to " + f"{population * (1 + generations)} words"):
+            GASearchSolver(small, ALLOWED, **kwargs)
+        with pytest.raises(EvoWordleError, match=r"breed up to " + f"{population * (1 + generations)} words"):
+            GASearchSolver.check_params(kwargs)
+
+
+def _small_lists(small, tmp_path) -> list[str]:
+    allowed, answers = tmp_path / "allowed.txt", tmp_path / "answers.txt"
+    allowed.write_text("\n".join(small.words.allowed) + "\n")
+    answers.write_text("\n".join(small.words.answers) + "\n")
+    return ["--allowed", str(allowed), "--answers", str(answers), "--candidates", "answers", "--guess-from", "allowed"]
+
+
+def _params_file(tmp_path, population: int, generations: int):
+    import json
+
+    from evo_wordle.artefacts import PARAMS_FORMAT
+
+    path = tmp_path / f"ga-search-{population}-{generations}.json"
+    path.write_text(json.dumps({"format": PARAMS_FORMAT, "version": 1, "solver": "ga-search",
+                                "params": {"population": population, "generations": generations}}))
+    return path
+
+
+@pytest.mark.parametrize("via", ["flags", "params file", "ga-tree"])
+def test_the_cli_plays_at_the_joint_bound_and_refuses_one_word_past_it_in_one_line(small, tmp_path, capsys, via):
+    """bench's flags, bench --params FILE and ga-tree's flags: at the bound a game is played,
+    one word past it the command exits 2 with the one line, and ga-tree writes no tree."""
+    from evo_wordle.cli import main
+
+    lists = _small_lists(small, tmp_path)
+
+    def argv(population: int, generations: int) -> list[str]:
+        if via == "params file":
+            return ["bench", "--params", str(_params_file(tmp_path, population, generations)), *lists,
+                    "--games", "1", "--quiet", "--json"]
+        flags = ["--search-population", str(population), "--search-generations", str(generations)]
+        if via == "flags":
+            return ["bench", "--solver", "ga-search", *flags, *lists, "--games", "1", "--quiet", "--json"]
+        return ["ga-tree", *flags, *lists, "--games", "1", "--tree", str(tmp_path / "t.tree"), "--json"]
+
+    for population, generations in (AT_THE_BOUND[1], AT_THE_BOUND[3]):
+        assert main(argv(population, generations)) == 0
+        out = capsys.readouterr().out  # the summary names the search it played
+        assert f'"population": {population},' in out and f'"generations": {generations},' in out, out
+        assert '"games": 1,' in out, out
+    (tmp_path / "t.tree").unlink(missing_ok=True)
+    for population, generations in ONE_PAST:
+        assert main(argv(population, generations)) == 2
+        captured = capsys.readouterr()
+        assert captured.err == f"evo-wordle: error: {_past_the_bound(population, generations)}\n", captured.err
+        assert not (tmp_path / "t.tree").exists()
 
 
 def test_the_exact_limit_is_capped_at_the_exact_solvers_size(small, capsys):

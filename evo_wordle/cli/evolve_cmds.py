@@ -8,7 +8,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..boards import MAX_SETS, SEARCH_GENERATIONS_MAX, SEARCH_MAX, check_distinct_answers
+from ..boards import MAX_SETS, SEARCH_GENERATIONS_MAX, SEARCH_MAX, SEARCH_WORDS, check_distinct_answers
 from ..errors import EvoWordleError
 from ..evolve.search import EXACT_LIMIT_MAX
 from ..evolve.winner import SELECT_RULES
@@ -427,8 +427,8 @@ def register_tree(sub) -> None:
     add_settings_args(p, daily=False, boards=True)
     p.add_argument("--opener", metavar="WORD", help="first guess (default: salet)")
     p.add_argument("--search-population", type=arg_type(as_int, 1, SEARCH_MAX), metavar="N",
-                   help=f"words per decision GA, at most {SEARCH_MAX:,} "
-                   f"(default: {TREE_DEFAULTS['search_population']}; not with --exact)")
+                   help=f"words per decision GA, at most {SEARCH_MAX:,}, and population × (1 + generations) at "
+                   f"most {SEARCH_WORDS:,} (default: {TREE_DEFAULTS['search_population']}; not with --exact)")
     p.add_argument("--search-generations", type=arg_type(as_int, 0, SEARCH_GENERATIONS_MAX), metavar="N",
                    help=f"generations per decision, at most {SEARCH_GENERATIONS_MAX} "
                    f"(default: {TREE_DEFAULTS['search_generations']}; not with --exact)")

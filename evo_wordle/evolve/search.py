@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..boards import SEARCH_GENERATIONS_MAX, SEARCH_MAX, TIE_BITS
+from ..boards import BOARD_SEARCH_WORDS, SEARCH_GENERATIONS_MAX, SEARCH_MAX, SEARCH_WORDS, TIE_BITS, check_search_words
 from ..context import Context
 from ..errors import EvoWordleError
 from ..files import atomic_write_text, decode_utf8, parse_json, read_capped
@@ -127,6 +127,10 @@ class LookAhead:
 DEPTH_PENALTY = 1000
 #: In hard mode a decision with at most this many legal words tries every one of them.
 HARD_EXHAUSTIVE = 400
+#: ``ga-search``'s population and generations on one board when none are given.
+SEARCH_DEFAULTS = (16, 4)
+#: The two options as the joint bound's refusal names them (:func:`~evo_wordle.boards.check_search_words`).
+SEARCH_NAMES = ("search_population", "search_generations")
 
 
 def _state_seed(seed: int, key: bytes) -> np.random.Generator:
@@ -164,13 +168,15 @@ def breed(ctx: Context, seeds: np.ndarray, mask: np.ndarray, generations: int, r
 class GASearchSolver(Solver):
     """Evolve each guess with a look-ahead fitness (expected guesses to finish)."""
 
-    def __init__(self, ctx: Context, settings: Settings, opener: str | None = None, population: int = 16,
-                 generations: int = 4, exact_limit: int = 6, seed: int = 0, tree: str | Path | None = None) -> None:
+    def __init__(self, ctx: Context, settings: Settings, opener: str | None = None,
+                 population: int = SEARCH_DEFAULTS[0], generations: int = SEARCH_DEFAULTS[1], exact_limit: int = 6,
+                 seed: int = 0, tree: str | Path | None = None) -> None:
         self.tree_file = str(tree) if tree else None  # before the preset opener, which a tree replaces
         super().__init__(ctx, settings, opener)
-        # the multi-board search's caps: a huge value began a search that never ended
+        # the multi-board search's caps, each alone and jointly: a huge value began a search that never ended
         self.population = as_int("search_population", population, 1, SEARCH_MAX)
         self.generations = as_int("search_generations", generations, 0, SEARCH_GENERATIONS_MAX)
+        check_search_words(self.population, self.generations, SEARCH_WORDS, SEARCH_NAMES)
         self.seed = seed
         self.look = LookAhead(ctx, settings.guess_from == "allowed" and not settings.hard, exact_limit)
         self._memo: dict[bytes, int] = {}
@@ -272,8 +278,9 @@ class GASearchSolver(Solver):
         g.add_argument("--tree", type=arg_type(as_file_name), metavar="FILE",
                        help="decision tree file (from ga-tree) to play instantly")
         g.add_argument("--search-population", type=int, metavar="N",
-                       help=f"ga-search: words per decision GA, at most {SEARCH_MAX:,} (default: 16; 60 on "
-                       "several boards)")
+                       help=f"ga-search: words per decision GA, at most {SEARCH_MAX:,}, and population × (1 + "
+                       f"generations) at most {SEARCH_WORDS:,} on one board, {BOARD_SEARCH_WORDS:,} on several "
+                       "(default: 16; 60 on several boards)")
         g.add_argument("--search-generations", type=int, metavar="N",
                        help=f"ga-search: generations per decision, at most {SEARCH_GENERATIONS_MAX} (default: 4; "
                        "0 on several boards)")
@@ -288,9 +295,9 @@ class GASearchSolver(Solver):
         caps = {"population": ("search_population", 1, SEARCH_MAX),
                 "generations": ("search_generations", 0, SEARCH_GENERATIONS_MAX),
                 "exact_limit": ("exact_limit", 0, EXACT_LIMIT_MAX)}
-        for key, (name, lo, hi) in caps.items():
-            if key in params:
-                as_int(name, params[key], lo, hi)
+        given = {key: as_int(name, params[key], lo, hi) for key, (name, lo, hi) in caps.items() if key in params}
+        check_search_words(given.get("population", SEARCH_DEFAULTS[0]), given.get("generations", SEARCH_DEFAULTS[1]),
+                           SEARCH_WORDS, SEARCH_NAMES)
 
     @classmethod
     def options_from_args(cls, args) -> dict:
