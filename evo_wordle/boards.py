@@ -135,12 +135,12 @@ def check_search_words(population: int, generations: int, most: int,
                              f"{population} × (1 + {names[1]} {generations})): at most {most:,}")
 
 
-def check_rollout(reach: int, boards: int) -> None:
+def check_rollout(reach: int, boards: int, option: str = "--rollout") -> None:
     """Refuse a lookahead reach too deep for the board count (a shared Dordle file at 100,000 made
-    each set 500 times slower than its own reach), in one line."""
+    each set 500 times slower than its own reach), in one line naming the reach as ``option``."""
     most = rollout_most(boards)
     if reach > most:
-        raise EvoWordleError(f"--rollout {reach:,} on {boards} board(s) may weigh {rollout_work(reach, boards):,} "
+        raise EvoWordleError(f"{option} {reach:,} on {boards} board(s) may weigh {rollout_work(reach, boards):,} "
                              f"(guess, answers) pairs a decision: at most {most:,} there (the work of "
                              f"{ROLLOUT_MAX:,} on 8 boards)")
 

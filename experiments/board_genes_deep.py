@@ -23,10 +23,10 @@ import time
 
 from _study import add_output_args, summary_dir, write_json
 from board_genes import shipped
-from board_goals import play
+from board_goals import check_reaches, play
 from board_headroom import NAMES, _context
 
-from evo_wordle.boards import GENES, ROLLOUT_MAX
+from evo_wordle.boards import GENES
 from evo_wordle.evolve.metaga import file_sets
 from evo_wordle.stats import paired
 
@@ -64,8 +64,8 @@ def main() -> None:
     args = parser.parse_args()
     if not 2 <= args.sets <= 100_000 or args.jobs < 1:
         parser.error("--sets must be 2…100000 and --jobs ≥ 1")
-    if args.reach is not None and not 0 <= args.reach <= ROLLOUT_MAX:
-        parser.error(f"--reach must be 0…{ROLLOUT_MAX}")
+    if args.reach is not None:
+        check_reaches(parser, "--reach", [args.reach], [args.boards])
     for name in ("weight", "bonus"):
         low, high = GENES[name]
         if not low <= getattr(args, name) <= high:

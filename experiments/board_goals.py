@@ -42,7 +42,8 @@ from board_genes import shipped
 from board_headroom import NAMES, _context
 
 from evo_wordle import Context
-from evo_wordle.boards import ROLLOUT_MAX
+from evo_wordle.boards import ROLLOUT_MAX, check_rollout
+from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve.metaga import BOARD_GENES, file_sets, file_test_sets, play_sets
 from evo_wordle.game import lost, scores_of
 from evo_wordle.stats import paired
@@ -131,6 +132,20 @@ def measure(ctx: Context, boards: int, count: int, jobs: int, distinct: bool = F
     return out
 
 
+def check_reaches(parser: argparse.ArgumentParser, option: str, reaches: list[int], boards: list[int]) -> None:
+    """Refuse up front, in one line, a reach outside 0…ROLLOUT_MAX or deeper than the policy plays
+    on any of ``boards`` (:func:`evo_wordle.boards.check_rollout`): the policy refused it only deep
+    inside the run, after the sets (and other reaches) were played."""
+    for reach in reaches:
+        if not 0 <= reach <= ROLLOUT_MAX:
+            parser.error(f"{option} must be 0…{ROLLOUT_MAX}, not {reach}")
+        for count in boards:
+            try:
+                check_rollout(reach, count, option)
+            except EvoWordleError as exc:
+                parser.error(str(exc))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--boards", type=int, nargs="+", default=[2, 4, 8], choices=sorted(NAMES),
@@ -145,8 +160,8 @@ def main() -> None:
     args = parser.parse_args()
     if not 2 <= args.sets <= 100_000 or args.jobs < 1:
         parser.error("--sets must be 2…100000 and --jobs ≥ 1")
-    if args.rollout is not None and not 0 <= args.rollout <= ROLLOUT_MAX:
-        parser.error(f"--rollout must be 0…{ROLLOUT_MAX}")
+    if args.rollout is not None:
+        check_reaches(parser, "--rollout", [args.rollout], args.boards)
     results = summary_dir(args)
     ctx = _context()
     summary = {str(b): measure(ctx, b, args.sets, args.jobs, args.distinct_answers, args.rollout) for b in args.boards}

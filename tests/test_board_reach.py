@@ -75,3 +75,55 @@ def test_bad_arguments_are_refused_in_one_line(tmp_path, script, bad):
     done = subprocess.run([sys.executable, str(EXPERIMENTS / f"{script}.py"), *bad, "--out", str(tmp_path / "bad")],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "error:" in done.stderr and "Traceback" not in done.stderr
+
+
+def _deeper_than(reach: int, boards: int) -> str:
+    """The policy's own refusal of ``reach`` on ``boards`` (boards.check_rollout, the option as --rollout)."""
+    from evo_wordle.boards import check_rollout
+    from evo_wordle.errors import EvoWordleError
+
+    with pytest.raises(EvoWordleError) as info:
+        check_rollout(reach, boards)
+    return str(info.value)
+
+
+@pytest.mark.parametrize(("script", "args", "option", "reach", "boards"), [
+    ("board_goals", ["--rollout", "12664"], "--rollout", 12664, 2),  # default --boards 2 4 8: Dordle's bound
+    ("board_goals", ["--boards", "8", "4", "--rollout", "25292"], "--rollout", 25292, 4),
+    ("board_reach", ["--boards", "2", "--reach", "0", "12664"], "--reach", 12664, 2),
+    ("board_reach", ["--boards", "4"], "--reach", 100_000, 4),  # the default reaches reach 100,000
+    ("board_genes_deep", ["--boards", "4", "--weight", "-0.25", "--bonus", "3", "--reach", "25292"], "--reach",
+     25292, 4),
+])
+def test_a_reach_the_policy_refuses_on_the_board_count_is_refused_before_any_set_is_played(
+        tmp_path, script, args, option, reach, boards):
+    """Each script checked its reach against ROLLOUT_MAX only: one the policy refuses on fewer boards
+    (boards.check_rollout) failed deep inside the run, after sets were played.  Now the script
+    refuses it first, with the policy's own bound and the script's option, and writes nothing."""
+    out = tmp_path / "out"
+    done = subprocess.run([sys.executable, str(EXPERIMENTS / f"{script}.py"), *args, "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    expected = _deeper_than(reach, boards).replace("--rollout", option, 1)
+    assert done.returncode == 2 and done.stderr.endswith(f"{script}.py: error: {expected}\n"), done.stderr
+    assert not out.exists()
+
+
+def test_a_reach_at_the_policys_bound_for_each_board_count_is_accepted():
+    """The shared check (board_goals.check_reaches) lets through exactly the deepest reach each
+    board count allows, and refuses one more, as the policy would (no study is run here)."""
+    import argparse
+
+    from evo_wordle.boards import rollout_most
+
+    from .experiment_scripts import load_experiment
+
+    check_reaches = load_experiment("board_goals").check_reaches
+    parser = argparse.ArgumentParser(prog="study")
+    for boards in (2, 4, 8):
+        most = rollout_most(boards)
+        check_reaches(parser, "--reach", [0, most], [boards])
+        with pytest.raises(SystemExit):
+            check_reaches(parser, "--reach", [most + 1], [boards])
+    check_reaches(parser, "--rollout", [rollout_most(2)], [2, 4, 8])  # the shallowest bound serves all
+    with pytest.raises(SystemExit):
+        check_reaches(parser, "--rollout", [rollout_most(2) + 1], [8, 4, 2])
