@@ -390,6 +390,24 @@ def test_stale_temp_files_removed_only_when_ours_and_dead_or_old(tmp_path, write
         writer.wait(timeout=0.3)
 
 
+
+def test_a_link_met_first_among_the_temps_does_not_end_the_cleanup(tmp_path, monkeypatch):
+    """An entry passed over (a link, another user's file) must not stop the scan: the files
+    after it are still looked at.  The directory's own order put the link last in the test
+    above on some file systems, so here it comes first."""
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
+    (tmp_path / "victim").write_text("keep")
+    (cache / f".sweep.json.{dead}.abcd1234.tmp").symlink_to(tmp_path / "victim")
+    stale = cache / f".patterns-v2-0123456789abcdef.npy.{dead}.abcd1234.tmp"
+    stale.write_bytes(b"x")
+    real = os.scandir
+    monkeypatch.setattr(cachedir.os, "scandir", lambda path: sorted(real(path), key=lambda e: not e.is_symlink()))
+    assert cachedir.remove_stale_temps(cache) == [stale.name]
+    assert (tmp_path / "victim").read_text() == "keep"
+
 # ----------------------------------------------------------------------------- disk, size cap
 
 
