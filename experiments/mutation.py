@@ -401,6 +401,7 @@ MODULES: dict[str, dict] = {
                       "test_every_damage_is_detected_and_rebuilt",
                       "test_a_folder_with_content_at_the_table_path_is_one_line_error",
                       "test_stale_temp_files_removed_only_when_ours_and_dead_or_old",
+                      "test_a_link_met_first_among_the_temps_does_not_end_the_cleanup",
                       "test_shared_cache_folder_refused", "test_group_named_otherwise_refused",
                       "test_cache_folder_inside_a_folder_others_may_write_refused",
                       "test_user_private_group_may_write", "test_cache_folder_of_another_user_refused",
