@@ -31,6 +31,7 @@ import numpy as np
 from _study import add_output_args, output_dirs, write_json
 
 from evo_wordle import Context
+from evo_wordle.errors import EvoWordleError
 from evo_wordle.evolve.bnb import INFEASIBLE, TreeSearch
 from evo_wordle.evolve.objectives import root_cost
 from evo_wordle.evolve.search import GASearchSolver
@@ -64,16 +65,19 @@ def main() -> int:
     p.add_argument("--generations", type=int, default=4)
     add_output_args(p, "ga_proposals")
     args = p.parse_args()
-    results, _ = output_dirs(args)
-    ctx = Context(answers=args.answers)
     settings = Settings(candidates="answers", guess_from="allowed")
-    opener = ctx.words.index(args.opener)
+    try:  # a bad list, opener or search size is one line before any work (it was a traceback after the tree)
+        ctx = Context(answers=args.answers)
+        opener = ctx.words.index(args.opener)
+        solver = GASearchSolver(ctx, settings, opener=args.opener, population=args.population,
+                                generations=args.generations, seed=args.seed)
+    except EvoWordleError as exc:
+        p.error(str(exc))
+    results, _ = output_dirs(args)
     t0 = time.perf_counter()
     search = TreeSearch(ctx, "allowed")
     paths = search.tree(ctx.words.answer_index, None, CAP, opener)
     tree_seconds = time.perf_counter() - t0
-    solver = GASearchSolver(ctx, settings, opener=args.opener, population=args.population,
-                            generations=args.generations, seed=args.seed)
     limit = solver.look.exact_limit
     nodes = tree_nodes(ctx, paths, limit)
     t1 = time.perf_counter()

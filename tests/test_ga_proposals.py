@@ -59,3 +59,20 @@ def test_evolve_exposes_the_decision(small):
     assert set(population) <= set(ga["fitness"]) and set(np.asarray(ga["seeds"]).tolist()) <= set(ga["fitness"])
     best = min(ga["fitness"].values())
     assert ga["fitness"][ga["choice"]] == best and min(ga["fitness"][w] for w in population) == best
+
+
+@pytest.mark.parametrize("bad,message", [
+    (["--population", "301", "--generations", "0"], "would breed up to 301 words a decision"),
+    (["--opener", "zzzzz"], "'zzzzz' is not an allowed word"),
+])
+def test_bad_arguments_are_one_line_before_any_work(tmp_path, bad, message):
+    """A search the solver refuses (or an unknown opener) was a traceback, after the whole
+    optimal tree had been searched."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, str(ROOT / "experiments" / "ga_proposals.py"), *bad,
+                           "--out", str(tmp_path / "out")], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert message in lines[-1] and "Traceback" not in done.stderr and not (tmp_path / "out").exists()
