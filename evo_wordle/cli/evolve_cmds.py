@@ -10,7 +10,7 @@ from pathlib import Path
 
 from ..boards import MAX_SETS, SEARCH_GENERATIONS_MAX, SEARCH_MAX, SEARCH_WORDS, check_distinct_answers
 from ..errors import EvoWordleError
-from ..evolve.search import EXACT_LIMIT_MAX
+from ..evolve.search import EXACT_LIMIT_MAX, SEARCH_DEFAULTS
 from ..evolve.winner import SELECT_RULES
 from ..game import lost, scores_of
 from ..outputs import writing
@@ -403,7 +403,8 @@ def evolve_boards(args: argparse.Namespace, settings) -> int:
 
 
 #: ga-tree's flags that only mean something beside another, with the value they play at.
-TREE_DEFAULTS = {"search_population": 16, "search_generations": 4, "exact_limit": 6, "bound_seconds": 120.0}
+TREE_DEFAULTS = {"search_population": SEARCH_DEFAULTS[0], "search_generations": SEARCH_DEFAULTS[1], "exact_limit": 6,
+                 "bound_seconds": 120.0}
 
 
 def register_tree(sub) -> None:
