@@ -510,3 +510,16 @@ def test_unread_params_name_what_selection_and_choice_turn_off():
     ga.check_flags_used({}, {"tournament_size": 4})
     ga.check_flags_used({"tournament_size": 4}, {"tournament_size": 4, "choice": "tournament"})
     assert SOLVERS["greedy"].unread_params({"opener": "tales"}) == {}
+
+
+@pytest.mark.parametrize("name", ["ga", "ga-first", "ga-thesis"])
+def test_param_defaults_are_read_from_the_class_and_are_what_a_solver_built_with_nothing_records(ctx, name):
+    """A parameter file's unread value is warned of only when it differs from these (tune writes
+    every value): they are asked of the solver's class, before any solver is built."""
+    from evo_wordle.solvers import SOLVERS, load_all
+
+    load_all()
+    defaults = SOLVERS[name].param_defaults()
+    described = make_solver(name, ctx, Settings()).describe()
+    assert {"tournament_size", "pressure", "selection", "choice"} <= set(defaults)
+    assert {k: described[k] for k in defaults} == defaults
