@@ -853,3 +853,13 @@ def test_a_files_set_counts_may_reach_the_cap_but_not_pass_it(small, monkeypatch
     assert metaga.file_sets(small, board_file(ga, (8, 8, 8)), "test").shape == (8, 2)
     with pytest.raises(EvoWordleError, match=r"^provenance.sets.test_sets of x.json must be at most 8, not 9$"):
         metaga.file_sets(small, board_file(ga, (8, 8, 9)), "test", where="x.json")
+
+
+@pytest.mark.parametrize("cap,penalty", [(6, 2.0), (9, 0.5), (13, 0.0), (6, 7.5)])
+def test_the_worst_fitness_is_what_losing_every_game_scores(cap, penalty):
+    """A checkpoint's scores are bounded by it: every game lost, each scoring the cap, plus the
+    whole penalty; no lost game or a game of fewer guesses scores below it."""
+    cfg = EvolveConfig(settings=Settings(max_guesses=cap), penalty=penalty)
+    lost_all = metaga.fitness_of(np.full(5, cap), np.ones(5, dtype=bool), penalty)
+    assert metaga.worst_fitness(cfg) == lost_all == cap + penalty
+    assert metaga.fitness_of(np.array([cap, cap - 1]), np.array([True, False]), penalty) < metaga.worst_fitness(cfg)
