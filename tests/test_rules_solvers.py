@@ -385,3 +385,14 @@ def test_naive_scores_entropy_and_greedy_scores_priority_times_entropy(ctx, mid)
     priority = ctx.priority[guesses]
     assert 0 < priority.min() < priority.max() < 1
     np.testing.assert_allclose(greedy.scores(guesses, mid), priority * bits, rtol=1e-9, atol=1e-12)
+
+
+def test_a_family_that_leaves_no_parameter_unread_has_no_defaults_to_compare():
+    """param_defaults is asked of the class (a parameter file's unread value is compared with
+    it before any solver exists); a family whose parameters are all read has none."""
+    from evo_wordle.solvers import SOLVERS, load_all
+    from evo_wordle.solvers.base import Solver
+
+    load_all()
+    assert Solver.param_defaults() == {} and Solver.unread_params({"anything": 1}) == {}
+    assert SOLVERS["greedy"].param_defaults() == {} and SOLVERS["greedy"].unread_params({"tournament_size": 3}) == {}
